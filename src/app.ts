@@ -1,0 +1,64 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { randomUUID } from 'node:crypto';
+import type { Services } from './services.ts';
+import { operations, sharedSchemas } from './operations/index.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { registerProblemHandlers } from './http/problems.ts';
+import { authenticator } from './http/auth.ts';
+import { MemoryBucketStore } from './http/rate-limit.ts';
+import { registerMetrics } from './http/metrics.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { registerHealth } from './http/health.ts';
+import { registerOperations } from './http/routes.ts';
+
+const requestIdPattern = /^[\x21-\x7e]{1,200}$/;
+
+/** Builds the HTTP app over already-created services. It does not listen. */
+export async function buildApp(services: Services, logger: Logger): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    // One log line per request, written by our onResponse hook, instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
+    bodyLimit: 1_048_576,
+    return503OnClosing: true,
+    // A client's X-Request-Id is echoed when it is printable; otherwise we make one.
+    genReqId: (req) => {
+      const sent = req.headers['x-request-id'];
+      return typeof sent === 'string' && requestIdPattern.test(sent) ? sent : `req_${randomUUID().replace(/-/g, '')}`;
+    },
+  });
+  app.decorateRequest('principal', null);
+  app.setValidatorCompiler(validatorCompiler(sharedSchemas));
+  for (const schema of sharedSchemas) app.addSchema(schema);
+  // JSON is the only request body the API takes; anything else is a 415 problem.
+  app.removeContentTypeParser('text/plain');
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        path: request.url.split('?')[0],
+        route: request.routeOptions.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        key_id: request.principal?.keyId,
+      },
+      'request',
+    );
+  });
+
+  registerProblemHandlers(app, services.config.publicUrl);
+  registerMetrics(app);
+  registerHealth(app, services);
+  await registerOpenApi(app, services.config.publicUrl);
+
+  const { perSecond, burst } = services.config.rateLimit;
+  const authenticate = authenticator(services.keys, new MemoryBucketStore(perSecond, burst), { perSecond, burst });
+  registerOperations(app, services, operations, authenticate);
+  await app.ready();
+  return app;
+}

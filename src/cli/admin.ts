@@ -1,0 +1,139 @@
+import { parseArgs } from 'node:util';
+import type { Config } from '../config.ts';
+import { openDatabase, type Database } from '../db/database.ts';
+import { migrate } from '../db/migrate.ts';
+import { AccountError, createAccount, findAccount, listAccounts, type Plan } from '../domain/accounts.ts';
+import { createApiKey, listApiKeys, parseDuration, revokeApiKey, rollApiKey, type KeyAdmin } from '../domain/api-keys.ts';
+import type { Mode } from '../domain/api-key-format.ts';
+import { clearPaymentMethod, setPaymentMethod } from '../domain/billing.ts';
+import { addLocation } from '../domain/locations.ts';
+import { systemClock } from '../domain/clock.ts';
+import { print, table } from './output.ts';
+
+type Options = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
+function parse(args: string[], options: Options, required: string[]) {
+  const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
+  for (const name of required) {
+    if (values[name] === undefined) throw new AccountError(`--${name} is required`);
+  }
+  return { values: values as Record<string, string | boolean | undefined>, positionals };
+}
+
+function mode(value: unknown): Mode {
+  if (value !== 'test' && value !== 'live') throw new AccountError('--mode must be test or live');
+  return value;
+}
+
+async function withDatabase<T>(config: Config, fn: (database: Database, admin: KeyAdmin) => Promise<T>): Promise<T> {
+  const database = openDatabase(config);
+  try {
+    await migrate(database);
+    return await fn(database, { db: database.db, kind: database.kind, clock: systemClock });
+  } finally {
+    await database.close();
+  }
+}
+
+const usage = {
+  accounts: 'shipd accounts create --name NAME [--plan api|basic] | shipd accounts list',
+  keys:
+    'shipd keys create --account ID|NAME --mode test|live [--name LABEL] | keys list --account ID|NAME | ' +
+    'keys revoke KEY_ID | keys roll KEY_ID [--grace 24h]',
+  billing: 'shipd billing set --account ID|NAME --mode test|live --payment-method PM | billing clear --account ID|NAME --mode test|live',
+  locations: 'shipd locations add --account ID|NAME --name NAME --street1 … [--street2 …] --city … --state … --zip … [--phone …] [--company …] [--default]',
+} as const;
+
+export type AdminGroup = keyof typeof usage;
+export const adminGroups = Object.keys(usage) as AdminGroup[];
+
+export async function runAdmin(config: Config, group: AdminGroup, args: string[]): Promise<void> {
+  const [action, ...rest] = args;
+  const wrong = () => new AccountError(`usage: ${usage[group]}`);
+  await withDatabase(config, async (database, admin) => {
+    const db = database.db;
+    switch (`${group} ${action}`) {
+      case 'accounts create': {
+        const { values } = parse(rest, { name: { type: 'string' }, plan: { type: 'string' } }, ['name']);
+        const account = await createAccount(db, systemClock, values.name as string, (values.plan as Plan | undefined) ?? 'api');
+        print(account.id);
+        return;
+      }
+      case 'accounts list': {
+        const rows = await listAccounts(db);
+        print(table([['ID', 'NAME', 'PLAN', 'CREATED'], ...rows.map((a) => [a.id, a.name, a.plan, a.created_at])]));
+        return;
+      }
+      case 'keys create': {
+        const { values } = parse(rest, { account: { type: 'string' }, mode: { type: 'string' }, name: { type: 'string' } }, ['account', 'mode']);
+        const account = await findAccount(db, values.account as string);
+        const { secret } = await createApiKey(admin, account.id, mode(values.mode), values.name as string | undefined);
+        print(secret);
+        return;
+      }
+      case 'keys list': {
+        const { values } = parse(rest, { account: { type: 'string' } }, ['account']);
+        const account = await findAccount(db, values.account as string);
+        const keys = await listApiKeys(db, account.id);
+        print(
+          table([
+            ['ID', 'MODE', 'KEY', 'NAME', 'CREATED', 'STATUS'],
+            ...keys.map((k) => [k.id, k.mode, `${k.prefix}…${k.last4}`, k.name ?? '', k.created_at, k.revoked_at ? `revoked ${k.revoked_at}` : 'active']),
+          ]),
+        );
+        return;
+      }
+      case 'keys revoke': {
+        const { positionals } = parse(rest, {}, []);
+        if (positionals.length !== 1) throw wrong();
+        await revokeApiKey(admin, positionals[0]!);
+        print(`revoked ${positionals[0]}`);
+        return;
+      }
+      case 'keys roll': {
+        const { values, positionals } = parse(rest, { grace: { type: 'string' } }, []);
+        if (positionals.length !== 1) throw wrong();
+        const { secret } = await rollApiKey(admin, positionals[0]!, parseDuration((values.grace as string | undefined) ?? '24h'));
+        print(secret);
+        return;
+      }
+      case 'billing set': {
+        const { values } = parse(rest, { account: { type: 'string' }, mode: { type: 'string' }, 'payment-method': { type: 'string' } }, [
+          'account',
+          'mode',
+          'payment-method',
+        ]);
+        const account = await findAccount(db, values.account as string);
+        await setPaymentMethod(db, systemClock, account.id, mode(values.mode), values['payment-method'] as string);
+        print(`${account.id} ${values.mode}: ${values['payment-method']}`);
+        return;
+      }
+      case 'billing clear': {
+        const { values } = parse(rest, { account: { type: 'string' }, mode: { type: 'string' } }, ['account', 'mode']);
+        const account = await findAccount(db, values.account as string);
+        const cleared = await clearPaymentMethod(db, account.id, mode(values.mode));
+        print(cleared ? `${account.id} ${values.mode}: cleared` : `${account.id} ${values.mode}: had no payment method`);
+        return;
+      }
+      case 'locations add': {
+        const names = ['account', 'name', 'street1', 'street2', 'city', 'state', 'zip', 'phone', 'company'];
+        const options: Options = Object.fromEntries(names.map((n) => [n, { type: 'string' as const }]));
+        options.default = { type: 'boolean' };
+        const { values } = parse(rest, options, ['account', 'name', 'street1', 'city', 'state', 'zip']);
+        const account = await findAccount(db, values.account as string);
+        const address = Object.fromEntries(
+          ['street1', 'street2', 'city', 'state', 'zip', 'phone', 'company'].filter((n) => values[n] !== undefined).map((n) => [n, values[n]]),
+        );
+        const location = await addLocation(db, systemClock, account.id, {
+          name: values.name as string,
+          address: address as never,
+          isDefault: values.default === true,
+        });
+        print(location.id);
+        return;
+      }
+      default:
+        throw wrong();
+    }
+  });
+}

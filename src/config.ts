@@ -1,0 +1,208 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export const carrierIds = ['ups', 'usps', 'fedex'] as const;
+export type CarrierId = (typeof carrierIds)[number];
+export const featureNames = ['batches', 'manifests', 'pickups'] as const;
+export type Feature = (typeof featureNames)[number];
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export interface CarrierCredentials {
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  accountNumber: string | undefined;
+  baseUrl: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  dataDir: string;
+  publicUrl: string;
+  secret: string;
+  features: ReadonlySet<Feature>;
+  webhooksAllowInsecure: boolean;
+  logLevel: (typeof logLevels)[number];
+  rateLimit: { perSecond: number; burst: number };
+  carriers: Record<CarrierId, CarrierCredentials>;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    problem: string,
+  ) {
+    super(`invalid setting ${setting}: ${problem}`);
+  }
+}
+
+type Raw = Record<string, string | undefined>;
+
+/** Every setting shipd reads. The README settings table mirrors this list. */
+export const settingNames = [
+  'PORT',
+  'HOST',
+  'DATABASE_URL',
+  'SHIPD_DATA_DIR',
+  'SHIPD_PUBLIC_URL',
+  'SHIPD_SECRET',
+  'SHIPD_FEATURES',
+  'SHIPD_WEBHOOKS_ALLOW_INSECURE',
+  'SHIPD_LOG_LEVEL',
+  'SHIPD_RATE_LIMIT_PER_SECOND',
+  'SHIPD_RATE_LIMIT_BURST',
+  ...carrierIds.flatMap((c) => {
+    const p = c.toUpperCase();
+    return [`${p}_CLIENT_ID`, `${p}_CLIENT_SECRET`, `${p}_ACCOUNT_NUMBER`, `${p}_BASE_URL`];
+  }),
+] as const;
+
+/** SHIPD_ variables that are not settings of the server but are read by one command. */
+const nonSettingVariables = new Set(['SHIPD_API_KEY', 'SHIPD_CONFIG']);
+
+const defaultCarrierBaseUrls: Record<CarrierId, string> = {
+  ups: 'https://onlinetools.ups.com',
+  usps: 'https://apis.usps.com',
+  fedex: 'https://apis.fedex.com',
+};
+
+function integer(raw: Raw, name: string, fallback: number, min: number, max: number): number {
+  const value = raw[name];
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d+$/.test(value.trim())) throw new ConfigError(name, `must be a whole number from ${min} to ${max} (got "${value}")`);
+  const n = Number(value.trim());
+  if (n < min || n > max) throw new ConfigError(name, `must be a whole number from ${min} to ${max} (got "${value}")`);
+  return n;
+}
+
+function boolean(raw: Raw, name: string): boolean {
+  const value = raw[name]?.trim().toLowerCase();
+  if (value === undefined || value === '') return false;
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new ConfigError(name, `must be true or false (got "${raw[name]}")`);
+}
+
+function httpUrl(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(name, `must be an http(s) URL (got "${value}")`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(name, `must be an http(s) URL (got "${value}")`);
+  return value.replace(/\/+$/, '');
+}
+
+function database(raw: Raw, dataDir: string): Config['database'] {
+  const value = raw.DATABASE_URL?.trim();
+  if (!value) return { kind: 'sqlite', file: join(dataDir, 'shipd.db') };
+  if (/^postgres(ql)?:\/\//.test(value)) {
+    try {
+      new URL(value);
+    } catch {
+      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
+    }
+    return { kind: 'postgres', url: value };
+  }
+  if (value.startsWith('sqlite:')) {
+    const file = value.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (!file) throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path, as in sqlite:./data/shipd.db');
+    return { kind: 'sqlite', file: resolve(file) };
+  }
+  throw new ConfigError('DATABASE_URL', 'must start with postgres://, postgresql:// or sqlite:');
+}
+
+function secret(raw: Raw, dataDir: string): string {
+  const value = raw.SHIPD_SECRET;
+  if (value !== undefined && value !== '') {
+    if (value.length < 32) throw new ConfigError('SHIPD_SECRET', 'must be at least 32 characters long');
+    return value;
+  }
+  // A generated secret lives in the data dir so that label URLs stay valid across restarts.
+  const file = join(dataDir, 'secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const generated = randomBytes(32).toString('base64url');
+  writeFileSync(file, generated + '\n', { mode: 0o600, flag: 'wx' });
+  return generated;
+}
+
+/** Reads a --config file: a JSON object whose keys are setting names. */
+export function readConfigFile(path: string): Raw {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new ConfigError('--config', `cannot read ${path} as JSON (${(err as Error).message})`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ConfigError('--config', `${path} must hold a JSON object of settings`);
+  }
+  const out: Raw = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (!(settingNames as readonly string[]).includes(key)) throw new ConfigError(key, `is not a known setting (in ${path})`);
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+      throw new ConfigError(key, `must be a string, number or boolean (in ${path})`);
+    }
+    out[key] = String(value);
+  }
+  return out;
+}
+
+/**
+ * Builds the validated configuration. Settings come from the file first, then the environment,
+ * so an operator can override one value of a shared file with a variable.
+ */
+export function loadConfig(env: Raw = process.env, file?: string): Config {
+  for (const name of Object.keys(env)) {
+    if (name.startsWith('SHIPD_') && !(settingNames as readonly string[]).includes(name) && !nonSettingVariables.has(name)) {
+      throw new ConfigError(name, 'is not a known setting (a typo?)');
+    }
+  }
+  const raw: Raw = { ...(file ? readConfigFile(file) : {}) };
+  for (const name of settingNames) if (env[name] !== undefined) raw[name] = env[name];
+
+  const port = integer(raw, 'PORT', 8080, 0, 65535);
+  const host = raw.HOST?.trim() || '0.0.0.0';
+  const dataDir = resolve(raw.SHIPD_DATA_DIR?.trim() || './data');
+  const features = new Set<Feature>();
+  for (const part of (raw.SHIPD_FEATURES ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (!(featureNames as readonly string[]).includes(part)) {
+      throw new ConfigError('SHIPD_FEATURES', `unknown feature "${part}" (known: ${featureNames.join(', ')})`);
+    }
+    features.add(part as Feature);
+  }
+  const logLevel = (raw.SHIPD_LOG_LEVEL?.trim() || 'info') as Config['logLevel'];
+  if (!logLevels.includes(logLevel)) throw new ConfigError('SHIPD_LOG_LEVEL', `must be one of ${logLevels.join(', ')}`);
+
+  const carriers = {} as Record<CarrierId, CarrierCredentials>;
+  for (const id of carrierIds) {
+    const p = id.toUpperCase();
+    carriers[id] = {
+      clientId: raw[`${p}_CLIENT_ID`] || undefined,
+      clientSecret: raw[`${p}_CLIENT_SECRET`] || undefined,
+      accountNumber: raw[`${p}_ACCOUNT_NUMBER`] || undefined,
+      baseUrl: raw[`${p}_BASE_URL`] ? httpUrl(`${p}_BASE_URL`, raw[`${p}_BASE_URL`]!) : defaultCarrierBaseUrls[id],
+    };
+  }
+
+  return {
+    port,
+    host,
+    database: database(raw, dataDir),
+    dataDir,
+    publicUrl: raw.SHIPD_PUBLIC_URL ? httpUrl('SHIPD_PUBLIC_URL', raw.SHIPD_PUBLIC_URL) : `http://localhost:${port}`,
+    secret: secret(raw, dataDir),
+    features,
+    webhooksAllowInsecure: boolean(raw, 'SHIPD_WEBHOOKS_ALLOW_INSECURE'),
+    logLevel,
+    rateLimit: {
+      perSecond: integer(raw, 'SHIPD_RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000),
+      burst: integer(raw, 'SHIPD_RATE_LIMIT_BURST', 200, 1, 1_000_000),
+    },
+    carriers,
+  };
+}

@@ -1,0 +1,45 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Config } from '../config.ts';
+import type { DB } from './schema.ts';
+
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+export interface Database {
+  kind: DatabaseKind;
+  db: Kysely<DB>;
+  /** The SQLite file, for the read-only side connection that watches key changes. */
+  sqliteFile?: string;
+  postgresUrl?: string;
+  close(): Promise<void>;
+}
+
+// COUNT(*) and BIGINT come back from pg as strings; our counts fit in a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export function openDatabase(config: Pick<Config, 'database'>): Database {
+  if (config.database.kind === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: config.database.url,
+      max: 10,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+    });
+    // An idle client losing its connection (a database restart) must not crash the process.
+    pool.on('error', () => {});
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { kind: 'postgres', db, postgresUrl: config.database.url, close: () => db.destroy() };
+  }
+  const file = config.database.file;
+  mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new BetterSqlite3(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { kind: 'sqlite', db, sqliteFile: file, close: () => db.destroy() };
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as foundation from './001_foundation.ts';
+
+/** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
+export const migrations: Record<string, Migration> = {
+  '001_foundation': foundation,
+};

@@ -1,0 +1,50 @@
+/**
+ * The closed table of error codes a client can see. Each code is stable: clients branch on it.
+ * Statuses live here, not at throw sites, so one code always means one status.
+ */
+export const errorCodes = {
+  validation_failed: { status: 400, title: 'The request is not valid' },
+  malformed_json: { status: 400, title: 'The request body is not valid JSON' },
+  bad_request: { status: 400, title: 'The request cannot be processed' },
+  missing_api_key: { status: 401, title: 'No API key was sent' },
+  malformed_api_key: { status: 401, title: 'The API key is not of the form svc_test_… or svc_live_…' },
+  invalid_api_key_checksum: { status: 401, title: 'The API key has a typo: its checksum does not match' },
+  unknown_api_key: { status: 401, title: 'The API key is not known' },
+  revoked_api_key: { status: 401, title: 'The API key has been revoked' },
+  expired_api_key: { status: 401, title: 'The API key secret has expired' },
+  plan_without_api_access: { status: 403, title: "The account's plan does not include API access" },
+  not_found: { status: 404, title: 'The resource does not exist' },
+  route_not_found: { status: 404, title: 'There is no such route' },
+  method_not_allowed: { status: 405, title: 'The route does not accept this method' },
+  payload_too_large: { status: 413, title: 'The request body is larger than 1 MiB' },
+  unsupported_media_type: { status: 415, title: 'The request body must be application/json' },
+  rate_limited: { status: 429, title: 'Too many requests for this API key' },
+  internal_error: { status: 500, title: 'Something went wrong on our side' },
+  service_unavailable: { status: 503, title: 'The service is temporarily unavailable' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+export interface FieldError {
+  /** Which part of the request the pointer is into. */
+  in: 'body' | 'query' | 'path' | 'header';
+  /** JSON Pointer (RFC 6901) into that part. */
+  pointer: string;
+  detail: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly title: string;
+
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+    this.status = errorCodes[code].status;
+    this.title = errorCodes[code].title;
+  }
+}

@@ -1,0 +1,83 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { KeyChangeWatcher } from '../db/key-changes.ts';
+import { checkKeyFormat, hashKeySecret, type Mode } from './api-key-format.ts';
+import type { Clock } from './clock.ts';
+
+export interface Principal {
+  keyId: string;
+  accountId: string;
+  mode: Mode;
+  plan: 'api' | 'basic';
+}
+
+export type AuthFailure =
+  | 'malformed_api_key'
+  | 'invalid_api_key_checksum'
+  | 'unknown_api_key'
+  | 'revoked_api_key'
+  | 'expired_api_key';
+
+export type AuthResult = { ok: true; principal: Principal } | { ok: false; code: AuthFailure };
+
+type Entry = { found: false } | { found: true; principal: Principal; revoked: boolean; expiresAt: string | null };
+
+const maxEntries = 10_000;
+
+/**
+ * Resolves an API key secret to its principal. Answers are cached by hash, unknown keys included, so a
+ * busy key costs no query; the whole cache is dropped whenever any process changes any key.
+ */
+export class KeyStore {
+  private cache = new Map<string, Entry>();
+  private cacheVersion: number | null = null;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly watcher: KeyChangeWatcher,
+    private readonly clock: Clock,
+  ) {}
+
+  async authenticate(secret: string): Promise<AuthResult> {
+    const format = checkKeyFormat(secret);
+    if (!format.ok) return { ok: false, code: format.reason };
+    const hash = hashKeySecret(secret);
+
+    const version = this.watcher.version();
+    if (version === null || version !== this.cacheVersion) {
+      this.cache.clear();
+      this.cacheVersion = version;
+    }
+    let entry = version === null ? undefined : this.cache.get(hash);
+    if (!entry) {
+      entry = await this.load(hash);
+      if (version !== null) {
+        if (this.cache.size >= maxEntries) this.cache.delete(this.cache.keys().next().value!);
+        this.cache.set(hash, entry);
+      }
+    }
+    if (!entry.found) return { ok: false, code: 'unknown_api_key' };
+    if (entry.revoked) return { ok: false, code: 'revoked_api_key' };
+    if (entry.expiresAt !== null && entry.expiresAt <= this.clock.now().toISOString()) {
+      return { ok: false, code: 'expired_api_key' };
+    }
+    return { ok: true, principal: entry.principal };
+  }
+
+  private async load(hash: string): Promise<Entry> {
+    const row = await this.db
+      .selectFrom('api_key_secrets as s')
+      .innerJoin('api_keys as k', 'k.id', 's.key_id')
+      .innerJoin('accounts as a', 'a.id', 'k.account_id')
+      .select(['k.id as keyId', 'k.account_id as accountId', 'k.mode', 'k.revoked_at', 's.expires_at', 'a.plan'])
+      .where('s.hash', '=', hash)
+      .executeTakeFirst();
+    if (!row) return { found: false };
+    return {
+      found: true,
+      principal: { keyId: row.keyId, accountId: row.accountId, mode: row.mode, plan: row.plan },
+      revoked: row.revoked_at !== null,
+      expiresAt: row.expires_at,
+    };
+  }
+}

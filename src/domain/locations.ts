@@ -1,0 +1,58 @@
+import type { Kysely } from 'kysely';
+import { Value } from '@sinclair/typebox/value';
+import type { DB, LocationsTable } from '../db/schema.ts';
+import { Address, isKnownState } from '../schemas/address.ts';
+import type { Clock } from './clock.ts';
+import { newId } from './ids.ts';
+import { AccountError } from './accounts.ts';
+
+export interface Location {
+  id: string;
+  name: string;
+  address: Address;
+  is_default: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export function toLocation(row: LocationsTable): Location {
+  return {
+    id: row.id,
+    name: row.name,
+    address: JSON.parse(row.address) as Address,
+    is_default: row.is_default === 1,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** Adds a ship-from location. The account's first location, or one added as default, becomes the default. */
+export async function addLocation(
+  db: Kysely<DB>,
+  clock: Clock,
+  accountId: string,
+  input: { name: string; address: Address; isDefault?: boolean },
+): Promise<Location> {
+  const address = { country: 'US' as const, ...input.address, state: input.address.state.toUpperCase() };
+  const firstError = Value.Errors(Address, address).First();
+  if (firstError) throw new AccountError(`address${firstError.path.replace(/\//g, '.')} ${firstError.message}`);
+  if (!isKnownState(address.state)) throw new AccountError(`address.state "${address.state}" is not a US state code`);
+  if (!input.name.trim()) throw new AccountError('a location needs a name');
+  const now = clock.now().toISOString();
+  return db.transaction().execute(async (trx) => {
+    const existing = await trx.selectFrom('locations').select('id').where('account_id', '=', accountId).executeTakeFirst();
+    const isDefault = input.isDefault === true || !existing;
+    if (isDefault) await trx.updateTable('locations').set({ is_default: 0, updated_at: now }).where('account_id', '=', accountId).execute();
+    const row: LocationsTable = {
+      id: newId('loc'),
+      account_id: accountId,
+      name: input.name,
+      address: JSON.stringify(address),
+      is_default: isDefault ? 1 : 0,
+      created_at: now,
+      updated_at: now,
+    };
+    await trx.insertInto('locations').values(row).execute();
+    return toLocation(row);
+  });
+}

@@ -1,0 +1,109 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorObject } from 'ajv';
+import { ApiError, errorCodes, type ErrorCode, type FieldError } from '../domain/errors.ts';
+
+function escapePointer(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+const parts: Record<string, FieldError['in']> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+
+/** Turns ajv's errors into one entry per offending field, each named by JSON Pointer. */
+export function fieldErrors(errors: ErrorObject[], context: string | undefined): FieldError[] {
+  const where = parts[context ?? 'body'] ?? 'body';
+  const out: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    // The branches of a union each report why they failed; the summary line says it better.
+    if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
+    let pointer = e.instancePath;
+    let detail = e.message ?? 'is invalid';
+    if (e.keyword === 'required') {
+      pointer += '/' + escapePointer(String((e.params as { missingProperty: string }).missingProperty));
+      detail = 'is required';
+    } else if (e.keyword === 'additionalProperties') {
+      pointer += '/' + escapePointer(String((e.params as { additionalProperty: string }).additionalProperty));
+      detail = 'is not a known field';
+    } else if (e.keyword === 'const') {
+      detail = `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`;
+    } else if (e.keyword === 'enum') {
+      detail = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    }
+    const id = `${pointer} ${detail}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    out.push({ in: where, pointer: pointer || '', detail });
+  }
+  if (out.length === 0) {
+    const first = errors[0];
+    out.push({ in: where, pointer: first?.instancePath ?? '', detail: first?.message ?? 'is invalid' });
+  }
+  return out;
+}
+
+export function validationError(errors: FieldError[]): ApiError {
+  const summary = errors
+    .slice(0, 3)
+    .map((e) => `${e.in === 'body' ? '' : e.in + ' '}${e.pointer || '(the whole ' + e.in + ')'} ${e.detail}`)
+    .join('; ');
+  const more = errors.length > 3 ? ` and ${errors.length - 3} more` : '';
+  return new ApiError('validation_failed', `${summary}${more}`, errors);
+}
+
+function problemFor(error: FastifyError): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error.validation) return validationError(fieldErrors(error.validation as ErrorObject[], error.validationContext));
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('unsupported_media_type', 'Send request bodies as JSON with Content-Type: application/json');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('payload_too_large', 'Request bodies may be at most 1 MiB (1,048,576 bytes)');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('malformed_json', 'The body is empty but Content-Type says it is JSON');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('bad_request', 'Content-Length does not match the body that was sent');
+  }
+  if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return new ApiError('malformed_json', `The body is not valid JSON: ${error.message}`);
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const code = (Object.keys(errorCodes) as ErrorCode[]).find((c) => errorCodes[c].status === status) ?? 'bad_request';
+    return new ApiError(code, errorCodes[code].title);
+  }
+  return new ApiError('internal_error', 'The request failed on our side. Quote the request_id if you contact us.');
+}
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: ApiError, publicUrl: string): FastifyReply {
+  if (problem.headers) reply.headers(problem.headers);
+  const body: Record<string, unknown> = {
+    type: `${publicUrl}/problems/${problem.code}`,
+    title: problem.title,
+    status: problem.status,
+    detail: problem.detail,
+    code: problem.code,
+    request_id: request.id,
+  };
+  if (problem.errors) body.errors = problem.errors;
+  return reply.code(problem.status).type('application/problem+json').serializer(JSON.stringify).send(body);
+}
+
+export function registerProblemHandlers(app: FastifyInstance, publicUrl: string): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const problem = problemFor(error);
+    if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendProblem(request, reply, problem, publicUrl);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(request, reply, new ApiError('route_not_found', `There is no route ${request.method} ${request.url.split('?')[0]}`), publicUrl),
+  );
+  // A page per code, so the `type` URL of every problem leads somewhere useful.
+  app.get('/problems/:code', { schema: { hide: true } }, async (request, reply) => {
+    const code = (request.params as { code: string }).code;
+    if (!Object.hasOwn(errorCodes, code)) {
+      return sendProblem(request, reply, new ApiError('not_found', `There is no problem type ${code}`), publicUrl);
+    }
+    const entry = errorCodes[code as ErrorCode];
+    return { code, status: entry.status, title: entry.title };
+  });
+}

@@ -1,0 +1,34 @@
+import { Ajv, type Options } from 'ajv';
+import * as ajvFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { TSchema } from '@sinclair/typebox';
+
+// ajv-formats is CommonJS; under NodeNext its function arrives as the namespace's default.
+const addFormats = ajvFormats.default as unknown as (ajv: Ajv) => Ajv;
+
+function makeAjv(options: Options, shared: TSchema[]): Ajv {
+  const ajv = new Ajv({
+    allErrors: true,
+    // Unknown fields are errors, never silently dropped.
+    removeAdditional: false,
+    useDefaults: true,
+    strict: false,
+    ...options,
+  });
+  addFormats(ajv);
+  for (const schema of shared) ajv.addSchema(schema);
+  return ajv;
+}
+
+/**
+ * JSON bodies are validated as sent: "2" is not a number. Query strings and path parameters are text by
+ * nature, so they are coerced to the declared types.
+ */
+export function validatorCompiler(shared: TSchema[]): FastifySchemaCompiler<TSchema> {
+  const strict = makeAjv({ coerceTypes: false }, shared);
+  const coercing = makeAjv({ coerceTypes: 'array' }, shared);
+  return ({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? strict : coercing;
+    return ajv.compile(schema);
+  };
+}

@@ -1,0 +1,63 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { AccountError } from './domain/accounts.ts';
+import { adminGroups, runAdmin, type AdminGroup } from './cli/admin.ts';
+import { serve } from './cli/serve.ts';
+import { print } from './cli/output.ts';
+
+const help = `shipd: a self-hostable shipping API
+
+usage: shipd [--config FILE] COMMAND
+
+  serve                      run the API (the default command)
+  migrate                    bring the database schema up to date
+  accounts create|list       manage accounts
+  keys create|list|revoke|roll   manage API keys
+  billing set|clear          set an account's billing payment method
+  locations add              add a ship-from location
+
+Settings come from the environment (and --config FILE, a JSON object of the same names); see README.md.`;
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals, tokens } = parseArgs({
+    args: argv,
+    options: { config: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  // Options after the command belong to the command; only leading ones are ours.
+  const commandIndex = tokens.find((t) => t.kind === 'positional')?.index ?? argv.length;
+  const command = positionals[0] ?? 'serve';
+  const rest = argv.slice(commandIndex + 1);
+  if (values.help === true && commandIndex === argv.length) {
+    print(help);
+    return;
+  }
+  const config = loadConfig(process.env, typeof values.config === 'string' ? values.config : process.env.SHIPD_CONFIG);
+
+  if (command === 'serve') return serve(config);
+  if (command === 'migrate') {
+    const database = openDatabase(config);
+    try {
+      const applied = await migrate(database);
+      print(applied.length ? `applied ${applied.join(', ')}` : 'the database is up to date');
+    } finally {
+      await database.close();
+    }
+    return;
+  }
+  if ((adminGroups as string[]).includes(command)) return runAdmin(config, command as AdminGroup, rest);
+  throw new AccountError(`unknown command "${command}"; run shipd --help`);
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof ConfigError || err instanceof AccountError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    console.error(`shipd: ${(err as Error).message}`);
+  } else {
+    console.error('shipd: failed:', err);
+  }
+  process.exit(1);
+});

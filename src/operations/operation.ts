@@ -1,0 +1,38 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { Context } from '../domain/context.ts';
+import type { ErrorCode } from '../domain/errors.ts';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/**
+ * One API operation, declared once. The HTTP route, its OpenAPI entry and (later) its MCP tool are all
+ * generated from this, so they cannot drift apart.
+ */
+export interface Operation<P extends TSchema = TSchema, Q extends TSchema = TSchema, B extends TSchema = TSchema, R extends TSchema = TSchema> {
+  id: string;
+  method: Method;
+  /** Below the API base path, Fastify style: `/orders/:id`. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  response: R;
+  responseDescription: string;
+  successStatus?: 200 | 201;
+  /** The codes this operation itself can answer with, beyond those every authenticated route can. */
+  errors: ErrorCode[];
+  readOnly?: boolean;
+  handler(ctx: Context, input: { params: Static<P>; query: Static<Q>; body: Static<B> }): Promise<Static<R>>;
+}
+
+export function defineOperation<P extends TSchema, Q extends TSchema, B extends TSchema, R extends TSchema>(
+  op: Operation<P, Q, B, R>,
+): Operation<P, Q, B, R> {
+  return op;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a table of operations of differing schemas
+export type AnyOperation = Operation<any, any, any, any>;

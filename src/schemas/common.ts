@@ -1,0 +1,60 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { errorCodes, type ErrorCode } from '../domain/errors.ts';
+
+export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 UTC time', examples: ['2026-11-22T15:04:05.000Z'] });
+
+export const FieldErrorSchema = Type.Object(
+  {
+    in: Type.Union([Type.Literal('body'), Type.Literal('query'), Type.Literal('path'), Type.Literal('header')], {
+      description: 'The part of the request the pointer is into',
+    }),
+    pointer: Type.String({ description: 'JSON Pointer (RFC 6901) to the offending field', examples: ['/ship_to/zip'] }),
+    detail: Type.String({ examples: ['must match pattern "^[0-9]{5}(-[0-9]{4})?$"'] }),
+  },
+  { additionalProperties: false },
+);
+
+export const Problem = Type.Object(
+  {
+    type: Type.String({ format: 'uri', description: 'A page describing this kind of problem' }),
+    title: Type.String(),
+    status: Type.Integer({ minimum: 400, maximum: 599 }),
+    detail: Type.String(),
+    code: Type.Unsafe<ErrorCode>({
+      type: 'string',
+      enum: Object.keys(errorCodes),
+      description: 'Stable machine-readable code; branch on this, not on title or detail',
+    }),
+    request_id: Type.String({ description: 'Quote this when asking for help' }),
+    errors: Type.Optional(Type.Array(FieldErrorSchema, { description: 'For validation_failed: every field at fault' })),
+  },
+  {
+    $id: 'Problem',
+    title: 'Problem',
+    description: 'An RFC 9457 problem document',
+    examples: [
+      {
+        type: 'http://localhost:8080/problems/validation_failed',
+        title: 'The request is not valid',
+        status: 400,
+        detail: 'The request has 1 invalid field',
+        code: 'validation_failed',
+        request_id: 'req_01jf3k4m5n6p7q8r9s0t1v2w3x',
+        errors: [{ in: 'body', pointer: '/ship_to/zip', detail: 'must match pattern "^[0-9]{5}(-[0-9]{4})?$"' }],
+      },
+    ],
+  },
+);
+
+/** The list envelope every GET collection answers with. */
+export function ListOf<T extends TSchema>(item: T, id: string, description: string) {
+  return Type.Object(
+    {
+      object: Type.Literal('list'),
+      data: Type.Array(item),
+      has_more: Type.Boolean(),
+      next_cursor: Type.Union([Type.String(), Type.Null()]),
+    },
+    { $id: id, title: id, description, additionalProperties: false },
+  );
+}

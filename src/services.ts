@@ -1,0 +1,41 @@
+import type { Config } from './config.ts';
+import { openDatabase, type Database } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { watchKeyChanges, type KeyChangeWatcher } from './db/key-changes.ts';
+import { KeyStore } from './domain/key-store.ts';
+import { systemClock, type Clock } from './domain/clock.ts';
+
+/** Everything long-lived that the HTTP layer, the worker and the CLI share in one process. */
+export interface Services {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  keys: KeyStore;
+  /** True once migrations have run in this process. */
+  ready: boolean;
+  close(): Promise<void>;
+}
+
+export async function createServices(config: Config, clock: Clock = systemClock): Promise<Services> {
+  const database = openDatabase(config);
+  let watcher: KeyChangeWatcher | undefined;
+  try {
+    await migrate(database);
+    watcher = watchKeyChanges(database);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  const w = watcher;
+  return {
+    config,
+    database,
+    clock,
+    keys: new KeyStore(database.db, w, clock),
+    ready: true,
+    close: async () => {
+      await w.close();
+      await database.close();
+    },
+  };
+}
