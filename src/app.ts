@@ -2,7 +2,8 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Logger } from 'pino';
 import { randomUUID } from 'node:crypto';
 import type { Services } from './services.ts';
-import { operations, sharedSchemas } from './operations/index.ts';
+import { operations as allOperations, sharedSchemas } from './operations/index.ts';
+import type { AnyOperation } from './operations/operation.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { registerProblemHandlers } from './http/problems.ts';
 import { authenticator } from './http/auth.ts';
@@ -15,7 +16,7 @@ import { registerOperations } from './http/routes.ts';
 const requestIdPattern = /^[\x21-\x7e]{1,200}$/;
 
 /** Builds the HTTP app over already-created services. It does not listen. */
-export async function buildApp(services: Services, logger: Logger): Promise<FastifyInstance> {
+export async function buildApp(services: Services, logger: Logger, operations: AnyOperation[] = allOperations): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     // One log line per request, written by our onResponse hook, instead of Fastify's two.

@@ -1,0 +1,63 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from './config.ts';
+
+const dir = () => mkdtempSync(join(tmpdir(), 'shipd-config-'));
+
+test('defaults: SQLite under the data dir, port 8080, a generated secret kept across starts', () => {
+  const dataDir = dir();
+  const config = loadConfig({ SHIPD_DATA_DIR: dataDir });
+  assert.equal(config.port, 8080);
+  assert.deepEqual(config.database, { kind: 'sqlite', file: join(dataDir, 'shipd.db') });
+  assert.equal(config.publicUrl, 'http://localhost:8080');
+  assert.equal(config.secret, readFileSync(join(dataDir, 'secret'), 'utf8').trim());
+  assert.equal(loadConfig({ SHIPD_DATA_DIR: dataDir }).secret, config.secret);
+  assert.equal(config.carriers.ups.baseUrl, 'https://onlinetools.ups.com');
+});
+
+test('postgres URLs, features and carrier settings are read', () => {
+  const config = loadConfig({
+    SHIPD_DATA_DIR: dir(),
+    DATABASE_URL: 'postgres://u@127.0.0.1:5432/shipd',
+    SHIPD_FEATURES: 'batches, pickups',
+    UPS_CLIENT_ID: 'id',
+    UPS_BASE_URL: 'http://127.0.0.1:9000/',
+    SHIPD_WEBHOOKS_ALLOW_INSECURE: 'true',
+  });
+  assert.equal(config.database.kind, 'postgres');
+  assert.deepEqual([...config.features], ['batches', 'pickups']);
+  assert.equal(config.carriers.ups.clientId, 'id');
+  assert.equal(config.carriers.ups.baseUrl, 'http://127.0.0.1:9000');
+  assert.equal(config.webhooksAllowInsecure, true);
+});
+
+test('a config file sets the same names, and the environment overrides it', () => {
+  const d = dir();
+  const file = join(d, 'shipd.json');
+  writeFileSync(file, JSON.stringify({ PORT: 9000, SHIPD_LOG_LEVEL: 'warn', SHIPD_DATA_DIR: d }));
+  const config = loadConfig({ PORT: '9100' }, file);
+  assert.equal(config.port, 9100);
+  assert.equal(config.logLevel, 'warn');
+  writeFileSync(file, JSON.stringify({ PROT: 9000 }));
+  assert.throws(() => loadConfig({}, file), (e: ConfigError) => e.setting === 'PROT');
+  writeFileSync(file, '{nope');
+  assert.throws(() => loadConfig({}, file), (e: ConfigError) => e.setting === '--config');
+});
+
+test('each bad value names its setting', () => {
+  const cases: Record<string, string>[] = [
+    { PORT: '-1' },
+    { PORT: '70000' },
+    { SHIPD_RATE_LIMIT_BURST: '0' },
+    { SHIPD_WEBHOOKS_ALLOW_INSECURE: 'maybe' },
+    { SHIPD_PUBLIC_URL: 'not a url' },
+    { DATABASE_URL: 'sqlite:' },
+  ];
+  for (const env of cases) {
+    const [name] = Object.keys(env);
+    assert.throws(() => loadConfig({ SHIPD_DATA_DIR: dir(), ...env }), (e: ConfigError) => e.setting === name && e.message.startsWith(`invalid setting ${name}:`));
+  }
+});

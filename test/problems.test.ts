@@ -1,0 +1,163 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Type } from '@sinclair/typebox';
+import { operations } from '../src/operations/index.ts';
+import { defineOperation } from '../src/operations/operation.ts';
+import { problem, startServer, type TestServer } from './harness.ts';
+
+// Routes that exist only in this test: one that takes a body, one with a bug.
+const echo = defineOperation({
+  id: 'testEcho',
+  method: 'POST',
+  path: '/test/echo',
+  tag: 'Test',
+  summary: 'Echo',
+  body: Type.Object(
+    { name: Type.String({ minLength: 1 }), count: Type.Integer({ minimum: 1 }), nested: Type.Optional(Type.Object({ zip: Type.String({ pattern: '^[0-9]{5}$' }) }, { additionalProperties: false })) },
+    { additionalProperties: false },
+  ),
+  response: Type.Object({ name: Type.String(), count: Type.Integer() }),
+  responseDescription: 'The body',
+  errors: [],
+  handler: async (_ctx, { body }) => ({ name: body.name, count: body.count }),
+});
+const broken = defineOperation({
+  id: 'testBroken',
+  method: 'GET',
+  path: '/test/broken',
+  tag: 'Test',
+  summary: 'Throws',
+  response: Type.Object({}),
+  responseDescription: 'Never',
+  errors: [],
+  handler: async () => {
+    throw new Error('secret internals: connection string postgres://admin:hunter2@db');
+  },
+});
+
+let server: TestServer;
+let key: string;
+const auth = () => ({ authorization: `Bearer ${key}` });
+
+before(async () => {
+  server = await startServer({ operations: [...operations, echo, broken] });
+  key = (await server.key(await server.account())).secret;
+});
+after(() => server.close());
+
+describe('malformed requests get problem answers, and the process stays up', () => {
+  test('an unknown route is 404 route_not_found', async () => {
+    problem(await server.request('GET', '/nothing-here', { key }), 404, 'route_not_found');
+    problem(await server.raw('GET', '/'), 404, 'route_not_found');
+  });
+
+  test('a known route with another method is 405 with Allow', async () => {
+    const res = await server.request('DELETE', '/carriers', { key });
+    problem(res, 405, 'method_not_allowed');
+    assert.equal(res.headers.get('allow'), 'GET, HEAD');
+    problem(await server.request('PUT', '/test/echo', { key, body: {} }), 405, 'method_not_allowed');
+  });
+
+  test('a body over 1 MiB is 413', async () => {
+    const body = JSON.stringify({ name: 'x'.repeat(1_100_000), count: 1 });
+    problem(await server.raw('POST', '/api/integrations/v1/test/echo', { headers: { ...auth(), 'content-type': 'application/json' }, body }), 413, 'payload_too_large');
+  });
+
+  test('a body that is not JSON is 415', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x']) {
+      problem(await server.raw('POST', '/api/integrations/v1/test/echo', { headers: { ...auth(), 'content-type': type }, body: 'name=x' }), 415, 'unsupported_media_type');
+    }
+  });
+
+  test('malformed JSON is 400 malformed_json', async () => {
+    for (const body of ['{"name": "x",', '{name: 1}', "{'a':1}", 'nul', '{"a":1}}']) {
+      problem(await server.raw('POST', '/api/integrations/v1/test/echo', { headers: { ...auth(), 'content-type': 'application/json' }, body }), 400, 'malformed_json');
+    }
+  });
+
+  test('an empty JSON body is 400 malformed_json', async () => {
+    problem(await server.raw('POST', '/api/integrations/v1/test/echo', { headers: { ...auth(), 'content-type': 'application/json' }, body: '' }), 400, 'malformed_json');
+  });
+
+  test('prototype poisoning is refused', async () => {
+    const body = '{"name":"x","count":1,"__proto__":{"admin":true}}';
+    const res = await server.raw('POST', '/api/integrations/v1/test/echo', { headers: { ...auth(), 'content-type': 'application/json' }, body });
+    assert.equal(res.status, 400);
+    assert.equal(JSON.parse(res.text).code, 'malformed_json');
+  });
+
+  test('unknown body fields are 400, each named by pointer', async () => {
+    const res = await server.request('POST', '/test/echo', { key, body: { name: 'x', count: 1, colour: 'red', nested: { zip: '12345', plus4: '1' } } });
+    const p = problem(res, 400, 'validation_failed');
+    assert.deepEqual(
+      p.errors.map((e: { pointer: string }) => e.pointer).sort(),
+      ['/colour', '/nested/plus4'],
+    );
+    assert.ok(p.errors.every((e: { in: string; detail: string }) => e.in === 'body' && e.detail === 'is not a known field'));
+    assert.match(p.detail, /\/colour is not a known field/);
+  });
+
+  test('every invalid field is named, and JSON types are not coerced', async () => {
+    const p = problem(await server.request('POST', '/test/echo', { key, body: { count: '2', nested: { zip: 'abc' } } }), 400, 'validation_failed');
+    const byPointer = Object.fromEntries(p.errors.map((e: { pointer: string; detail: string }) => [e.pointer, e.detail]));
+    assert.equal(byPointer['/name'], 'is required');
+    assert.equal(byPointer['/count'], 'must be integer');
+    assert.match(byPointer['/nested/zip'], /must match pattern/);
+  });
+
+  test('a body that is not an object is 400', async () => {
+    problem(await server.request('POST', '/test/echo', { key, body: [1, 2] }), 400, 'validation_failed');
+    problem(await server.request('POST', '/test/echo', { key, body: 'text' }), 400, 'validation_failed');
+  });
+
+  test('unknown query parameters are 400 naming them', async () => {
+    const p = problem(await server.request('GET', '/carriers?colour=red', { key }), 400, 'validation_failed');
+    assert.deepEqual(p.errors, [{ in: 'query', pointer: '/colour', detail: 'is not a known field' }]);
+  });
+
+  test('a body that passes gets through', async () => {
+    const res = await server.request('POST', '/test/echo', { key, body: { name: 'x', count: 2 } });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { name: 'x', count: 2 });
+  });
+
+  test('authentication comes before the body is read', async () => {
+    problem(await server.raw('POST', '/api/integrations/v1/test/echo', { headers: { 'content-type': 'application/json' }, body: '{bad' }), 401, 'missing_api_key');
+  });
+
+  test('a bug is a 500 problem with the request id and no internals', async () => {
+    const res = await server.request('GET', '/test/broken', { key, headers: { 'x-request-id': 'trace-abc-123' } });
+    const p = problem(res, 500, 'internal_error');
+    assert.equal(p.request_id, 'trace-abc-123');
+    assert.ok(!res.text.includes('hunter2') && !res.text.includes('internals') && !res.text.includes('stack'));
+    assert.ok(server.logs.some((l) => l.includes('trace-abc-123') && l.includes('"level":50')), 'the failure is logged with its request id');
+  });
+
+  test('the process is still up', async () => {
+    assert.equal((await server.request('GET', '/healthz')).status, 200);
+    assert.equal((await server.request('GET', '/carriers', { key })).status, 200);
+  });
+});
+
+describe('request ids', () => {
+  test('every answer carries X-Request-Id; a sent one is echoed', async () => {
+    const made = await server.request('GET', '/carriers', { key });
+    assert.match(made.headers.get('x-request-id') ?? '', /^req_[0-9a-f]{32}$/);
+    const echoed = await server.request('GET', '/carriers', { key, headers: { 'x-request-id': 'my-id-42' } });
+    assert.equal(echoed.headers.get('x-request-id'), 'my-id-42');
+    const p = problem(await server.request('GET', '/nowhere', { headers: { 'x-request-id': 'lost-1' } }), 404, 'route_not_found');
+    assert.equal(p.request_id, 'lost-1');
+  });
+
+  test('an unprintable or huge request id is replaced', async () => {
+    const res = await server.request('GET', '/carriers', { key, headers: { 'x-request-id': 'x'.repeat(500) } });
+    assert.match(res.headers.get('x-request-id') ?? '', /^req_/);
+  });
+
+  test('each problem type has a page', async () => {
+    const res = await server.request('GET', '/problems/rate_limited');
+    assert.equal(res.status, 200);
+    assert.equal(res.body.status, 429);
+    problem(await server.request('GET', '/problems/nope'), 404, 'not_found');
+  });
+});
