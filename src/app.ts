@@ -12,6 +12,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerHealth } from './http/health.ts';
 import { registerOperations } from './http/routes.ts';
+import { IdempotencyStore, idempotencyPlugin } from './http/idempotency.ts';
 
 const requestIdPattern = /^[\x21-\x7e]{1,200}$/;
 
@@ -57,6 +58,7 @@ export async function buildApp(services: Services, logger: Logger, operations: A
   registerHealth(app, services);
   await registerOpenApi(app, services.config.publicUrl);
 
+  await app.register(idempotencyPlugin, { store: new IdempotencyStore(services.database.db, services.clock) });
   const { perSecond, burst } = services.config.rateLimit;
   const authenticate = authenticator(services.keys, new MemoryBucketStore(perSecond, burst), { perSecond, burst });
   registerOperations(app, services, operations, authenticate);

@@ -52,6 +52,70 @@ export interface LocationsTable {
   updated_at: string;
 }
 
+export interface OrdersTable {
+  id: string;
+  owner_key_id: string;
+  account_id: string;
+  mode: Mode;
+  status: 'incomplete' | 'shipped' | 'delivered' | 'cancelled';
+  order_number: string | null;
+  ship_to: string;
+  ship_from: string;
+  ship_from_id: string | null;
+  items: string;
+  parcel: string | null;
+  requested_service: string | null;
+  notes: string | null;
+  metadata: string;
+  shipment_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The transactional outbox: written in the same transaction as the change it reports. */
+export interface EventsTable {
+  id: string;
+  owner_key_id: string;
+  account_id: string;
+  mode: Mode;
+  type: string;
+  resource_id: string;
+  data: string;
+  created_at: string;
+}
+
+export interface IdempotencyKeysTable {
+  owner_key_id: string;
+  method: string;
+  path: string;
+  idem_key: string;
+  fingerprint: string;
+  status: 'running' | 'done';
+  response_status: number | null;
+  response_type: string | null;
+  response_body: string | null;
+  /** A running claim older than this was abandoned by a crash and may be taken over. */
+  locked_until: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface JobsTable {
+  id: string;
+  name: string;
+  payload: string;
+  status: 'pending' | 'running' | 'done' | 'failed';
+  attempts: number;
+  max_attempts: number;
+  run_at: string;
+  locked_until: string | null;
+  locked_by: string | null;
+  last_error: string | null;
+  unique_key: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -59,4 +123,8 @@ export interface DB {
   key_revision: KeyRevisionTable;
   payment_methods: PaymentMethodsTable;
   locations: LocationsTable;
+  orders: OrdersTable;
+  events: EventsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  jobs: JobsTable;
 }

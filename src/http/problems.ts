@@ -74,8 +74,7 @@ function problemFor(error: FastifyError): ApiError {
   return new ApiError('internal_error', 'The request failed on our side. Quote the request_id if you contact us.');
 }
 
-export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: ApiError, publicUrl: string): FastifyReply {
-  if (problem.headers) reply.headers(problem.headers);
+export function problemBody(request: FastifyRequest, problem: ApiError, publicUrl: string): Record<string, unknown> {
   const body: Record<string, unknown> = {
     type: `${publicUrl}/problems/${problem.code}`,
     title: problem.title,
@@ -85,7 +84,16 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, proble
     request_id: request.id,
   };
   if (problem.errors) body.errors = problem.errors;
-  return reply.code(problem.status).type('application/problem+json').serializer(JSON.stringify).send(body);
+  return body;
+}
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: ApiError, publicUrl: string): FastifyReply {
+  if (problem.headers) reply.headers(problem.headers);
+  return reply
+    .code(problem.status)
+    .type('application/problem+json')
+    .serializer(JSON.stringify)
+    .send(problemBody(request, problem, publicUrl));
 }
 
 export function registerProblemHandlers(app: FastifyInstance, publicUrl: string): void {

@@ -1,9 +1,11 @@
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { ApiError, errorCodes, type ErrorCode } from '../domain/errors.ts';
 import type { Context } from '../domain/context.ts';
 import type { Services } from '../services.ts';
 import type { AnyOperation } from '../operations/operation.ts';
+import type { IdempotencyClaim } from './idempotency.ts';
+import { problemBody } from './problems.ts';
 
 export const apiBase = '/api/integrations/v1';
 
@@ -22,9 +24,23 @@ const commonErrors: ErrorCode[] = [
   'internal_error',
 ];
 const bodyErrors: ErrorCode[] = ['payload_too_large', 'unsupported_media_type'];
+const idempotencyErrors: ErrorCode[] = ['invalid_idempotency_key', 'idempotency_key_in_use', 'idempotency_key_reused'];
+
+const idempotencyHeader = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 257,
+      description:
+        'Makes retries safe: the same key with the same body within 7 days gets the first answer again (with ' +
+        'Idempotent-Replayed: true) and changes nothing; with another body, 422. 1 to 255 printable characters.',
+      examples: ['order-1042-attempt'],
+    }),
+  ),
+});
 
 function errorResponses(op: AnyOperation): Record<number, unknown> {
-  const codes = new Set<ErrorCode>([...commonErrors, ...(op.body ? bodyErrors : []), ...op.errors]);
+  const codes = new Set<ErrorCode>([...commonErrors, ...(op.body ? bodyErrors : []), ...(op.idempotent ? idempotencyErrors : []), ...op.errors]);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = errorCodes[code].status;
@@ -42,6 +58,46 @@ function errorResponses(op: AnyOperation): Record<number, unknown> {
 
 const allMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
+/** Answers a client's retry must not replay: it may fix the request, or simply come back later. */
+const unstoredCodes = new Set<ErrorCode>(['validation_failed', 'malformed_json', 'rate_limited', 'invalid_idempotency_key']);
+
+/**
+ * Runs an operation that holds an Idempotency-Key. Its answer is stored in the same transaction as the change,
+ * so a crash can never leave a change without its answer or an answer without its change.
+ */
+async function runClaimed(
+  op: AnyOperation,
+  ctx: Context,
+  input: { params: unknown; query: unknown; body: unknown },
+  claim: IdempotencyClaim,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  publicUrl: string,
+): Promise<FastifyReply> {
+  const json = 'application/json; charset=utf-8';
+  const serialize = reply.getSerializationFunction(String(status), 'application/json')!;
+  let text: string;
+  try {
+    text = await ctx.db.transaction().execute(async (trx) => {
+      const result = await op.handler({ ...ctx, db: trx }, input);
+      const body = serialize(result);
+      await claim.complete(trx, status, json, body);
+      return body;
+    });
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status >= 500 || unstoredCodes.has(err.code)) throw err;
+    // A refusal is an answer too: the same request again gets the same refusal.
+    const body = JSON.stringify(problemBody(request, err, publicUrl));
+    await claim.complete(ctx.db, err.status, 'application/problem+json', body);
+    request.idempotencyClaim = null;
+    if (err.headers) reply.headers(err.headers);
+    return reply.code(err.status).type('application/problem+json').send(body);
+  }
+  request.idempotencyClaim = null;
+  return reply.code(status).type(json).send(text);
+}
+
 export function registerOperations(
   app: FastifyInstance,
   services: Services,
@@ -57,6 +113,7 @@ export function registerOperations(
       method: op.method,
       url,
       onRequest: authenticate,
+      config: { idempotent: op.idempotent === true },
       schema: {
         operationId: op.id,
         summary: op.summary,
@@ -66,6 +123,7 @@ export function registerOperations(
         ...(op.params && { params: op.params }),
         ...(op.query && { querystring: op.query }),
         ...(op.body && { body: op.body }),
+        ...(op.idempotent && { headers: idempotencyHeader }),
         response: {
           [status]: { description: op.responseDescription, content: { 'application/json': { schema: op.response } } },
           ...errorResponses(op),
@@ -80,12 +138,11 @@ export function registerOperations(
           config: services.config,
           requestId: request.id,
         };
-        const result = await op.handler(ctx, {
-          params: request.params,
-          query: request.query,
-          body: request.body,
-        });
-        return reply.code(status).send(result);
+        const input = { params: request.params, query: request.query, body: request.body };
+        if (request.idempotencyClaim) {
+          return runClaimed(op, ctx, input, request.idempotencyClaim, request, reply, status, services.config.publicUrl);
+        }
+        return reply.code(status).send(await op.handler(ctx, input));
       },
     });
   }

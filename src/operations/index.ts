@@ -2,10 +2,34 @@ import type { TSchema } from '@sinclair/typebox';
 import { Problem } from '../schemas/common.ts';
 import { Address } from '../schemas/address.ts';
 import { Carrier, CarrierIdSchema, CarrierList } from '../schemas/carrier.ts';
+import { Dimensions, LineItem, Metadata, Money, Order, OrderCreate, OrderList, OrderStatus, OrderUpdate, Parcel, RequestedService, Weight } from '../schemas/order.ts';
+import { Event, EventList } from '../schemas/event.ts';
 import { carrierOperations } from './carriers.ts';
+import { orderOperations } from './orders.ts';
+import { eventOperations } from './events.ts';
 import type { AnyOperation } from './operation.ts';
 
-export const operations: AnyOperation[] = [...carrierOperations];
+export const operations: AnyOperation[] = [...carrierOperations, ...orderOperations, ...eventOperations];
 
 /** Schemas with an $id: registered once, referenced everywhere, named components in OpenAPI. */
-export const sharedSchemas: TSchema[] = [Problem, Address, CarrierIdSchema, Carrier, CarrierList];
+export const sharedSchemas: TSchema[] = [
+  Problem,
+  Address,
+  CarrierIdSchema,
+  Carrier,
+  CarrierList,
+  Money,
+  Weight,
+  Dimensions,
+  Parcel,
+  LineItem,
+  RequestedService,
+  Metadata,
+  OrderStatus,
+  OrderCreate,
+  OrderUpdate,
+  Order,
+  OrderList,
+  Event,
+  EventList,
+];

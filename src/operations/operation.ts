@@ -25,6 +25,8 @@ export interface Operation<P extends TSchema = TSchema, Q extends TSchema = TSch
   /** The codes this operation itself can answer with, beyond those every authenticated route can. */
   errors: ErrorCode[];
   readOnly?: boolean;
+  /** A creating POST: honours Idempotency-Key, and stores its answer in the transaction that made the change. */
+  idempotent?: boolean;
   handler(ctx: Context, input: { params: Static<P>; query: Static<Q>; body: Static<B> }): Promise<Static<R>>;
 }
 

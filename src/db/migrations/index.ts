@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import * as foundation from './001_foundation.ts';
+import * as ordersEventsJobs from './002_orders_events_jobs.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
   '001_foundation': foundation,
+  '002_orders_events_jobs': ordersEventsJobs,
 };

@@ -1,0 +1,203 @@
+import type { Kysely } from 'kysely';
+import type { DB, OrdersTable } from '../db/schema.ts';
+import { carrierCatalog } from '../carriers/catalog.ts';
+import { isKnownState, type Address } from '../schemas/address.ts';
+import type { Order, OrderCreate, OrderStatus, OrderUpdate, Parcel, RequestedService } from '../schemas/order.ts';
+import type { Context } from './context.ts';
+import { ApiError, type FieldError } from './errors.ts';
+import { recordEvent } from './events.ts';
+import { hasPrefix, newId } from './ids.ts';
+import { toLocation } from './locations.ts';
+import { decodeCursor, toPage, type ListInput, type Page } from './pagination.ts';
+import { parcelErrors } from './parcels.ts';
+import { inTransaction } from './transaction.ts';
+
+const field = (pointer: string, detail: string): FieldError => ({ in: 'body', pointer, detail });
+
+/** Upper-case state, ZIP+4 with its dash, country US: the form carriers expect. */
+function normalizeAddress(address: Address, pointer: string, errors: FieldError[]): Address {
+  const state = address.state.toUpperCase();
+  if (!isKnownState(state)) errors.push(field(`${pointer}/state`, `"${address.state}" is not a US state or territory code`));
+  const digits = address.zip.replace('-', '');
+  const zip = digits.length === 9 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : digits;
+  return { ...address, state, zip, country: 'US' };
+}
+
+function checkService(service: RequestedService, pointer: string, errors: FieldError[]): void {
+  const carrier = carrierCatalog.find((c) => c.id === service.carrier)!;
+  if (!carrier.services.some((s) => s.code === service.service)) {
+    errors.push(field(`${pointer}/service`, `is not a ${carrier.name} service; use one of ${carrier.services.map((s) => s.code).join(', ')}`));
+  }
+}
+
+function fail(errors: FieldError[]): void {
+  if (errors.length === 0) return;
+  const summary = errors.slice(0, 3).map((e) => `${e.pointer} ${e.detail}`).join('; ');
+  throw new ApiError('validation_failed', errors.length > 3 ? `${summary} and ${errors.length - 3} more` : summary, errors);
+}
+
+/** The ship-from address: given inline, from one of the account's locations, or the account's default. */
+async function resolveShipFrom(
+  db: Kysely<DB>,
+  ctx: Context,
+  input: { ship_from?: Address; ship_from_id?: string },
+  errors: FieldError[],
+): Promise<{ address: Address | null; id: string | null }> {
+  if (input.ship_from && input.ship_from_id) {
+    errors.push(field('/ship_from_id', 'give ship_from or ship_from_id, not both'));
+    return { address: null, id: null };
+  }
+  if (input.ship_from) return { address: normalizeAddress(input.ship_from, '/ship_from', errors), id: null };
+  let q = db.selectFrom('locations').selectAll().where('account_id', '=', ctx.principal.accountId);
+  q = input.ship_from_id ? q.where('id', '=', input.ship_from_id) : q.where('is_default', '=', 1);
+  const row = await q.executeTakeFirst();
+  if (!row) {
+    errors.push(
+      input.ship_from_id
+        ? field('/ship_from_id', 'is not one of the account\'s ship-from locations (GET /ship-from)')
+        : field('/ship_from', 'is required: the account has no default ship-from location'),
+    );
+    return { address: null, id: null };
+  }
+  return { address: toLocation(row).address, id: row.id };
+}
+
+function toOrder(row: OrdersTable): Order {
+  return {
+    id: row.id,
+    object: 'order',
+    status: row.status,
+    order_number: row.order_number,
+    ship_to: JSON.parse(row.ship_to),
+    ship_from: JSON.parse(row.ship_from),
+    ship_from_id: row.ship_from_id,
+    items: JSON.parse(row.items),
+    parcel: row.parcel === null ? null : JSON.parse(row.parcel),
+    requested_service: row.requested_service === null ? null : JSON.parse(row.requested_service),
+    notes: row.notes,
+    metadata: JSON.parse(row.metadata),
+    shipment_id: row.shipment_id,
+    mode: row.mode,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function checkParcel(parcel: Parcel | null | undefined, errors: FieldError[]): void {
+  if (parcel) errors.push(...parcelErrors(parcel, '/parcel'));
+}
+
+export async function createOrder(ctx: Context, input: OrderCreate): Promise<Order> {
+  return inTransaction(ctx.db, async (trx) => {
+    const errors: FieldError[] = [];
+    const shipTo = normalizeAddress(input.ship_to, '/ship_to', errors);
+    const shipFrom = await resolveShipFrom(trx, ctx, input, errors);
+    checkParcel(input.parcel, errors);
+    if (input.requested_service) checkService(input.requested_service, '/requested_service', errors);
+    fail(errors);
+    const now = ctx.clock.now();
+    const at = now.toISOString();
+    const row: OrdersTable = {
+      id: newId('ord', now.getTime()),
+      owner_key_id: ctx.principal.keyId,
+      account_id: ctx.principal.accountId,
+      mode: ctx.principal.mode,
+      status: 'incomplete',
+      order_number: input.order_number ?? null,
+      ship_to: JSON.stringify(shipTo),
+      ship_from: JSON.stringify(shipFrom.address),
+      ship_from_id: shipFrom.id,
+      items: JSON.stringify(input.items ?? []),
+      parcel: input.parcel ? JSON.stringify(input.parcel) : null,
+      requested_service: input.requested_service ? JSON.stringify(input.requested_service) : null,
+      notes: input.notes ?? null,
+      metadata: JSON.stringify(input.metadata ?? {}),
+      shipment_id: null,
+      created_at: at,
+      updated_at: at,
+    };
+    await trx.insertInto('orders').values(row).execute();
+    const order = toOrder(row);
+    await recordEvent(trx, ctx, 'order.created', order, at);
+    return order;
+  });
+}
+
+/** The caller's order, read for change: locked on PostgreSQL; SQLite's one writer already serializes. */
+async function ownOrderRow(db: Kysely<DB>, ctx: Context, id: string, forUpdate: boolean): Promise<OrdersTable> {
+  let q = db.selectFrom('orders').selectAll().where('id', '=', id).where('owner_key_id', '=', ctx.principal.keyId);
+  if (forUpdate && ctx.dbKind === 'postgres') q = q.forUpdate();
+  const row = hasPrefix(id, 'ord') ? await q.executeTakeFirst() : undefined;
+  if (!row) throw new ApiError('not_found', `No order ${id}`);
+  return row;
+}
+
+export async function getOrder(ctx: Context, id: string): Promise<Order> {
+  return toOrder(await ownOrderRow(ctx.db, ctx, id, false));
+}
+
+export async function listOrders(ctx: Context, query: ListInput & { status?: OrderStatus; order_number?: string }): Promise<Page<Order>> {
+  const limit = query.limit ?? 20;
+  let q = ctx.db.selectFrom('orders').selectAll().where('owner_key_id', '=', ctx.principal.keyId);
+  if (query.status) q = q.where('status', '=', query.status);
+  if (query.order_number) q = q.where('order_number', '=', query.order_number);
+  if (query.created_after) q = q.where('created_at', '>=', new Date(query.created_after).toISOString());
+  if (query.created_before) q = q.where('created_at', '<', new Date(query.created_before).toISOString());
+  if (query.cursor) q = q.where('id', '<', decodeCursor(query.cursor, 'ord'));
+  const rows = await q.orderBy('id', 'desc').limit(limit + 1).execute();
+  return toPage(rows, limit, toOrder);
+}
+
+export async function updateOrder(ctx: Context, id: string, patch: OrderUpdate): Promise<Order> {
+  return inTransaction(ctx.db, async (trx) => {
+    const row = await ownOrderRow(trx, ctx, id, true);
+    if (row.status !== 'incomplete') throw new ApiError('order_not_editable', `Order ${id} is ${row.status}; only incomplete orders can be changed`);
+    const errors: FieldError[] = [];
+    const next: Partial<OrdersTable> = {};
+    if (patch.order_number !== undefined) next.order_number = patch.order_number;
+    if (patch.ship_to) next.ship_to = JSON.stringify(normalizeAddress(patch.ship_to, '/ship_to', errors));
+    if (patch.ship_from || patch.ship_from_id) {
+      const shipFrom = await resolveShipFrom(trx, ctx, patch, errors);
+      next.ship_from = JSON.stringify(shipFrom.address);
+      next.ship_from_id = shipFrom.id;
+    }
+    if (patch.items) next.items = JSON.stringify(patch.items);
+    if (patch.parcel !== undefined) {
+      checkParcel(patch.parcel, errors);
+      next.parcel = patch.parcel === null ? null : JSON.stringify(patch.parcel);
+    }
+    if (patch.requested_service !== undefined) {
+      if (patch.requested_service) checkService(patch.requested_service, '/requested_service', errors);
+      next.requested_service = patch.requested_service === null ? null : JSON.stringify(patch.requested_service);
+    }
+    if (patch.notes !== undefined) next.notes = patch.notes;
+    if (patch.metadata) {
+      const metadata: Record<string, string> = JSON.parse(row.metadata);
+      for (const [k, v] of Object.entries(patch.metadata)) {
+        if (v === null) delete metadata[k];
+        else metadata[k] = v;
+      }
+      if (Object.keys(metadata).length > 20) errors.push(field('/metadata', 'would hold more than 20 keys'));
+      next.metadata = JSON.stringify(metadata);
+    }
+    fail(errors);
+    const at = ctx.clock.now().toISOString();
+    const updated: OrdersTable = { ...row, ...next, updated_at: at };
+    await trx.updateTable('orders').set({ ...next, updated_at: at }).where('id', '=', id).execute();
+    const order = toOrder(updated);
+    await recordEvent(trx, ctx, 'order.updated', order, at);
+    return order;
+  });
+}
+
+export async function cancelOrder(ctx: Context, id: string): Promise<Order> {
+  return inTransaction(ctx.db, async (trx) => {
+    const row = await ownOrderRow(trx, ctx, id, true);
+    if (row.status !== 'incomplete') throw new ApiError('order_not_cancellable', `Order ${id} is ${row.status}; only incomplete orders can be cancelled`);
+    const at = ctx.clock.now().toISOString();
+    await trx.updateTable('orders').set({ status: 'cancelled', updated_at: at }).where('id', '=', id).execute();
+    const order = toOrder({ ...row, status: 'cancelled', updated_at: at });
+    await recordEvent(trx, ctx, 'order.updated', order, at);
+    return order;
+  });
+}
