@@ -12,12 +12,21 @@ import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerHealth } from './http/health.ts';
 import { registerOperations } from './http/routes.ts';
-import { IdempotencyStore, idempotencyPlugin } from './http/idempotency.ts';
+import { idempotencyPlugin } from './http/idempotency.ts';
+import { IdempotencyStore } from './domain/idempotency.ts';
 
 const requestIdPattern = /^[\x21-\x7e]{1,200}$/;
 
+export interface AppOptions {
+  /** The operations to serve; tests add their own. */
+  operations?: AnyOperation[];
+  /** How long a duplicate request waits for the first one with its Idempotency-Key. */
+  idempotencyWaitMs?: number;
+}
+
 /** Builds the HTTP app over already-created services. It does not listen. */
-export async function buildApp(services: Services, logger: Logger, operations: AnyOperation[] = allOperations): Promise<FastifyInstance> {
+export async function buildApp(services: Services, logger: Logger, options: AppOptions = {}): Promise<FastifyInstance> {
+  const operations = options.operations ?? allOperations;
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     // One log line per request, written by our onResponse hook, instead of Fastify's two.
@@ -58,7 +67,7 @@ export async function buildApp(services: Services, logger: Logger, operations: A
   registerHealth(app, services);
   await registerOpenApi(app, services.config.publicUrl);
 
-  await app.register(idempotencyPlugin, { store: new IdempotencyStore(services.database.db, services.clock) });
+  await app.register(idempotencyPlugin, { store: new IdempotencyStore(services.database.db, services.clock, options.idempotencyWaitMs) });
   const { perSecond, burst } = services.config.rateLimit;
   const authenticate = authenticator(services.keys, new MemoryBucketStore(perSecond, burst), { perSecond, burst });
   registerOperations(app, services, operations, authenticate);

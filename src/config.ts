@@ -26,6 +26,8 @@ export interface Config {
   webhooksAllowInsecure: boolean;
   logLevel: (typeof logLevels)[number];
   rateLimit: { perSecond: number; burst: number };
+  /** Whether `serve` also runs the job worker in its process. */
+  worker: boolean;
   carriers: Record<CarrierId, CarrierCredentials>;
 }
 
@@ -53,6 +55,7 @@ export const settingNames = [
   'SHIPD_LOG_LEVEL',
   'SHIPD_RATE_LIMIT_PER_SECOND',
   'SHIPD_RATE_LIMIT_BURST',
+  'SHIPD_WORKER',
   ...carrierIds.flatMap((c) => {
     const p = c.toUpperCase();
     return [`${p}_CLIENT_ID`, `${p}_CLIENT_SECRET`, `${p}_ACCOUNT_NUMBER`, `${p}_BASE_URL`];
@@ -77,9 +80,9 @@ function integer(raw: Raw, name: string, fallback: number, min: number, max: num
   return n;
 }
 
-function boolean(raw: Raw, name: string): boolean {
+function boolean(raw: Raw, name: string, fallback = false): boolean {
   const value = raw[name]?.trim().toLowerCase();
-  if (value === undefined || value === '') return false;
+  if (value === undefined || value === '') return fallback;
   if (['1', 'true', 'yes', 'on'].includes(value)) return true;
   if (['0', 'false', 'no', 'off'].includes(value)) return false;
   throw new ConfigError(name, `must be true or false (got "${raw[name]}")`);
@@ -203,6 +206,7 @@ export function loadConfig(env: Raw = process.env, file?: string): Config {
       perSecond: integer(raw, 'SHIPD_RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000),
       burst: integer(raw, 'SHIPD_RATE_LIMIT_BURST', 200, 1, 1_000_000),
     },
+    worker: boolean(raw, 'SHIPD_WORKER', true),
     carriers,
   };
 }

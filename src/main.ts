@@ -4,14 +4,15 @@ import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { AccountError } from './domain/accounts.ts';
 import { adminGroups, runAdmin, type AdminGroup } from './cli/admin.ts';
-import { serve } from './cli/serve.ts';
+import { serve, work } from './cli/serve.ts';
 import { print } from './cli/output.ts';
 
 const help = `shipd: a self-hostable shipping API
 
 usage: shipd [--config FILE] COMMAND
 
-  serve                      run the API (the default command)
+  serve                      run the API and, unless SHIPD_WORKER=false, the job worker (the default command)
+  worker                     run only the job worker
   migrate                    bring the database schema up to date
   accounts create|list       manage accounts
   keys create|list|revoke|roll   manage API keys
@@ -39,6 +40,7 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig(process.env, typeof values.config === 'string' ? values.config : process.env.SHIPD_CONFIG);
 
   if (command === 'serve') return serve(config);
+  if (command === 'worker') return work(config);
   if (command === 'migrate') {
     const database = openDatabase(config);
     try {

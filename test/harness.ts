@@ -101,7 +101,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(options: { env?: Record<string, string>; operations?: AnyOperation[] } = {}): Promise<TestServer> {
+export async function startServer(options: { env?: Record<string, string>; operations?: AnyOperation[]; idempotencyWaitMs?: number } = {}): Promise<TestServer> {
   const db = await createTestDatabase();
   const env = { PORT: '0', HOST: '127.0.0.1', SHIPD_LOG_LEVEL: 'info', ...db.env, ...options.env };
   const config = loadConfig(env);
@@ -114,7 +114,7 @@ export async function startServer(options: { env?: Record<string, string>; opera
       done();
     },
   });
-  const app = await buildApp(services, createLogger(config.logLevel, sink), options.operations);
+  const app = await buildApp(services, createLogger(config.logLevel, sink), { operations: options.operations, idempotencyWaitMs: options.idempotencyWaitMs });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');

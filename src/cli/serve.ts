@@ -3,7 +3,19 @@ import { createServices } from '../services.ts';
 import { buildApp } from '../app.ts';
 import { createLogger } from '../http/logger.ts';
 import { bootstrapEmptyDatabase } from '../domain/bootstrap.ts';
+import { createJobRunner } from '../jobs/index.ts';
 import { print } from './output.ts';
+
+function onSignals(stop: (signal: string) => Promise<void>): void {
+  let stopping = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      void stop(signal).then(() => process.exit(0));
+    });
+  }
+}
 
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
@@ -24,17 +36,28 @@ export async function serve(config: Config): Promise<void> {
   }
   const app = await buildApp(services, logger);
   await app.listen({ port: config.port, host: config.host });
-  logger.info({ url: config.publicUrl, database: services.database.kind }, 'shipd is serving');
+  const runner = config.worker ? createJobRunner(services, logger.child({ component: 'worker' })) : undefined;
+  runner?.start();
+  logger.info({ url: config.publicUrl, database: services.database.kind, worker: Boolean(runner) }, 'shipd is serving');
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  onSignals(async (signal) => {
     logger.info({ signal }, 'shutting down');
     await app.close();
+    await runner?.stop();
     await services.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  });
+}
+
+/** The job worker alone, for running it apart from the API processes. */
+export async function work(config: Config): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  const services = await createServices(config);
+  const runner = createJobRunner(services, logger.child({ component: 'worker' }));
+  runner.start();
+  logger.info({ worker: runner.id, database: services.database.kind }, 'shipd worker is running');
+  onSignals(async (signal) => {
+    logger.info({ signal }, 'worker shutting down');
+    await runner.stop();
+    await services.close();
+  });
 }

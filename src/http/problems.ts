@@ -13,7 +13,10 @@ export function fieldErrors(errors: ErrorObject[], context: string | undefined):
   const where = parts[context ?? 'body'] ?? 'body';
   const out: FieldError[] = [];
   const seen = new Set<string>();
+  // Where a nullable field failed, "must be null" only restates that the value was not null.
+  const unions = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
   for (const e of errors) {
+    if (e.keyword === 'type' && (e.params as { type: string }).type === 'null' && unions.has(e.instancePath)) continue;
     // The branches of a union each report why they failed; the summary line says it better.
     if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
     let pointer = e.instancePath;

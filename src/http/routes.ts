@@ -4,7 +4,7 @@ import { ApiError, errorCodes, type ErrorCode } from '../domain/errors.ts';
 import type { Context } from '../domain/context.ts';
 import type { Services } from '../services.ts';
 import type { AnyOperation } from '../operations/operation.ts';
-import type { IdempotencyClaim } from './idempotency.ts';
+import type { IdempotencyClaim } from '../domain/idempotency.ts';
 import { problemBody } from './problems.ts';
 
 export const apiBase = '/api/integrations/v1';

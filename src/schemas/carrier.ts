@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ListOf } from './common.ts';
+import { ListOf, StringEnum } from './common.ts';
 
-export const CarrierIdSchema = Type.Union([Type.Literal('ups'), Type.Literal('usps'), Type.Literal('fedex')], { $id: 'CarrierId', title: 'CarrierId' });
+export const CarrierIdSchema = StringEnum(['ups', 'usps', 'fedex'], { $id: 'CarrierId', title: 'CarrierId' });
 
 export const Carrier = Type.Object(
   {
@@ -18,7 +18,7 @@ export const Carrier = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    mode: Type.Union([Type.Literal('test'), Type.Literal('live')], { description: "The calling key's mode" }),
+    mode: StringEnum(['test', 'live'], { description: "The calling key's mode" }),
     connected: Type.Boolean({
       description: 'Whether this carrier can be used now: always in test mode (simulated); in live mode, when credentials are set',
     }),

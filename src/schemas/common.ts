@@ -1,13 +1,19 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type SchemaOptions, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { errorCodes, type ErrorCode } from '../domain/errors.ts';
+
+/**
+ * A string of fixed choices as a plain JSON Schema enum: one readable error ("must be one of …") and one
+ * readable OpenAPI entry, where a union of literals gives one error per choice.
+ */
+export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
+}
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 UTC time', examples: ['2026-11-22T15:04:05.000Z'] });
 
 export const FieldErrorSchema = Type.Object(
   {
-    in: Type.Union([Type.Literal('body'), Type.Literal('query'), Type.Literal('path'), Type.Literal('header')], {
-      description: 'The part of the request the pointer is into',
-    }),
+    in: StringEnum(['body', 'query', 'path', 'header'], { description: 'The part of the request the pointer is into' }),
     pointer: Type.String({ description: 'JSON Pointer (RFC 6901) to the offending field', examples: ['/ship_to/zip'] }),
     detail: Type.String({ examples: ['must match pattern "^[0-9]{5}(-[0-9]{4})?$"'] }),
   },

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ListOf, Timestamp } from './common.ts';
+import { ListOf, StringEnum, Timestamp } from './common.ts';
 import { listQueryFields } from './list.ts';
 
 export const eventTypes = ['order.created', 'order.updated', 'shipment.created', 'shipment.voided', 'tracking.updated'] as const;
@@ -9,7 +9,7 @@ export const Event = Type.Object(
   {
     id: Type.String({ examples: ['evt_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
     object: Type.Literal('event'),
-    type: Type.Union(eventTypes.map((t) => Type.Literal(t))),
+    type: StringEnum(eventTypes),
     data: Type.Record(Type.String(), Type.Unknown(), { description: 'The resource as the API returned it when the event happened' }),
     created_at: Timestamp,
   },
@@ -20,6 +20,6 @@ export type Event = Static<typeof Event>;
 export const EventList = ListOf(Type.Ref(Event), 'EventList', "The calling key's events, newest first");
 
 export const EventListQuery = Type.Object(
-  { ...listQueryFields, type: Type.Optional(Type.Union(eventTypes.map((t) => Type.Literal(t)))) },
+  { ...listQueryFields, type: Type.Optional(StringEnum(eventTypes)) },
   { additionalProperties: false },
 );

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Address } from './address.ts';
 import { CarrierIdSchema } from './carrier.ts';
-import { ListOf, Timestamp } from './common.ts';
+import { ListOf, StringEnum, Timestamp } from './common.ts';
 
 export const Money = Type.Object(
   {
@@ -15,7 +15,7 @@ export type Money = Static<typeof Money>;
 export const Weight = Type.Object(
   {
     value: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, examples: [2.5] }),
-    unit: Type.Union([Type.Literal('lb'), Type.Literal('oz'), Type.Literal('kg'), Type.Literal('g')]),
+    unit: StringEnum(['lb', 'oz', 'kg', 'g']),
   },
   { $id: 'Weight', title: 'Weight', additionalProperties: false, description: 'At most 150 lb' },
 );
@@ -26,7 +26,7 @@ export const Dimensions = Type.Object(
     length: Type.Number({ exclusiveMinimum: 0, maximum: 100_000 }),
     width: Type.Number({ exclusiveMinimum: 0, maximum: 100_000 }),
     height: Type.Number({ exclusiveMinimum: 0, maximum: 100_000 }),
-    unit: Type.Union([Type.Literal('in'), Type.Literal('cm')]),
+    unit: StringEnum(['in', 'cm']),
   },
   { $id: 'Dimensions', title: 'Dimensions', additionalProperties: false, description: 'Length + girth at most 165 in' },
 );
@@ -66,10 +66,7 @@ export const Metadata = Type.Record(Type.String({ maxLength: 40 }), Type.String(
   examples: [{ shop_order: '1042' }],
 });
 
-export const OrderStatus = Type.Union(
-  [Type.Literal('incomplete'), Type.Literal('shipped'), Type.Literal('delivered'), Type.Literal('cancelled')],
-  { $id: 'OrderStatus', title: 'OrderStatus' },
-);
+export const OrderStatus = StringEnum(['incomplete', 'shipped', 'delivered', 'cancelled'], { $id: 'OrderStatus', title: 'OrderStatus' });
 export type OrderStatus = Static<typeof OrderStatus>;
 
 const shipFromId = Type.String({ pattern: '^loc_[0-9a-z]{26}$', description: 'One of the account\'s ship-from locations (GET /ship-from)' });
@@ -147,7 +144,7 @@ export const Order = Type.Object(
     notes: Type.Union([Type.String(), Type.Null()]),
     metadata: Type.Ref(Metadata),
     shipment_id: Type.Union([Type.String(), Type.Null()], { description: 'The active shipment, once a label is bought' }),
-    mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+    mode: StringEnum(['test', 'live']),
     created_at: Timestamp,
     updated_at: Timestamp,
   },

@@ -1,0 +1,22 @@
+import type { Logger } from 'pino';
+import type { Services } from '../services.ts';
+import { IdempotencyStore } from '../domain/idempotency.ts';
+import { JobRunner, type RunnerOptions } from './runner.ts';
+
+/** Every job shipd runs, and the recurring ones. */
+export function createJobRunner(services: Services, log: Logger, options?: RunnerOptions): JobRunner {
+  const idempotency = new IdempotencyStore(services.database.db, services.clock);
+  return new JobRunner(
+    services.database,
+    {
+      'idempotency.cleanup': async () => {
+        const removed = await idempotency.deleteExpired();
+        if (removed > 0) log.info({ removed }, 'forgot expired idempotency keys');
+      },
+    },
+    [{ name: 'idempotency.cleanup', everyMs: 3_600_000 }],
+    services.clock,
+    log,
+    options,
+  );
+}
