@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createTestDatabase, runCli, type TestDatabase } from './harness.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
 
 let db: TestDatabase;
 const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { ...db.env, ...env });
@@ -14,8 +16,12 @@ after(() => db.drop());
 
 /** Starts `shipd serve` as a user would, and returns what it printed once it is listening. */
 function serveUntilListening(env: Record<string, string>): Promise<{ stdout: string; url: string; stop: () => Promise<number> }> {
+  return startUntil([], env, /"msg":"Server listening at (http:\/\/127\.0\.0\.1:\d+)"/);
+}
+
+function startUntil(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ stdout: string; url: string; stop: () => Promise<number> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'bin', 'shipd.js')], {
+    const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'bin', 'shipd.js'), ...args], {
       env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -25,12 +31,12 @@ function serveUntilListening(env: Record<string, string>): Promise<{ stdout: str
     child.stderr.on('data', (c: Buffer) => (stderr += c));
     child.stdout.on('data', (c: Buffer) => {
       stdout += c;
-      const match = /"msg":"Server listening at (http:\/\/127\.0\.0\.1:\d+)"/.exec(stdout);
+      const match = ready.exec(stdout);
       if (match) {
         clearTimeout(timer);
         resolve({
           stdout,
-          url: match[1]!,
+          url: match[1] ?? '',
           stop: () =>
             new Promise((done) => {
               child.on('close', (code) => done(code ?? -1));
@@ -60,6 +66,30 @@ describe('first start', () => {
 
     const accounts = await cli(['accounts', 'list']);
     assert.match(accounts.stdout, /acct_\w+\s+default\s+api/);
+  });
+});
+
+describe('the worker', () => {
+  test('shipd worker runs the job schedules alone and stops cleanly; serve can leave them to it', async () => {
+    const worker = await startUntil(['worker'], db.env, /"msg":"shipd worker is running"/);
+    const database = openDatabase(loadConfig(db.env));
+    try {
+      // Once run, the schedule's job is due again an hour later.
+      const inFiftyMinutes = () => new Date(Date.now() + 50 * 60_000).toISOString();
+      let schedule;
+      for (let i = 0; i < 50 && !(schedule && schedule.run_at > inFiftyMinutes()); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        schedule = await database.db.selectFrom('jobs').selectAll().where('unique_key', '=', 'schedule:idempotency.cleanup').executeTakeFirst();
+      }
+      assert.ok(schedule, 'the worker installed the cleanup schedule');
+      assert.equal(schedule.status, 'pending');
+      assert.ok(schedule.run_at > inFiftyMinutes(), 'it ran once and is due again in an hour');
+    } finally {
+      await database.close();
+    }
+    assert.equal(await worker.stop(), 0);
+    const apiOnly = await startUntil([], { ...db.env, SHIPD_WORKER: 'false' }, /"worker":false,"msg":"shipd is serving"/);
+    assert.equal(await apiOnly.stop(), 0);
   });
 });
 
