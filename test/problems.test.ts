@@ -35,12 +35,26 @@ const broken = defineOperation({
   },
 });
 
+const databaseDown = defineOperation({
+  id: 'testDatabaseDown',
+  method: 'GET',
+  path: '/test/database-down',
+  tag: 'Test',
+  summary: 'Fails as a lost database connection does',
+  response: Type.Object({}),
+  responseDescription: 'Never',
+  errors: [],
+  handler: async () => {
+    throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+  },
+});
+
 let server: TestServer;
 let key: string;
 const auth = () => ({ authorization: `Bearer ${key}` });
 
 before(async () => {
-  server = await startServer({ operations: [...operations, echo, broken] });
+  server = await startServer({ operations: [...operations, echo, broken, databaseDown] });
   key = (await server.key(await server.account())).secret;
 });
 after(() => server.close());
@@ -131,6 +145,13 @@ describe('malformed requests get problem answers, and the process stays up', () 
     assert.equal(p.request_id, 'trace-abc-123');
     assert.ok(!res.text.includes('hunter2') && !res.text.includes('internals') && !res.text.includes('stack'));
     assert.ok(server.logs.some((l) => l.includes('trace-abc-123') && l.includes('"level":50')), 'the failure is logged with its request id');
+  });
+
+  test('a database that cannot be reached is a 503 with Retry-After, not a 500', async () => {
+    const res = await server.request('GET', '/test/database-down', { key });
+    problem(res, 503, 'service_unavailable');
+    assert.equal(res.headers.get('retry-after'), '5');
+    assert.ok(!res.text.includes('5432'));
   });
 
   test('the process is still up', async () => {

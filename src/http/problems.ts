@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
 import { ApiError, errorCodes, type ErrorCode, type FieldError } from '../domain/errors.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
 function escapePointer(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -69,6 +70,9 @@ function problemFor(error: FastifyError): ApiError {
   if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
     return new ApiError('malformed_json', `The body is not valid JSON: ${error.message}`);
   }
+  if (isDatabaseUnavailable(error)) {
+    return new ApiError('service_unavailable', 'The database cannot be reached right now; retry shortly', undefined, { 'Retry-After': '5' });
+  }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     const code = (Object.keys(errorCodes) as ErrorCode[]).find((c) => errorCodes[c].status === status) ?? 'bad_request';
@@ -102,7 +106,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, proble
 export function registerProblemHandlers(app: FastifyInstance, publicUrl: string): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const problem = problemFor(error);
-    if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (problem.status >= 500) request.log.error({ err: error, code: problem.code }, 'request failed');
     return sendProblem(request, reply, problem, publicUrl);
   });
   app.setNotFoundHandler((request, reply) =>

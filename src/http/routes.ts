@@ -22,6 +22,7 @@ const commonErrors: ErrorCode[] = [
   'plan_without_api_access',
   'rate_limited',
   'internal_error',
+  'service_unavailable',
 ];
 const bodyErrors: ErrorCode[] = ['payload_too_large', 'unsupported_media_type'];
 const idempotencyErrors: ErrorCode[] = ['invalid_idempotency_key', 'idempotency_key_in_use', 'idempotency_key_reused'];
