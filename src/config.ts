@@ -28,6 +28,8 @@ export interface Config {
   rateLimit: { perSecond: number; burst: number };
   /** Whether `serve` also runs the job worker in its process. */
   worker: boolean;
+  /** How long one carrier call may take before it counts as failed. */
+  carrierTimeoutMs: number;
   carriers: Record<CarrierId, CarrierCredentials>;
 }
 
@@ -56,6 +58,7 @@ export const settingNames = [
   'SHIPD_RATE_LIMIT_PER_SECOND',
   'SHIPD_RATE_LIMIT_BURST',
   'SHIPD_WORKER',
+  'SHIPD_CARRIER_TIMEOUT_MS',
   ...carrierIds.flatMap((c) => {
     const p = c.toUpperCase();
     return [`${p}_CLIENT_ID`, `${p}_CLIENT_SECRET`, `${p}_ACCOUNT_NUMBER`, `${p}_BASE_URL`];
@@ -207,6 +210,7 @@ export function loadConfig(env: Raw = process.env, file?: string): Config {
       burst: integer(raw, 'SHIPD_RATE_LIMIT_BURST', 200, 1, 1_000_000),
     },
     worker: boolean(raw, 'SHIPD_WORKER', true),
+    carrierTimeoutMs: integer(raw, 'SHIPD_CARRIER_TIMEOUT_MS', 10_000, 100, 120_000),
     carriers,
   };
 }

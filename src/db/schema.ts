@@ -116,6 +116,22 @@ export interface JobsTable {
   updated_at: string;
 }
 
+/** A quote a key may buy until it expires; `data` is the Rate as the API returned it. */
+export interface RatesTable {
+  id: string;
+  owner_key_id: string;
+  mode: Mode;
+  order_id: string | null;
+  carrier: string;
+  service: string;
+  amount_cents: number;
+  /** Of the addresses and parcel quoted for: a purchase must match them. */
+  inputs_fingerprint: string;
+  data: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -127,4 +143,5 @@ export interface DB {
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
   jobs: JobsTable;
+  rates: RatesTable;
 }

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 const alphabet = '0123456789abcdefghjkmnpqrstvwxyz';
 
 export const idPrefixes = [
-  'acct', 'key', 'ord', 'rate', 'shp', 'trk', 'whk', 'evt', 'dlv', 'loc', 'pkg', 'bat', 'man', 'pku', 'job', 'req',
+  'acct', 'key', 'ord', 'rate', 'rsh', 'shp', 'trk', 'whk', 'evt', 'dlv', 'loc', 'pkg', 'bat', 'man', 'pku', 'job', 'req',
 ] as const;
 export type IdPrefix = (typeof idPrefixes)[number];
 

@@ -1,66 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { DB, OrdersTable } from '../db/schema.ts';
-import { carrierCatalog } from '../carriers/catalog.ts';
-import { isKnownState, type Address } from '../schemas/address.ts';
-import type { Order, OrderCreate, OrderStatus, OrderUpdate, Parcel, RequestedService } from '../schemas/order.ts';
+import type { Order, OrderCreate, OrderStatus, OrderUpdate, Parcel } from '../schemas/order.ts';
 import type { Context } from './context.ts';
 import { ApiError, type FieldError } from './errors.ts';
+import { checkService, failIfAny, field, normalizeAddress, resolveShipFrom } from './shipment-inputs.ts';
 import { recordEvent } from './events.ts';
 import { hasPrefix, newId } from './ids.ts';
-import { toLocation } from './locations.ts';
 import { decodeCursor, toPage, type ListInput, type Page } from './pagination.ts';
 import { parcelErrors } from './parcels.ts';
 import { inTransaction } from './transaction.ts';
-
-const field = (pointer: string, detail: string): FieldError => ({ in: 'body', pointer, detail });
-
-/** Upper-case state, ZIP+4 with its dash, country US: the form carriers expect. */
-function normalizeAddress(address: Address, pointer: string, errors: FieldError[]): Address {
-  const state = address.state.toUpperCase();
-  if (!isKnownState(state)) errors.push(field(`${pointer}/state`, `"${address.state}" is not a US state or territory code`));
-  const digits = address.zip.replace('-', '');
-  const zip = digits.length === 9 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : digits;
-  return { ...address, state, zip, country: 'US' };
-}
-
-function checkService(service: RequestedService, pointer: string, errors: FieldError[]): void {
-  const carrier = carrierCatalog.find((c) => c.id === service.carrier)!;
-  if (!carrier.services.some((s) => s.code === service.service)) {
-    errors.push(field(`${pointer}/service`, `is not a ${carrier.name} service; use one of ${carrier.services.map((s) => s.code).join(', ')}`));
-  }
-}
-
-function fail(errors: FieldError[]): void {
-  if (errors.length === 0) return;
-  const summary = errors.slice(0, 3).map((e) => `${e.pointer} ${e.detail}`).join('; ');
-  throw new ApiError('validation_failed', errors.length > 3 ? `${summary} and ${errors.length - 3} more` : summary, errors);
-}
-
-/** The ship-from address: given inline, from one of the account's locations, or the account's default. */
-async function resolveShipFrom(
-  db: Kysely<DB>,
-  ctx: Context,
-  input: { ship_from?: Address; ship_from_id?: string },
-  errors: FieldError[],
-): Promise<{ address: Address | null; id: string | null }> {
-  if (input.ship_from && input.ship_from_id) {
-    errors.push(field('/ship_from_id', 'give ship_from or ship_from_id, not both'));
-    return { address: null, id: null };
-  }
-  if (input.ship_from) return { address: normalizeAddress(input.ship_from, '/ship_from', errors), id: null };
-  let q = db.selectFrom('locations').selectAll().where('account_id', '=', ctx.principal.accountId);
-  q = input.ship_from_id ? q.where('id', '=', input.ship_from_id) : q.where('is_default', '=', 1);
-  const row = await q.executeTakeFirst();
-  if (!row) {
-    errors.push(
-      input.ship_from_id
-        ? field('/ship_from_id', 'is not one of the account\'s ship-from locations (GET /ship-from)')
-        : field('/ship_from', 'is required: the account has no default ship-from location'),
-    );
-    return { address: null, id: null };
-  }
-  return { address: toLocation(row).address, id: row.id };
-}
 
 function toOrder(row: OrdersTable): Order {
   return {
@@ -94,7 +42,7 @@ export async function createOrder(ctx: Context, input: OrderCreate): Promise<Ord
     const shipFrom = await resolveShipFrom(trx, ctx, input, errors);
     checkParcel(input.parcel, errors);
     if (input.requested_service) checkService(input.requested_service, '/requested_service', errors);
-    fail(errors);
+    failIfAny(errors);
     const now = ctx.clock.now();
     const at = now.toISOString();
     const row: OrdersTable = {
@@ -180,7 +128,7 @@ export async function updateOrder(ctx: Context, id: string, patch: OrderUpdate):
       if (Object.keys(metadata).length > 20) errors.push(field('/metadata', 'would hold more than 20 keys'));
       next.metadata = JSON.stringify(metadata);
     }
-    fail(errors);
+    failIfAny(errors);
     const at = ctx.clock.now().toISOString();
     const updated: OrdersTable = { ...row, ...next, updated_at: at };
     await trx.updateTable('orders').set({ ...next, updated_at: at }).where('id', '=', id).execute();

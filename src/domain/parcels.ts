@@ -5,8 +5,8 @@ import type { FieldError } from './errors.ts';
 export const maxWeightLb = 150;
 export const maxLengthPlusGirthIn = 165;
 
-const toLb = { lb: 1, oz: 1 / 16, kg: 2.2046226218, g: 0.0022046226218 } as const;
-const toIn = { in: 1, cm: 1 / 2.54 } as const;
+export const toLb = { lb: 1, oz: 1 / 16, kg: 2.2046226218, g: 0.0022046226218 } as const;
+export const toIn = { in: 1, cm: 1 / 2.54 } as const;
 
 export function weightInLb(w: Weight): number {
   return w.value * toLb[w.unit];

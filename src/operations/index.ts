@@ -4,12 +4,14 @@ import { Address } from '../schemas/address.ts';
 import { Carrier, CarrierIdSchema, CarrierList } from '../schemas/carrier.ts';
 import { Dimensions, LineItem, Metadata, Money, Order, OrderCreate, OrderList, OrderStatus, OrderUpdate, Parcel, RequestedService, Weight } from '../schemas/order.ts';
 import { Event, EventList } from '../schemas/event.ts';
+import { Rate, RateError, RateShop, RateShopRequest } from '../schemas/rate.ts';
 import { carrierOperations } from './carriers.ts';
 import { orderOperations } from './orders.ts';
 import { eventOperations } from './events.ts';
+import { rateOperations } from './rates.ts';
 import type { AnyOperation } from './operation.ts';
 
-export const operations: AnyOperation[] = [...carrierOperations, ...orderOperations, ...eventOperations];
+export const operations: AnyOperation[] = [...carrierOperations, ...orderOperations, ...rateOperations, ...eventOperations];
 
 /** Schemas with an $id: registered once, referenced everywhere, named components in OpenAPI. */
 export const sharedSchemas: TSchema[] = [
@@ -32,4 +34,8 @@ export const sharedSchemas: TSchema[] = [
   OrderList,
   Event,
   EventList,
+  RateShopRequest,
+  Rate,
+  RateError,
+  RateShop,
 ];

@@ -1,0 +1,49 @@
+import type { CarrierId, Config } from '../config.ts';
+import type { Mode } from '../domain/api-key-format.ts';
+import { failure, type Carrier, type CarrierResult, type Quote } from './carrier.ts';
+import { carrierCatalog } from './catalog.ts';
+import { SimulatedCarrier } from './sim/simulator.ts';
+import { simTables } from './sim/tables.ts';
+
+function byId(list: Carrier[]): Record<CarrierId, Carrier> {
+  const out = {} as Record<CarrierId, Carrier>;
+  for (const c of list) out[c.id] = c;
+  return out;
+}
+
+const simulators = byId(simTables.map((t) => new SimulatedCarrier(t)));
+
+/** A live carrier shipd cannot call: it says why, per carrier, instead of failing the whole request. */
+class UnreachableLiveCarrier implements Carrier {
+  readonly name: string;
+  readonly services: Carrier['services'];
+
+  constructor(
+    readonly id: CarrierId,
+    private readonly reason: string,
+  ) {
+    const info = carrierCatalog.find((c) => c.id === id)!;
+    this.name = info.name;
+    this.services = info.services;
+  }
+
+  async rate(): Promise<CarrierResult<Quote[]>> {
+    return failure(this.reason.startsWith('Set') ? 'credentials_missing' : 'carrier_unavailable', this.reason);
+  }
+}
+
+/** The carriers a key of this mode talks to: simulators in test mode, the carriers' APIs in live mode. */
+export function carriersFor(mode: Mode, config: Config): Record<CarrierId, Carrier> {
+  if (mode === 'test') return simulators;
+  return byId(
+    carrierCatalog.map((c) => {
+      const p = c.id.toUpperCase();
+      const creds = config.carriers[c.id];
+      const reason =
+        creds.clientId && creds.clientSecret
+          ? `Live ${c.name} rating is not available in this version of shipd`
+          : `Set ${p}_CLIENT_ID and ${p}_CLIENT_SECRET to use ${c.name} with live keys`;
+      return new UnreachableLiveCarrier(c.id, reason);
+    }),
+  );
+}

@@ -1,0 +1,17 @@
+/** The ship date moved off a weekend to the next Monday, as carriers do not pick up on weekends. */
+function firstBusinessDay(date: Date): Date {
+  const d = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+  while (d.getUTCDay() === 0 || d.getUTCDay() === 6) d.setUTCDate(d.getUTCDate() + 1);
+  return d;
+}
+
+/** YYYY-MM-DD of the day `days` business days after shipping, skipping Saturdays and Sundays. */
+export function deliveryDate(shipDate: Date, days: number): string {
+  const d = firstBusinessDay(shipDate);
+  let left = days;
+  while (left > 0) {
+    d.setUTCDate(d.getUTCDate() + 1);
+    if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6) left--;
+  }
+  return d.toISOString().slice(0, 10);
+}

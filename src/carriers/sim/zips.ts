@@ -1,0 +1,58 @@
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+// The zipcodes package: the US Census ZIP list with each ZIP's city, state and coordinates.
+const zipcodes = require('zipcodes') as { codes: Record<string, { zip: string; city: string; state: string; latitude: number; longitude: number; country: string }> };
+
+export interface ZipInfo {
+  zip: string;
+  city: string;
+  state: string;
+  latitude: number;
+  longitude: number;
+}
+
+let byZip: Map<string, ZipInfo> | undefined;
+let zip3Centroids: Map<string, { latitude: number; longitude: number }> | undefined;
+
+function load(): Map<string, ZipInfo> {
+  if (byZip) return byZip;
+  byZip = new Map();
+  const sums = new Map<string, { lat: number; lon: number; n: number }>();
+  for (const z of Object.values(zipcodes.codes)) {
+    if (z.country !== 'US' || !/^\d{5}$/.test(z.zip)) continue;
+    byZip.set(z.zip, { zip: z.zip, city: z.city, state: z.state, latitude: z.latitude, longitude: z.longitude });
+    const key = z.zip.slice(0, 3);
+    const s = sums.get(key) ?? { lat: 0, lon: 0, n: 0 };
+    s.lat += z.latitude;
+    s.lon += z.longitude;
+    s.n++;
+    sums.set(key, s);
+  }
+  zip3Centroids = new Map([...sums].map(([k, s]) => [k, { latitude: s.lat / s.n, longitude: s.lon / s.n }]));
+  return byZip;
+}
+
+/** The ZIP's record, from the first five digits of a ZIP or ZIP+4; undefined for a ZIP that does not exist. */
+export function lookupZip(zip: string): ZipInfo | undefined {
+  return load().get(zip.slice(0, 5));
+}
+
+/** Every ZIP of a city in a state, for suggesting the right ZIP. */
+export function zipsOfCity(city: string, state: string): ZipInfo[] {
+  const c = city.toUpperCase();
+  return [...load().values()].filter((z) => z.state === state && z.city.toUpperCase() === c);
+}
+
+/** Great-circle miles between the centroids of two ZIP3 areas, as USPS zone charts measure. */
+export function zip3DistanceMiles(fromZip: string, toZip: string): number | undefined {
+  load();
+  const a = zip3Centroids!.get(fromZip.slice(0, 3));
+  const b = zip3Centroids!.get(toZip.slice(0, 3));
+  if (!a || !b) return undefined;
+  const rad = Math.PI / 180;
+  const dLat = (b.latitude - a.latitude) * rad;
+  const dLon = (b.longitude - a.longitude) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2;
+  return 3958.8 * 2 * Math.asin(Math.min(1, Math.sqrt(h)));
+}

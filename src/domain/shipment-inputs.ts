@@ -1,0 +1,61 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { carrierCatalog } from '../carriers/catalog.ts';
+import { isKnownState, type Address } from '../schemas/address.ts';
+import type { RequestedService } from '../schemas/order.ts';
+import type { Context } from './context.ts';
+import { ApiError, type FieldError } from './errors.ts';
+import { toLocation } from './locations.ts';
+
+// What orders and rate requests both take in: addresses, the ship-from choice and service codes.
+
+export const field = (pointer: string, detail: string): FieldError => ({ in: 'body', pointer, detail });
+
+/** Upper-case state, ZIP+4 with its dash, country US: the form carriers expect. */
+export function normalizeAddress(address: Address, pointer: string, errors: FieldError[]): Address {
+  const state = address.state.toUpperCase();
+  if (!isKnownState(state)) errors.push(field(`${pointer}/state`, `"${address.state}" is not a US state or territory code`));
+  const digits = address.zip.replace('-', '');
+  const zip = digits.length === 9 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : digits;
+  return { ...address, state, zip, country: 'US' };
+}
+
+export function checkService(service: RequestedService, pointer: string, errors: FieldError[]): void {
+  const carrier = carrierCatalog.find((c) => c.id === service.carrier)!;
+  if (!carrier.services.some((s) => s.code === service.service)) {
+    errors.push(field(`${pointer}/service`, `is not a ${carrier.name} service; use one of ${carrier.services.map((s) => s.code).join(', ')}`));
+  }
+}
+
+export function failIfAny(errors: FieldError[]): void {
+  if (errors.length === 0) return;
+  const summary = errors.slice(0, 3).map((e) => `${e.pointer} ${e.detail}`).join('; ');
+  throw new ApiError('validation_failed', errors.length > 3 ? `${summary} and ${errors.length - 3} more` : summary, errors);
+}
+
+/** The ship-from address: given inline, from one of the account's locations, or the account's default. */
+export async function resolveShipFrom(
+  db: Kysely<DB>,
+  ctx: Context,
+  input: { ship_from?: Address; ship_from_id?: string },
+  errors: FieldError[],
+): Promise<{ address: Address | null; id: string | null }> {
+  if (input.ship_from && input.ship_from_id) {
+    errors.push(field('/ship_from_id', 'give ship_from or ship_from_id, not both'));
+    return { address: null, id: null };
+  }
+  if (input.ship_from) return { address: normalizeAddress(input.ship_from, '/ship_from', errors), id: null };
+  let q = db.selectFrom('locations').selectAll().where('account_id', '=', ctx.principal.accountId);
+  q = input.ship_from_id ? q.where('id', '=', input.ship_from_id) : q.where('is_default', '=', 1);
+  const row = await q.executeTakeFirst();
+  if (!row) {
+    errors.push(
+      input.ship_from_id
+        ? field('/ship_from_id', 'is not one of the account\'s ship-from locations (GET /ship-from)')
+        : field('/ship_from', 'is required: the account has no default ship-from location'),
+    );
+    return { address: null, id: null };
+  }
+  return { address: toLocation(row).address, id: row.id };
+}
+

@@ -1,0 +1,23 @@
+import { Type } from '@sinclair/typebox';
+import { carriersFor } from '../carriers/registry.ts';
+import { shopRates } from '../domain/rating.ts';
+import { RateShop, RateShopRequest } from '../schemas/rate.ts';
+import { defineOperation } from './operation.ts';
+
+export const rateOperations = [
+  defineOperation({
+    id: 'shopRates',
+    method: 'POST',
+    path: '/rates',
+    tag: 'Rates',
+    summary: 'Shop rates across carriers',
+    description:
+      'Asks UPS, USPS and FedEx at once (simulators for test keys) and answers every rate, cheapest first. Nothing is bought. ' +
+      'Each rate can be bought by id for 24 hours. A carrier that fails or times out adds an entry to `errors`; the others still answer.',
+    body: RateShopRequest,
+    response: Type.Ref(RateShop),
+    responseDescription: 'The rates, and the carriers that could not rate',
+    errors: ['not_found'],
+    handler: (ctx, { body }) => shopRates(ctx, carriersFor(ctx.principal.mode, ctx.config), body),
+  }),
+];
