@@ -5,13 +5,15 @@ import { Carrier, CarrierIdSchema, CarrierList } from '../schemas/carrier.ts';
 import { Dimensions, LineItem, Metadata, Money, Order, OrderCreate, OrderList, OrderStatus, OrderUpdate, Parcel, RequestedService, Weight } from '../schemas/order.ts';
 import { Event, EventList } from '../schemas/event.ts';
 import { Rate, RateError, RateShop, RateShopRequest } from '../schemas/rate.ts';
+import { AddressValidation, AddressValidationRequest } from '../schemas/address-validation.ts';
 import { carrierOperations } from './carriers.ts';
 import { orderOperations } from './orders.ts';
 import { eventOperations } from './events.ts';
 import { rateOperations } from './rates.ts';
+import { addressOperations } from './addresses.ts';
 import type { AnyOperation } from './operation.ts';
 
-export const operations: AnyOperation[] = [...carrierOperations, ...orderOperations, ...rateOperations, ...eventOperations];
+export const operations: AnyOperation[] = [...carrierOperations, ...addressOperations, ...orderOperations, ...rateOperations, ...eventOperations];
 
 /** Schemas with an $id: registered once, referenced everywhere, named components in OpenAPI. */
 export const sharedSchemas: TSchema[] = [
@@ -38,4 +40,6 @@ export const sharedSchemas: TSchema[] = [
   Rate,
   RateError,
   RateShop,
+  AddressValidationRequest,
+  AddressValidation,
 ];

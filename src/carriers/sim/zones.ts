@@ -1,5 +1,5 @@
 import type { CarrierId } from '../../config.ts';
-import { lookupZip, zip3DistanceMiles } from './zips.ts';
+import { lookupZip, zip3DistanceMiles } from '../zips.ts';
 
 export interface Zone {
   /** As the carrier prints it: USPS "01"–"09", UPS "2"–"8" or "44"/"45", FedEx "2"–"9". */

@@ -14,14 +14,19 @@ export interface ZipInfo {
 
 let byZip: Map<string, ZipInfo> | undefined;
 let zip3Centroids: Map<string, { latitude: number; longitude: number }> | undefined;
+let byCity: Map<string, ZipInfo[]> | undefined;
 
 function load(): Map<string, ZipInfo> {
   if (byZip) return byZip;
   byZip = new Map();
+  byCity = new Map();
   const sums = new Map<string, { lat: number; lon: number; n: number }>();
   for (const z of Object.values(zipcodes.codes)) {
     if (z.country !== 'US' || !/^\d{5}$/.test(z.zip)) continue;
-    byZip.set(z.zip, { zip: z.zip, city: z.city, state: z.state, latitude: z.latitude, longitude: z.longitude });
+    const info = { zip: z.zip, city: z.city, state: z.state, latitude: z.latitude, longitude: z.longitude };
+    byZip.set(z.zip, info);
+    const cityKey = `${z.state}|${z.city.toUpperCase()}`;
+    byCity.set(cityKey, [...(byCity.get(cityKey) ?? []), info]);
     const key = z.zip.slice(0, 3);
     const s = sums.get(key) ?? { lat: 0, lon: 0, n: 0 };
     s.lat += z.latitude;
@@ -40,8 +45,8 @@ export function lookupZip(zip: string): ZipInfo | undefined {
 
 /** Every ZIP of a city in a state, for suggesting the right ZIP. */
 export function zipsOfCity(city: string, state: string): ZipInfo[] {
-  const c = city.toUpperCase();
-  return [...load().values()].filter((z) => z.state === state && z.city.toUpperCase() === c);
+  load();
+  return byCity!.get(`${state.toUpperCase()}|${city.toUpperCase()}`) ?? [];
 }
 
 /** Great-circle miles between the centroids of two ZIP3 areas, as USPS zone charts measure. */

@@ -1,0 +1,23 @@
+import { Type } from '@sinclair/typebox';
+import { validateAddress } from '../domain/address-validation.ts';
+import { AddressValidation, AddressValidationRequest } from '../schemas/address-validation.ts';
+import { defineOperation } from './operation.ts';
+
+export const addressOperations = [
+  defineOperation({
+    id: 'validateAddress',
+    method: 'POST',
+    path: '/addresses/validate',
+    tag: 'Addresses',
+    summary: 'Validate and normalize a US address',
+    description:
+      'Normalizes to USPS style and checks that the ZIP exists and agrees with the city and state. A misspelt city is corrected ' +
+      'from the ZIP; a ZIP that belongs to another city or state makes the address invalid. Nothing is stored.',
+    body: AddressValidationRequest,
+    response: Type.Ref(AddressValidation),
+    responseDescription: 'The verdict and the normalized address',
+    errors: [],
+    readOnly: true,
+    handler: async (_ctx, { body }) => validateAddress(body.address),
+  }),
+];

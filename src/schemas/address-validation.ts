@@ -1,0 +1,34 @@
+import { Type } from '@sinclair/typebox';
+import { Address } from './address.ts';
+
+export const AddressValidationRequest = Type.Object(
+  { address: Type.Ref(Address) },
+  {
+    $id: 'AddressValidationRequest',
+    title: 'AddressValidationRequest',
+    additionalProperties: false,
+    examples: [{ address: { street1: '415 mission street apt 4b', city: 'san fransisco', state: 'ca', zip: '94105' } }],
+  },
+);
+
+export const AddressValidation = Type.Object(
+  {
+    valid: Type.Boolean({ description: 'Whether carriers can deliver to the normalized address' }),
+    address: Type.Ref(Address, { description: 'The address in USPS style: upper case, standard abbreviations, unit on street2, ZIP+4 with its dash' }),
+    corrections: Type.Array(
+      Type.Object({ field: Type.String(), from: Type.String(), to: Type.String() }, { additionalProperties: false }),
+      { description: 'Each field changed beyond case and punctuation' },
+    ),
+    messages: Type.Array(
+      Type.Object(
+        {
+          code: Type.String({ examples: ['city_corrected', 'zip_not_found', 'zip_city_mismatch', 'zip_state_mismatch', 'state_corrected', 'unknown_state', 'missing_house_number', 'missing_street', 'undeliverable'] }),
+          detail: Type.String(),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    residential: Type.Boolean({ description: 'Guessed: a company name or a business unit (STE, FL, RM…) means a business' }),
+  },
+  { $id: 'AddressValidation', title: 'AddressValidation', additionalProperties: false },
+);
