@@ -18,6 +18,7 @@ usage: shipd [--config FILE] COMMAND
   keys create|list|revoke|roll   manage API keys
   billing set|clear          set an account's billing payment method
   locations add              add a ship-from location
+  packages add               add a custom box
 
 Settings come from the environment (and --config FILE, a JSON object of the same names); see README.md.`;
 

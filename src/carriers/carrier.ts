@@ -16,6 +16,8 @@ export interface RateRequest {
   shipDate: Date;
   /** Only these services of the carrier, when given. */
   services?: string[];
+  /** The carrier's own packaging, when the parcel is in it (its id in GET /packages). */
+  carrierBox?: { id: string; flatRate?: { service: string; listCents: number; accountCents: number } };
 }
 
 export interface Quote {

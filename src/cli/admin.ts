@@ -7,6 +7,7 @@ import { createApiKey, listApiKeys, parseDuration, revokeApiKey, rollApiKey, typ
 import type { Mode } from '../domain/api-key-format.ts';
 import { clearPaymentMethod, setPaymentMethod } from '../domain/billing.ts';
 import { addLocation } from '../domain/locations.ts';
+import { addPackage } from '../domain/packages.ts';
 import { systemClock } from '../domain/clock.ts';
 import { print, table } from './output.ts';
 
@@ -41,6 +42,7 @@ const usage = {
     'shipd keys create --account ID|NAME --mode test|live [--name LABEL] | keys list --account ID|NAME | ' +
     'keys revoke KEY_ID | keys roll KEY_ID [--grace 24h]',
   billing: 'shipd billing set --account ID|NAME --mode test|live --payment-method PM | billing clear --account ID|NAME --mode test|live',
+  packages: 'shipd packages add --account ID|NAME --name NAME --length L --width W --height H [--unit in|cm] --max-weight N [--weight-unit lb|oz|kg|g]',
   locations: 'shipd locations add --account ID|NAME --name NAME --street1 … [--street2 …] --city … --state … --zip … [--phone …] [--company …] [--default]',
 } as const;
 
@@ -130,6 +132,24 @@ export async function runAdmin(config: Config, group: AdminGroup, args: string[]
           isDefault: values.default === true,
         });
         print(location.id);
+        return;
+      }
+      case 'packages add': {
+        const names = ['account', 'name', 'length', 'width', 'height', 'unit', 'max-weight', 'weight-unit'];
+        const options: Options = Object.fromEntries(names.map((n) => [n, { type: 'string' as const }]));
+        const { values } = parse(rest, options, ['account', 'name', 'length', 'width', 'height', 'max-weight']);
+        const account = await findAccount(db, values.account as string);
+        const num = (name: string) => {
+          const n = Number(values[name]);
+          if (!Number.isFinite(n)) throw new AccountError(`--${name} must be a number`);
+          return n;
+        };
+        const created = await addPackage(db, systemClock, account.id, {
+          name: values.name as string,
+          dimensions: { length: num('length'), width: num('width'), height: num('height'), unit: ((values.unit as string) ?? 'in') as 'in' },
+          maxWeight: { value: num('max-weight'), unit: ((values['weight-unit'] as string) ?? 'lb') as 'lb' },
+        });
+        print(created.id);
         return;
       }
       default:

@@ -64,6 +64,7 @@ export interface OrdersTable {
   ship_from_id: string | null;
   items: string;
   parcel: string | null;
+  package_id: string | null;
   requested_service: string | null;
   notes: string | null;
   metadata: string;
@@ -132,6 +133,16 @@ export interface RatesTable {
   expires_at: string;
 }
 
+/** An account's own box; `dimensions` and `max_weight` are the API's Dimensions and Weight. */
+export interface PackagesTable {
+  id: string;
+  account_id: string;
+  name: string;
+  dimensions: string;
+  max_weight: string;
+  created_at: string;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -144,4 +155,5 @@ export interface DB {
   idempotency_keys: IdempotencyKeysTable;
   jobs: JobsTable;
   rates: RatesTable;
+  packages: PackagesTable;
 }

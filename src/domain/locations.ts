@@ -8,6 +8,7 @@ import { AccountError } from './accounts.ts';
 
 export interface Location {
   id: string;
+  object: 'location';
   name: string;
   address: Address;
   is_default: boolean;
@@ -18,6 +19,7 @@ export interface Location {
 export function toLocation(row: LocationsTable): Location {
   return {
     id: row.id,
+    object: 'location',
     name: row.name,
     address: JSON.parse(row.address) as Address,
     is_default: row.is_default === 1,
@@ -55,4 +57,10 @@ export async function addLocation(
     await trx.insertInto('locations').values(row).execute();
     return toLocation(row);
   });
+}
+
+/** The account's ship-from locations, the default first, then oldest first. */
+export async function listLocations(db: Kysely<DB>, accountId: string): Promise<Location[]> {
+  const rows = await db.selectFrom('locations').selectAll().where('account_id', '=', accountId).orderBy('is_default', 'desc').orderBy('created_at').execute();
+  return rows.map(toLocation);
 }

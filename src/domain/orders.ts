@@ -3,7 +3,7 @@ import type { DB, OrdersTable } from '../db/schema.ts';
 import type { Order, OrderCreate, OrderStatus, OrderUpdate, Parcel } from '../schemas/order.ts';
 import type { Context } from './context.ts';
 import { ApiError, type FieldError } from './errors.ts';
-import { checkService, failIfAny, field, normalizeAddress, resolveShipFrom } from './shipment-inputs.ts';
+import { checkService, failIfAny, field, normalizeAddress, resolvePackage, resolveShipFrom } from './shipment-inputs.ts';
 import { recordEvent } from './events.ts';
 import { hasPrefix, newId } from './ids.ts';
 import { decodeCursor, toPage, type ListInput, type Page } from './pagination.ts';
@@ -21,6 +21,7 @@ function toOrder(row: OrdersTable): Order {
     ship_from_id: row.ship_from_id,
     items: JSON.parse(row.items),
     parcel: row.parcel === null ? null : JSON.parse(row.parcel),
+    package_id: row.package_id,
     requested_service: row.requested_service === null ? null : JSON.parse(row.requested_service),
     notes: row.notes,
     metadata: JSON.parse(row.metadata),
@@ -41,6 +42,7 @@ export async function createOrder(ctx: Context, input: OrderCreate): Promise<Ord
     const shipTo = normalizeAddress(input.ship_to, '/ship_to', errors);
     const shipFrom = await resolveShipFrom(trx, ctx, input, errors);
     checkParcel(input.parcel, errors);
+    if (input.package_id) await resolvePackage(trx, ctx, input.package_id, input.parcel, errors);
     if (input.requested_service) checkService(input.requested_service, '/requested_service', errors);
     failIfAny(errors);
     const now = ctx.clock.now();
@@ -57,6 +59,7 @@ export async function createOrder(ctx: Context, input: OrderCreate): Promise<Ord
       ship_from_id: shipFrom.id,
       items: JSON.stringify(input.items ?? []),
       parcel: input.parcel ? JSON.stringify(input.parcel) : null,
+      package_id: input.package_id ?? null,
       requested_service: input.requested_service ? JSON.stringify(input.requested_service) : null,
       notes: input.notes ?? null,
       metadata: JSON.stringify(input.metadata ?? {}),
@@ -113,6 +116,12 @@ export async function updateOrder(ctx: Context, id: string, patch: OrderUpdate):
     if (patch.parcel !== undefined) {
       checkParcel(patch.parcel, errors);
       next.parcel = patch.parcel === null ? null : JSON.stringify(patch.parcel);
+    }
+    if (patch.package_id !== undefined) next.package_id = patch.package_id;
+    const packageId = next.package_id !== undefined ? next.package_id : row.package_id;
+    if (packageId && (patch.package_id || patch.parcel)) {
+      const parcel = next.parcel !== undefined ? (next.parcel === null ? null : JSON.parse(next.parcel)) : row.parcel === null ? null : JSON.parse(row.parcel);
+      await resolvePackage(trx, ctx, packageId, parcel, errors);
     }
     if (patch.requested_service !== undefined) {
       if (patch.requested_service) checkService(patch.requested_service, '/requested_service', errors);

@@ -10,12 +10,13 @@ import { fingerprint } from './idempotency.ts';
 import { hasPrefix, newId } from './ids.ts';
 import { cents, money } from './money.ts';
 import { parcelErrors, toIn, weightInLb } from './parcels.ts';
-import { failIfAny, field, normalizeAddress, resolveShipFrom } from './shipment-inputs.ts';
+import { failIfAny, field, normalizeAddress, resolvePackage, resolveShipFrom } from './shipment-inputs.ts';
+import type { ResolvedPackage } from './packages.ts';
 
 export const rateLifetimeMs = 24 * 3_600_000;
 
-export function parcelSpec(parcel: Parcel): ParcelSpec {
-  const d = parcel.dimensions;
+export function parcelSpec(parcel: Parcel, pkg?: ResolvedPackage): ParcelSpec {
+  const d = pkg ? pkg.preset.dimensions : parcel.dimensions;
   const f = d ? toIn[d.unit] : 1;
   return {
     weightLb: weightInLb(parcel.weight),
@@ -24,8 +25,8 @@ export function parcelSpec(parcel: Parcel): ParcelSpec {
 }
 
 /** What a rate was quoted for; a purchase with this rate must be for the same. */
-export function quoteFingerprint(from: Address, to: Address, parcel: Parcel): string {
-  return fingerprint({ from, to, parcel });
+export function quoteFingerprint(from: Address, to: Address, parcel: Parcel, packageId: string | null): string {
+  return fingerprint({ from, to, parcel, package_id: packageId });
 }
 
 interface ShipmentInputs {
@@ -33,12 +34,13 @@ interface ShipmentInputs {
   from: Address;
   to: Address;
   parcel: Parcel;
+  pkg?: ResolvedPackage;
 }
 
 async function resolveInputs(ctx: Context, input: RateShopRequest): Promise<ShipmentInputs> {
   const errors: FieldError[] = [];
   if (input.order_id) {
-    for (const name of ['ship_from', 'ship_from_id', 'ship_to', 'parcel'] as const) {
+    for (const name of ['ship_from', 'ship_from_id', 'ship_to', 'parcel', 'package_id'] as const) {
       if (input[name] !== undefined) errors.push(field(`/${name}`, 'give order_id or the shipment itself, not both'));
     }
     failIfAny(errors);
@@ -47,15 +49,19 @@ async function resolveInputs(ctx: Context, input: RateShopRequest): Promise<Ship
       : undefined;
     if (!row) throw new ApiError('not_found', `No order ${input.order_id}`);
     if (row.parcel === null) failIfAny([field('/order_id', 'the order has no parcel; add one with PATCH /orders/{id}')]);
-    return { orderId: row.id, from: JSON.parse(row.ship_from), to: JSON.parse(row.ship_to), parcel: JSON.parse(row.parcel!) };
+    const parcel: Parcel = JSON.parse(row.parcel!);
+    const pkg = row.package_id ? await resolvePackage(ctx.db, ctx, row.package_id, parcel, errors) : undefined;
+    failIfAny(errors.map((e) => ({ ...e, pointer: '/order_id' })));
+    return { orderId: row.id, from: JSON.parse(row.ship_from), to: JSON.parse(row.ship_to), parcel, pkg };
   }
   if (!input.ship_to) errors.push(field('/ship_to', 'is required without order_id'));
   if (!input.parcel) errors.push(field('/parcel', 'is required without order_id'));
   const to = input.ship_to ? normalizeAddress(input.ship_to, '/ship_to', errors) : undefined;
   if (input.parcel) errors.push(...parcelErrors(input.parcel, '/parcel'));
+  const pkg = input.package_id ? await resolvePackage(ctx.db, ctx, input.package_id, input.parcel, errors) : undefined;
   const from = await resolveShipFrom(ctx.db, ctx, input, errors);
   failIfAny(errors);
-  return { orderId: null, from: from.address!, to: to!, parcel: input.parcel! };
+  return { orderId: null, from: from.address!, to: to!, parcel: input.parcel!, pkg };
 }
 
 /** One carrier's answer within the time-out; whatever it does, the others are not held up or failed. */
@@ -87,18 +93,30 @@ async function ask(carrier: Carrier, request: RateRequest, timeoutMs: number): P
  */
 export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrier>, input: RateShopRequest): Promise<RateShop> {
   const inputs = await resolveInputs(ctx, input);
-  const chosen = (input.carriers ?? (Object.keys(carriers) as CarrierId[])).map((id) => carriers[id]);
+  const box = inputs.pkg?.box;
+  if (box && input.carriers && !input.carriers.includes(box.carrier)) {
+    failIfAny([field('/carriers', `${inputs.pkg!.preset.name} ships only with ${box.carrier}`)]);
+  }
+  // A carrier's own box ships only with that carrier.
+  const chosen = (box ? [box.carrier] : (input.carriers ?? (Object.keys(carriers) as CarrierId[]))).map((id) => carriers[id]);
   if (input.services) {
     const known = new Set(chosen.flatMap((c) => c.services.map((s) => s.code)));
     failIfAny(input.services.flatMap((s, i) => (known.has(s) ? [] : [field(`/services/${i}`, `"${s}" is not a service of ${chosen.map((c) => c.name).join(', ')}`)])));
   }
   const now = ctx.clock.now();
-  const request: RateRequest = { from: inputs.from, to: inputs.to, parcel: parcelSpec(inputs.parcel), shipDate: now, services: input.services };
+  const request: RateRequest = {
+    from: inputs.from,
+    to: inputs.to,
+    parcel: parcelSpec(inputs.parcel, inputs.pkg),
+    shipDate: now,
+    services: input.services,
+    ...(box && { carrierBox: { id: box.id, ...(box.flatRate && { flatRate: box.flatRate }) } }),
+  };
   const answers = await Promise.all(chosen.map((c) => ask(c, request, ctx.config.carrierTimeoutMs)));
 
   const createdAt = now.toISOString();
   const expiresAt = new Date(now.getTime() + rateLifetimeMs).toISOString();
-  const print = quoteFingerprint(inputs.from, inputs.to, inputs.parcel);
+  const print = quoteFingerprint(inputs.from, inputs.to, inputs.parcel, inputs.pkg?.preset.id ?? null);
   const rates: Rate[] = [];
   const errors: RateShop['errors'] = [];
   answers.forEach((answer, i) => {

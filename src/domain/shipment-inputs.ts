@@ -6,6 +6,9 @@ import type { RequestedService } from '../schemas/order.ts';
 import type { Context } from './context.ts';
 import { ApiError, type FieldError } from './errors.ts';
 import { toLocation } from './locations.ts';
+import { findPackage, type ResolvedPackage } from './packages.ts';
+import { weightInLb } from './parcels.ts';
+import type { Parcel } from '../schemas/order.ts';
 
 // What orders and rate requests both take in: addresses, the ship-from choice and service codes.
 
@@ -59,3 +62,24 @@ export async function resolveShipFrom(
   return { address: toLocation(row).address, id: row.id };
 }
 
+
+/** The package a parcel is packed in: its dimensions come from the package, and its weight must fit it. */
+export async function resolvePackage(
+  db: Kysely<DB>,
+  ctx: Context,
+  packageId: string,
+  parcel: Parcel | null | undefined,
+  errors: FieldError[],
+): Promise<ResolvedPackage | undefined> {
+  const found = await findPackage(db, ctx.principal.accountId, packageId);
+  if (!found) {
+    errors.push(field('/package_id', 'is not a carrier box or one of the account\'s packages (GET /packages)'));
+    return undefined;
+  }
+  if (parcel?.dimensions) errors.push(field('/parcel/dimensions', 'comes from the package; send only the weight'));
+  const max = found.preset.max_weight;
+  if (parcel && weightInLb(parcel.weight) > weightInLb(max)) {
+    errors.push(field('/parcel/weight/value', `is over the ${max.value} ${max.unit} that ${found.preset.name} holds`));
+  }
+  return found;
+}

@@ -6,14 +6,17 @@ import { Dimensions, LineItem, Metadata, Money, Order, OrderCreate, OrderList, O
 import { Event, EventList } from '../schemas/event.ts';
 import { Rate, RateError, RateShop, RateShopRequest } from '../schemas/rate.ts';
 import { AddressValidation, AddressValidationRequest } from '../schemas/address-validation.ts';
+import { Location, LocationList } from '../schemas/location.ts';
+import { PackageList, PackagePreset } from '../schemas/package.ts';
 import { carrierOperations } from './carriers.ts';
 import { orderOperations } from './orders.ts';
 import { eventOperations } from './events.ts';
 import { rateOperations } from './rates.ts';
 import { addressOperations } from './addresses.ts';
+import { accountResourceOperations } from './account-resources.ts';
 import type { AnyOperation } from './operation.ts';
 
-export const operations: AnyOperation[] = [...carrierOperations, ...addressOperations, ...orderOperations, ...rateOperations, ...eventOperations];
+export const operations: AnyOperation[] = [...carrierOperations, ...accountResourceOperations, ...addressOperations, ...orderOperations, ...rateOperations, ...eventOperations];
 
 /** Schemas with an $id: registered once, referenced everywhere, named components in OpenAPI. */
 export const sharedSchemas: TSchema[] = [
@@ -42,4 +45,8 @@ export const sharedSchemas: TSchema[] = [
   RateShop,
   AddressValidationRequest,
   AddressValidation,
+  Location,
+  LocationList,
+  PackagePreset,
+  PackageList,
 ];

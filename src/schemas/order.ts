@@ -72,6 +72,7 @@ export type OrderStatus = Static<typeof OrderStatus>;
 const shipFromId = Type.String({ pattern: '^loc_[0-9a-z]{26}$', description: 'One of the account\'s ship-from locations (GET /ship-from)' });
 const orderNumber = Type.String({ minLength: 1, maxLength: 100, description: 'Your own order number' });
 const notes = Type.String({ maxLength: 2000 });
+const packageId = Type.String({ pattern: '^pkg_[0-9a-z_]{1,60}$', description: 'A carrier box or one of your packages (GET /packages); the parcel then gives only its weight' });
 
 export const OrderCreate = Type.Object(
   {
@@ -81,6 +82,7 @@ export const OrderCreate = Type.Object(
     ship_from_id: Type.Optional(shipFromId),
     items: Type.Optional(Type.Array(Type.Ref(LineItem), { maxItems: 500 })),
     parcel: Type.Optional(Type.Ref(Parcel)),
+    package_id: Type.Optional(packageId),
     requested_service: Type.Optional(Type.Ref(RequestedService)),
     notes: Type.Optional(notes),
     metadata: Type.Optional(Type.Ref(Metadata)),
@@ -110,6 +112,7 @@ export const OrderUpdate = Type.Object(
     ship_from_id: Type.Optional(shipFromId),
     items: Type.Optional(Type.Array(Type.Ref(LineItem), { maxItems: 500 })),
     parcel: Type.Optional(Type.Union([Type.Ref(Parcel), Type.Null()])),
+    package_id: Type.Optional(Type.Union([packageId, Type.Null()])),
     requested_service: Type.Optional(Type.Union([Type.Ref(RequestedService), Type.Null()])),
     notes: Type.Optional(Type.Union([notes, Type.Null()])),
     metadata: Type.Optional(
@@ -140,6 +143,7 @@ export const Order = Type.Object(
     ship_from_id: Type.Union([Type.String(), Type.Null()]),
     items: Type.Array(Type.Ref(LineItem)),
     parcel: Type.Union([Type.Ref(Parcel), Type.Null()]),
+    package_id: Type.Union([Type.String(), Type.Null()]),
     requested_service: Type.Union([Type.Ref(RequestedService), Type.Null()]),
     notes: Type.Union([Type.String(), Type.Null()]),
     metadata: Type.Ref(Metadata),

@@ -49,13 +49,16 @@ export class SimulatedCarrier implements Carrier {
     }
 
     const residential = request.to.residential ?? !request.to.company;
-    const billable = billableWeightLb(parcel, t.dim);
+    const flat = request.carrierBox?.flatRate;
+    const billable = flat ? Math.max(1, Math.ceil(parcel.weightLb)) : billableWeightLb(parcel, t.dim);
     const quotes: Quote[] = [];
     for (const s of t.services) {
       if (request.services && !request.services.includes(s.code)) continue;
+      if (flat && s.code !== flat.service) continue;
       if (s.destination && s.destination !== (residential ? 'residential' : 'commercial')) continue;
       if (size && s.maxLengthPlusGirthIn && size.lengthPlusGirth > s.maxLengthPlusGirthIn) continue;
-      const price = priceFor(t, s, billable, zone.index, residential);
+      // A flat-rate box costs the same to every zone at every weight it holds.
+      const price = flat ? { amountCents: flat.accountCents, listAmountCents: flat.listCents } : priceFor(t, s, billable, zone.index, residential);
       const days = s.days[zone.index - 1]!;
       quotes.push({
         carrier: t.id,
