@@ -45,10 +45,13 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
   // JSON is the only request body the API takes; anything else is a 415 problem.
   app.removeContentTypeParser('text/plain');
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks: every request runs them, and they need no promise.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
+    if (!logger.isLevelEnabled('info')) return done();
     request.log.info(
       {
         method: request.method,
@@ -60,6 +63,7 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
       },
       'request',
     );
+    done();
   });
 
   registerProblemHandlers(app, services.config.publicUrl);

@@ -4,6 +4,7 @@ import { migrate } from './db/migrate.ts';
 import { watchKeyChanges, type KeyChangeWatcher } from './db/key-changes.ts';
 import { KeyStore } from './domain/key-store.ts';
 import { systemClock, type Clock } from './domain/clock.ts';
+import { RateStore } from './domain/rate-store.ts';
 
 /** Everything long-lived that the HTTP layer, the worker and the CLI share in one process. */
 export interface Services {
@@ -11,6 +12,7 @@ export interface Services {
   database: Database;
   clock: Clock;
   keys: KeyStore;
+  rateStore: RateStore;
   /** True once migrations have run in this process. */
   ready: boolean;
   close(): Promise<void>;
@@ -32,6 +34,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
     database,
     clock,
     keys: new KeyStore(database.db, w, clock),
+    rateStore: new RateStore(database.db),
     ready: true,
     close: async () => {
       await w.close();

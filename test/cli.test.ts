@@ -27,7 +27,10 @@ function startUntil(args: string[], env: Record<string, string>, ready: RegExp):
     });
     let stdout = '';
     let stderr = '';
-    const timer = setTimeout(() => reject(new Error(`no listen line in 20 s: ${stdout} ${stderr}`)), 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no ready line in 20 s: ${stdout} ${stderr}`));
+    }, 20_000);
     child.stderr.on('data', (c: Buffer) => (stderr += c));
     child.stdout.on('data', (c: Buffer) => {
       stdout += c;

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from './harness.ts';
+import { parseRateId } from '../src/domain/rate-ids.ts';
 import { austin, orderBody, sanFrancisco } from './fixtures.ts';
 
 let server: TestServer;
@@ -25,7 +26,7 @@ describe('rate shopping in test mode', () => {
   test('all three carriers answer, cheapest first, with every field a client needs', async () => {
     const res = await shop({ ship_from: austin, ship_to: sanFrancisco, parcel: twoPounds });
     assert.equal(res.status, 200);
-    assert.match(res.body.id, /^rsh_/);
+    assert.match(res.body.id, /^rsh_[0-9a-z]{26}$/);
     assert.deepEqual(res.body.errors, []);
     const rates: Rate[] = res.body.rates;
     assert.deepEqual([...new Set(rates.map((r) => r.carrier))].sort(), ['fedex', 'ups', 'usps']);
@@ -74,16 +75,23 @@ describe('rate shopping in test mode', () => {
     assert.ok(a.every((r, i) => r.id !== b[i]!.id));
   });
 
-  test('every rate is stored for 24 hours, in one write', async () => {
+  test('every rate is stored for 24 hours, as one row of its shop, and found by its id', async () => {
     const res = await shop({ ship_from: austin, ship_to: sanFrancisco, parcel: twoPounds });
-    const ids = res.body.rates.map((r: Rate) => r.id);
-    const rows = await server.services.database.db.selectFrom('rates').selectAll().where('id', 'in', ids).execute();
-    assert.equal(rows.length, ids.length);
-    const created = Date.parse(res.body.created_at);
-    for (const row of rows) {
-      assert.equal(Date.parse(row.expires_at) - created, 24 * 3_600_000);
-      assert.deepEqual(JSON.parse(row.data), res.body.rates.find((r: Rate) => r.id === row.id));
-    }
+    const rows = await server.services.database.db.selectFrom('rate_shops').selectAll().where('id', '=', res.body.id).execute();
+    assert.equal(rows.length, 1);
+    const row = rows[0]!;
+    assert.equal(Date.parse(row.expires_at) - Date.parse(res.body.created_at), 24 * 3_600_000);
+    assert.deepEqual(JSON.parse(row.rates), res.body.rates);
+    res.body.rates.forEach((r: Rate, i: number) => assert.deepEqual(parseRateId(r.id), { rateKey: row.rate_key, index: i }));
+  });
+
+  test('concurrent shops each get their own stored row', async () => {
+    const answers = await Promise.all(Array.from({ length: 40 }, () => shop({ ship_from: austin, ship_to: sanFrancisco, parcel: twoPounds })));
+    assert.ok(answers.every((a) => a.status === 200));
+    const ids = answers.map((a) => a.body.id);
+    const rows = await server.services.database.db.selectFrom('rate_shops').select(['id', 'rates']).where('id', 'in', ids).execute();
+    assert.equal(rows.length, 40);
+    for (const row of rows) assert.deepEqual(JSON.parse(row.rates), answers.find((a) => a.body.id === row.id)!.body.rates);
   });
 
   test('carriers and services filters', async () => {
@@ -150,7 +158,7 @@ describe('rating an order', () => {
     const res = await shop({ order_id: order.id, carriers: ['usps'] });
     assert.equal(res.status, 200);
     assert.equal(res.body.order_id, order.id);
-    const rows = await server.services.database.db.selectFrom('rates').select('order_id').where('id', '=', res.body.rates[0].id).execute();
+    const rows = await server.services.database.db.selectFrom('rate_shops').select('order_id').where('id', '=', res.body.id).execute();
     assert.equal(rows[0]!.order_id, order.id);
   });
 

@@ -117,18 +117,19 @@ export interface JobsTable {
   updated_at: string;
 }
 
-/** A quote a key may buy until it expires; `data` is the Rate as the API returned it. */
-export interface RatesTable {
+/**
+ * One rate shop's quotes, buyable until they expire. `rates` is the JSON array of Rates as the API returned
+ * them; each rate's id is `rate_` + `rate_key` + its index (see domain/rate-ids.ts).
+ */
+export interface RateShopsTable {
+  rate_key: string;
   id: string;
   owner_key_id: string;
   mode: Mode;
   order_id: string | null;
-  carrier: string;
-  service: string;
-  amount_cents: number;
   /** Of the addresses and parcel quoted for: a purchase must match them. */
   inputs_fingerprint: string;
-  data: string;
+  rates: string;
   created_at: string;
   expires_at: string;
 }
@@ -154,6 +155,6 @@ export interface DB {
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
   jobs: JobsTable;
-  rates: RatesTable;
+  rate_shops: RateShopsTable;
   packages: PackagesTable;
 }

@@ -4,6 +4,7 @@ import type { DatabaseKind } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import type { Principal } from './key-store.ts';
+import type { RateStore } from './rate-store.ts';
 
 /** What every domain operation gets: who is asking, in which mode, and the means to answer. */
 export interface Context {
@@ -13,4 +14,5 @@ export interface Context {
   clock: Clock;
   config: Config;
   requestId: string;
+  rateStore: RateStore;
 }

@@ -1,5 +1,4 @@
 import type { CarrierId } from '../config.ts';
-import type { RatesTable } from '../db/schema.ts';
 import { failure, type Carrier, type CarrierResult, type ParcelSpec, type Quote, type RateRequest } from '../carriers/carrier.ts';
 import type { Address } from '../schemas/address.ts';
 import type { Parcel } from '../schemas/order.ts';
@@ -7,8 +6,9 @@ import type { Rate, RateShop, RateShopRequest } from '../schemas/rate.ts';
 import type { Context } from './context.ts';
 import { ApiError, type FieldError } from './errors.ts';
 import { fingerprint } from './idempotency.ts';
-import { hasPrefix, newId } from './ids.ts';
-import { cents, money } from './money.ts';
+import { hasPrefix } from './ids.ts';
+import { maxRatesPerShop, newRateShopIds } from './rate-ids.ts';
+import { money } from './money.ts';
 import { parcelErrors, toIn, weightInLb } from './parcels.ts';
 import { failIfAny, field, normalizeAddress, resolvePackage, resolveShipFrom } from './shipment-inputs.ts';
 import type { ResolvedPackage } from './packages.ts';
@@ -64,32 +64,38 @@ async function resolveInputs(ctx: Context, input: RateShopRequest): Promise<Ship
   return { orderId: null, from: from.address!, to: to!, parcel: input.parcel!, pkg };
 }
 
-/** One carrier's answer within the time-out; whatever it does, the others are not held up or failed. */
-async function ask(carrier: Carrier, request: RateRequest, timeoutMs: number): Promise<CarrierResult<Quote[]>> {
+/**
+ * Every carrier's answer, each within the one time-out of the shop; a carrier that throws or runs out of time
+ * becomes its own failure and holds up or fails no other.
+ */
+async function askAll(carriers: Carrier[], request: RateRequest, timeoutMs: number): Promise<CarrierResult<Quote[]>[]> {
   const controller = new AbortController();
-  let timedOut = false;
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<CarrierResult<Quote[]>>((resolve) => {
+  const deadline = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => {
-      timedOut = true;
+      resolve('timeout');
       controller.abort();
-      resolve(failure('carrier_timeout', `${carrier.name} did not answer within ${timeoutMs} ms`));
     }, timeoutMs);
   });
-  try {
-    return await Promise.race([carrier.rate(request, controller.signal), deadline]);
-  } catch (err) {
-    if (timedOut) return failure('carrier_timeout', `${carrier.name} did not answer within ${timeoutMs} ms`);
-    return failure('carrier_error', `${carrier.name} failed: ${err instanceof Error ? err.message : String(err)}`);
-  } finally {
-    clearTimeout(timer);
-    controller.abort();
-  }
+  const answers = await Promise.all(
+    carriers.map(async (carrier) => {
+      const timedOut = failure('carrier_timeout', `${carrier.name} did not answer within ${timeoutMs} ms`);
+      try {
+        const answer = await Promise.race([carrier.rate(request, controller.signal), deadline]);
+        return answer === 'timeout' ? timedOut : answer;
+      } catch (err) {
+        if (controller.signal.aborted) return timedOut;
+        return failure('carrier_error', `${carrier.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }),
+  );
+  clearTimeout(timer);
+  return answers;
 }
 
 /**
- * Shops the carriers in parallel and stores every quote, in one write, so any of them can be bought by id
- * for 24 hours. A carrier that fails or runs out of time becomes an entry in `errors`; it never fails the call.
+ * Shops the carriers in parallel and stores every quote, in one row of one batched write, so any of them can be
+ * bought by id for 24 hours. A carrier that fails or runs out of time becomes an entry in `errors`; it never fails the call.
  */
 export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrier>, input: RateShopRequest): Promise<RateShop> {
   const inputs = await resolveInputs(ctx, input);
@@ -112,12 +118,13 @@ export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrie
     services: input.services,
     ...(box && { carrierBox: { id: box.id, ...(box.flatRate && { flatRate: box.flatRate }) } }),
   };
-  const answers = await Promise.all(chosen.map((c) => ask(c, request, ctx.config.carrierTimeoutMs)));
+  const answers = await askAll(chosen, request, ctx.config.carrierTimeoutMs);
 
   const createdAt = now.toISOString();
   const expiresAt = new Date(now.getTime() + rateLifetimeMs).toISOString();
   const print = quoteFingerprint(inputs.from, inputs.to, inputs.parcel, inputs.pkg?.preset.id ?? null);
-  const rates: Rate[] = [];
+  const ids = newRateShopIds(now.getTime());
+  const rates: Omit<Rate, 'id'>[] = [];
   const errors: RateShop['errors'] = [];
   answers.forEach((answer, i) => {
     const carrier = chosen[i]!;
@@ -127,7 +134,6 @@ export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrie
     }
     for (const q of answer.value) {
       rates.push({
-        id: newId('rate', now.getTime()),
         object: 'rate',
         carrier: q.carrier,
         service: q.service,
@@ -144,22 +150,20 @@ export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrie
     }
   });
   rates.sort((a, b) => Number(a.amount.amount) - Number(b.amount.amount) || a.delivery_days - b.delivery_days);
+  const numbered: Rate[] = rates.slice(0, maxRatesPerShop).map((r, i) => ({ id: ids.rateId(i), ...r }));
 
-  if (rates.length > 0) {
-    const rows: RatesTable[] = rates.map((r) => ({
-      id: r.id,
+  if (numbered.length > 0) {
+    await ctx.rateStore.save({
+      rate_key: ids.rateKey,
+      id: ids.shopId,
       owner_key_id: ctx.principal.keyId,
       mode: ctx.principal.mode,
       order_id: inputs.orderId,
-      carrier: r.carrier,
-      service: r.service,
-      amount_cents: cents(r.amount),
       inputs_fingerprint: print,
-      data: JSON.stringify(r),
+      rates: JSON.stringify(numbered),
       created_at: createdAt,
       expires_at: expiresAt,
-    }));
-    await ctx.db.insertInto('rates').values(rows).execute();
+    });
   }
-  return { id: newId('rsh', now.getTime()), object: 'rate_shop', order_id: inputs.orderId, rates, errors, created_at: createdAt };
+  return { id: ids.shopId, object: 'rate_shop', order_id: inputs.orderId, rates: numbered, errors, created_at: createdAt };
 }

@@ -33,8 +33,8 @@ export function sendReplay(reply: FastifyReply, row: IdempotencyKeysTable): Fast
  */
 export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { store: IdempotencyStore }) => {
   app.decorateRequest('idempotencyClaim', null);
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.routeOptions.config.idempotent) return;
+
+  const claim = async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers['idempotency-key'];
     if (header === undefined) return;
     const scope: IdempotencyScope = {
@@ -46,11 +46,19 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { store: 
     const outcome = await opts.store.claim(scope, fingerprint(request.body));
     if ('replay' in outcome) return sendReplay(reply, outcome.replay);
     request.idempotencyClaim = outcome.claim;
-  });
+  };
   // Whatever path a request took, a claim it still holds at the end goes back.
-  app.addHook('onResponse', async (request) => {
-    const claim = request.idempotencyClaim;
+  const release = async (request: FastifyRequest) => {
+    const held = request.idempotencyClaim;
     request.idempotencyClaim = null;
-    if (claim) await claim.release();
+    if (held) await held.release();
+  };
+  const asList = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
+
+  // Only the routes that take Idempotency-Key pay for these hooks.
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.idempotent) return;
+    route.preHandler = [...asList(route.preHandler), claim];
+    route.onResponse = [...asList(route.onResponse), release];
   });
 });

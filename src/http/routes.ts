@@ -138,6 +138,7 @@ export function registerOperations(
           clock: services.clock,
           config: services.config,
           requestId: request.id,
+          rateStore: services.rateStore,
         };
         const input = { params: request.params, query: request.query, body: request.body };
         if (request.idempotencyClaim) {

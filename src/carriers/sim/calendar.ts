@@ -5,8 +5,21 @@ function firstBusinessDay(date: Date): Date {
   return d;
 }
 
+const memo = new Map<string, string>();
+
 /** YYYY-MM-DD of the day `days` business days after shipping, skipping Saturdays and Sundays. */
 export function deliveryDate(shipDate: Date, days: number): string {
+  // Every quote of a day asks the same few questions.
+  const key = `${shipDate.toISOString().slice(0, 10)}|${days}`;
+  const known = memo.get(key);
+  if (known) return known;
+  if (memo.size > 1000) memo.clear();
+  const answer = countBusinessDays(shipDate, days);
+  memo.set(key, answer);
+  return answer;
+}
+
+function countBusinessDays(shipDate: Date, days: number): string {
   const d = firstBusinessDay(shipDate);
   let left = days;
   while (left > 0) {

@@ -1,13 +1,13 @@
 import type { Migration } from 'kysely';
 import * as foundation from './001_foundation.ts';
 import * as ordersEventsJobs from './002_orders_events_jobs.ts';
-import * as rates from './003_rates.ts';
+import * as rateShops from './003_rates.ts';
 import * as packages from './004_packages.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
   '001_foundation': foundation,
   '002_orders_events_jobs': ordersEventsJobs,
-  '003_rates': rates,
+  '003_rates': rateShops,
   '004_packages': packages,
 };

@@ -1,0 +1,45 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { DB } from './schema.ts';
+
+/**
+ * Group commit: rows queued in the same turn of the event loop go to the database in one multi-row INSERT.
+ * Each caller's promise settles when its row is written, so a caller answers only once its row is durable,
+ * yet fifty concurrent callers cost one write instead of fifty.
+ */
+export class BatchInserter<T extends keyof DB & string> {
+  private pending: { row: Insertable<DB[T]>; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly table: T,
+    /** Rows per INSERT, kept well under the databases' bound-parameter limits. */
+    private readonly maxRows = 200,
+  ) {}
+
+  insert(row: Insertable<DB[T]>): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ row, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.scheduled = false;
+    const batch = this.pending;
+    this.pending = [];
+    for (let i = 0; i < batch.length; i += this.maxRows) {
+      const chunk = batch.slice(i, i + this.maxRows);
+      try {
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kysely cannot type an insert into a table chosen at run time
+        await this.db.insertInto(this.table).values(chunk.map((p) => p.row) as any).execute();
+        for (const p of chunk) p.resolve();
+      } catch (err) {
+        for (const p of chunk) p.reject(err);
+      }
+    }
+  }
+}
