@@ -59,27 +59,13 @@ export class IdempotencyStore {
     private readonly waitForFirstMs = defaultIdempotencyWaitMs,
   ) {}
 
+  /** The one row of a scope, to read, change or remove. */
   private where(db: Kysely<DB>, s: IdempotencyScope) {
+    const scope = { owner_key_id: s.owner_key_id, method: s.method, path: s.path, idem_key: s.idem_key };
     return {
-      update: db
-        .updateTable('idempotency_keys')
-        .where('owner_key_id', '=', s.owner_key_id)
-        .where('method', '=', s.method)
-        .where('path', '=', s.path)
-        .where('idem_key', '=', s.idem_key),
-      select: db
-        .selectFrom('idempotency_keys')
-        .selectAll()
-        .where('owner_key_id', '=', s.owner_key_id)
-        .where('method', '=', s.method)
-        .where('path', '=', s.path)
-        .where('idem_key', '=', s.idem_key),
-      delete: db
-        .deleteFrom('idempotency_keys')
-        .where('owner_key_id', '=', s.owner_key_id)
-        .where('method', '=', s.method)
-        .where('path', '=', s.path)
-        .where('idem_key', '=', s.idem_key),
+      update: db.updateTable('idempotency_keys').where((eb) => eb.and(scope)),
+      select: db.selectFrom('idempotency_keys').selectAll().where((eb) => eb.and(scope)),
+      delete: db.deleteFrom('idempotency_keys').where((eb) => eb.and(scope)),
     };
   }
 
