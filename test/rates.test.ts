@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { parseRateId } from '../src/domain/rate-ids.ts';
+import { decodeRates } from '../src/domain/rate-store.ts';
 import { austin, orderBody, sanFrancisco } from './fixtures.ts';
 
 let server: TestServer;
@@ -81,17 +82,22 @@ describe('rate shopping in test mode', () => {
     assert.equal(rows.length, 1);
     const row = rows[0]!;
     assert.equal(Date.parse(row.expires_at) - Date.parse(res.body.created_at), 24 * 3_600_000);
-    assert.deepEqual(JSON.parse(row.rates), res.body.rates);
-    res.body.rates.forEach((r: Rate, i: number) => assert.deepEqual(parseRateId(r.id), { rateKey: row.rate_key, index: i }));
+    assert.deepEqual(decodeRates(row), res.body.rates);
+    for (const [i, r] of (res.body.rates as Rate[]).entries()) {
+      assert.deepEqual(parseRateId(r.id), { rateKey: row.rate_key, index: i });
+      const found = await server.services.rateStore.find(server.services.database.db, r.id);
+      assert.deepEqual(found?.rate, r, 'each rate is found again by its id, as it was answered');
+    }
+    assert.equal(await server.services.rateStore.find(server.services.database.db, res.body.rates[0].id.slice(0, -2) + 'zz'), undefined);
   });
 
   test('concurrent shops each get their own stored row', async () => {
     const answers = await Promise.all(Array.from({ length: 40 }, () => shop({ ship_from: austin, ship_to: sanFrancisco, parcel: twoPounds })));
     assert.ok(answers.every((a) => a.status === 200));
     const ids = answers.map((a) => a.body.id);
-    const rows = await server.services.database.db.selectFrom('rate_shops').select(['id', 'rates']).where('id', 'in', ids).execute();
+    const rows = await server.services.database.db.selectFrom('rate_shops').selectAll().where('id', 'in', ids).execute();
     assert.equal(rows.length, 40);
-    for (const row of rows) assert.deepEqual(JSON.parse(row.rates), answers.find((a) => a.body.id === row.id)!.body.rates);
+    for (const row of rows) assert.deepEqual(decodeRates(row), answers.find((a) => a.body.id === row.id)!.body.rates);
   });
 
   test('carriers and services filters', async () => {

@@ -11,11 +11,11 @@ export const maxRatesPerShop = 1024;
 export function newRateShopIds(now: number): { shopId: string; rateKey: string; rateId(index: number): string } {
   const shopId = newId('rsh', now);
   const rateKey = randomTimeKey(24, now);
-  return {
-    shopId,
-    rateKey,
-    rateId: (index: number) => `rate_${rateKey}${alphabet[index >> 5]}${alphabet[index & 31]}`,
-  };
+  return { shopId, rateKey, rateId: (index: number) => rateIdFor(rateKey, index) };
+}
+
+export function rateIdFor(rateKey: string, index: number): string {
+  return `rate_${rateKey}${alphabet[index >> 5]}${alphabet[index & 31]}`;
 }
 
 /** The shop key and index a rate id points at; undefined for anything that is not a rate id. */

@@ -8,6 +8,7 @@ import { ApiError, type FieldError } from './errors.ts';
 import { fingerprint } from './idempotency.ts';
 import { hasPrefix } from './ids.ts';
 import { maxRatesPerShop, newRateShopIds } from './rate-ids.ts';
+import { encodeRates } from './rate-store.ts';
 import { money } from './money.ts';
 import { parcelErrors, toIn, weightInLb } from './parcels.ts';
 import { failIfAny, field, normalizeAddress, resolvePackage, resolveShipFrom } from './shipment-inputs.ts';
@@ -124,33 +125,29 @@ export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrie
   const expiresAt = new Date(now.getTime() + rateLifetimeMs).toISOString();
   const print = quoteFingerprint(inputs.from, inputs.to, inputs.parcel, inputs.pkg?.preset.id ?? null);
   const ids = newRateShopIds(now.getTime());
-  const rates: Omit<Rate, 'id'>[] = [];
+  const quotes: Quote[] = [];
   const errors: RateShop['errors'] = [];
   answers.forEach((answer, i) => {
-    const carrier = chosen[i]!;
-    if (!answer.ok) {
-      errors.push({ carrier: carrier.id, code: answer.error.code, detail: answer.error.detail });
-      return;
-    }
-    for (const q of answer.value) {
-      rates.push({
-        object: 'rate',
-        carrier: q.carrier,
-        service: q.service,
-        service_name: q.serviceName,
-        amount: money(q.amountCents),
-        list_amount: money(q.listAmountCents),
-        billable_weight: { value: q.billableWeightLb, unit: 'lb' },
-        zone: q.zone,
-        delivery_days: q.deliveryDays,
-        estimated_delivery_date: q.estimatedDeliveryDate,
-        guaranteed: q.guaranteed,
-        expires_at: expiresAt,
-      });
-    }
+    if (answer.ok) quotes.push(...answer.value);
+    else errors.push({ carrier: chosen[i]!.id, code: answer.error.code, detail: answer.error.detail });
   });
-  rates.sort((a, b) => Number(a.amount.amount) - Number(b.amount.amount) || a.delivery_days - b.delivery_days);
-  const numbered: Rate[] = rates.slice(0, maxRatesPerShop).map((r, i) => ({ id: ids.rateId(i), ...r }));
+  quotes.sort((a, b) => a.amountCents - b.amountCents || a.deliveryDays - b.deliveryDays);
+  const kept = quotes.slice(0, maxRatesPerShop);
+  const numbered: Rate[] = kept.map((q, i) => ({
+    id: ids.rateId(i),
+    object: 'rate',
+    carrier: q.carrier,
+    service: q.service,
+    service_name: q.serviceName,
+    amount: money(q.amountCents),
+    list_amount: money(q.listAmountCents),
+    billable_weight: { value: q.billableWeightLb, unit: 'lb' },
+    zone: q.zone,
+    delivery_days: q.deliveryDays,
+    estimated_delivery_date: q.estimatedDeliveryDate,
+    guaranteed: q.guaranteed,
+    expires_at: expiresAt,
+  }));
 
   if (numbered.length > 0) {
     await ctx.rateStore.save({
@@ -160,7 +157,7 @@ export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrie
       mode: ctx.principal.mode,
       order_id: inputs.orderId,
       inputs_fingerprint: print,
-      rates: JSON.stringify(numbered),
+      rates: encodeRates(kept),
       created_at: createdAt,
       expires_at: expiresAt,
     });
