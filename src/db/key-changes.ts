@@ -26,12 +26,27 @@ export async function announceKeyChange(trx: Transaction<DB> | Kysely<DB>, kind:
   if (kind === 'postgres') await sql`select pg_notify(${channel}, '')`.execute(trx);
 }
 
-/** SQLite: read the revision row on a read-only side connection. An in-process page read, no round trip. */
+/** How stale a SQLite watcher's answer may be: a change in another process is seen within this. */
+export const sqliteRecheckMs = 1;
+
+/**
+ * SQLite: read the revision row on a read-only side connection, an in-process read with no round trip. Under
+ * a busy writer each read pays for the growing WAL, so it is read at most once a millisecond.
+ */
 function sqliteWatcher(file: string): KeyChangeWatcher {
   const conn = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
   const stmt = conn.prepare<[], { revision: number }>('select revision from key_revision where id = 1');
+  let last: number | null = null;
+  let readAt = -Infinity;
   return {
-    version: () => stmt.get()?.revision ?? null,
+    version: () => {
+      const now = performance.now();
+      if (now - readAt >= sqliteRecheckMs) {
+        last = stmt.get()?.revision ?? null;
+        readAt = now;
+      }
+      return last;
+    },
     close: async () => {
       conn.close();
     },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { CarrierId } from '../config.ts';
 import { failure, type Carrier, type CarrierResult, type ParcelSpec, type Quote, type RateRequest } from '../carriers/carrier.ts';
 import type { Address } from '../schemas/address.ts';
@@ -5,7 +6,6 @@ import type { Parcel } from '../schemas/order.ts';
 import type { Rate, RateShop, RateShopRequest } from '../schemas/rate.ts';
 import type { Context } from './context.ts';
 import { ApiError, type FieldError } from './errors.ts';
-import { fingerprint } from './idempotency.ts';
 import { hasPrefix } from './ids.ts';
 import { maxRatesPerShop, newRateShopIds } from './rate-ids.ts';
 import { encodeRates } from './rate-store.ts';
@@ -25,9 +25,16 @@ export function parcelSpec(parcel: Parcel, pkg?: ResolvedPackage): ParcelSpec {
   };
 }
 
-/** What a rate was quoted for; a purchase with this rate must be for the same. */
+const addressParts = (a: Address) => [a.name, a.company, a.street1, a.street2, a.city, a.state, a.zip, a.residential];
+
+/**
+ * What a rate was quoted for; a purchase with this rate must be for the same. The fields are listed in a fixed
+ * order, so the same shipment gives the same print whatever order its JSON came in.
+ */
 export function quoteFingerprint(from: Address, to: Address, parcel: Parcel, packageId: string | null): string {
-  return fingerprint({ from, to, parcel, package_id: packageId });
+  const d = parcel.dimensions;
+  const parts = [...addressParts(from), ...addressParts(to), parcel.weight.value, parcel.weight.unit, d?.length, d?.width, d?.height, d?.unit, packageId];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
 
 interface ShipmentInputs {
