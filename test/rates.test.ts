@@ -9,7 +9,7 @@ let server: TestServer;
 let key: string;
 
 before(async () => {
-  server = await startServer({ env: { SHIPD_CARRIER_TIMEOUT_MS: '300' } });
+  server = await startServer({ env: { SHIPD_CARRIER_TIMEOUT_MS: '300', UPS_CLIENT_ID: 'platform-id', UPS_CLIENT_SECRET: 'platform-secret' } });
   key = (await server.key(await server.account())).secret;
 });
 after(() => server.close());
@@ -148,13 +148,15 @@ describe('failures stay per carrier', () => {
     assert.deepEqual(res.body.errors.map((e: { carrier: string; code: string }) => `${e.carrier}:${e.code}`), ['fedex:carrier_unavailable']);
   });
 
-  test('a live key without carrier credentials gets a per-carrier error, not a crash', async () => {
+  test('a live key gets a per-carrier error for carriers it cannot use, not a crash, and /carriers agrees', async () => {
     const live = (await server.key(await server.account(), 'live')).secret;
     const res = await shop({ ship_from: austin, ship_to: sanFrancisco, parcel: twoPounds }, live);
     assert.equal(res.status, 200);
     assert.deepEqual(res.body.rates, []);
-    assert.deepEqual(res.body.errors.map((e: { code: string }) => e.code), ['credentials_missing', 'credentials_missing', 'credentials_missing']);
-    assert.match(res.body.errors[0].detail, /Set UPS_CLIENT_ID and UPS_CLIENT_SECRET/);
+    assert.deepEqual(res.body.errors.map((e: { carrier: string; code: string }) => `${e.carrier}:${e.code}`), ['ups:carrier_unavailable', 'usps:credentials_missing', 'fedex:credentials_missing']);
+    assert.match(res.body.errors[1].detail, /Set USPS_CLIENT_ID and USPS_CLIENT_SECRET/);
+    const carriers = (await server.request('GET', '/carriers', { key: live })).body.data;
+    assert.deepEqual(carriers.map((c: { connected: boolean }) => c.connected), [false, false, false]);
   });
 });
 

@@ -69,6 +69,8 @@ export interface Carrier {
   readonly id: CarrierId;
   readonly name: string;
   readonly services: readonly ServiceInfo[];
+  /** Whether calls can succeed now: false for a live carrier without credentials or an adapter. */
+  readonly usable: boolean;
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>>;
   validateAddress?(address: Address, signal: AbortSignal): Promise<CarrierResult<AddressCheck>>;
 }

@@ -17,6 +17,7 @@ const simulators = byId(simTables.map((t) => new SimulatedCarrier(t)));
 class UnreachableLiveCarrier implements Carrier {
   readonly name: string;
   readonly services: Carrier['services'];
+  readonly usable = false;
 
   constructor(
     readonly id: CarrierId,

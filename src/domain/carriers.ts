@@ -1,17 +1,18 @@
 import { carrierCatalog } from '../carriers/catalog.ts';
+import { carriersFor } from '../carriers/registry.ts';
 import type { Carrier } from '../schemas/carrier.ts';
 import type { Context } from './context.ts';
 
 export function listCarriers(ctx: Context): Carrier[] {
+  const carriers = carriersFor(ctx.principal.mode, ctx.config);
   return carrierCatalog.map((c) => {
-    const creds = ctx.config.carriers[c.id];
     return {
       id: c.id,
       object: 'carrier' as const,
       name: c.name,
       services: c.services.map((s) => ({ ...s })),
       mode: ctx.principal.mode,
-      connected: ctx.principal.mode === 'test' || Boolean(creds.clientId && creds.clientSecret),
+      connected: carriers[c.id].usable,
     };
   });
 }

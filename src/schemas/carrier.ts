@@ -20,7 +20,7 @@ export const Carrier = Type.Object(
     ),
     mode: StringEnum(['test', 'live'], { description: "The calling key's mode" }),
     connected: Type.Boolean({
-      description: 'Whether this carrier can be used now: always in test mode (simulated); in live mode, when credentials are set',
+      description: 'Whether this carrier can be used with the calling key now: always in test mode (simulated); in live mode, once its live adapter has credentials',
     }),
   },
   { $id: 'Carrier', title: 'Carrier', additionalProperties: false },

@@ -23,6 +23,7 @@ export class SimulatedCarrier implements Carrier {
   readonly id: Carrier['id'];
   readonly name: string;
   readonly services: readonly ServiceInfo[];
+  readonly usable = true;
 
   constructor(private readonly table: SimCarrierTable) {
     this.id = table.id;
