@@ -138,3 +138,27 @@ describe('the idempotency cleanup schedule', () => {
     assert.ok(due > 59 * 60_000 && due <= 60 * 60_000, `due in ${due} ms`);
   });
 });
+
+describe('the rate cleanup schedule', () => {
+  test('forgets rate shops once their rates expire, and keeps the rest', async () => {
+    const key = (await server.key(await server.account())).secret;
+    const body = {
+      ship_from: { street1: '1100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' },
+      ship_to: { street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105' },
+      parcel: { weight: { value: 1, unit: 'lb' } },
+    };
+    const old = (await server.request('POST', '/rates', { key, body })).body;
+    server.clock.advance(23 * 3_600_000);
+    const recent = (await server.request('POST', '/rates', { key, body })).body;
+    server.clock.advance(2 * 3_600_000);
+    const runner = createJobRunner(server.services, silent);
+    await runner.installSchedules();
+    // The schedule may have run earlier in this file; make it due now.
+    await server.services.database.db.updateTable('jobs').set({ run_at: server.clock.now().toISOString() }).where('unique_key', '=', 'schedule:rates.cleanup').execute();
+    await runner.drain();
+    const left = (await server.services.database.db.selectFrom('rate_shops').select('id').where('id', 'in', [old.id, recent.id]).execute()).map((r) => r.id);
+    assert.deepEqual(left, [recent.id]);
+    assert.equal(await server.services.rateStore.find(server.services.database.db, old.rates[0].id), undefined);
+    assert.ok(await server.services.rateStore.find(server.services.database.db, recent.rates[0].id));
+  });
+});

@@ -62,6 +62,12 @@ export class RateStore {
     return this.inserter.insert(row);
   }
 
+  /** The cleanup job: forget shops whose rates expired. */
+  async deleteExpired(now: Date): Promise<number> {
+    const result = await this.db.deleteFrom('rate_shops').where('expires_at', '<=', now.toISOString()).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   /** The rate with this id, with its shop's row; undefined when no such rate was ever quoted. */
   async find(db: Kysely<DB>, rateId: string): Promise<{ rate: Rate; shop: RateShopsTable } | undefined> {
     const parsed = parseRateId(rateId);

@@ -13,8 +13,15 @@ export function createJobRunner(services: Services, log: Logger, options?: Runne
         const removed = await idempotency.deleteExpired();
         if (removed > 0) log.info({ removed }, 'forgot expired idempotency keys');
       },
+      'rates.cleanup': async () => {
+        const removed = await services.rateStore.deleteExpired(services.clock.now());
+        if (removed > 0) log.info({ removed }, 'forgot expired rate shops');
+      },
     },
-    [{ name: 'idempotency.cleanup', everyMs: 3_600_000 }],
+    [
+      { name: 'idempotency.cleanup', everyMs: 3_600_000 },
+      { name: 'rates.cleanup', everyMs: 3_600_000 },
+    ],
     services.clock,
     log,
     options,
