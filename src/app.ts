@@ -5,7 +5,9 @@ import type { Services } from './services.ts';
 import { operations as allOperations, sharedSchemas } from './operations/index.ts';
 import type { AnyOperation } from './operations/operation.ts';
 import { validatorCompiler } from './http/validation.ts';
-import { registerProblemHandlers } from './http/problems.ts';
+import { registerProblemHandlers, sendProblem } from './http/problems.ts';
+import { registerNulGuard } from './http/nul-guard.ts';
+import { ApiError } from './domain/errors.ts';
 import { authenticator } from './http/auth.ts';
 import { MemoryBucketStore } from './http/rate-limit.ts';
 import { registerMetrics } from './http/metrics.ts';
@@ -34,6 +36,16 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
     bodyLimit: 1_048_576,
     return503OnClosing: true,
     // A client's X-Request-Id is echoed when it is printable; otherwise we make one.
+    // Errors found while routing, before any hook runs, are problems like every other.
+    frameworkErrors: (error, request, reply) =>
+      sendProblem(
+        request,
+        reply,
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new ApiError('uri_too_long', 'A path parameter is longer than 100 characters')
+          : new ApiError('bad_request', 'The URL is not valid (a broken percent-encoding?)'),
+        services.config.publicUrl,
+      ),
     genReqId: (req) => {
       const sent = req.headers['x-request-id'];
       return typeof sent === 'string' && requestIdPattern.test(sent) ? sent : `req_${randomUUID().replace(/-/g, '')}`;
@@ -44,6 +56,7 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
   for (const schema of sharedSchemas) app.addSchema(schema);
   // JSON is the only request body the API takes; anything else is a 415 problem.
   app.removeContentTypeParser('text/plain');
+  registerNulGuard(app);
 
   // Callback-style hooks: every request runs them, and they need no promise.
   app.addHook('onRequest', (request, reply, done) => {

@@ -154,6 +154,27 @@ describe('malformed requests get problem answers, and the process stays up', () 
     assert.ok(!res.text.includes('5432'));
   });
 
+  test('a NUL character anywhere is a 400 naming where, on either database', async () => {
+    const json = { ...auth(), 'content-type': 'application/json' };
+    const inValue = problem(await server.raw('POST', '/api/integrations/v1/test/echo', { headers: json, body: '{"name":"a\\u0000b","count":1}' }), 400, 'validation_failed');
+    assert.deepEqual(inValue.errors, [{ in: 'body', pointer: '/name', detail: 'must not contain the NUL character (\\u0000)' }]);
+    const inKey = problem(await server.raw('POST', '/api/integrations/v1/test/echo', { headers: json, body: '{"name":"a","count":1,"nested":{"x\\u0000":"1"}}' }), 400, 'validation_failed');
+    assert.equal(inKey.errors[0].pointer, '/nested/x\u0000');
+    const escapedBackslash = await server.raw('POST', '/api/integrations/v1/test/echo', { headers: json, body: '{"name":"a\\\\u0000","count":1}' });
+    assert.equal(escapedBackslash.status, 200, 'a backslash followed by u0000 is just text');
+    const inQuery = problem(await server.request('GET', '/orders?order_number=%00', { key }), 400, 'validation_failed');
+    assert.deepEqual(inQuery.errors[0], { in: 'query', pointer: '/order_number', detail: 'must not contain the NUL character (\\u0000)' });
+    const inPath = problem(await server.request('GET', '/events/evt%00', { key }), 400, 'validation_failed');
+    assert.deepEqual(inPath.errors[0].in, 'path');
+  });
+
+  test('routing errors are problems too: an over-long path parameter, a broken URL', async () => {
+    const long = await server.raw('GET', `/api/integrations/v1/orders/ord_${'a'.repeat(300)}`, { headers: auth() });
+    problem(long, 414, 'uri_too_long');
+    assert.ok(long.headers['x-request-id']);
+    problem(await server.raw('GET', '/api/integrations/v1/orders/%E0%A4%A', { headers: auth() }), 400, 'bad_request');
+  });
+
   test('the process is still up', async () => {
     assert.equal((await server.request('GET', '/healthz')).status, 200);
     assert.equal((await server.request('GET', '/carriers', { key })).status, 200);

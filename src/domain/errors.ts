@@ -21,6 +21,7 @@ export const errorCodes = {
   order_not_cancellable: { status: 409, title: 'Only incomplete orders can be cancelled' },
   idempotency_key_in_use: { status: 409, title: 'A request with this Idempotency-Key is still running' },
   payload_too_large: { status: 413, title: 'The request body is larger than 1 MiB' },
+  uri_too_long: { status: 414, title: 'A part of the URL is too long' },
   unsupported_media_type: { status: 415, title: 'The request body must be application/json' },
   idempotency_key_reused: { status: 422, title: 'This Idempotency-Key was used with a different request' },
   rate_limited: { status: 429, title: 'Too many requests for this API key' },

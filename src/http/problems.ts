@@ -97,6 +97,7 @@ export function problemBody(request: FastifyRequest, problem: ApiError, publicUr
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: ApiError, publicUrl: string): FastifyReply {
   if (problem.headers) reply.headers(problem.headers);
   return reply
+    .header('X-Request-Id', request.id)
     .code(problem.status)
     .type('application/problem+json')
     .serializer(JSON.stringify)
