@@ -4,7 +4,7 @@ import type { Event, EventType } from '../schemas/event.ts';
 import type { Context } from './context.ts';
 import { ApiError } from './errors.ts';
 import { newId } from './ids.ts';
-import { decodeCursor, toPage, type ListInput, type Page } from './pagination.ts';
+import { fetchPage, type ListInput, type Page } from './pagination.ts';
 
 /**
  * Writes an event to the outbox. Call it with the transaction that makes the change, so the event exists
@@ -31,14 +31,9 @@ function toEvent(row: EventsTable): Event {
 }
 
 export async function listEvents(ctx: Context, query: ListInput & { type?: EventType }): Promise<Page<Event>> {
-  const limit = query.limit ?? 20;
   let q = ctx.db.selectFrom('events').selectAll().where('owner_key_id', '=', ctx.principal.keyId);
   if (query.type) q = q.where('type', '=', query.type);
-  if (query.created_after) q = q.where('created_at', '>=', new Date(query.created_after).toISOString());
-  if (query.created_before) q = q.where('created_at', '<', new Date(query.created_before).toISOString());
-  if (query.cursor) q = q.where('id', '<', decodeCursor(query.cursor, 'evt'));
-  const rows = await q.orderBy('id', 'desc').limit(limit + 1).execute();
-  return toPage(rows, limit, toEvent);
+  return fetchPage(q, query, 'evt', toEvent);
 }
 
 export async function getEvent(ctx: Context, id: string): Promise<Event> {

@@ -6,7 +6,7 @@ import { ApiError, type FieldError } from './errors.ts';
 import { checkService, failIfAny, field, normalizeAddress, resolvePackage, resolveShipFrom } from './shipment-inputs.ts';
 import { recordEvent } from './events.ts';
 import { hasPrefix, newId } from './ids.ts';
-import { decodeCursor, toPage, type ListInput, type Page } from './pagination.ts';
+import { fetchPage, type ListInput, type Page } from './pagination.ts';
 import { parcelErrors } from './parcels.ts';
 import { inTransaction } from './transaction.ts';
 
@@ -88,15 +88,10 @@ export async function getOrder(ctx: Context, id: string): Promise<Order> {
 }
 
 export async function listOrders(ctx: Context, query: ListInput & { status?: OrderStatus; order_number?: string }): Promise<Page<Order>> {
-  const limit = query.limit ?? 20;
   let q = ctx.db.selectFrom('orders').selectAll().where('owner_key_id', '=', ctx.principal.keyId);
   if (query.status) q = q.where('status', '=', query.status);
   if (query.order_number) q = q.where('order_number', '=', query.order_number);
-  if (query.created_after) q = q.where('created_at', '>=', new Date(query.created_after).toISOString());
-  if (query.created_before) q = q.where('created_at', '<', new Date(query.created_before).toISOString());
-  if (query.cursor) q = q.where('id', '<', decodeCursor(query.cursor, 'ord'));
-  const rows = await q.orderBy('id', 'desc').limit(limit + 1).execute();
-  return toPage(rows, limit, toOrder);
+  return fetchPage(q, query, 'ord', toOrder);
 }
 
 export async function updateOrder(ctx: Context, id: string, patch: OrderUpdate): Promise<Order> {

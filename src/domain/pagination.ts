@@ -1,3 +1,4 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
 import { ApiError } from './errors.ts';
 
 export interface ListInput {
@@ -18,11 +19,11 @@ export interface Page<T> {
  * Cursors are opaque to clients; inside, the id of the last item of the page. Ids sort by creation time, so
  * "older than this id" walks every item exactly once, whatever is created meanwhile.
  */
-export function encodeCursor(id: string): string {
+function encodeCursor(id: string): string {
   return Buffer.from(id, 'utf8').toString('base64url');
 }
 
-export function decodeCursor(cursor: string, prefix: string): string {
+function decodeCursor(cursor: string, prefix: string): string {
   const id = Buffer.from(cursor, 'base64url').toString('utf8');
   if (!new RegExp(`^${prefix}_[0-9a-z]{26}$`).test(id)) {
     throw new ApiError('validation_failed', 'cursor is not one this list gave out', [{ in: 'query', pointer: '/cursor', detail: 'is not a cursor of this list' }]);
@@ -31,7 +32,7 @@ export function decodeCursor(cursor: string, prefix: string): string {
 }
 
 /** Takes limit + 1 rows, newest first, and turns them into a page. */
-export function toPage<R extends { id: string }, T>(rows: R[], limit: number, map: (row: R) => T): Page<T> {
+function toPage<R extends { id: string }, T>(rows: R[], limit: number, map: (row: R) => T): Page<T> {
   const has_more = rows.length > limit;
   const page = has_more ? rows.slice(0, limit) : rows;
   return {
@@ -40,4 +41,24 @@ export function toPage<R extends { id: string }, T>(rows: R[], limit: number, ma
     has_more,
     next_cursor: has_more ? encodeCursor(page[page.length - 1]!.id) : null,
   };
+}
+
+/**
+ * One page of a list, newest first: the shared time window, cursor and limit applied to a query the caller has
+ * already narrowed to the key's own rows and its own filters.
+ */
+export async function fetchPage<R extends { id: string; created_at: string }, T>(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any table with id and created_at columns
+  query: SelectQueryBuilder<any, any, R>,
+  input: ListInput,
+  prefix: string,
+  map: (row: R) => T,
+): Promise<Page<T>> {
+  const limit = input.limit ?? 20;
+  let q = query;
+  if (input.created_after) q = q.where(sql.ref('created_at'), '>=', new Date(input.created_after).toISOString());
+  if (input.created_before) q = q.where(sql.ref('created_at'), '<', new Date(input.created_before).toISOString());
+  if (input.cursor) q = q.where(sql.ref('id'), '<', decodeCursor(input.cursor, prefix));
+  const rows = await q.orderBy(sql.ref('id'), 'desc').limit(limit + 1).execute();
+  return toPage(rows, limit, map);
 }
