@@ -87,7 +87,12 @@ async function runClaimed(
       return body;
     });
   } catch (err) {
-    if (!(err instanceof ApiError) || err.status >= 500 || unstoredCodes.has(err.code)) throw err;
+    if (!(err instanceof ApiError) || err.status >= 500 || unstoredCodes.has(err.code)) {
+      // Give the key back before answering: a client that retries the moment it reads this answer must find it free.
+      request.idempotencyClaim = null;
+      await claim.release();
+      throw err;
+    }
     // A refusal is an answer too: the same request again gets the same refusal.
     const body = JSON.stringify(problemBody(request, err, publicUrl));
     await claim.complete(ctx.db, err.status, 'application/problem+json', body);
