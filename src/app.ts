@@ -8,6 +8,7 @@ import { validatorCompiler } from './http/validation.ts';
 import { registerProblemHandlers, sendProblem } from './http/problems.ts';
 import { registerNulGuard } from './http/nul-guard.ts';
 import { ApiError } from './domain/errors.ts';
+import { preloadZipData } from './carriers/zips.ts';
 import { authenticator } from './http/auth.ts';
 import { MemoryBucketStore } from './http/rate-limit.ts';
 import { registerMetrics } from './http/metrics.ts';
@@ -88,6 +89,7 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
   const { perSecond, burst } = services.config.rateLimit;
   const authenticate = authenticator(services.keys, new MemoryBucketStore(perSecond, burst), { perSecond, burst });
   registerOperations(app, services, operations, authenticate);
+  preloadZipData();
   await app.ready();
   return app;
 }

@@ -38,6 +38,11 @@ function load(): Map<string, ZipInfo> {
   return byZip;
 }
 
+/** Builds the ZIP indexes now, so that the first request does not pay for them (about 85 ms). */
+export function preloadZipData(): void {
+  load();
+}
+
 /** The ZIP's record, from the first five digits of a ZIP or ZIP+4; undefined for a ZIP that does not exist. */
 export function lookupZip(zip: string): ZipInfo | undefined {
   return load().get(zip.slice(0, 5));
