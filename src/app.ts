@@ -36,7 +36,6 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
     bodyLimit: 1_048_576,
     return503OnClosing: true,
-    // A client's X-Request-Id is echoed when it is printable; otherwise we make one.
     // Errors found while routing, before any hook runs, are problems like every other.
     frameworkErrors: (error, request, reply) =>
       sendProblem(
@@ -47,6 +46,7 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
           : new ApiError('bad_request', 'The URL is not valid (a broken percent-encoding?)'),
         services.config.publicUrl,
       ),
+    // A client's X-Request-Id is echoed when it is printable; otherwise we make one.
     genReqId: (req) => {
       const sent = req.headers['x-request-id'];
       return typeof sent === 'string' && requestIdPattern.test(sent) ? sent : `req_${randomUUID().replace(/-/g, '')}`;

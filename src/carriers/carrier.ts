@@ -8,6 +8,12 @@ export interface ParcelSpec {
   dimensionsIn?: { length: number; width: number; height: number };
 }
 
+/** The longest side, and the longest side plus twice the other two (length plus girth), in inches. */
+export function lengthAndGirthIn(d: NonNullable<ParcelSpec['dimensionsIn']>): { longest: number; lengthPlusGirth: number } {
+  const [a, b, c] = [d.length, d.width, d.height].sort((x, y) => y - x) as [number, number, number];
+  return { longest: a, lengthPlusGirth: a + 2 * (b + c) };
+}
+
 export interface RateRequest {
   from: Address;
   to: Address;

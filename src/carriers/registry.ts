@@ -1,6 +1,6 @@
 import type { CarrierId, Config } from '../config.ts';
 import type { Mode } from '../domain/api-key-format.ts';
-import { failure, type Carrier, type CarrierResult, type Quote } from './carrier.ts';
+import { failure, type Carrier, type CarrierErrorCode, type CarrierResult, type Quote } from './carrier.ts';
 import { carrierCatalog } from './catalog.ts';
 import { SimulatedCarrier } from './sim/simulator.ts';
 import { simTables } from './sim/tables.ts';
@@ -21,6 +21,7 @@ class UnreachableLiveCarrier implements Carrier {
 
   constructor(
     readonly id: CarrierId,
+    private readonly code: CarrierErrorCode,
     private readonly reason: string,
   ) {
     const info = carrierCatalog.find((c) => c.id === id)!;
@@ -29,7 +30,7 @@ class UnreachableLiveCarrier implements Carrier {
   }
 
   async rate(): Promise<CarrierResult<Quote[]>> {
-    return failure(this.reason.startsWith('Set') ? 'credentials_missing' : 'carrier_unavailable', this.reason);
+    return failure(this.code, this.reason);
   }
 }
 
@@ -40,11 +41,9 @@ export function carriersFor(mode: Mode, config: Config): Record<CarrierId, Carri
     carrierCatalog.map((c) => {
       const p = c.id.toUpperCase();
       const creds = config.carriers[c.id];
-      const reason =
-        creds.clientId && creds.clientSecret
-          ? `Live ${c.name} rating is not available in this version of shipd`
-          : `Set ${p}_CLIENT_ID and ${p}_CLIENT_SECRET to use ${c.name} with live keys`;
-      return new UnreachableLiveCarrier(c.id, reason);
+      return creds.clientId && creds.clientSecret
+        ? new UnreachableLiveCarrier(c.id, 'carrier_unavailable', `Live ${c.name} rating is not available in this version of shipd`)
+        : new UnreachableLiveCarrier(c.id, 'credentials_missing', `Set ${p}_CLIENT_ID and ${p}_CLIENT_SECRET to use ${c.name} with live keys`);
     }),
   );
 }

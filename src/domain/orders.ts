@@ -74,8 +74,8 @@ export async function createOrder(ctx: Context, input: OrderCreate): Promise<Ord
   });
 }
 
-/** The caller's order, read for change: locked on PostgreSQL; SQLite's one writer already serializes. */
-async function ownOrderRow(db: Kysely<DB>, ctx: Context, id: string, forUpdate: boolean): Promise<OrdersTable> {
+/** The caller's order (404 for anyone else's), read for change: locked on PostgreSQL; SQLite's one writer already serializes. */
+export async function ownOrderRow(db: Kysely<DB>, ctx: Context, id: string, forUpdate: boolean): Promise<OrdersTable> {
   let q = db.selectFrom('orders').selectAll().where('id', '=', id).where('owner_key_id', '=', ctx.principal.keyId);
   if (forUpdate && ctx.dbKind === 'postgres') q = q.forUpdate();
   const row = hasPrefix(id, 'ord') ? await q.executeTakeFirst() : undefined;

@@ -1,3 +1,4 @@
+import { lengthAndGirthIn } from '../carriers/carrier.ts';
 import type { Dimensions, Weight } from '../schemas/order.ts';
 import type { FieldError } from './errors.ts';
 
@@ -5,17 +6,21 @@ import type { FieldError } from './errors.ts';
 export const maxWeightLb = 150;
 export const maxLengthPlusGirthIn = 165;
 
-export const toLb = { lb: 1, oz: 1 / 16, kg: 2.2046226218, g: 0.0022046226218 } as const;
-export const toIn = { in: 1, cm: 1 / 2.54 } as const;
+const toLb = { lb: 1, oz: 1 / 16, kg: 2.2046226218, g: 0.0022046226218 } as const;
+const toIn = { in: 1, cm: 1 / 2.54 } as const;
 
 export function weightInLb(w: Weight): number {
   return w.value * toLb[w.unit];
 }
 
+export function dimensionsInInches(d: Dimensions): { length: number; width: number; height: number } {
+  const f = toIn[d.unit];
+  return { length: d.length * f, width: d.width * f, height: d.height * f };
+}
+
 /** Longest side plus twice the other two, in inches. */
 export function lengthPlusGirthIn(d: Dimensions): number {
-  const [a, b, c] = [d.length, d.width, d.height].map((v) => v * toIn[d.unit]).sort((x, y) => y - x) as [number, number, number];
-  return a + 2 * (b + c);
+  return lengthAndGirthIn(dimensionsInInches(d)).lengthPlusGirth;
 }
 
 /** What a carrier would refuse later, refused now, each error naming its field. */

@@ -5,12 +5,12 @@ import type { Address } from '../schemas/address.ts';
 import type { Parcel } from '../schemas/order.ts';
 import type { Rate, RateShop, RateShopRequest } from '../schemas/rate.ts';
 import type { Context } from './context.ts';
-import { ApiError, type FieldError } from './errors.ts';
-import { hasPrefix } from './ids.ts';
+import type { FieldError } from './errors.ts';
+import { ownOrderRow } from './orders.ts';
 import { maxRatesPerShop, newRateShopIds } from './rate-ids.ts';
 import { encodeRates } from './rate-store.ts';
 import { money } from './money.ts';
-import { parcelErrors, toIn, weightInLb } from './parcels.ts';
+import { dimensionsInInches, parcelErrors, weightInLb } from './parcels.ts';
 import { failIfAny, field, normalizeAddress, resolvePackage, resolveShipFrom } from './shipment-inputs.ts';
 import type { ResolvedPackage } from './packages.ts';
 
@@ -18,11 +18,7 @@ export const rateLifetimeMs = 24 * 3_600_000;
 
 export function parcelSpec(parcel: Parcel, pkg?: ResolvedPackage): ParcelSpec {
   const d = pkg ? pkg.preset.dimensions : parcel.dimensions;
-  const f = d ? toIn[d.unit] : 1;
-  return {
-    weightLb: weightInLb(parcel.weight),
-    ...(d && { dimensionsIn: { length: d.length * f, width: d.width * f, height: d.height * f } }),
-  };
+  return { weightLb: weightInLb(parcel.weight), ...(d && { dimensionsIn: dimensionsInInches(d) }) };
 }
 
 const addressParts = (a: Address) => [a.name, a.company, a.street1, a.street2, a.city, a.state, a.zip, a.residential];
@@ -52,10 +48,7 @@ async function resolveInputs(ctx: Context, input: RateShopRequest): Promise<Ship
       if (input[name] !== undefined) errors.push(field(`/${name}`, 'give order_id or the shipment itself, not both'));
     }
     failIfAny(errors);
-    const row = hasPrefix(input.order_id, 'ord')
-      ? await ctx.db.selectFrom('orders').selectAll().where('id', '=', input.order_id).where('owner_key_id', '=', ctx.principal.keyId).executeTakeFirst()
-      : undefined;
-    if (!row) throw new ApiError('not_found', `No order ${input.order_id}`);
+    const row = await ownOrderRow(ctx.db, ctx, input.order_id, false);
     if (row.parcel === null) failIfAny([field('/order_id', 'the order has no parcel; add one with PATCH /orders/{id}')]);
     const parcel: Parcel = JSON.parse(row.parcel!);
     const pkg = row.package_id ? await resolvePackage(ctx.db, ctx, row.package_id, parcel, errors) : undefined;

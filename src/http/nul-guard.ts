@@ -1,8 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FieldError } from '../domain/errors.ts';
-import { validationError } from './problems.ts';
-
-const escapeToken = (t: string) => t.replace(/~/g, '~0').replace(/\//g, '~1');
+import { escapePointer, validationError } from './problems.ts';
 
 /** The JSON Pointer of the first string or key holding a NUL character, if any. */
 function findNul(value: unknown, pointer = ''): string | undefined {
@@ -16,8 +14,8 @@ function findNul(value: unknown, pointer = ''): string | undefined {
   }
   if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
-      if (k.includes('\u0000')) return `${pointer}/${escapeToken(k)}`;
-      const found = findNul(v, `${pointer}/${escapeToken(k)}`);
+      if (k.includes('\u0000')) return `${pointer}/${escapePointer(k)}`;
+      const found = findNul(v, `${pointer}/${escapePointer(k)}`);
       if (found !== undefined) return found;
     }
   }

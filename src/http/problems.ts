@@ -3,7 +3,7 @@ import type { ErrorObject } from 'ajv';
 import { ApiError, errorCodes, type ErrorCode, type FieldError } from '../domain/errors.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
-function escapePointer(token: string): string {
+export function escapePointer(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 

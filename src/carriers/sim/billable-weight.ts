@@ -19,8 +19,3 @@ export function billableWeightLb(parcel: ParcelSpec, rule: DimRule): number {
   if (cubic <= rule.minCubicIn) return actual;
   return Math.max(actual, Math.ceil(cubic / rule.divisor - 1e-9));
 }
-
-export function lengthAndGirthIn(d: NonNullable<ParcelSpec['dimensionsIn']>): { longest: number; lengthPlusGirth: number } {
-  const [a, b, c] = [d.length, d.width, d.height].sort((x, y) => y - x) as [number, number, number];
-  return { longest: a, lengthPlusGirth: a + 2 * (b + c) };
-}

@@ -1,6 +1,6 @@
-import { failure, ok, type Carrier, type CarrierResult, type Quote, type RateRequest } from '../carrier.ts';
+import { failure, lengthAndGirthIn, ok, type Carrier, type CarrierResult, type Quote, type RateRequest } from '../carrier.ts';
 import type { ServiceInfo } from '../catalog.ts';
-import { billableWeightLb, lengthAndGirthIn } from './billable-weight.ts';
+import { billableWeightLb } from './billable-weight.ts';
 import { deliveryDate } from './calendar.ts';
 import { priceFor } from './pricing.ts';
 import type { SimCarrierTable } from './tables.ts';
@@ -51,7 +51,7 @@ export class SimulatedCarrier implements Carrier {
 
     const residential = request.to.residential ?? !request.to.company;
     const flat = request.carrierBox?.flatRate;
-    const billable = flat ? Math.max(1, Math.ceil(parcel.weightLb)) : billableWeightLb(parcel, t.dim);
+    const billable = billableWeightLb(flat ? { weightLb: parcel.weightLb } : parcel, t.dim);
     const quotes: Quote[] = [];
     for (const s of t.services) {
       if (request.services && !request.services.includes(s.code)) continue;
