@@ -10,14 +10,15 @@ const body = JSON.stringify({
   parcel: { weight: { value: 2, unit: 'lb' }, dimensions: { length: 10, width: 8, height: 4, unit: 'in' } },
 });
 
-const bare = await startProcess(['--import', 'tsx', 'bench/bare-server.ts'], { PORT: '0' }, /listening (\d+)/);
-const baseline = await load(`http://127.0.0.1:${bare.match[1]}/rates`, { body, seconds });
-await bare.stop();
-
 const shipd = await startShipd();
 const check = await fetch(`${shipd.url}/api/integrations/v1/rates`, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${shipd.key}` } });
 const sample = (await check.json()) as { rates: unknown[] };
 if (check.status !== 200 || sample.rates.length === 0) throw new Error(`POST /rates answered ${check.status}`);
+
+const bare = await startProcess(['--import', 'tsx', 'bench/bare-server.ts'], { PORT: '0', BARE_ANSWER: JSON.stringify(sample) }, /listening (\d+)/);
+const baseline = await load(`http://127.0.0.1:${bare.match[1]}/rates`, { body, seconds });
+await bare.stop();
+
 const rates = await load(`${shipd.url}/api/integrations/v1/rates`, { body, seconds, headers: { authorization: `Bearer ${shipd.key}` } });
 await shipd.stop();
 

@@ -15,6 +15,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerHealth } from './http/health.ts';
 import { registerOperations } from './http/routes.ts';
+import { registerLabelFiles } from './http/labels.ts';
 import { idempotencyPlugin } from './http/idempotency.ts';
 import { IdempotencyStore } from './domain/idempotency.ts';
 
@@ -85,10 +86,14 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
   registerHealth(app, services);
   await registerOpenApi(app, services.config.publicUrl);
 
-  await app.register(idempotencyPlugin, { store: new IdempotencyStore(services.database.db, services.clock, options.idempotencyWaitMs) });
+  // No request outlives two carrier calls by much (a purchase may quote, then buy): a claim held longer than that
+  // was left by a crash, and a retry may take it over instead of waiting a fixed minute.
+  const claimLeaseMs = 2 * services.config.carrierTimeoutMs + 10_000;
+  await app.register(idempotencyPlugin, { store: new IdempotencyStore(services.database.db, services.clock, options.idempotencyWaitMs, claimLeaseMs) });
   const { perSecond, burst } = services.config.rateLimit;
   const authenticate = authenticator(services.keys, new MemoryBucketStore(perSecond, burst), { perSecond, burst });
   registerOperations(app, services, operations, authenticate);
+  registerLabelFiles(app, services);
   preloadZipData();
   await app.ready();
   return app;

@@ -5,6 +5,7 @@ import { watchKeyChanges, type KeyChangeWatcher } from './db/key-changes.ts';
 import { KeyStore } from './domain/key-store.ts';
 import { systemClock, type Clock } from './domain/clock.ts';
 import { RateStore } from './domain/rate-store.ts';
+import { labelStoreFor, type LabelStore } from './domain/label-store.ts';
 
 /** Everything long-lived that the HTTP layer, the worker and the CLI share in one process. */
 export interface Services {
@@ -13,6 +14,7 @@ export interface Services {
   clock: Clock;
   keys: KeyStore;
   rateStore: RateStore;
+  labels: LabelStore;
   /** True once migrations have run in this process. */
   ready: boolean;
   close(): Promise<void>;
@@ -35,6 +37,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
     clock,
     keys: new KeyStore(database.db, w, clock),
     rateStore: new RateStore(database.db),
+    labels: labelStoreFor(database, config.dataDir),
     ready: true,
     close: async () => {
       await w.close();

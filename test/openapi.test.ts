@@ -33,6 +33,8 @@ test('it lists every operation, and nothing else', async () => {
     for (const [method, op] of Object.entries(item)) listed.push(`${method.toUpperCase()} ${path} ${op.operationId}`);
   }
   const expected = operations.map((op) => `${op.method} ${apiBase}${op.path.replace(/:(\w+)/g, '{$1}')} ${op.id}`);
+  // Label files are the one route outside the operation table: a signed URL, not an API key, opens them.
+  expected.push(`GET ${apiBase}/labels/{file} getLabelFile`);
   assert.deepEqual(listed.sort(), expected.sort());
 });
 
@@ -44,6 +46,12 @@ test('every operation has auth, a described answer, problem answers and a summar
   for (const item of Object.values(doc.paths as Record<string, Record<string, Record<string, unknown>>>)) {
     for (const op of Object.values(item)) {
       assert.ok(op.summary, `${op.operationId} has a summary`);
+      if (op.operationId === 'getLabelFile') {
+        assert.deepEqual(op.security, [], 'label files take no API key');
+        const responses = op.responses as Record<string, unknown>;
+        for (const status of ['200', '403', '404', '410']) assert.ok(responses[status], `getLabelFile ${status}`);
+        continue;
+      }
       assert.deepEqual(op.security, [{ bearerAuth: [] }, { apiKeyHeader: [] }]);
       const responses = op.responses as Record<string, { description: string; content: Record<string, { schema: unknown }> }>;
       for (const status of ['400', '401', '403', '429', '500']) {

@@ -1,5 +1,6 @@
 import type { CarrierId } from '../config.ts';
 import type { Address } from '../schemas/address.ts';
+import type { LabelFormat } from '../labels/label-data.ts';
 import type { ServiceInfo } from './catalog.ts';
 
 /** A parcel in carrier-neutral units: pounds and inches. */
@@ -44,6 +45,8 @@ export interface Quote {
 
 export type CarrierErrorCode =
   | 'carrier_unavailable'
+  | 'label_in_transit'
+  | 'already_voided'
   | 'carrier_timeout'
   | 'address_invalid'
   | 'service_unavailable'
@@ -67,9 +70,81 @@ export interface AddressCheck {
   messages: { code: string; detail: string }[];
 }
 
+/** A label to buy: the service chosen from a quote, for the shipment it was quoted for. */
+export interface PurchaseRequest {
+  from: Address;
+  to: Address;
+  parcel: ParcelSpec;
+  shipDate: Date;
+  service: string;
+  /** What the quote said, in cents; a carrier whose price moved since answers with its own. */
+  quotedCents: number;
+  labelFormat: LabelFormat;
+  isReturn: boolean;
+  /** The order number, printed as the label's reference. */
+  reference?: string;
+  /**
+   * The same key buys the same label: a purchase retried after a crash gets the first label back, never a
+   * second one (USPS takes it as X-Idempotency-Key; the simulators derive the label from it).
+   */
+  idempotencyKey: string;
+}
+
+export interface PurchasedLabel {
+  trackingNumber: string;
+  /** The carrier's own id for the shipment, needed to void it. */
+  carrierShipmentId: string;
+  postageCents: number;
+  /** The carrier's own label file; absent when shipd renders the label itself (the simulators). */
+  file?: { format: LabelFormat; bytes: Buffer };
+}
+
+/** What a void or a tracking request needs to know of a label bought earlier. */
+export interface LabelRef {
+  trackingNumber: string;
+  carrierShipmentId: string;
+  service: string;
+  purchasedAt: Date;
+  /** YYYY-MM-DD, as quoted. */
+  estimatedDeliveryDate?: string;
+  from?: Address;
+  to?: Address;
+}
+
+/** `refunded`: the postage comes back now; `refund_pending`: the carrier refunds later (USPS after its review). */
+export type VoidOutcome = 'refunded' | 'refund_pending';
+
+export type TrackingStatus =
+  | 'unknown'
+  | 'pre_transit'
+  | 'in_transit'
+  | 'out_for_delivery'
+  | 'delivered'
+  | 'available_for_pickup'
+  | 'return_to_sender'
+  | 'failure'
+  | 'cancelled'
+  | 'error';
+
+export interface TrackingEvent {
+  occurredAt: Date;
+  status: TrackingStatus;
+  description: string;
+  location: { city: string; state: string; zip: string; country: string } | null;
+}
+
+export interface TrackingResult {
+  status: TrackingStatus;
+  statusDetail: string;
+  /** YYYY-MM-DD, when the carrier says. */
+  estimatedDeliveryDate: string | null;
+  /** Oldest first. */
+  events: TrackingEvent[];
+}
+
 /**
- * What every carrier does, live or simulated. Purchase, void and tracking join this interface with the
- * label and tracking capabilities; rating and address checks are what a rate shop needs.
+ * What every carrier does, live or simulated, in carrier-neutral terms: each adapter maps these to and from its
+ * carrier's wire format. Failures come back as typed results; nothing here throws HTTP details at the caller.
  */
 export interface Carrier {
   readonly id: CarrierId;
@@ -78,6 +153,9 @@ export interface Carrier {
   /** Whether calls can succeed now: false for a live carrier without credentials or an adapter. */
   readonly usable: boolean;
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>>;
+  purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>>;
+  void(label: LabelRef, signal: AbortSignal): Promise<CarrierResult<VoidOutcome>>;
+  track(label: LabelRef, signal: AbortSignal): Promise<CarrierResult<TrackingResult>>;
   validateAddress?(address: Address, signal: AbortSignal): Promise<CarrierResult<AddressCheck>>;
 }
 

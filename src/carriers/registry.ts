@@ -1,6 +1,7 @@
 import type { CarrierId, Config } from '../config.ts';
 import type { Mode } from '../domain/api-key-format.ts';
-import { failure, type Carrier, type CarrierErrorCode, type CarrierResult, type Quote } from './carrier.ts';
+import type { Clock } from '../domain/clock.ts';
+import { failure, type Carrier, type CarrierErrorCode, type CarrierResult } from './carrier.ts';
 import { carrierCatalog } from './catalog.ts';
 import { SimulatedCarrier } from './sim/simulator.ts';
 import { simTables } from './sim/tables.ts';
@@ -11,7 +12,17 @@ function byId(list: Carrier[]): Record<CarrierId, Carrier> {
   return out;
 }
 
-const simulators = byId(simTables.map((t) => new SimulatedCarrier(t)));
+/** One set of simulators per clock: a test that moves its clock moves its carriers' tracking too. */
+const simulators = new WeakMap<Clock, Record<CarrierId, Carrier>>();
+
+function simulatorsFor(clock: Clock): Record<CarrierId, Carrier> {
+  let set = simulators.get(clock);
+  if (!set) {
+    set = byId(simTables.map((t) => new SimulatedCarrier(t, clock)));
+    simulators.set(clock, set);
+  }
+  return set;
+}
 
 /** A live carrier shipd cannot call: it says why, per carrier, instead of failing the whole request. */
 class UnreachableLiveCarrier implements Carrier {
@@ -29,20 +40,32 @@ class UnreachableLiveCarrier implements Carrier {
     this.services = info.services;
   }
 
-  async rate(): Promise<CarrierResult<Quote[]>> {
+  async rate(): Promise<CarrierResult<never>> {
+    return failure(this.code, this.reason);
+  }
+
+  async purchase(): Promise<CarrierResult<never>> {
+    return failure(this.code, this.reason);
+  }
+
+  async void(): Promise<CarrierResult<never>> {
+    return failure(this.code, this.reason);
+  }
+
+  async track(): Promise<CarrierResult<never>> {
     return failure(this.code, this.reason);
   }
 }
 
 /** The carriers a key of this mode talks to: simulators in test mode, the carriers' APIs in live mode. */
-export function carriersFor(mode: Mode, config: Config): Record<CarrierId, Carrier> {
-  if (mode === 'test') return simulators;
+export function carriersFor(mode: Mode, config: Config, clock: Clock): Record<CarrierId, Carrier> {
+  if (mode === 'test') return simulatorsFor(clock);
   return byId(
     carrierCatalog.map((c) => {
       const p = c.id.toUpperCase();
       const creds = config.carriers[c.id];
       return creds.clientId && creds.clientSecret
-        ? new UnreachableLiveCarrier(c.id, 'carrier_unavailable', `Live ${c.name} rating is not available in this version of shipd`)
+        ? new UnreachableLiveCarrier(c.id, 'carrier_unavailable', `Live ${c.name} is not available in this version of shipd`)
         : new UnreachableLiveCarrier(c.id, 'credentials_missing', `Set ${p}_CLIENT_ID and ${p}_CLIENT_SECRET to use ${c.name} with live keys`);
     }),
   );

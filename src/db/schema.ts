@@ -144,6 +144,60 @@ export interface PackagesTable {
   created_at: string;
 }
 
+export type ShipmentStatus = 'pending' | 'purchased' | 'voided' | 'void_pending' | 'failed';
+
+/**
+ * A label purchase. `pending` rows were written before the carrier was called and are not shown to clients;
+ * `failed` ones record a purchase the carrier refused. `purchase` is the JSON of what was bought (addresses,
+ * parcel, ship date, quote), enough to buy it again after a crash and to render the label.
+ */
+export interface ShipmentsTable {
+  id: string;
+  owner_key_id: string;
+  account_id: string;
+  mode: Mode;
+  order_id: string;
+  status: ShipmentStatus;
+  is_return: number;
+  carrier: string;
+  service: string;
+  rate_id: string | null;
+  quoted_cents: number;
+  postage_cents: number | null;
+  payment: 'platform' | 'carrier_account' | 'none';
+  payment_method: string | null;
+  label_format: 'pdf' | 'zpl' | 'png';
+  tracking_number: string | null;
+  carrier_shipment_id: string | null;
+  purchase: string;
+  idempotency_key: string | null;
+  metadata: string;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  voided_at: string | null;
+}
+
+export interface PostageLedgerTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  owner_key_id: string;
+  shipment_id: string;
+  kind: 'charge' | 'refund';
+  /** Positive for a charge, negative for a refund. */
+  amount_cents: number;
+  payment_method: string;
+  created_at: string;
+}
+
+export interface LabelFilesTable {
+  shipment_id: string;
+  format: string;
+  content: Buffer;
+  created_at: string;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -157,4 +211,7 @@ export interface DB {
   jobs: JobsTable;
   rate_shops: RateShopsTable;
   packages: PackagesTable;
+  shipments: ShipmentsTable;
+  postage_ledger: PostageLedgerTable;
+  label_files: LabelFilesTable;
 }

@@ -4,7 +4,7 @@ import type { Carrier } from '../schemas/carrier.ts';
 import type { Context } from './context.ts';
 
 export function listCarriers(ctx: Context): Carrier[] {
-  const carriers = carriersFor(ctx.principal.mode, ctx.config);
+  const carriers = carriersFor(ctx.principal.mode, ctx.config, ctx.clock);
   return carrierCatalog.map((c) => {
     return {
       id: c.id,

@@ -5,6 +5,7 @@ import type { DB } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import type { Principal } from './key-store.ts';
 import type { RateStore } from './rate-store.ts';
+import type { LabelStore } from './label-store.ts';
 
 /** What every domain operation gets: who is asking, in which mode, and the means to answer. */
 export interface Context {
@@ -15,4 +16,12 @@ export interface Context {
   config: Config;
   requestId: string;
   rateStore: RateStore;
+  labels: LabelStore;
+  /** The request's Idempotency-Key, when it sent one and the operation honours it. */
+  idempotencyKey?: string;
+  /**
+   * For operations that commit in several steps: stores the operation's answer for its Idempotency-Key in the
+   * transaction of the step that completes it. Absent when there is no key.
+   */
+  answer?: (trx: Kysely<DB>, result: unknown) => Promise<void>;
 }

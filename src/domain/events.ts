@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB, EventsTable } from '../db/schema.ts';
 import type { Event, EventType } from '../schemas/event.ts';
 import type { Context } from './context.ts';
+import type { Principal } from './key-store.ts';
 import { ApiError } from './errors.ts';
 import { newId } from './ids.ts';
 import { fetchPage, type ListInput, type Page } from './pagination.ts';
@@ -10,7 +11,7 @@ import { fetchPage, type ListInput, type Page } from './pagination.ts';
  * Writes an event to the outbox. Call it with the transaction that makes the change, so the event exists
  * exactly when the change does.
  */
-export async function recordEvent(trx: Kysely<DB>, ctx: Context, type: EventType, resource: { id: string }, at: string): Promise<void> {
+export async function recordEvent(trx: Kysely<DB>, ctx: { principal: Pick<Principal, 'keyId' | 'accountId' | 'mode'> }, type: EventType, resource: { id: string }, at: string): Promise<void> {
   await trx
     .insertInto('events')
     .values({

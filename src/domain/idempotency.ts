@@ -7,8 +7,8 @@ import { ApiError } from './errors.ts';
 
 /** How long a stored answer is replayed. */
 export const idempotencyTtlMs = 7 * 24 * 3_600_000;
-/** A claim not finished by then was abandoned (a crash) and another request may take it over. */
-const claimLeaseMs = 60_000;
+/** By default, a claim not finished by then was abandoned (a crash) and another request may take it over. */
+export const defaultClaimLeaseMs = 60_000;
 /** How long a duplicate waits, by default, for the first request to finish before answering 409. */
 export const defaultIdempotencyWaitMs = 15_000;
 
@@ -17,6 +17,8 @@ const headerPattern = /^[\x21-\x7e]([\x20-\x7e]{0,253}[\x21-\x7e])?$/;
 export type IdempotencyScope = Pick<IdempotencyKeysTable, 'owner_key_id' | 'method' | 'path' | 'idem_key'>;
 
 export interface IdempotencyClaim {
+  /** The Idempotency-Key, as the client sent it. */
+  key: string;
   /** Stores the answer, in the transaction that made the change when there is one. */
   complete(db: Kysely<DB>, status: number, contentType: string, body: string): Promise<void>;
   /** Gives the key back unanswered, so a retry runs the request again. */
@@ -57,6 +59,7 @@ export class IdempotencyStore {
     private readonly db: Kysely<DB>,
     private readonly clock: Clock,
     private readonly waitForFirstMs = defaultIdempotencyWaitMs,
+    private readonly claimLeaseMs = defaultClaimLeaseMs,
   ) {}
 
   /** The one row of a scope, to read, change or remove. */
@@ -82,7 +85,7 @@ export class IdempotencyStore {
         response_status: null,
         response_type: null,
         response_body: null,
-        locked_until: new Date(now.getTime() + claimLeaseMs).toISOString(),
+        locked_until: new Date(now.getTime() + this.claimLeaseMs).toISOString(),
         created_at: at,
         expires_at: new Date(now.getTime() + idempotencyTtlMs).toISOString(),
       })
@@ -102,7 +105,7 @@ export class IdempotencyStore {
     if (row.status === 'done') return { kind: 'done', row };
     if (row.locked_until <= at) {
       const taken = await q.update
-        .set({ locked_until: new Date(now.getTime() + claimLeaseMs).toISOString() })
+        .set({ locked_until: new Date(now.getTime() + this.claimLeaseMs).toISOString() })
         .where('status', '=', 'running')
         .where('locked_until', '<=', at)
         .executeTakeFirst();
@@ -147,6 +150,7 @@ export class IdempotencyStore {
   private handle(s: IdempotencyScope): IdempotencyClaim {
     const key = scopeKey(s);
     return {
+      key: s.idem_key,
       complete: async (db, status, contentType, body) => {
         await this.where(db, s)
           .update.set({ status: 'done', response_status: status, response_type: contentType, response_body: body })

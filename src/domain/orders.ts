@@ -10,7 +10,7 @@ import { fetchPage, type ListInput, type Page } from './pagination.ts';
 import { parcelErrors } from './parcels.ts';
 import { inTransaction } from './transaction.ts';
 
-function toOrder(row: OrdersTable): Order {
+export function toOrder(row: OrdersTable): Order {
   return {
     id: row.id,
     object: 'order',
@@ -83,6 +83,14 @@ export async function ownOrderRow(db: Kysely<DB>, ctx: Context, id: string, forU
   return row;
 }
 
+/** An order whose label is being bought stays as the purchase saw it until the purchase ends. */
+async function refuseWhilePurchasing(trx: Kysely<DB>, row: OrdersTable, what: 'changed' | 'cancelled'): Promise<void> {
+  const pending = await trx.selectFrom('shipments').select('id').where('order_id', '=', row.id).where('status', '=', 'pending').where('is_return', '=', 0).executeTakeFirst();
+  if (pending) {
+    throw new ApiError(what === 'changed' ? 'order_not_editable' : 'order_not_cancellable', `A label for order ${row.id} is being bought (${pending.id}); it cannot be ${what} until that ends`);
+  }
+}
+
 export async function getOrder(ctx: Context, id: string): Promise<Order> {
   return toOrder(await ownOrderRow(ctx.db, ctx, id, false));
 }
@@ -98,6 +106,7 @@ export async function updateOrder(ctx: Context, id: string, patch: OrderUpdate):
   return inTransaction(ctx.db, async (trx) => {
     const row = await ownOrderRow(trx, ctx, id, true);
     if (row.status !== 'incomplete') throw new ApiError('order_not_editable', `Order ${id} is ${row.status}; only incomplete orders can be changed`);
+    await refuseWhilePurchasing(trx, row, 'changed');
     const errors: FieldError[] = [];
     const next: Partial<OrdersTable> = {};
     if (patch.order_number !== undefined) next.order_number = patch.order_number;
@@ -146,6 +155,7 @@ export async function cancelOrder(ctx: Context, id: string): Promise<Order> {
   return inTransaction(ctx.db, async (trx) => {
     const row = await ownOrderRow(trx, ctx, id, true);
     if (row.status !== 'incomplete') throw new ApiError('order_not_cancellable', `Order ${id} is ${row.status}; only incomplete orders can be cancelled`);
+    await refuseWhilePurchasing(trx, row, 'cancelled');
     const at = ctx.clock.now().toISOString();
     await trx.updateTable('orders').set({ status: 'cancelled', updated_at: at }).where('id', '=', id).execute();
     const order = toOrder({ ...row, status: 'cancelled', updated_at: at });

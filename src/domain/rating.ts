@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { CarrierId } from '../config.ts';
-import { failure, type Carrier, type CarrierResult, type ParcelSpec, type Quote, type RateRequest } from '../carriers/carrier.ts';
+import type { Carrier, ParcelSpec, Quote, RateRequest } from '../carriers/carrier.ts';
+import { callCarrier } from './carrier-call.ts';
 import type { Address } from '../schemas/address.ts';
 import type { Parcel } from '../schemas/order.ts';
-import type { Rate, RateShop, RateShopRequest } from '../schemas/rate.ts';
+import { rateErrorCodes, type Rate, type RateError, type RateShop, type RateShopRequest } from '../schemas/rate.ts';
 import type { Context } from './context.ts';
 import type { FieldError } from './errors.ts';
 import { ownOrderRow } from './orders.ts';
+import type { Kysely } from 'kysely';
+import type { DB, OrdersTable } from '../db/schema.ts';
 import { maxRatesPerShop, newRateShopIds } from './rate-ids.ts';
 import { encodeRates } from './rate-store.ts';
 import { money } from './money.ts';
@@ -33,12 +36,55 @@ export function quoteFingerprint(from: Address, to: Address, parcel: Parcel, pac
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
 
-interface ShipmentInputs {
+export interface ShipmentInputs {
   orderId: string | null;
   from: Address;
   to: Address;
   parcel: Parcel;
   pkg?: ResolvedPackage;
+}
+
+/** What an order ships: its addresses, and its parcel in its package if it names one. */
+export async function orderInputs(db: Kysely<DB>, ctx: Context, row: OrdersTable): Promise<ShipmentInputs> {
+  const errors: FieldError[] = [];
+  if (row.parcel === null) failIfAny([field('/order_id', 'the order has no parcel; add one with PATCH /orders/{id}')]);
+  const parcel: Parcel = JSON.parse(row.parcel!);
+  const pkg = row.package_id ? await resolvePackage(db, ctx, row.package_id, parcel, errors) : undefined;
+  failIfAny(errors.map((e) => ({ ...e, pointer: '/order_id' })));
+  return { orderId: row.id, from: JSON.parse(row.ship_from), to: JSON.parse(row.ship_to), parcel, pkg };
+}
+
+export function inputsFingerprint(inputs: ShipmentInputs): string {
+  return quoteFingerprint(inputs.from, inputs.to, inputs.parcel, inputs.pkg?.preset.id ?? null);
+}
+
+/** The carrier-neutral request for these inputs, shipping now. */
+export function rateRequest(inputs: ShipmentInputs, shipDate: Date, services?: string[]): RateRequest {
+  const box = inputs.pkg?.box;
+  return {
+    from: inputs.from,
+    to: inputs.to,
+    parcel: parcelSpec(inputs.parcel, inputs.pkg),
+    shipDate,
+    services,
+    ...(box && { carrierBox: { id: box.id, ...(box.flatRate && { flatRate: box.flatRate }) } }),
+  };
+}
+
+/** Every carrier's quotes for the request, cheapest first, and the carriers that could not quote. */
+export async function quoteAll(ctx: Context, chosen: Carrier[], request: RateRequest): Promise<{ quotes: Quote[]; errors: RateError[] }> {
+  const answers = await Promise.all(chosen.map((c) => callCarrier(c, ctx.config.carrierTimeoutMs, (signal) => c.rate(request, signal))));
+  const quotes: Quote[] = [];
+  const errors: RateError[] = [];
+  answers.forEach((answer, i) => {
+    if (answer.ok) quotes.push(...answer.value);
+    else {
+      const code = (rateErrorCodes as readonly string[]).includes(answer.error.code) ? (answer.error.code as RateError['code']) : 'carrier_error';
+      errors.push({ carrier: chosen[i]!.id, code, detail: answer.error.detail });
+    }
+  });
+  quotes.sort((a, b) => a.amountCents - b.amountCents || a.deliveryDays - b.deliveryDays);
+  return { quotes, errors };
 }
 
 async function resolveInputs(ctx: Context, input: RateShopRequest): Promise<ShipmentInputs> {
@@ -48,12 +94,7 @@ async function resolveInputs(ctx: Context, input: RateShopRequest): Promise<Ship
       if (input[name] !== undefined) errors.push(field(`/${name}`, 'give order_id or the shipment itself, not both'));
     }
     failIfAny(errors);
-    const row = await ownOrderRow(ctx.db, ctx, input.order_id, false);
-    if (row.parcel === null) failIfAny([field('/order_id', 'the order has no parcel; add one with PATCH /orders/{id}')]);
-    const parcel: Parcel = JSON.parse(row.parcel!);
-    const pkg = row.package_id ? await resolvePackage(ctx.db, ctx, row.package_id, parcel, errors) : undefined;
-    failIfAny(errors.map((e) => ({ ...e, pointer: '/order_id' })));
-    return { orderId: row.id, from: JSON.parse(row.ship_from), to: JSON.parse(row.ship_to), parcel, pkg };
+    return orderInputs(ctx.db, ctx, await ownOrderRow(ctx.db, ctx, input.order_id, false));
   }
   if (!input.ship_to) errors.push(field('/ship_to', 'is required without order_id'));
   if (!input.parcel) errors.push(field('/parcel', 'is required without order_id'));
@@ -63,35 +104,6 @@ async function resolveInputs(ctx: Context, input: RateShopRequest): Promise<Ship
   const from = await resolveShipFrom(ctx.db, ctx, input, errors);
   failIfAny(errors);
   return { orderId: null, from: from.address!, to: to!, parcel: input.parcel!, pkg };
-}
-
-/**
- * Every carrier's answer, each within the one time-out of the shop; a carrier that throws or runs out of time
- * becomes its own failure and holds up or fails no other.
- */
-async function askAll(carriers: Carrier[], request: RateRequest, timeoutMs: number): Promise<CarrierResult<Quote[]>[]> {
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => {
-      resolve('timeout');
-      controller.abort();
-    }, timeoutMs);
-  });
-  const answers = await Promise.all(
-    carriers.map(async (carrier) => {
-      const timedOut = failure('carrier_timeout', `${carrier.name} did not answer within ${timeoutMs} ms`);
-      try {
-        const answer = await Promise.race([carrier.rate(request, controller.signal), deadline]);
-        return answer === 'timeout' ? timedOut : answer;
-      } catch (err) {
-        if (controller.signal.aborted) return timedOut;
-        return failure('carrier_error', `${carrier.name} failed: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }),
-  );
-  clearTimeout(timer);
-  return answers;
 }
 
 /**
@@ -111,27 +123,11 @@ export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrie
     failIfAny(input.services.flatMap((s, i) => (known.has(s) ? [] : [field(`/services/${i}`, `"${s}" is not a service of ${chosen.map((c) => c.name).join(', ')}`)])));
   }
   const now = ctx.clock.now();
-  const request: RateRequest = {
-    from: inputs.from,
-    to: inputs.to,
-    parcel: parcelSpec(inputs.parcel, inputs.pkg),
-    shipDate: now,
-    services: input.services,
-    ...(box && { carrierBox: { id: box.id, ...(box.flatRate && { flatRate: box.flatRate }) } }),
-  };
-  const answers = await askAll(chosen, request, ctx.config.carrierTimeoutMs);
-
+  const { quotes, errors } = await quoteAll(ctx, chosen, rateRequest(inputs, now, input.services));
   const createdAt = now.toISOString();
   const expiresAt = new Date(now.getTime() + rateLifetimeMs).toISOString();
-  const print = quoteFingerprint(inputs.from, inputs.to, inputs.parcel, inputs.pkg?.preset.id ?? null);
+  const print = inputsFingerprint(inputs);
   const ids = newRateShopIds(now.getTime());
-  const quotes: Quote[] = [];
-  const errors: RateShop['errors'] = [];
-  answers.forEach((answer, i) => {
-    if (answer.ok) quotes.push(...answer.value);
-    else errors.push({ carrier: chosen[i]!.id, code: answer.error.code, detail: answer.error.detail });
-  });
-  quotes.sort((a, b) => a.amountCents - b.amountCents || a.deliveryDays - b.deliveryDays);
   const kept = quotes.slice(0, maxRatesPerShop);
   const numbered: Rate[] = kept.map((q, i) => ({
     id: ids.rateId(i),

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
 import { Type } from '@sinclair/typebox';
 import { ApiError, errorCodes, type ErrorCode } from '../domain/errors.ts';
 import type { Context } from '../domain/context.ts';
@@ -6,8 +8,9 @@ import type { Services } from '../services.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import type { IdempotencyClaim } from '../domain/idempotency.ts';
 import { problemBody } from './problems.ts';
+import { apiBase } from '../domain/paths.ts';
 
-export const apiBase = '/api/integrations/v1';
+export { apiBase };
 
 /** Every authenticated operation can answer these, whatever it does. */
 const commonErrors: ErrorCode[] = [
@@ -60,7 +63,8 @@ function errorResponses(op: AnyOperation): Record<number, unknown> {
 const allMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** Answers a client's retry must not replay: it may fix the request, or simply come back later. */
-const unstoredCodes = new Set<ErrorCode>(['validation_failed', 'malformed_json', 'rate_limited', 'invalid_idempotency_key']);
+// A missing or declined payment method is fixed on the account, after which the same request must succeed.
+const unstoredCodes = new Set<ErrorCode>(['validation_failed', 'malformed_json', 'rate_limited', 'invalid_idempotency_key', 'payment_method_required', 'payment_declined']);
 
 /**
  * Runs an operation that holds an Idempotency-Key. Its answer is stored in the same transaction as the change,
@@ -80,12 +84,27 @@ async function runClaimed(
   const serialize = reply.getSerializationFunction(String(status), 'application/json')!;
   let text: string;
   try {
-    text = await ctx.db.transaction().execute(async (trx) => {
-      const result = await op.handler({ ...ctx, db: trx }, input);
-      const body = serialize(result);
-      await claim.complete(trx, status, json, body);
-      return body;
-    });
+    if (op.ownTransactions) {
+      let stored: string | undefined;
+      const answer = async (trx: Kysely<DB>, result: unknown) => {
+        const body = serialize(result as Record<string, unknown>);
+        await claim.complete(trx, status, json, body);
+        stored = body;
+      };
+      const result = await op.handler({ ...ctx, answer, idempotencyKey: claim.key }, input);
+      if (stored === undefined) {
+        stored = serialize(result);
+        await claim.complete(ctx.db, status, json, stored);
+      }
+      text = stored;
+    } else {
+      text = await ctx.db.transaction().execute(async (trx) => {
+        const result = await op.handler({ ...ctx, db: trx, idempotencyKey: claim.key }, input);
+        const body = serialize(result);
+        await claim.complete(trx, status, json, body);
+        return body;
+      });
+    }
   } catch (err) {
     if (!(err instanceof ApiError) || err.status >= 500 || unstoredCodes.has(err.code)) {
       // Give the key back before answering: a client that retries the moment it reads this answer must find it free.
@@ -104,6 +123,10 @@ async function runClaimed(
   return reply.code(status).type(json).send(text);
 }
 
+async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined || request.body === null) request.body = {};
+}
+
 export function registerOperations(
   app: FastifyInstance,
   services: Services,
@@ -119,6 +142,8 @@ export function registerOperations(
       method: op.method,
       url,
       onRequest: authenticate,
+      // A POST whose fields are all optional may come without a body; it means "nothing to add".
+      ...(op.body && !(op.body as { required?: string[] }).required?.length && { preValidation: emptyBodyAsObject }),
       config: { idempotent: op.idempotent === true },
       schema: {
         operationId: op.id,
@@ -144,6 +169,7 @@ export function registerOperations(
           config: services.config,
           requestId: request.id,
           rateStore: services.rateStore,
+          labels: services.labels,
         };
         const input = { params: request.params, query: request.query, body: request.body };
         if (request.idempotencyClaim) {

@@ -14,9 +14,11 @@ import { eventOperations } from './events.ts';
 import { rateOperations } from './rates.ts';
 import { addressOperations } from './addresses.ts';
 import { accountResourceOperations } from './account-resources.ts';
+import { shipmentOperations } from './shipments.ts';
+import { LabelFormatSchema, ReturnCreate, Shipment, ShipmentCreate, ShipmentList, ShipmentStatusSchema } from '../schemas/shipment.ts';
 import type { AnyOperation } from './operation.ts';
 
-export const operations: AnyOperation[] = [...carrierOperations, ...accountResourceOperations, ...addressOperations, ...orderOperations, ...rateOperations, ...eventOperations];
+export const operations: AnyOperation[] = [...carrierOperations, ...accountResourceOperations, ...addressOperations, ...orderOperations, ...rateOperations, ...shipmentOperations, ...eventOperations];
 
 /** Schemas with an $id: registered once, referenced everywhere, named components in OpenAPI. */
 export const sharedSchemas: TSchema[] = [
@@ -49,4 +51,10 @@ export const sharedSchemas: TSchema[] = [
   LocationList,
   PackagePreset,
   PackageList,
+  LabelFormatSchema,
+  ShipmentStatusSchema,
+  ShipmentCreate,
+  ReturnCreate,
+  Shipment,
+  ShipmentList,
 ];

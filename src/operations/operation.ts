@@ -27,6 +27,11 @@ export interface Operation<P extends TSchema = TSchema, Q extends TSchema = TSch
   readOnly?: boolean;
   /** A creating POST: honours Idempotency-Key, and stores its answer in the transaction that made the change. */
   idempotent?: boolean;
+  /**
+   * The handler commits in several steps of its own (a purchase records itself before calling the carrier),
+   * and stores its answer through `ctx.answer` in the step that completes it.
+   */
+  ownTransactions?: boolean;
   handler(ctx: Context, input: { params: Static<P>; query: Static<Q>; body: Static<B> }): Promise<Static<R>>;
 }
 

@@ -18,6 +18,6 @@ export const rateOperations = [
     response: Type.Ref(RateShop),
     responseDescription: 'The rates, and the carriers that could not rate',
     errors: ['not_found'],
-    handler: (ctx, { body }) => shopRates(ctx, carriersFor(ctx.principal.mode, ctx.config), body),
+    handler: (ctx, { body }) => shopRates(ctx, carriersFor(ctx.principal.mode, ctx.config, ctx.clock), body),
   }),
 ];

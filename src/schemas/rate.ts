@@ -54,14 +54,17 @@ export const Rate = Type.Object(
 );
 export type Rate = Static<typeof Rate>;
 
+export const rateErrorCodes = ['carrier_unavailable', 'carrier_timeout', 'address_invalid', 'service_unavailable', 'parcel_too_large', 'not_serviced', 'credentials_missing', 'carrier_error'] as const;
+
 export const RateError = Type.Object(
   {
     carrier: Type.Ref(CarrierIdSchema),
-    code: StringEnum(['carrier_unavailable', 'carrier_timeout', 'address_invalid', 'service_unavailable', 'parcel_too_large', 'not_serviced', 'credentials_missing', 'carrier_error']),
+    code: StringEnum(rateErrorCodes),
     detail: Type.String(),
   },
   { $id: 'RateError', title: 'RateError', additionalProperties: false },
 );
+export type RateError = Static<typeof RateError>;
 
 export const RateShop = Type.Object(
   {

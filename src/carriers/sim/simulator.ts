@@ -1,4 +1,21 @@
-import { failure, lengthAndGirthIn, ok, type Carrier, type CarrierResult, type Quote, type RateRequest } from '../carrier.ts';
+import { createHash } from 'node:crypto';
+import {
+  failure,
+  lengthAndGirthIn,
+  ok,
+  type Carrier,
+  type CarrierResult,
+  type LabelRef,
+  type PurchasedLabel,
+  type PurchaseRequest,
+  type Quote,
+  type RateRequest,
+  type TrackingResult,
+  type VoidOutcome,
+} from '../carrier.ts';
+import type { Clock } from '../../domain/clock.ts';
+import { syntheticTrackingNumber } from '../tracking-numbers.ts';
+import { simulatedTracking } from './tracking-timeline.ts';
 import type { ServiceInfo } from '../catalog.ts';
 import { billableWeightLb } from './billable-weight.ts';
 import { deliveryDate } from './calendar.ts';
@@ -14,18 +31,44 @@ function hang(signal: AbortSignal): Promise<never> {
   });
 }
 
+const maxRemembered = 10_000;
+
+/** Everything a simulated quote depends on, the ship day included; nothing else. */
+function quoteKey(r: RateRequest): string {
+  const d = r.parcel.dimensionsIn;
+  const residential = r.to.residential ?? !r.to.company;
+  const flat = r.carrierBox?.flatRate;
+  return [
+    r.from.zip.slice(0, 5),
+    r.to.zip.slice(0, 5),
+    r.parcel.weightLb,
+    d ? `${d.length}x${d.width}x${d.height}` : '',
+    residential ? 1 : 0,
+    r.services?.join(',') ?? '',
+    flat ? `${flat.service}:${flat.listCents}:${flat.accountCents}` : '',
+    Math.floor(r.shipDate.getTime() / 86_400_000),
+  ].join('|');
+}
+
+const magicName = (a: { name?: string } | undefined) => (a?.name ?? '').trim().toLowerCase();
+
 /**
- * An offline carrier for test mode: deterministic quotes for the same request and ship date. The magic
- * recipient names "Timeout <carrier>" and "Unavailable <carrier>" make that carrier fail, for testing the
- * unhappy paths (README: test mode).
+ * An offline carrier for test mode: deterministic quotes for the same request and ship date, labels whose
+ * tracking numbers follow the carrier's real format, and tracking that moves with the clock. Magic recipient
+ * names make it fail on purpose, for testing the unhappy paths (README: test mode).
  */
 export class SimulatedCarrier implements Carrier {
   readonly id: Carrier['id'];
   readonly name: string;
   readonly services: readonly ServiceInfo[];
   readonly usable = true;
+  /** Answers already worked out; a shop asks the same few questions all day. */
+  private readonly quotes = new Map<string, CarrierResult<Quote[]>>();
 
-  constructor(private readonly table: SimCarrierTable) {
+  constructor(
+    private readonly table: SimCarrierTable,
+    private readonly clock: Clock,
+  ) {
     this.id = table.id;
     this.name = table.name;
     this.services = table.services.map((s) => ({ code: s.code, name: s.name, domestic: true }));
@@ -33,10 +76,21 @@ export class SimulatedCarrier implements Carrier {
 
   async rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
     const t = this.table;
-    const magic = (request.to.name ?? '').trim().toLowerCase();
+    const magic = magicName(request.to);
     if (magic === `timeout ${t.id}`) return hang(signal);
     if (magic === `unavailable ${t.id}`) return failure('carrier_unavailable', `${t.name} is not answering (simulated by the recipient name)`);
 
+    const key = quoteKey(request);
+    const known = this.quotes.get(key);
+    if (known) return known;
+    const answer = this.quote(request);
+    if (this.quotes.size >= maxRemembered) this.quotes.clear();
+    this.quotes.set(key, answer);
+    return answer;
+  }
+
+  private quote(request: RateRequest): CarrierResult<Quote[]> {
+    const t = this.table;
     const zone = zoneFor(t.id, request.from.zip, request.to.zip);
     if (!zone) {
       return failure('not_serviced', `${t.name} does not serve ZIP ${[request.from.zip, request.to.zip].join(' → ')}: no such ZIP`);
@@ -75,5 +129,32 @@ export class SimulatedCarrier implements Carrier {
     }
     if (quotes.length === 0) return failure('service_unavailable', `No ${t.name} service fits this parcel and destination`);
     return ok(quotes);
+  }
+
+  async purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
+    const t = this.table;
+    const magic = magicName(request.to);
+    if (magic === `timeout ${t.id}`) return hang(signal);
+    if (magic === `unavailable ${t.id}` || magic === `purchase fails ${t.id}`) {
+      return failure('carrier_unavailable', `${t.name} did not sell the label (simulated by the recipient name)`);
+    }
+    if (!t.services.some((s) => s.code === request.service)) return failure('service_unavailable', `${t.name} has no service ${request.service}`);
+    if (!zoneFor(t.id, request.from.zip, request.to.zip)) return failure('not_serviced', `${t.name} does not serve ZIP ${request.to.zip}`);
+    // The idempotency key decides the tracking number, so buying again with it gives the same label back.
+    const seed = createHash('sha256').update(`${t.id}:${request.idempotencyKey}`).digest();
+    const trackingNumber = syntheticTrackingNumber(t.id, request.service, seed);
+    return ok({ trackingNumber, carrierShipmentId: trackingNumber, postageCents: request.quotedCents });
+  }
+
+  async void(label: LabelRef): Promise<CarrierResult<VoidOutcome>> {
+    const seen = simulatedTracking(label, this.clock.now());
+    if (seen.status !== 'pre_transit') {
+      return failure('label_in_transit', `${this.table.name} has scanned ${label.trackingNumber} (${seen.statusDetail.toLowerCase()}); a label in the carrier's hands cannot be voided`);
+    }
+    return ok('refunded');
+  }
+
+  async track(label: LabelRef): Promise<CarrierResult<TrackingResult>> {
+    return ok(simulatedTracking(label, this.clock.now()));
   }
 }

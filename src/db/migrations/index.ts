@@ -3,6 +3,7 @@ import * as foundation from './001_foundation.ts';
 import * as ordersEventsJobs from './002_orders_events_jobs.ts';
 import * as rateShops from './003_rates.ts';
 import * as packages from './004_packages.ts';
+import * as shipments from './005_shipments.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '002_orders_events_jobs': ordersEventsJobs,
   '003_rates': rateShops,
   '004_packages': packages,
+  '005_shipments': shipments,
 };

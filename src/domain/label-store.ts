@@ -1,0 +1,70 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.ts';
+import type { DB } from '../db/schema.ts';
+import type { LabelFormat } from '../labels/label-data.ts';
+
+/** Where label files are kept once rendered or bought, so every download serves the same bytes. */
+export interface LabelStore {
+  get(shipmentId: string, format: LabelFormat): Promise<Buffer | undefined>;
+  /** Pass the transaction that completes the purchase where the store can join it. */
+  put(db: Kysely<DB>, shipmentId: string, format: LabelFormat, bytes: Buffer, at: string): Promise<void>;
+}
+
+/** SQLite's default: files in a directory under the data dir, written whole or not at all. */
+export class DirectoryLabelStore implements LabelStore {
+  private ready: Promise<unknown> | undefined;
+
+  constructor(private readonly dir: string) {}
+
+  private path(shipmentId: string, format: LabelFormat): string {
+    return join(this.dir, `${shipmentId}.${format}`);
+  }
+
+  async get(shipmentId: string, format: LabelFormat): Promise<Buffer | undefined> {
+    try {
+      return await readFile(this.path(shipmentId, format));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
+  async put(_db: Kysely<DB>, shipmentId: string, format: LabelFormat, bytes: Buffer): Promise<void> {
+    this.ready ??= mkdir(this.dir, { recursive: true });
+    await this.ready;
+    const path = this.path(shipmentId, format);
+    // A reader sees the old file or the whole new one, never half of it.
+    const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    await writeFile(temp, bytes);
+    await rename(temp, path);
+  }
+}
+
+/** PostgreSQL: in the database, so every instance sharing it serves every label. */
+export class DatabaseLabelStore implements LabelStore {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async get(shipmentId: string, format: LabelFormat): Promise<Buffer | undefined> {
+    const row = await this.db
+      .selectFrom('label_files')
+      .select('content')
+      .where('shipment_id', '=', shipmentId)
+      .where('format', '=', format)
+      .executeTakeFirst();
+    return row?.content;
+  }
+
+  async put(db: Kysely<DB>, shipmentId: string, format: LabelFormat, bytes: Buffer, at: string): Promise<void> {
+    await db
+      .insertInto('label_files')
+      .values({ shipment_id: shipmentId, format, content: bytes, created_at: at })
+      .onConflict((oc) => oc.columns(['shipment_id', 'format']).doUpdateSet({ content: bytes, created_at: at }))
+      .execute();
+  }
+}
+
+export function labelStoreFor(database: Database, dataDir: string): LabelStore {
+  return database.kind === 'postgres' ? new DatabaseLabelStore(database.db) : new DirectoryLabelStore(join(dataDir, 'labels'));
+}

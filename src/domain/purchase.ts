@@ -1,0 +1,314 @@
+import type { CarrierId } from '../config.ts';
+import type { OrdersTable, ShipmentsTable } from '../db/schema.ts';
+import { carriersFor } from '../carriers/registry.ts';
+import type { Carrier, PurchasedLabel, Quote } from '../carriers/carrier.ts';
+import type { LabelFormat } from '../labels/label-data.ts';
+import { renderLabel } from '../labels/render.ts';
+import type { Shipment, ShipmentCreate } from '../schemas/shipment.ts';
+import { chargePostage, requirePaymentMethod } from './billing.ts';
+import { callCarrier } from './carrier-call.ts';
+import type { Context } from './context.ts';
+import { ApiError } from './errors.ts';
+import { recordEvent } from './events.ts';
+import { newId } from './ids.ts';
+import { ownOrderRow, toOrder } from './orders.ts';
+import { inputsFingerprint, orderInputs, quoteAll, rateRequest, type ShipmentInputs } from './rating.ts';
+import { labelDataFor } from './label-files.ts';
+import { serviceName, toShipment, type PurchaseRecord } from './shipments.ts';
+import { inTransaction } from './transaction.ts';
+
+/**
+ * A pending purchase older than this was left by a crash (its request would have finished or failed by now),
+ * and may be finished by the reconcile job or by the client's retry with the same Idempotency-Key.
+ */
+export function pendingStaleMs(ctx: Pick<Context, 'config'>): number {
+  return ctx.config.carrierTimeoutMs + 5_000;
+}
+
+/** What is about to be bought: the carrier's service and the quote it was chosen by. */
+export interface PurchasePlan {
+  carrier: CarrierId;
+  service: string;
+  quotedCents: number;
+  rateId: string | null;
+  zone: string | null;
+  estimatedDeliveryDate: string | null;
+}
+
+const fromQuote = (q: Quote, rateId: string | null): PurchasePlan => ({
+  carrier: q.carrier,
+  service: q.service,
+  quotedCents: q.amountCents,
+  rateId,
+  zone: q.zone,
+  estimatedDeliveryDate: q.estimatedDeliveryDate,
+});
+
+/** The rate the client chose, if it is theirs, unexpired, and was quoted for exactly what the order ships. */
+async function planFromRate(ctx: Context, inputs: ShipmentInputs, rateId: string): Promise<PurchasePlan> {
+  const found = await ctx.rateStore.find(ctx.db, rateId);
+  if (!found || found.shop.owner_key_id !== ctx.principal.keyId) throw new ApiError('not_found', `No rate ${rateId}`);
+  const { rate, shop } = found;
+  if (shop.expires_at <= ctx.clock.now().toISOString()) throw new ApiError('rate_expired', `Rate ${rateId} expired at ${shop.expires_at}; shop rates again`);
+  if (shop.inputs_fingerprint !== inputsFingerprint(inputs)) {
+    throw new ApiError('rate_not_for_order', `Rate ${rateId} was quoted for other addresses or another parcel than order ${inputs.orderId} has now; shop rates for the order again`);
+  }
+  return {
+    carrier: rate.carrier,
+    service: rate.service,
+    quotedCents: Math.round(Number(rate.amount.amount) * 100),
+    rateId,
+    zone: rate.zone,
+    estimatedDeliveryDate: rate.estimated_delivery_date,
+  };
+}
+
+/** Without a rate id: the order's requested service, else the cheapest rate of any carrier. */
+async function planFromQuotes(ctx: Context, carriers: Record<CarrierId, Carrier>, inputs: ShipmentInputs, order: OrdersTable): Promise<PurchasePlan> {
+  const requested: { carrier: CarrierId; service: string } | null = order.requested_service ? JSON.parse(order.requested_service) : null;
+  const box = inputs.pkg?.box;
+  const chosen = requested ? [carriers[requested.carrier]] : box ? [carriers[box.carrier]] : Object.values(carriers);
+  const { quotes, errors } = await quoteAll(ctx, chosen, rateRequest(inputs, ctx.clock.now(), requested ? [requested.service] : undefined));
+  const best = quotes[0];
+  if (!best) {
+    const why = errors.map((e) => `${e.carrier}: ${e.detail}`).join('; ');
+    const what = requested ? `${serviceName(requested.carrier, requested.service)} (the order's requested service)` : 'any carrier';
+    throw new ApiError('no_rate_available', `No rate from ${what} for order ${order.id}${why ? `: ${why}` : ''}`);
+  }
+  return fromQuote(best, null);
+}
+
+function checkPurchasable(order: OrdersTable): void {
+  if (order.status === 'shipped') throw new ApiError('order_already_shipped', `Order ${order.id} already has a label (${order.shipment_id}); void it first to buy another`);
+  if (order.status !== 'incomplete') throw new ApiError('order_not_purchasable', `Order ${order.id} is ${order.status}; only incomplete orders can be bought a label`);
+}
+
+/** Buys the order's label: POST /shipments. */
+export async function buyLabel(ctx: Context, input: ShipmentCreate): Promise<Shipment> {
+  const earlier = ctx.idempotencyKey ? await purchaseByKey(ctx, input.order_id, false, ctx.idempotencyKey) : undefined;
+  if (earlier) return resumePurchase(ctx, earlier);
+
+  const order = await ownOrderRow(ctx.db, ctx, input.order_id, false);
+  checkPurchasable(order);
+  const inputs = await orderInputs(ctx.db, ctx, order);
+  const carriers = carriersFor(ctx.principal.mode, ctx.config, ctx.clock);
+  if (input.rate_id) {
+    const plan = await planFromRate(ctx, inputs, input.rate_id);
+    const paymentMethod = await requirePaymentMethod(ctx.db, ctx.principal.accountId, ctx.principal.mode);
+    return purchase(ctx, carriers, { order, inputs, plan, paymentMethod, isReturn: false, format: input.label_format, metadata: input.metadata });
+  }
+  // Payment is checked before any carrier is asked anything.
+  const paymentMethod = await requirePaymentMethod(ctx.db, ctx.principal.accountId, ctx.principal.mode);
+  const plan = await planFromQuotes(ctx, carriers, inputs, order);
+  return purchase(ctx, carriers, { order, inputs, plan, paymentMethod, isReturn: false, format: input.label_format, metadata: input.metadata });
+}
+
+export interface PurchaseInput {
+  order: OrdersTable;
+  inputs: ShipmentInputs;
+  plan: PurchasePlan;
+  paymentMethod: string;
+  isReturn: boolean;
+  format: LabelFormat | undefined;
+  metadata: Record<string, string> | undefined;
+}
+
+/** The purchase this Idempotency-Key already started for the order, if any. */
+export async function purchaseByKey(ctx: Context, orderId: string, isReturn: boolean, key: string): Promise<ShipmentsTable | undefined> {
+  return ctx.db
+    .selectFrom('shipments')
+    .selectAll()
+    .where('owner_key_id', '=', ctx.principal.keyId)
+    .where('order_id', '=', orderId)
+    .where('is_return', '=', isReturn ? 1 : 0)
+    .where('idempotency_key', '=', key)
+    .where('status', 'in', ['pending', 'purchased', 'voided', 'void_pending'])
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}
+
+/** A retry of a purchase whose first request never answered: its label if it was bought, else finish buying it. */
+export async function resumePurchase(ctx: Context, row: ShipmentsTable): Promise<Shipment> {
+  if (row.status !== 'pending') return toShipment(ctx, row);
+  if (Date.parse(row.updated_at) > ctx.clock.now().getTime() - pendingStaleMs(ctx)) {
+    throw new ApiError('idempotency_key_in_use', `The purchase ${row.id} with this Idempotency-Key is still running; retry in a few seconds for its answer`);
+  }
+  return finishPending(ctx, row);
+}
+
+/**
+ * Records the purchase, then buys from the carrier, then completes it: three steps, so that a crash at any point
+ * leaves either nothing, or a pending record that the reconcile job finishes or undoes. The database, not this
+ * code, refuses a second active label for the order.
+ */
+export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier>, p: PurchaseInput): Promise<Shipment> {
+  const now = ctx.clock.now();
+  const at = now.toISOString();
+  const record: PurchaseRecord = {
+    from: p.isReturn ? p.inputs.to : p.inputs.from,
+    to: p.isReturn ? p.inputs.from : p.inputs.to,
+    parcel: rateRequest(p.inputs, now).parcel,
+    shipDate: at,
+    zone: p.plan.zone,
+    estimatedDeliveryDate: p.plan.estimatedDeliveryDate,
+    reference: p.order.order_number,
+  };
+  const row: ShipmentsTable = {
+    id: newId('shp', now.getTime()),
+    owner_key_id: ctx.principal.keyId,
+    account_id: ctx.principal.accountId,
+    mode: ctx.principal.mode,
+    order_id: p.order.id,
+    status: 'pending',
+    is_return: p.isReturn ? 1 : 0,
+    carrier: p.plan.carrier,
+    service: p.plan.service,
+    rate_id: p.plan.rateId,
+    quoted_cents: p.plan.quotedCents,
+    postage_cents: null,
+    payment: 'platform',
+    payment_method: p.paymentMethod,
+    label_format: p.format ?? 'pdf',
+    tracking_number: null,
+    carrier_shipment_id: null,
+    purchase: JSON.stringify(record),
+    idempotency_key: ctx.idempotencyKey ?? null,
+    metadata: JSON.stringify(p.metadata ?? {}),
+    last_error: null,
+    created_at: at,
+    updated_at: at,
+    voided_at: null,
+  };
+  await inTransaction(ctx.db, async (trx) => {
+    const order = await ownOrderRow(trx, ctx, p.order.id, true);
+    if (!p.isReturn) checkPurchasable(order);
+    if (order.updated_at !== p.order.updated_at) {
+      throw new ApiError('rate_not_for_order', `Order ${order.id} changed while its label was being chosen; try again`);
+    }
+    const inserted = await trx.insertInto('shipments').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) {
+      throw p.isReturn
+        ? new ApiError('order_already_shipped', `Order ${order.id} already has an active return label; void it first`)
+        : new ApiError('order_already_shipped', `Order ${order.id} already has an active label, or one is being bought right now`);
+    }
+  });
+  return buyAndComplete(ctx, carriers[p.plan.carrier], row);
+}
+
+function purchaseRequest(row: ShipmentsTable) {
+  const record: PurchaseRecord = JSON.parse(row.purchase);
+  return {
+    from: record.from,
+    to: record.to,
+    parcel: record.parcel,
+    shipDate: new Date(record.shipDate),
+    service: row.service,
+    quotedCents: row.quoted_cents,
+    labelFormat: row.label_format,
+    isReturn: row.is_return === 1,
+    ...(record.reference !== null && { reference: record.reference }),
+    // The shipment id, the same on every try: a retried purchase gets the first label back.
+    idempotencyKey: row.id,
+  };
+}
+
+async function buyAndComplete(ctx: Context, carrier: Carrier, row: ShipmentsTable): Promise<Shipment> {
+  const bought = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.purchase(purchaseRequest(row), signal));
+  if (!bought.ok) {
+    if (bought.error.code === 'carrier_timeout') {
+      // The carrier may have sold the label without our hearing of it: the reconcile job asks again with the same key.
+      throw new ApiError('carrier_timeout', `${bought.error.detail}. The purchase ${row.id} will be finished or undone shortly; GET /shipments/${row.order_id} shows the outcome`);
+    }
+    await ctx.db
+      .updateTable('shipments')
+      .set({ status: 'failed', last_error: bought.error.detail, updated_at: ctx.clock.now().toISOString() })
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
+      .execute();
+    throw new ApiError('carrier_error', `${carrier.name} did not sell the label: ${bought.error.detail}`);
+  }
+  return complete(ctx, row, bought.value);
+}
+
+/** Stores the label, charges the postage, ships the order and reports it, all or nothing. */
+async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel): Promise<Shipment> {
+  const format = row.label_format;
+  const file = label.file?.format === format ? label.file.bytes : await renderLabel(labelDataFor(row, label.trackingNumber), format);
+  const at = ctx.clock.now().toISOString();
+  await ctx.labels.put(ctx.db, row.id, format, file, at);
+  return inTransaction(ctx.db, async (trx) => {
+    const done: ShipmentsTable = {
+      ...row,
+      status: 'purchased',
+      tracking_number: label.trackingNumber,
+      carrier_shipment_id: label.carrierShipmentId,
+      postage_cents: label.postageCents,
+      updated_at: at,
+    };
+    const updated = await trx
+      .updateTable('shipments')
+      .set({ status: 'purchased', tracking_number: label.trackingNumber, carrier_shipment_id: label.carrierShipmentId, postage_cents: label.postageCents, updated_at: at })
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) {
+      // Someone else (the reconcile job, or a retry) finished it first; theirs is the answer.
+      const now = await trx.selectFrom('shipments').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+      if (now.status === 'failed') throw new ApiError('carrier_error', `The purchase ${row.id} failed: ${now.last_error ?? 'the carrier refused it'}`);
+      return toShipment(ctx, now);
+    }
+    if (row.payment === 'platform' && label.postageCents > 0) {
+      await chargePostage(trx, {
+        accountId: row.account_id,
+        mode: row.mode,
+        ownerKeyId: row.owner_key_id,
+        shipmentId: row.id,
+        cents: label.postageCents,
+        paymentMethod: row.payment_method!,
+        at,
+      });
+    }
+    const shipment = toShipment(ctx, done);
+    if (row.is_return === 0) {
+      const order = await trx.selectFrom('orders').selectAll().where('id', '=', row.order_id).executeTakeFirstOrThrow();
+      const shipped: OrdersTable = { ...order, status: 'shipped', shipment_id: row.id, updated_at: at };
+      await trx.updateTable('orders').set({ status: 'shipped', shipment_id: row.id, updated_at: at }).where('id', '=', row.order_id).execute();
+      await recordEvent(trx, ownerOf(row), 'shipment.created', shipment, at);
+      await recordEvent(trx, ownerOf(row), 'order.updated', toOrder(shipped), at);
+    } else {
+      await recordEvent(trx, ownerOf(row), 'shipment.created', shipment, at);
+    }
+    await ctx.answer?.(trx, shipment);
+    return shipment;
+  });
+}
+
+/** Events belong to the key that made the shipment, whoever finishes it. */
+const ownerOf = (row: ShipmentsTable) => ({ principal: { keyId: row.owner_key_id, accountId: row.account_id, mode: row.mode } });
+
+/**
+ * Finishes a purchase a crash left pending: asks the carrier again with the same idempotency key (getting the
+ * label it may already have sold) and completes it; if the carrier refuses, the purchase is marked failed and
+ * the order is free again.
+ */
+export async function finishPending(ctx: Context, row: ShipmentsTable): Promise<Shipment> {
+  const carrier = carriersFor(row.mode, ctx.config, ctx.clock)[row.carrier as CarrierId];
+  return buyAndComplete(ctx, carrier, row);
+}
+
+/** The reconcile job: every purchase left pending past its time, finished or marked failed. */
+export async function reconcilePending(ctx: Omit<Context, 'principal'>, log: { info(o: object, m: string): void; error(o: object, m: string): void }): Promise<number> {
+  const before = new Date(ctx.clock.now().getTime() - pendingStaleMs(ctx)).toISOString();
+  const rows = await ctx.db.selectFrom('shipments').selectAll().where('status', '=', 'pending').where('updated_at', '<=', before).orderBy('updated_at').limit(100).execute();
+  for (const row of rows) {
+    const owner = { ...ctx, principal: { keyId: row.owner_key_id, accountId: row.account_id, mode: row.mode } } as Context;
+    try {
+      const shipment = await finishPending(owner, row);
+      log.info({ shipment: shipment.id, tracking: shipment.tracking_number }, 'finished a purchase left pending');
+    } catch (err) {
+      log.error({ shipment: row.id, err }, 'could not finish a purchase left pending');
+    }
+  }
+  return rows.length;
+}
+

@@ -1,0 +1,85 @@
+import type { CarrierId } from '../config.ts';
+import type { OrdersTable, ShipmentsTable } from '../db/schema.ts';
+import { carriersFor } from '../carriers/registry.ts';
+import type { LabelRef } from '../carriers/carrier.ts';
+import type { Shipment } from '../schemas/shipment.ts';
+import { refundPostage } from './billing.ts';
+import { callCarrier } from './carrier-call.ts';
+import type { Context } from './context.ts';
+import { ApiError } from './errors.ts';
+import { recordEvent } from './events.ts';
+import { hasPrefix } from './ids.ts';
+import { ownOrderRow, toOrder } from './orders.ts';
+import { currentShipmentRow, toShipment, visibleStatuses, type PurchaseRecord } from './shipments.ts';
+import { inTransaction } from './transaction.ts';
+
+/** What the carrier needs to know of a bought label to void or track it. */
+export function labelRef(row: ShipmentsTable): LabelRef {
+  const record: PurchaseRecord = JSON.parse(row.purchase);
+  return {
+    trackingNumber: row.tracking_number!,
+    carrierShipmentId: row.carrier_shipment_id!,
+    service: row.service,
+    purchasedAt: new Date(row.created_at),
+    ...(record.estimatedDeliveryDate !== null && { estimatedDeliveryDate: record.estimatedDeliveryDate }),
+    from: record.from,
+    to: record.to,
+  };
+}
+
+/** The label to void: an ord_ id means the order's outbound label, a shp_ id that very label (a return, say). */
+async function labelToVoid(ctx: Context, id: string): Promise<ShipmentsTable> {
+  if (hasPrefix(id, 'shp')) {
+    const row = await ctx.db
+      .selectFrom('shipments')
+      .selectAll()
+      .where('id', '=', id)
+      .where('owner_key_id', '=', ctx.principal.keyId)
+      .where('status', 'in', visibleStatuses)
+      .executeTakeFirst();
+    if (!row) throw new ApiError('not_found', `No shipment ${id}`);
+    return row;
+  }
+  const order = await ownOrderRow(ctx.db, ctx, id, false);
+  const row = await currentShipmentRow(ctx.db, ctx, order.id, false);
+  if (!row) throw new ApiError('order_not_shipped', `Order ${order.id} has no label to void`);
+  return row;
+}
+
+/**
+ * Voids a label the carrier has not yet scanned: refunds its postage, and puts its order back to `incomplete`
+ * so another label can be bought. POST /shipments/{order_id}/void.
+ */
+export async function voidLabel(ctx: Context, id: string): Promise<Shipment> {
+  const row = await labelToVoid(ctx, id);
+  if (row.status !== 'purchased') throw new ApiError('shipment_already_voided', `The label ${row.id} was already voided at ${row.voided_at}`);
+  const carrier = carriersFor(row.mode, ctx.config, ctx.clock)[row.carrier as CarrierId];
+  const outcome = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.void(labelRef(row), signal));
+  if (!outcome.ok) {
+    if (outcome.error.code === 'label_in_transit') throw new ApiError('label_in_transit', outcome.error.detail);
+    if (outcome.error.code === 'already_voided') throw new ApiError('shipment_already_voided', outcome.error.detail);
+    if (outcome.error.code === 'carrier_timeout') throw new ApiError('carrier_timeout', `${outcome.error.detail}; the label is still active, try again`);
+    throw new ApiError('carrier_error', `${carrier.name} did not void the label: ${outcome.error.detail}`);
+  }
+  const at = ctx.clock.now().toISOString();
+  const status = outcome.value === 'refunded' ? 'voided' : 'void_pending';
+  return inTransaction(ctx.db, async (trx) => {
+    const changed = await trx
+      .updateTable('shipments')
+      .set({ status, voided_at: at, updated_at: at })
+      .where('id', '=', row.id)
+      .where('status', '=', 'purchased')
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) !== 1) throw new ApiError('shipment_already_voided', `The label ${row.id} was voided by another request`);
+    if (status === 'voided') await refundPostage(trx, row.id, at);
+    const shipment = toShipment(ctx, { ...row, status, voided_at: at, updated_at: at });
+    await recordEvent(trx, ctx, 'shipment.voided', shipment, at);
+    if (row.is_return === 0) {
+      const order = await ownOrderRow(trx, ctx, row.order_id, true);
+      const reopened: OrdersTable = { ...order, status: 'incomplete', shipment_id: null, updated_at: at };
+      await trx.updateTable('orders').set({ status: 'incomplete', shipment_id: null, updated_at: at }).where('id', '=', order.id).execute();
+      await recordEvent(trx, ctx, 'order.updated', toOrder(reopened), at);
+    }
+    return shipment;
+  });
+}

@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { Services } from '../services.ts';
+import { ApiError } from '../domain/errors.ts';
+import { labelFile } from '../domain/label-files.ts';
+import type { LabelFormat } from '../labels/label-data.ts';
+import { apiBase } from '../domain/paths.ts';
+
+const filePattern = /^(shp_[0-9a-z]{26})\.(pdf|zpl|png)$/;
+
+/**
+ * GET /labels/{shp_id}.{pdf|zpl|png}?token=…: the label file itself. It takes no API key, so that a label_url can
+ * go straight to a printer; the signed, expiring token in the URL is what authorizes it.
+ */
+export function registerLabelFiles(app: FastifyInstance, services: Services): void {
+  app.get(
+    `${apiBase}/labels/:file`,
+    {
+      schema: {
+        operationId: 'getLabelFile',
+        summary: 'Download a label file',
+        description: 'The URL comes from a shipment\'s `label_url`; its token signs it for 7 days. Any of the three formats can be asked for.',
+        tags: ['Shipments'],
+        security: [],
+        params: Type.Object({ file: Type.String({ description: '`{shp_id}.{pdf|zpl|png}`', examples: ['shp_01jf3k4m5n6p7q8r9s0t1v2w3x.pdf'] }) }),
+        querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'From label_url' }) }, { additionalProperties: false }),
+        response: {
+          200: {
+            description: 'The label: application/pdf, image/png, or ZPL II text',
+            content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) }, 'image/png': { schema: Type.String({ format: 'binary' }) }, 'application/zpl': { schema: Type.String() } },
+          },
+          403: { description: '`invalid_label_token`: the token is not valid for this label, or has expired', content: { 'application/problem+json': { schema: Type.Ref('Problem') } } },
+          404: { description: '`not_found`: no such label', content: { 'application/problem+json': { schema: Type.Ref('Problem') } } },
+          410: { description: '`label_voided`: the label was voided', content: { 'application/problem+json': { schema: Type.Ref('Problem') } } },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { file } = request.params as { file: string };
+      const { token } = request.query as { token: string };
+      const match = filePattern.exec(file);
+      if (!match) throw new ApiError('not_found', `No label ${file}; label files are named {shp_id}.pdf, .zpl or .png`);
+      const [, shipmentId, format] = match as unknown as [string, string, LabelFormat];
+      const ctx = { db: services.database.db, labels: services.labels, config: services.config, clock: services.clock };
+      const { bytes, contentType } = await labelFile(ctx, shipmentId, format, token);
+      return reply
+        .type(contentType)
+        .header('Cache-Control', 'private, no-store')
+        .header('Content-Disposition', `inline; filename="${shipmentId}.${format}"`)
+        .send(bytes);
+    },
+  );
+}

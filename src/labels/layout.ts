@@ -1,0 +1,157 @@
+import type { Address } from '../schemas/address.ts';
+import type { LabelData } from './label-data.ts';
+import { fedexPdf417, trackingCode128, upsMaxiCode, uspsImpb, zip5, type BarcodeSymbol } from './symbols.ts';
+
+// A label as a list of things to draw, in PDF points on a 4×6 in page (288 × 432), top-left origin. The PDF,
+// PNG and ZPL writers all draw this one list, so the three formats cannot disagree.
+
+export const pageWidth = 288;
+export const pageHeight = 432;
+
+export interface TextItem {
+  kind: 'text';
+  x: number;
+  /** Top of the text. */
+  y: number;
+  size: number;
+  bold?: boolean;
+  text: string;
+  /** White on a black box drawn before it. */
+  inverse?: boolean;
+}
+
+export interface BoxItem {
+  kind: 'box';
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  /** Filled black; otherwise a frame of this line width. */
+  fill?: boolean;
+  line?: number;
+}
+
+export interface BarcodeItem {
+  kind: 'barcode';
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  symbol: BarcodeSymbol;
+}
+
+export type LabelItem = TextItem | BoxItem | BarcodeItem;
+
+/** Helvetica's average advance is about 0.55 em; long lines are cut rather than run off the label. */
+function fit(text: string, size: number, width: number, bold = false): string {
+  const max = Math.floor(width / (size * (bold ? 0.6 : 0.55)));
+  return text.length <= max ? text : `${text.slice(0, Math.max(1, max - 1))}…`;
+}
+
+function addressLines(a: Address): string[] {
+  const cityLine = `${a.city.toUpperCase()} ${a.state.toUpperCase()} ${a.zip}`;
+  return [a.name, a.company, a.street1, a.street2, cityLine].filter((l): l is string => Boolean(l && l.trim())).map((l) => l.toUpperCase());
+}
+
+/** `1Z 144 2YY 72 2901 4688` */
+export function upsGrouping(tn: string): string {
+  return [tn.slice(0, 2), tn.slice(2, 5), tn.slice(5, 8), tn.slice(8, 10), tn.slice(10, 14), tn.slice(14)].join(' ');
+}
+
+const groupsOf = (tn: string, n: number) => tn.match(new RegExp(`.{1,${n}}`, 'g'))!.join(' ');
+
+export function humanTracking(d: LabelData): string {
+  if (d.carrier === 'ups') return `TRACKING #: ${upsGrouping(d.trackingNumber)}`;
+  if (d.carrier === 'usps') return `USPS TRACKING # ${groupsOf(d.trackingNumber, 4)}`;
+  return `TRK# ${groupsOf(d.trackingNumber, 4)}`;
+}
+
+const uspsIcon: Record<string, string> = { PRIORITY_MAIL: 'P', PRIORITY_MAIL_EXPRESS: 'E', USPS_GROUND_ADVANTAGE: 'G' };
+
+function weightText(lb: number): string {
+  return `${Math.ceil(lb)} LB${Math.ceil(lb) === 1 ? '' : 'S'}`;
+}
+
+/** The carrier's own middle section: service, routing, and its 2D symbol or postage block. */
+function carrierSection(d: LabelData, top: number): LabelItem[] {
+  const items: LabelItem[] = [];
+  const service = d.serviceName.toUpperCase();
+  if (d.carrier === 'ups') {
+    items.push({ kind: 'barcode', x: 12, y: top + 6, w: 78, h: 74, symbol: upsMaxiCode(d) });
+    const routing = `${d.to.state.toUpperCase()} ${zip5(d.to.zip).slice(0, 3)} ${d.zone ?? '0'}-01`;
+    items.push({ kind: 'text', x: 104, y: top + 10, size: 20, bold: true, text: routing });
+    items.push({ kind: 'text', x: 104, y: top + 42, size: 9, text: 'BILLING: P/P' });
+    items.push({ kind: 'text', x: 104, y: top + 56, size: 9, text: `SHIPPER #: ${d.trackingNumber.slice(2, 8)}` });
+    items.push({ kind: 'box', x: 0, y: top + 86, w: pageWidth, h: 24, fill: true });
+    items.push({ kind: 'text', x: 8, y: top + 91, size: 14, bold: true, text: fit(service, 14, 272, true), inverse: true });
+    return items;
+  }
+  if (d.carrier === 'usps') {
+    items.push({ kind: 'box', x: 8, y: top + 6, w: 56, h: 56, line: 3 });
+    items.push({ kind: 'text', x: 22, y: top + 12, size: 40, bold: true, text: uspsIcon[d.serviceCode] ?? 'P' });
+    items.push({ kind: 'box', x: 150, y: top + 6, w: 130, h: 56, line: 1 });
+    items.push({ kind: 'text', x: 156, y: top + 10, size: 8, bold: true, text: 'US POSTAGE PAID' });
+    items.push({ kind: 'text', x: 156, y: top + 22, size: 7, text: `${d.shipDate}  FROM ${zip5(d.from.zip)}` });
+    items.push({ kind: 'text', x: 156, y: top + 32, size: 7, text: `${weightText(d.weightLb)}${d.zone ? `  ZONE ${d.zone}` : ''}` });
+    items.push({ kind: 'text', x: 156, y: top + 42, size: 7, text: 'COMMERCIAL' });
+    items.push({ kind: 'box', x: 0, y: top + 68, w: pageWidth, h: 22, fill: true });
+    items.push({ kind: 'text', x: 8, y: top + 72, size: 13, bold: true, text: fit(`USPS ${service}`, 13, 272, true), inverse: true });
+    return items;
+  }
+  items.push({ kind: 'text', x: 8, y: top + 6, size: 14, bold: true, text: fit(service, 14, 272, true) });
+  items.push({ kind: 'text', x: 8, y: top + 26, size: 8, text: `SHIP DATE ${d.shipDate}   ACT WGT ${d.weightLb.toFixed(1)} LB   BILL SENDER` });
+  items.push({ kind: 'barcode', x: 8, y: top + 40, w: 272, h: 48, symbol: fedexPdf417(d) });
+  return items;
+}
+
+/** The label of a shipment, item by item. */
+export function layoutLabel(d: LabelData): LabelItem[] {
+  const items: LabelItem[] = [];
+  let y = 0;
+  if (d.sample) {
+    // A band no one can miss, kept clear of every barcode so the label still scans in tests.
+    items.push({ kind: 'box', x: 0, y: 0, w: pageWidth, h: 22, fill: true });
+    items.push({ kind: 'text', x: 40, y: 4, size: 14, bold: true, text: 'SAMPLE — DO NOT SHIP', inverse: true });
+    y = 24;
+  }
+  const from = addressLines(d.from);
+  from.forEach((line, i) => items.push({ kind: 'text', x: 8, y: y + 4 + i * 9, size: 7.5, text: fit(line, 7.5, 180) }));
+  items.push({ kind: 'text', x: 200, y: y + 4, size: 10, bold: true, text: weightText(d.weightLb) });
+  items.push({ kind: 'text', x: 200, y: y + 18, size: 8, text: '1 OF 1' });
+  items.push({ kind: 'text', x: 200, y: y + 30, size: 7, text: `DATE: ${d.shipDate}` });
+  if (d.dimensionsIn) {
+    const { length, width, height } = d.dimensionsIn;
+    items.push({ kind: 'text', x: 200, y: y + 40, size: 7, text: `DIMS: ${length}x${width}x${height} IN` });
+  }
+  y += 52;
+  items.push({ kind: 'box', x: 0, y, w: pageWidth, h: 1, fill: true });
+
+  items.push({ kind: 'text', x: 8, y: y + 6, size: 8, bold: true, text: d.isReturn ? 'RETURN TO:' : 'SHIP TO:' });
+  if (d.isReturn) {
+    items.push({ kind: 'box', x: 200, y: y + 4, w: 80, h: 20, line: 2 });
+    items.push({ kind: 'text', x: 212, y: y + 8, size: 12, bold: true, text: 'RETURN' });
+  }
+  addressLines(d.to).forEach((line, i) => items.push({ kind: 'text', x: 24, y: y + 20 + i * 14, size: 12, bold: true, text: fit(line, 12, 256, true) }));
+  y += 96;
+  items.push({ kind: 'box', x: 0, y, w: pageWidth, h: 1, fill: true });
+
+  items.push(...carrierSection(d, y));
+  y += d.carrier === 'fedex' ? 94 : d.carrier === 'usps' ? 94 : 114;
+
+  items.push({ kind: 'text', x: 8, y: y + 2, size: 10, bold: true, text: humanTracking(d) });
+  y += 18;
+  if (d.carrier === 'usps') {
+    // The IMpb is the barcode USPS sorts by; the plain Code 128 of the number follows it, smaller.
+    items.push({ kind: 'barcode', x: 14, y, w: 260, h: 58, symbol: uspsImpb(d) });
+    y += 62;
+    items.push({ kind: 'text', x: 8, y, size: 8, text: `(420) ${d.to.zip.replace('-', '')}  ${groupsOf(d.trackingNumber, 4)}` });
+    y += 12;
+    items.push({ kind: 'barcode', x: 24, y, w: 240, h: 34, symbol: trackingCode128(d) });
+    y += 38;
+  } else {
+    items.push({ kind: 'barcode', x: 14, y, w: 260, h: 70, symbol: trackingCode128(d) });
+    y += 76;
+  }
+  if (d.reference) items.push({ kind: 'text', x: 8, y, size: 8, text: fit(`REF: ${d.reference}`, 8, 272) });
+  return items;
+}

@@ -1,0 +1,59 @@
+import { pageHeight, pageWidth, type BarcodeItem, type LabelItem } from './layout.ts';
+import { vectorBarcode } from './vector-barcodes.ts';
+
+const dots = (pt: number) => Math.round((pt * 203) / 72);
+
+/**
+ * Field data for ^FH: `_`, `^`, `~`, control characters and every non-ASCII byte become `_XX`, so no text a
+ * client sends (a name of "^XZ", say) can end the label or start a command; ^CI28 reads the bytes as UTF-8.
+ */
+export function zplField(text: string): string {
+  let out = '';
+  for (const byte of Buffer.from(text, 'utf8')) {
+    const c = String.fromCharCode(byte);
+    out += byte < 0x20 || byte > 0x7e || c === '_' || c === '^' || c === '~' ? `_${byte.toString(16).toUpperCase().padStart(2, '0')}` : c;
+  }
+  return out;
+}
+
+/** The printer draws the barcodes itself (^BC, ^BD, ^B7), sharper at its own resolution than any image. */
+function barcode(item: BarcodeItem): string {
+  const x = dots(item.x);
+  const y = dots(item.y);
+  const h = dots(item.h);
+  const { symbol } = item;
+  if (symbol.type === 'maxicode') {
+    const [, secondary] = symbol.data.split('\x1d96');
+    const fields = (secondary ?? '').split('\x1d');
+    const [zip, country, cls] = fields;
+    const rest = fields.slice(3).join('\x1d');
+    // The high-priority message is class of service, country and ZIP; the rest follows the 96 header.
+    return `^FO${x},${y}^BD${symbol.mode ?? 2},1,1^FH^FD${cls}${country}${zip}${zplField(`[)>\x1e01\x1d96${rest}`)}^FS`;
+  }
+  if (symbol.type === 'pdf417') return `^FO${x},${y}^BY2^B7N,6,5,6^FH^FD${zplField(symbol.data)}^FS`;
+  const modules = vectorBarcode(symbol).width;
+  const module = Math.max(1, Math.min(4, Math.floor(dots(item.w) / modules)));
+  const left = x + Math.max(0, Math.floor((dots(item.w) - modules * module) / 2));
+  if (symbol.type === 'gs1-128') return `^FO${left},${y}^BY${module}^BCN,${h},N,N,N,D^FD${zplField(symbol.data)}^FS`;
+  return `^FO${left},${y}^BY${module}^BCN,${h},N,N,N,A^FD${zplField(symbol.data)}^FS`;
+}
+
+/** ZPL II for a 4×6 label at 203 dpi. */
+export function writeZpl(items: LabelItem[]): string {
+  const out = ['^XA', '^CI28', `^PW${dots(pageWidth)}`, `^LL${dots(pageHeight)}`, '^LH0,0'];
+  for (const item of items) {
+    if (item.kind === 'box') {
+      const w = dots(item.w);
+      const h = dots(item.h);
+      const thickness = item.fill ? Math.min(w, h) : Math.max(1, dots(item.line ?? 1));
+      out.push(`^FO${dots(item.x)},${dots(item.y)}^GB${w},${h},${thickness}^FS`);
+    } else if (item.kind === 'text') {
+      const h = dots(item.size);
+      out.push(`^FO${dots(item.x)},${dots(item.y)}^A0N,${h},${Math.round(h * 0.9)}${item.inverse ? '^FR' : ''}^FH^FD${zplField(item.text)}^FS`);
+    } else {
+      out.push(barcode(item));
+    }
+  }
+  out.push('^XZ');
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,114 @@
+import { Type } from '@sinclair/typebox';
+import { buyLabel } from '../domain/purchase.ts';
+import { createReturnLabel } from '../domain/returns.ts';
+import { getShipment, listShipments } from '../domain/shipments.ts';
+import { voidLabel } from '../domain/void.ts';
+import { listQueryFields } from '../schemas/list.ts';
+import { ReturnCreate, Shipment, ShipmentCreate, ShipmentIdParams, ShipmentList, ShipmentOrderParams, ShipmentStatusSchema } from '../schemas/shipment.ts';
+import { defineOperation } from './operation.ts';
+
+const tag = 'Shipments';
+
+export const shipmentOperations = [
+  defineOperation({
+    id: 'buyLabel',
+    method: 'POST',
+    path: '/shipments',
+    tag,
+    summary: 'Buy a label for an order',
+    description:
+      'Buys the label of an `incomplete` order: with `rate_id`, that rate (quoted for this order in the last 24 hours); without it, the ' +
+      "order's requested service, else the cheapest rate. Platform postage is charged to the account's payment method (402 without one). " +
+      'An order has at most one active label: another purchase answers 409 `order_already_shipped`. Send an Idempotency-Key: a retry ' +
+      'gets the same label, never a second one. Emits `shipment.created` and `order.updated`. **Spends money with live keys.**',
+    body: ShipmentCreate,
+    response: Type.Ref(Shipment),
+    responseDescription: 'The label bought',
+    successStatus: 201,
+    errors: [
+      'not_found',
+      'payment_method_required',
+      'payment_declined',
+      'order_already_shipped',
+      'order_not_purchasable',
+      'rate_expired',
+      'rate_not_for_order',
+      'no_rate_available',
+      'carrier_error',
+      'carrier_timeout',
+    ],
+    idempotent: true,
+    ownTransactions: true,
+    handler: (ctx, { body }) => buyLabel(ctx, body),
+  }),
+  defineOperation({
+    id: 'listShipments',
+    method: 'GET',
+    path: '/shipments',
+    tag,
+    summary: 'List shipments',
+    description: "The calling key's labels, outbound and return, newest first.",
+    query: Type.Object(
+      {
+        ...listQueryFields,
+        status: Type.Optional(Type.Ref(ShipmentStatusSchema)),
+        order_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+        tracking_number: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+      },
+      { additionalProperties: false },
+    ),
+    response: Type.Ref(ShipmentList),
+    responseDescription: 'A page of shipments',
+    errors: [],
+    readOnly: true,
+    handler: (ctx, { query }) => listShipments(ctx, query),
+  }),
+  defineOperation({
+    id: 'getShipment',
+    method: 'GET',
+    path: '/shipments/:id',
+    tag,
+    summary: 'Get a shipment',
+    description: "By `shp_` id, or by `ord_` id for that order's current outbound label. Each answer carries a fresh `label_url`.",
+    params: ShipmentIdParams,
+    response: Type.Ref(Shipment),
+    responseDescription: 'The shipment',
+    errors: ['not_found'],
+    readOnly: true,
+    handler: (ctx, { params }) => getShipment(ctx, params.id),
+  }),
+  defineOperation({
+    id: 'voidLabel',
+    method: 'POST',
+    path: '/shipments/:order_id/void',
+    tag,
+    summary: 'Void a label',
+    description:
+      "Voids the order's active label (or, given a `shp_` id, that label, such as a return) if the carrier has not scanned it yet. " +
+      'The postage is refunded and the order goes back to `incomplete`. Emits `shipment.voided` and `order.updated`.',
+    params: ShipmentOrderParams,
+    response: Type.Ref(Shipment),
+    responseDescription: 'The voided shipment',
+    errors: ['not_found', 'order_not_shipped', 'shipment_already_voided', 'label_in_transit', 'carrier_error', 'carrier_timeout'],
+    handler: (ctx, { params }) => voidLabel(ctx, params.order_id),
+  }),
+  defineOperation({
+    id: 'createReturnLabel',
+    method: 'POST',
+    path: '/shipments/:order_id/return',
+    tag,
+    summary: 'Create a return label',
+    description:
+      'A label from the recipient back to the sender, with the carrier of the outbound label (`is_return: true`). One active return ' +
+      'label per order. Send an Idempotency-Key. Emits `shipment.created`. **Spends money with live keys.**',
+    params: ShipmentOrderParams,
+    body: ReturnCreate,
+    response: Type.Ref(Shipment),
+    responseDescription: 'The return label',
+    successStatus: 201,
+    errors: ['not_found', 'payment_method_required', 'payment_declined', 'order_not_shipped', 'order_already_shipped', 'no_rate_available', 'carrier_error', 'carrier_timeout'],
+    idempotent: true,
+    ownTransactions: true,
+    handler: (ctx, { params, body }) => createReturnLabel(ctx, params.order_id, body),
+  }),
+];
