@@ -4,6 +4,7 @@ import { problem, startServer, type TestServer } from './harness.ts';
 import { orderBody, sanFrancisco } from './fixtures.ts';
 import { setPaymentMethod } from '../src/domain/billing.ts';
 import { isValidTrackingNumber } from '../src/carriers/tracking-numbers.ts';
+import { decodePng, openPdf } from './barcodes.ts';
 
 let server: TestServer;
 let account: string;
@@ -202,6 +203,7 @@ describe('idempotent purchases', () => {
     const rate = (await rateFor(order.id))[0]!;
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => buy({ order_id: order.id, rate_id: rate.id }, key, `many-${order.id}-${i}`)));
     const statuses = answers.map((a) => a.status).sort();
+    if (statuses.includes(500)) console.error(server.logs.filter((l) => l.includes('"level":50')).join("\n"));
     assert.equal(statuses.filter((s) => s === 201).length, 1, JSON.stringify(statuses));
     assert.equal(statuses.filter((s) => s === 409).length, 49, JSON.stringify(statuses));
     for (const a of answers.filter((x) => x.status === 409)) problem(a, 409, 'order_already_shipped');
@@ -276,6 +278,26 @@ describe('label files', () => {
     assert.ok(text.includes(shp.tracking_number));
     // The same bytes every time.
     assert.deepEqual((await fetchLabel(shp.label_url)).bytes, pdf.bytes);
+  });
+
+  test('for every carrier, every format opens and scans back to a tracking number that passes its check digit', async () => {
+    for (const [carrier, service] of [['ups', '03'], ['usps', 'USPS_GROUND_ADVANTAGE'], ['fedex', 'GROUND_HOME_DELIVERY']] as const) {
+      const order = await newOrder({ requested_service: { carrier, service } });
+      const bought = (await buy({ order_id: order.id, label_format: 'png' })).body;
+      assert.equal(bought.carrier, carrier);
+      assert.ok(isValidTrackingNumber(carrier, bought.tracking_number), `${carrier} ${bought.tracking_number}`);
+      const png = await fetchLabel(bought.label_url);
+      assert.equal(png.type, 'image/png');
+      const read = await decodePng(png.bytes);
+      assert.ok(read.some((r) => r.format === 'Code128' && r.text === bought.tracking_number), `${carrier}: ${JSON.stringify(read)}`);
+      const pdf = await openPdf((await fetchLabel(bought.label_url.replace('.png?', '.pdf?'))).bytes);
+      assert.equal(pdf.pages, 1);
+      assert.deepEqual([pdf.width, pdf.height], [288, 432]);
+      assert.ok(pdf.text.includes('SAMPLE — DO NOT SHIP'));
+      assert.ok((await decodePng(pdf.raster)).some((r) => r.format === 'Code128' && r.text === bought.tracking_number));
+      const zpl = (await fetchLabel(bought.label_url.replace('.png?', '.zpl?'))).bytes.toString();
+      assert.ok(zpl.startsWith('^XA') && zpl.trimEnd().endsWith('^XZ'));
+    }
   });
 
   test('a bad, borrowed or expired token is a 403 problem', async () => {

@@ -237,6 +237,11 @@ async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel
   const at = ctx.clock.now().toISOString();
   await ctx.labels.put(ctx.db, row.id, format, file, at);
   return inTransaction(ctx.db, async (trx) => {
+    // Orders before shipments, in every transaction that changes both: PostgreSQL would otherwise deadlock a
+    // completion against a rival purchase that holds the order and waits on this shipment's unique-index entry.
+    let orderQuery = trx.selectFrom('orders').selectAll().where('id', '=', row.order_id);
+    if (ctx.dbKind === 'postgres') orderQuery = orderQuery.forUpdate();
+    const order = await orderQuery.executeTakeFirstOrThrow();
     const done: ShipmentsTable = {
       ...row,
       status: 'purchased',
@@ -270,7 +275,6 @@ async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel
     }
     const shipment = toShipment(ctx, done);
     if (row.is_return === 0) {
-      const order = await trx.selectFrom('orders').selectAll().where('id', '=', row.order_id).executeTakeFirstOrThrow();
       const shipped: OrdersTable = { ...order, status: 'shipped', shipment_id: row.id, updated_at: at };
       await trx.updateTable('orders').set({ status: 'shipped', shipment_id: row.id, updated_at: at }).where('id', '=', row.order_id).execute();
       await recordEvent(trx, ownerOf(row), 'shipment.created', shipment, at);

@@ -64,6 +64,8 @@ export async function voidLabel(ctx: Context, id: string): Promise<Shipment> {
   const at = ctx.clock.now().toISOString();
   const status = outcome.value === 'refunded' ? 'voided' : 'void_pending';
   return inTransaction(ctx.db, async (trx) => {
+    // Orders before shipments, as in a purchase's completion, so the two never wait on each other.
+    const order = await ownOrderRow(trx, ctx, row.order_id, true);
     const changed = await trx
       .updateTable('shipments')
       .set({ status, voided_at: at, updated_at: at })
@@ -75,7 +77,6 @@ export async function voidLabel(ctx: Context, id: string): Promise<Shipment> {
     const shipment = toShipment(ctx, { ...row, status, voided_at: at, updated_at: at });
     await recordEvent(trx, ctx, 'shipment.voided', shipment, at);
     if (row.is_return === 0) {
-      const order = await ownOrderRow(trx, ctx, row.order_id, true);
       const reopened: OrdersTable = { ...order, status: 'incomplete', shipment_id: null, updated_at: at };
       await trx.updateTable('orders').set({ status: 'incomplete', shipment_id: null, updated_at: at }).where('id', '=', order.id).execute();
       await recordEvent(trx, ctx, 'order.updated', toOrder(reopened), at);
