@@ -93,7 +93,7 @@ export async function openPdf(pdf: Buffer, dpi = 300): Promise<PdfInfo> {
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, canvas.width, canvas.height);
-  await page.render({ canvasContext: ctx as unknown as CanvasRenderingContext2D, viewport }).promise;
+  await page.render({ canvasContext: ctx as unknown as Parameters<typeof page.render>[0]["canvasContext"], viewport }).promise;
   const info = { pages: doc.numPages, width: size.width, height: size.height, text, raster: await canvas.encode('png') };
   await doc.destroy();
   return info;

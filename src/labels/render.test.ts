@@ -32,7 +32,7 @@ function checkBarcodes(d: LabelData, found: Decoded[]): void {
     // GS1-128: AI 420 with the ZIP+4, then the tracking number with its own AI; the separator is GS (or nothing).
     const impb = found.find((f) => f.format === 'Code128' && f.text !== d.trackingNumber);
     assert.ok(impb, `an IMpb in ${texts}`);
-    assert.equal(impb.text.replace(/[\x1d()]/g, ''), `420941051804${d.trackingNumber}`);
+    assert.equal(impb.text.replaceAll(String.fromCharCode(0x1d), '').replace(/[()]/g, ''), `420941051804${d.trackingNumber}`);
   }
   if (d.carrier === 'fedex') assert.ok(found.some((f) => f.format === 'PDF417' && f.text.includes(d.trackingNumber)), `PDF417 in ${texts}`);
 }
