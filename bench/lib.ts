@@ -87,7 +87,8 @@ export async function startShipd(extraEnv: Record<string, string> = {}): Promise
   const dataDir = mkdtempSync(join(tmpdir(), 'shipd-bench-'));
   const port = await freePort();
   const server = await startProcess(
-    ['bin/shipd.js', 'serve'],
+    // BENCH_PROFILE_DIR=dir writes a CPU profile of the server there when it stops.
+    [...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), 'bin/shipd.js', 'serve'],
     {
       PORT: String(port),
       HOST: '127.0.0.1',

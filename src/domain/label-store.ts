@@ -15,6 +15,8 @@ export interface LabelStore {
 /** SQLite's default: files in a directory under the data dir, written whole or not at all. */
 export class DirectoryLabelStore implements LabelStore {
   private ready: Promise<unknown> | undefined;
+  /** The labels written last: a printer fetches a label seconds after it is bought. */
+  private readonly recent = new Map<string, Buffer>();
 
   constructor(private readonly dir: string) {}
 
@@ -23,6 +25,8 @@ export class DirectoryLabelStore implements LabelStore {
   }
 
   async get(shipmentId: string, format: LabelFormat): Promise<Buffer | undefined> {
+    const known = this.recent.get(`${shipmentId}.${format}`);
+    if (known) return known;
     try {
       return await readFile(this.path(shipmentId, format));
     } catch (err) {
@@ -39,6 +43,8 @@ export class DirectoryLabelStore implements LabelStore {
     const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     await writeFile(temp, bytes);
     await rename(temp, path);
+    if (this.recent.size >= 256) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(`${shipmentId}.${format}`, bytes);
   }
 }
 

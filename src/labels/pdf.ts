@@ -3,6 +3,36 @@ import { pageHeight, pageWidth, type LabelItem } from './layout.ts';
 import { placement } from './place.ts';
 import { vectorBarcode } from './vector-barcodes.ts';
 
+/**
+ * pdfkit parses the AFM metrics of a standard font anew for every document, which was most of a label's render
+ * time (about 3 ms a font). The metrics never change, so each font file is parsed once per process.
+ */
+function rememberFontMetrics(): void {
+  const probe = new PDFDocument({ autoFirstPage: false });
+  const afm = (probe as unknown as { _font: { font: { constructor: { prototype: AfmParser } } } })._font.font.constructor.prototype;
+  if (afm.remembered) return;
+  const parse = afm.parse;
+  const parsed = new Map<string, Pick<AfmParser, 'attributes' | 'glyphWidths' | 'boundingBoxes' | 'kernPairs'>>();
+  afm.parse = function (this: AfmParser, contents: string) {
+    const known = parsed.get(contents);
+    if (known) return Object.assign(this, known);
+    parse.call(this, contents);
+    parsed.set(contents, { attributes: this.attributes, glyphWidths: this.glyphWidths, boundingBoxes: this.boundingBoxes, kernPairs: this.kernPairs });
+  };
+  afm.remembered = true;
+}
+
+interface AfmParser {
+  parse(contents: string): void;
+  remembered?: boolean;
+  attributes: object;
+  glyphWidths: object;
+  boundingBoxes: object;
+  kernPairs: object;
+}
+
+rememberFontMetrics();
+
 /** One 4×6 page; barcodes as vector paths, text in the PDF's built-in Helvetica so no font is embedded. */
 export function writePdf(items: LabelItem[], createdAt: Date): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -25,6 +55,8 @@ export function writePdf(items: LabelItem[], createdAt: Date): Promise<Buffer> {
         const code = vectorBarcode(item.symbol);
         const at = placement(item, code, 1);
         doc.save().translate(at.x, at.y).scale(at.sx, at.sy);
+        for (let i = 0; i < code.rects.length; i += 4) doc.rect(code.rects[i]!, code.rects[i + 1]!, code.rects[i + 2]!, code.rects[i + 3]!);
+        if (code.rects.length > 0) doc.fill('black');
         for (const p of code.paths) {
           if (p.strokeWidth !== undefined) doc.path(p.d).lineWidth(p.strokeWidth).stroke('black');
           else doc.path(p.d).fill('black', p.evenOdd ? 'even-odd' : 'non-zero');

@@ -40,6 +40,7 @@ export async function writePng(items: LabelItem[]): Promise<Buffer> {
       ctx.setTransform(at.sx, 0, 0, at.sy, at.x, at.y);
       ctx.fillStyle = '#000000';
       ctx.strokeStyle = '#000000';
+      for (let i = 0; i < code.rects.length; i += 4) ctx.fillRect(code.rects[i]!, code.rects[i + 1]!, code.rects[i + 2]!, code.rects[i + 3]!);
       for (const p of code.paths) {
         const path = new Path2D(p.d);
         if (p.strokeWidth !== undefined) {
