@@ -5,7 +5,7 @@ import { writePdf } from './src/labels/pdf.ts';
 for (const d of sampleLabels) {
   for (const item of layoutLabel(d)) if (item.kind === 'barcode') {
     vectorBarcode(item.symbol);
-    let t = performance.now(); for (let i = 0; i < 20; i++) vectorBarcode(item.symbol); console.error(item.symbol.type, ((performance.now() - t) / 20).toFixed(2), 'ms');
+    const t = performance.now(); for (let i = 0; i < 20; i++) vectorBarcode(item.symbol); console.error(item.symbol.type, ((performance.now() - t) / 20).toFixed(2), 'ms');
   }
   const items = layoutLabel(d).filter((i) => i.kind !== 'barcode');
   await writePdf(items, new Date());
