@@ -33,6 +33,12 @@ interface AfmParser {
 
 rememberFontMetrics();
 
+function pairs(flat: number[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i < flat.length; i += 2) out.push([flat[i]!, flat[i + 1]!]);
+  return out;
+}
+
 /** One 4×6 page; barcodes as vector paths, text in the PDF's built-in Helvetica so no font is embedded. */
 export function writePdf(items: LabelItem[], createdAt: Date): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -57,10 +63,9 @@ export function writePdf(items: LabelItem[], createdAt: Date): Promise<Buffer> {
         doc.save().translate(at.x, at.y).scale(at.sx, at.sy);
         for (let i = 0; i < code.rects.length; i += 4) doc.rect(code.rects[i]!, code.rects[i + 1]!, code.rects[i + 2]!, code.rects[i + 3]!);
         if (code.rects.length > 0) doc.fill('black');
-        for (const p of code.paths) {
-          if (p.strokeWidth !== undefined) doc.path(p.d).lineWidth(p.strokeWidth).stroke('black');
-          else doc.path(p.d).fill('black', p.evenOdd ? 'even-odd' : 'non-zero');
-        }
+        for (const points of code.polygons) doc.polygon(...pairs(points));
+        if (code.polygons.length > 0) doc.fill('black');
+        for (const ring of code.rings) doc.circle(ring.cx, ring.cy, ring.outer).circle(ring.cx, ring.cy, ring.inner).fill('black', 'even-odd');
         doc.restore();
       }
     }

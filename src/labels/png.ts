@@ -1,4 +1,4 @@
-import { createCanvas, Path2D } from '@napi-rs/canvas';
+import { createCanvas } from '@napi-rs/canvas';
 import { pageHeight, pageWidth, type LabelItem } from './layout.ts';
 import { placement } from './place.ts';
 import { vectorBarcode } from './vector-barcodes.ts';
@@ -41,14 +41,20 @@ export async function writePng(items: LabelItem[]): Promise<Buffer> {
       ctx.fillStyle = '#000000';
       ctx.strokeStyle = '#000000';
       for (let i = 0; i < code.rects.length; i += 4) ctx.fillRect(code.rects[i]!, code.rects[i + 1]!, code.rects[i + 2]!, code.rects[i + 3]!);
-      for (const p of code.paths) {
-        const path = new Path2D(p.d);
-        if (p.strokeWidth !== undefined) {
-          ctx.lineWidth = p.strokeWidth;
-          ctx.stroke(path);
-        } else {
-          ctx.fill(path, p.evenOdd ? 'evenodd' : 'nonzero');
+      if (code.polygons.length > 0) {
+        ctx.beginPath();
+        for (const points of code.polygons) {
+          ctx.moveTo(points[0]!, points[1]!);
+          for (let i = 2; i < points.length; i += 2) ctx.lineTo(points[i]!, points[i + 1]!);
+          ctx.closePath();
         }
+        ctx.fill();
+      }
+      for (const ring of code.rings) {
+        ctx.beginPath();
+        ctx.arc(ring.cx, ring.cy, ring.outer, 0, 2 * Math.PI);
+        ctx.arc(ring.cx, ring.cy, ring.inner, 0, 2 * Math.PI);
+        ctx.fill('evenodd');
       }
       ctx.restore();
     }

@@ -1,22 +1,16 @@
 import bwipjs from 'bwip-js';
 import type { BarcodeSymbol } from './symbols.ts';
 
-/** One path of a drawn barcode: filled, or stroked at the given width. */
-export interface BarcodePath {
-  d: string;
-  strokeWidth?: number;
-  evenOdd?: boolean;
-}
-
 /**
- * A barcode as geometry in its own units (one module per unit), to place and scale: dark rectangles as flat
- * `x, y, w, h` runs, and paths for shapes rectangles cannot draw (MaxiCode's hexagons and bullseye).
+ * A barcode as geometry in its own units, to place and scale: dark rectangles as flat `x, y, w, h` runs, and for
+ * MaxiCode its hexagons (flat point lists) and the rings of its bullseye.
  */
 export interface VectorBarcode {
   width: number;
   height: number;
   rects: number[];
-  paths: BarcodePath[];
+  polygons: number[][];
+  rings: { cx: number; cy: number; inner: number; outer: number }[];
 }
 
 type RenderOptions = Parameters<typeof bwipjs.raw>[0];
@@ -37,7 +31,7 @@ function linear(sbs: number[]): VectorBarcode {
     if (i % 2 === 0) rects.push(x, 0, sbs[i]!, 1);
     x += sbs[i]!;
   }
-  return { width: x, height: 1, rects, paths: [] };
+  return { width: x, height: 1, rects, polygons: [], rings: [] };
 }
 
 /** A module matrix (PDF417), each row's runs of dark modules as one rectangle. */
@@ -54,35 +48,36 @@ function matrix(pixs: number[], pixx: number, pixy: number): VectorBarcode {
       c = end;
     }
   }
-  return { width: pixx, height: pixy, rects, paths: [] };
-}
-
-const pathElement = /<path ([^>]*?)\s*\/>/g;
-const attribute = (attrs: string, name: string) => new RegExp(`${name}="([^"]*)"`).exec(attrs)?.[1];
-
-/** MaxiCode's hexagons and rings, as bwip-js draws them in SVG. */
-function fromSvg(symbol: BarcodeSymbol): VectorBarcode {
-  const svg = bwipjs.toSVG(options(symbol));
-  const box = /viewBox="0 0 ([0-9.]+) ([0-9.]+)"/.exec(svg);
-  if (!box) throw new Error(`bwip-js drew ${symbol.type} without a viewBox`);
-  const paths: BarcodePath[] = [];
-  for (const [, attrs] of svg.matchAll(pathElement)) {
-    const d = attribute(attrs!, 'd');
-    if (!d) continue;
-    const stroke = attribute(attrs!, 'stroke-width');
-    paths.push({ d, ...(stroke && { strokeWidth: Number(stroke) }), ...(attribute(attrs!, 'fill-rule') === 'evenodd' && { evenOdd: true }) });
-  }
-  return { width: Number(box[1]), height: Number(box[2]), rects: [], paths };
+  return { width: pixx, height: pixy, rects, polygons: [], rings: [] };
 }
 
 /**
- * The symbol's geometry, encoded by bwip-js. Linear codes and PDF417 come from bwip-js's raw modules (ten times
- * faster than its SVG); the PDF stays vector and the PNG draws the very same shapes.
+ * MaxiCode from the indexes of its dark modules in the 30 × 33 grid: pointed-top hexagons, odd rows shifted half
+ * a module, and the three-ring bullseye in the middle; the same geometry bwip-js draws, without its SVG to parse.
+ */
+function maxiCode(dark: number[]): VectorBarcode {
+  const polygons = dark.map((i) => {
+    const row = Math.floor(i / 30);
+    const cx = 1.5 + 4 * (i % 30) + (row % 2 ? 2 : 0);
+    const top = 1 + 3 * row;
+    return [cx, top, cx - 1.5, top + 1, cx - 1.5, top + 2, cx, top + 3, cx + 1.5, top + 2, cx + 1.5, top + 1];
+  });
+  const rings = [
+    { inner: 2, outer: 4 },
+    { inner: 7, outer: 10 },
+    { inner: 12, outer: 15 },
+  ].map((r) => ({ cx: 58, cy: 50, ...r }));
+  return { width: 121, height: 101, rects: [], polygons, rings };
+}
+
+/**
+ * The symbol's geometry, from the modules bwip-js encodes (ten times faster than asking it for SVG). The PDF
+ * stays vector, and the PNG draws the very same shapes.
  */
 export function vectorBarcode(symbol: BarcodeSymbol): VectorBarcode {
-  if (symbol.type === 'maxicode') return fromSvg(symbol);
   const [raw] = bwipjs.raw(options(symbol)) as unknown as [{ sbs?: number[]; pixs?: number[]; pixx?: number; pixy?: number }];
   if (raw?.sbs) return linear(raw.sbs);
+  if (symbol.type === 'maxicode' && raw?.pixs) return maxiCode(raw.pixs);
   if (raw?.pixs && raw.pixx && raw.pixy) return matrix(raw.pixs, raw.pixx, raw.pixy);
   throw new Error(`bwip-js gave no modules for ${symbol.type}`);
 }
