@@ -25,7 +25,7 @@ if (files.length === 0) {
 }
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...flags, ...files.sort()],
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...flags, ...files.sort()],
   { stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);
