@@ -25,7 +25,6 @@ export const errorCodes = {
   order_already_shipped: { status: 409, title: 'The order already has an active label' },
   order_not_purchasable: { status: 409, title: 'Only incomplete orders can be bought a label' },
   order_not_shipped: { status: 409, title: 'The order has no active label' },
-  purchase_in_progress: { status: 409, title: "A label purchase for this order is still running" },
   rate_expired: { status: 409, title: 'The rate has expired; shop rates again' },
   rate_not_for_order: { status: 409, title: "The rate was quoted for other addresses or another parcel than the order's" },
   label_in_transit: { status: 409, title: 'The carrier has scanned the label; it can no longer be voided' },
