@@ -36,7 +36,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
   for (const format of ['pdf', 'zpl', 'png'] as const) {
     const rate = await labelsPerSecond(format, seconds);
-    const size = (await renderLabel(sampleLabels[0]!, format)).length;
-    console.error(`${format.padEnd(4)} ${rate.toFixed(0).padStart(6)} labels/s   ${(size / 1024).toFixed(1)} KB (UPS)`);
+    const sizes = await Promise.all(sampleLabels.map(async (d) => `${d.carrier} ${((await renderLabel(d, format)).length / 1024).toFixed(1)} KB`));
+    console.error(`${format.padEnd(4)} ${rate.toFixed(0).padStart(6)} labels/s   ${sizes.join(', ')}`);
   }
 }

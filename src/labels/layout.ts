@@ -1,5 +1,7 @@
+import PDFDocument from 'pdfkit';
 import type { Address } from '../schemas/address.ts';
 import type { LabelData } from './label-data.ts';
+import { printable } from './printable.ts';
 import { fedexPdf417, trackingCode128, upsMaxiCode, uspsImpb, zip5, type BarcodeSymbol } from './symbols.ts';
 
 // A label as a list of things to draw, in PDF points on a 4×6 in page (288 × 432), top-left origin. The PDF,
@@ -42,25 +44,54 @@ export interface BarcodeItem {
 
 export type LabelItem = TextItem | BoxItem | BarcodeItem;
 
-/** Helvetica's average advance is about 0.55 em; long lines are cut rather than run off the label. */
+/**
+ * A pdfkit document kept only as a ruler: the layout is drawn for the PDF's Helvetica, whose metrics it holds.
+ * The PNG's face is condensed to about the same widths, and the printer's font 0 runs narrower still.
+ */
+const ruler = new PDFDocument({ autoFirstPage: false });
+
+/**
+ * Each character's advance at 1 pt, asked of pdfkit once: measuring whole strings through it cost more than the
+ * rest of a ZPL label. Kerning is left out; it mostly tightens Helvetica, and the few pairs it loosens (lower
+ * case and punctuation, on a mostly upper-case label) add hundredths of an em.
+ */
+const advances = { regular: new Map<string, number>(), bold: new Map<string, number>() };
+
+function widthOf(text: string, size: number, bold: boolean): number {
+  const known = bold ? advances.bold : advances.regular;
+  let width = 0;
+  for (const c of text) {
+    let advance = known.get(c);
+    if (advance === undefined) {
+      advance = ruler.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(1).widthOfString(c);
+      known.set(c, advance);
+    }
+    width += advance;
+  }
+  return width * size;
+}
+
+/** Lines too long for their space are cut short, with an ellipsis, rather than run off the label. */
 function fit(text: string, size: number, width: number, bold = false): string {
-  const max = Math.floor(width / (size * (bold ? 0.6 : 0.55)));
-  return text.length <= max ? text : `${text.slice(0, Math.max(1, max - 1))}…`;
+  if (widthOf(text, size, bold) <= width) return text;
+  let end = text.length - 1;
+  while (end > 1 && widthOf(`${text.slice(0, end)}…`, size, bold) > width) end--;
+  return `${text.slice(0, end)}…`;
 }
 
 function addressLines(a: Address): string[] {
   const cityLine = `${a.city.toUpperCase()} ${a.state.toUpperCase()} ${a.zip}`;
-  return [a.name, a.company, a.street1, a.street2, cityLine].filter((l): l is string => Boolean(l && l.trim())).map((l) => l.toUpperCase());
+  return [a.name, a.company, a.street1, a.street2, cityLine].filter((l): l is string => Boolean(l && l.trim())).map((l) => printable(l.toUpperCase()));
 }
 
 /** `1Z 144 2YY 72 2901 4688` */
-export function upsGrouping(tn: string): string {
+function upsGrouping(tn: string): string {
   return [tn.slice(0, 2), tn.slice(2, 5), tn.slice(5, 8), tn.slice(8, 10), tn.slice(10, 14), tn.slice(14)].join(' ');
 }
 
 const groupsOf = (tn: string, n: number) => tn.match(new RegExp(`.{1,${n}}`, 'g'))!.join(' ');
 
-export function humanTracking(d: LabelData): string {
+function humanTracking(d: LabelData): string {
   if (d.carrier === 'ups') return `TRACKING #: ${upsGrouping(d.trackingNumber)}`;
   if (d.carrier === 'usps') return `USPS TRACKING # ${groupsOf(d.trackingNumber, 4)}`;
   return `TRK# ${groupsOf(d.trackingNumber, 4)}`;
@@ -70,6 +101,19 @@ const uspsIcon: Record<string, string> = { PRIORITY_MAIL: 'P', PRIORITY_MAIL_EXP
 
 function weightText(lb: number): string {
   return `${Math.ceil(lb)} LB${Math.ceil(lb) === 1 ? '' : 'S'}`;
+}
+
+const sampleBandHeight = 22;
+
+/**
+ * A test-mode label is framed by a band top and bottom that no one can miss, both kept clear of every barcode so
+ * the label still scans. 16 pt Helvetica Bold sets the words 195 pt wide, centred on the 288 pt page.
+ */
+function sampleBand(y: number): LabelItem[] {
+  return [
+    { kind: 'box', x: 0, y, w: pageWidth, h: sampleBandHeight, fill: true },
+    { kind: 'text', x: 47, y: y + 3, size: 16, bold: true, text: 'SAMPLE — DO NOT SHIP', inverse: true },
+  ];
 }
 
 /** The carrier's own middle section: service, routing, and its 2D symbol or postage block. */
@@ -109,9 +153,7 @@ export function layoutLabel(d: LabelData): LabelItem[] {
   const items: LabelItem[] = [];
   let y = 0;
   if (d.sample) {
-    // A band no one can miss, kept clear of every barcode so the label still scans in tests.
-    items.push({ kind: 'box', x: 0, y: 0, w: pageWidth, h: 22, fill: true });
-    items.push({ kind: 'text', x: 40, y: 4, size: 14, bold: true, text: 'SAMPLE — DO NOT SHIP', inverse: true });
+    items.push(...sampleBand(0));
     y = 24;
   }
   const from = addressLines(d.from);
@@ -136,7 +178,7 @@ export function layoutLabel(d: LabelData): LabelItem[] {
   items.push({ kind: 'box', x: 0, y, w: pageWidth, h: 1, fill: true });
 
   items.push(...carrierSection(d, y));
-  y += d.carrier === 'fedex' ? 94 : d.carrier === 'usps' ? 94 : 114;
+  y += d.carrier === 'ups' ? 114 : 94;
 
   items.push({ kind: 'text', x: 8, y: y + 2, size: 10, bold: true, text: humanTracking(d) });
   y += 18;
@@ -152,6 +194,7 @@ export function layoutLabel(d: LabelData): LabelItem[] {
     items.push({ kind: 'barcode', x: 14, y, w: 260, h: 70, symbol: trackingCode128(d) });
     y += 76;
   }
-  if (d.reference) items.push({ kind: 'text', x: 8, y, size: 8, text: fit(`REF: ${d.reference}`, 8, 272) });
+  if (d.reference) items.push({ kind: 'text', x: 8, y, size: 8, text: fit(`REF: ${printable(d.reference)}`, 8, 272) });
+  if (d.sample) items.push(...sampleBand(pageHeight - sampleBandHeight));
   return items;
 }

@@ -1,8 +1,15 @@
 import type { BarcodeItem } from './layout.ts';
 import type { VectorBarcode } from './vector-barcodes.ts';
 
+export interface Placement {
+  x: number;
+  y: number;
+  sx: number;
+  sy: number;
+}
+
 /** Where a barcode's own units land in a box: 2D symbols keep their shape, linear ones stretch to fill it. */
-export function placement(item: BarcodeItem, code: VectorBarcode, unit: number): { x: number; y: number; sx: number; sy: number } {
+export function placement(item: BarcodeItem, code: VectorBarcode, unit: number): Placement {
   const w = item.w * unit;
   const h = item.h * unit;
   const square = item.symbol.type === 'maxicode' || item.symbol.type === 'pdf417';

@@ -1,10 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { decodePng, decodeRegion, openPdf, type Decoded } from '../../test/barcodes.ts';
 import { isValidTrackingNumber } from '../carriers/tracking-numbers.ts';
 import type { LabelData } from './label-data.ts';
 import { layoutLabel, type BarcodeItem } from './layout.ts';
-import { renderLabel } from './render.ts';
+import { labelContentTypes, renderLabel } from './render.ts';
 
 const base = {
   from: { name: 'Warehouse', street1: '1100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' },
@@ -47,6 +48,22 @@ async function checkMaxiCode(d: LabelData, png: Buffer): Promise<void> {
   assert.ok(maxi.text.includes('UPSN'), maxi.text);
 }
 
+/** Every pixel opaque and either black or white, and most of them white: ink on a white label, not on glass. */
+async function checkBlackOnWhite(png: Buffer): Promise<void> {
+  const image = await loadImage(png);
+  const canvas = createCanvas(image.width, image.height);
+  const ctx = canvas.getContext('2d');
+  ctx.drawImage(image, 0, 0);
+  const { data } = ctx.getImageData(0, 0, image.width, image.height);
+  let white = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    if (data[i + 3] !== 255) assert.fail(`pixel ${i / 4} is not opaque`);
+    if (data[i] !== data[i + 1] || data[i] !== data[i + 2] || (data[i] !== 0 && data[i] !== 255)) assert.fail(`pixel ${i / 4} is grey or coloured`);
+    if (data[i] === 255) white++;
+  }
+  assert.ok(white / (data.length / 4) > 0.6, 'a white background');
+}
+
 describe('labels that scan', () => {
   for (const d of labels) {
     test(`${d.carrier}: the PNG is 4×6 at 203 dpi and its barcodes read back`, async () => {
@@ -55,6 +72,7 @@ describe('labels that scan', () => {
       assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
       assert.equal(png.readUInt32BE(16), 812);
       assert.equal(png.readUInt32BE(20), 1218);
+      await checkBlackOnWhite(png);
       checkBarcodes(d, await decodePng(png));
       if (d.carrier === 'ups') await checkMaxiCode(d, png);
     });
@@ -84,28 +102,58 @@ describe('labels that scan', () => {
       assert.ok(zpl.includes('^PW812') && zpl.includes('^LL1218'));
       assert.ok(zpl.includes(`^FD${d.trackingNumber}^FS`), 'a Code 128 of the tracking number');
       assert.match(zpl, /\^BCN,/);
+      assert.ok(zpl.includes('^FDSAMPLE - DO NOT SHIP^FS'), 'the sample mark, in ASCII for the printer\'s font');
       if (d.carrier === 'ups') assert.match(zpl, new RegExp(`\\^BD2,1,1\\^FH\\^FD003840941051804\\[\\)>_1E01_1D96${d.trackingNumber}_1DUPSN`));
-      if (d.carrier === 'usps') assert.ok(zpl.includes(`^BCN,`) && zpl.includes(`,D^FD(420)941051804(94)${d.trackingNumber.slice(2)}^FS`), zpl);
+      // GS1-128 as Zebra's guide chains AIs: subset C, FNC1 (>8) before 420 and before the tracking number.
+      if (d.carrier === 'usps') assert.ok(zpl.includes(`^FD>;>8420941051804>8${d.trackingNumber}^FS`), zpl);
       if (d.carrier === 'fedex') assert.match(zpl, new RegExp(`\\^B7N,[^\\n]*\\^FD${d.trackingNumber} `));
       assert.equal(zpl, (await renderLabel(d, 'zpl')).toString('utf8'), 'the same label twice is the same ZPL');
     });
   }
 
-  test('a return label says RETURN; a live label has no SAMPLE mark', async () => {
-    const ret = await openPdf(await renderLabel({ ...labels[0]!, isReturn: true, sample: false }, 'pdf'));
-    assert.ok(ret.text.includes('RETURN'));
-    assert.ok(!ret.text.includes('SAMPLE'));
-    const zpl = (await renderLabel({ ...labels[1]!, sample: false }, 'zpl')).toString();
-    assert.ok(!zpl.includes('SAMPLE'));
-  });
+  for (const d of labels) {
+    test(`${d.carrier}: a live return label says RETURN and has no SAMPLE mark`, async () => {
+      const live = { ...d, isReturn: true, sample: false };
+      const pdf = await openPdf(await renderLabel(live, 'pdf'), 72);
+      assert.ok(pdf.text.includes('RETURN'), pdf.text);
+      assert.ok(!pdf.text.includes('SAMPLE'), pdf.text);
+      assert.ok(pdf.text.replace(/\s+/g, '').includes(d.trackingNumber), pdf.text);
+      const zpl = (await renderLabel(live, 'zpl')).toString();
+      assert.ok(zpl.includes('^FDRETURN^FS'));
+      assert.ok(!zpl.includes('SAMPLE'));
+      const plain = await openPdf(await renderLabel({ ...d, sample: false }, 'pdf'), 72);
+      assert.ok(!plain.text.includes('RETURN') && !plain.text.includes('SAMPLE'), plain.text);
+    });
+  }
 
   test('no text a client sends can end a ZPL label early or start a command', async () => {
-    const hostile = { ...labels[2]!, to: { ...base.to, name: 'Mallory^XZ^XA~JR', street1: '1 Main_St ^FS' } };
-    const zpl = (await renderLabel(hostile, 'zpl')).toString('utf8');
-    assert.equal(zpl.match(/\^XA/g)!.length, 1);
-    assert.equal(zpl.match(/\^XZ/g)!.length, 1);
-    assert.ok(!zpl.includes('~JR'));
-    assert.ok(zpl.includes('MALLORY_5EXZ_5EXA_7EJR'), 'escaped as ^FH hex');
+    for (const name of ['a^XZ', 'Mallory^XZ^XA~JR']) {
+      const hostile = { ...labels[2]!, to: { ...base.to, name, street1: '1 Main_St ^FS' }, reference: '~JA^XZ' };
+      const zpl = (await renderLabel(hostile, 'zpl')).toString('utf8');
+      assert.ok(zpl.startsWith('^XA') && zpl.trimEnd().endsWith('^XZ'));
+      assert.equal(zpl.match(/\^XA/g)!.length, 1);
+      assert.equal(zpl.match(/\^XZ/g)!.length, 1);
+      assert.ok(!zpl.includes('~'), 'no control command');
+      assert.ok(zpl.includes(`^FH^FD${name.toUpperCase().replaceAll('^', '_5E').replaceAll('~', '_7E')}^FS`), 'escaped as ^FH hex');
+    }
+  });
+
+  test('names in scripts Helvetica lacks print as their nearest Latin letters, not as stray bytes', async () => {
+    const d = { ...labels[0]!, to: { ...base.to, name: 'Łucja Zoë Ŝmith 東京' } };
+    const pdf = await openPdf(await renderLabel(d, 'pdf'), 72);
+    assert.ok(pdf.text.includes('LUCJA ZOË SMITH ??'), pdf.text);
+    assert.ok((await renderLabel(d, 'zpl')).toString().includes('^FDLUCJA ZO_C3_8B SMITH ??^FS'));
+  });
+
+  test('lines too long for the label are cut short with an ellipsis', async () => {
+    const d = { ...labels[1]!, to: { ...base.to, company: 'W'.repeat(100) }, reference: 'R'.repeat(200) };
+    const pdf = await openPdf(await renderLabel(d, 'pdf'), 72);
+    assert.match(pdf.text, /\nW{10,}…\n/);
+    assert.match(pdf.text, /REF: R{10,}…/);
+  });
+
+  test('each format is served as its own media type', () => {
+    assert.deepEqual(labelContentTypes, { pdf: 'application/pdf', zpl: 'application/zpl', png: 'image/png' });
   });
 
   test('the same label renders to the same PDF bytes', async () => {

@@ -1,4 +1,5 @@
 import type { LabelData } from './label-data.ts';
+import { printable } from './printable.ts';
 
 /** A barcode to draw: its symbology and its data, in bwip-js's terms (GS1 AIs in parentheses). */
 export interface BarcodeSymbol {
@@ -22,8 +23,8 @@ function julianDay(date: string): string {
   return String(Math.floor((d.getTime() - start) / 86_400_000) + 1).padStart(3, '0');
 }
 
-/** Keeps MaxiCode's separators out of the free-text fields. */
-const clean = (s: string | undefined) => [...(s ?? '')].map((c) => (c.charCodeAt(0) < 0x20 ? ' ' : c)).join('').toUpperCase().slice(0, 35);
+/** Free text as the label prints it, which also keeps MaxiCode's separators (RS, GS, EOT) out of its fields. */
+const clean = (s: string) => printable(s.toUpperCase()).slice(0, 35);
 
 /**
  * UPS MaxiCode, mode 2: the primary message (ZIP+4, country 840, 3-digit class of service) and the secondary

@@ -7,13 +7,22 @@ const dots = (pt: number) => Math.round((pt * 203) / 72);
  * Field data for ^FH: `_`, `^`, `~`, control characters and every non-ASCII byte become `_XX`, so no text a
  * client sends (a name of "^XZ", say) can end the label or start a command; ^CI28 reads the bytes as UTF-8.
  */
-export function zplField(text: string): string {
+function zplField(text: string): string {
   let out = '';
   for (const byte of Buffer.from(text, 'utf8')) {
     const c = String.fromCharCode(byte);
     out += byte < 0x20 || byte > 0x7e || c === '_' || c === '^' || c === '~' ? `_${byte.toString(16).toUpperCase().padStart(2, '0')}` : c;
   }
   return out;
+}
+
+/**
+ * GS1-128 the way Zebra's guide chains application identifiers: start in subset C, and FNC1 (`>8`) before each
+ * AI, so the reader knows where the variable-length ZIP of AI 420 ends. Mode D's parentheses are not used: the
+ * guide promises they are stripped, not that an FNC1 is put after a variable-length field.
+ */
+function gs1Field(data: string): string {
+  return `>;${[...data.matchAll(/\((\d+)\)([^(]*)/g)].map(([, ai, value]) => `>8${ai}${value}`).join('')}`;
 }
 
 /** The printer draws the barcodes itself (^BC, ^BD, ^B7), sharper at its own resolution than any image. */
@@ -28,15 +37,21 @@ function barcode(item: BarcodeItem): string {
     const [zip, country, cls] = fields;
     const rest = fields.slice(3).join('\x1d');
     // The high-priority message is class of service, country and ZIP; the rest follows the 96 header.
-    return `^FO${x},${y}^BD${symbol.mode ?? 2},1,1^FH^FD${cls}${country}${zip}${zplField(`[)>\x1e01\x1d96${rest}`)}^FS`;
+    return `^FO${x},${y}^BD${symbol.mode ?? 2},1,1^FH^FD${zplField(`${cls}${country}${zip}[)>\x1e01\x1d96${rest}`)}^FS`;
   }
   if (symbol.type === 'pdf417') return `^FO${x},${y}^BY2^B7N,6,5,6^FH^FD${zplField(symbol.data)}^FS`;
   const modules = vectorBarcode(symbol).width;
   const module = Math.max(1, Math.min(4, Math.floor(dots(item.w) / modules)));
   const left = x + Math.max(0, Math.floor((dots(item.w) - modules * module) / 2));
-  if (symbol.type === 'gs1-128') return `^FO${left},${y}^BY${module}^BCN,${h},N,N,N,D^FD${zplField(symbol.data)}^FS`;
-  return `^FO${left},${y}^BY${module}^BCN,${h},N,N,N,A^FD${zplField(symbol.data)}^FS`;
+  const data = symbol.type === 'gs1-128' ? gs1Field(symbol.data) : zplField(symbol.data);
+  return `^FO${left},${y}^BY${module}^BCN,${h},N,N,N,A^FH^FD${data}^FS`;
 }
+
+/**
+ * The printer's resident font 0 has the Latin letters ^CI28 maps, but Zebra does not promise it has typographic
+ * punctuation, which could print as a gap: the em dash and ellipsis go out as ASCII ("SAMPLE - DO NOT SHIP").
+ */
+const asciiPunctuation = (text: string) => text.replaceAll('—', '-').replaceAll('…', '...');
 
 /** ZPL II for a 4×6 label at 203 dpi. */
 export function writeZpl(items: LabelItem[]): string {
@@ -49,7 +64,7 @@ export function writeZpl(items: LabelItem[]): string {
       out.push(`^FO${dots(item.x)},${dots(item.y)}^GB${w},${h},${thickness}^FS`);
     } else if (item.kind === 'text') {
       const h = dots(item.size);
-      out.push(`^FO${dots(item.x)},${dots(item.y)}^A0N,${h},${Math.round(h * 0.9)}${item.inverse ? '^FR' : ''}^FH^FD${zplField(item.text)}^FS`);
+      out.push(`^FO${dots(item.x)},${dots(item.y)}^A0N,${h},${Math.round(h * 0.9)}${item.inverse ? '^FR' : ''}^FH^FD${zplField(asciiPunctuation(item.text))}^FS`);
     } else {
       out.push(barcode(item));
     }
