@@ -61,3 +61,12 @@ test('each bad value names its setting', () => {
     assert.throws(() => loadConfig({ SHIPD_DATA_DIR: dir(), ...env }), (e: ConfigError) => e.setting === name && e.message.startsWith(`invalid setting ${name}:`));
   }
 });
+
+test('test-mode tracking runs a simulated day per real minute unless SHIPD_SIM_TRACKING_SPEED says otherwise', () => {
+  assert.equal(loadConfig({ SHIPD_DATA_DIR: dir() }).simTrackingSpeed, 1440);
+  assert.equal(loadConfig({ SHIPD_DATA_DIR: dir(), SHIPD_SIM_TRACKING_SPEED: '1' }).simTrackingSpeed, 1);
+  assert.equal(loadConfig({ SHIPD_DATA_DIR: dir(), SHIPD_SIM_TRACKING_SPEED: '1000000' }).simTrackingSpeed, 1_000_000);
+  for (const bad of ['0', '1000001', '1.5', 'fast']) {
+    assert.throws(() => loadConfig({ SHIPD_DATA_DIR: dir(), SHIPD_SIM_TRACKING_SPEED: bad }), (e: ConfigError) => e.setting === 'SHIPD_SIM_TRACKING_SPEED');
+  }
+});

@@ -30,6 +30,8 @@ export interface Config {
   worker: boolean;
   /** How long one carrier call may take before it counts as failed. */
   carrierTimeoutMs: number;
+  /** How much faster than real time test-mode tracking moves: carrier seconds per real second. */
+  simTrackingSpeed: number;
   carriers: Record<CarrierId, CarrierCredentials>;
 }
 
@@ -59,6 +61,7 @@ export const settingNames = [
   'SHIPD_RATE_LIMIT_BURST',
   'SHIPD_WORKER',
   'SHIPD_CARRIER_TIMEOUT_MS',
+  'SHIPD_SIM_TRACKING_SPEED',
   ...carrierIds.flatMap((c) => {
     const p = c.toUpperCase();
     return [`${p}_CLIENT_ID`, `${p}_CLIENT_SECRET`, `${p}_ACCOUNT_NUMBER`, `${p}_BASE_URL`];
@@ -211,6 +214,8 @@ export function loadConfig(env: Raw = process.env, file?: string): Config {
     },
     worker: boolean(raw, 'SHIPD_WORKER', true),
     carrierTimeoutMs: integer(raw, 'SHIPD_CARRIER_TIMEOUT_MS', 10_000, 100, 120_000),
+    // One simulated day per real minute: a developer sees a label delivered within minutes of buying it.
+    simTrackingSpeed: integer(raw, 'SHIPD_SIM_TRACKING_SPEED', 1440, 1, 1_000_000),
     carriers,
   };
 }

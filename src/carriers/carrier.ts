@@ -140,6 +140,8 @@ export interface TrackingResult {
   estimatedDeliveryDate: string | null;
   /** Oldest first. */
   events: TrackingEvent[];
+  /** When the tracking is next expected to change, where the carrier knows (the simulators do); else it is polled. */
+  nextEventAt?: Date;
 }
 
 /**

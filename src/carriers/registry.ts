@@ -12,14 +12,22 @@ function byId(list: Carrier[]): Record<CarrierId, Carrier> {
   return out;
 }
 
-/** One set of simulators per clock: a test that moves its clock moves its carriers' tracking too. */
-const simulators = new WeakMap<Clock, Record<CarrierId, Carrier>>();
+/**
+ * One set of simulators per clock and tracking speed: a test that moves its clock moves its carriers' tracking
+ * too, and two configurations in one process each keep their own speed.
+ */
+const simulators = new WeakMap<Clock, Map<number, Record<CarrierId, Carrier>>>();
 
-function simulatorsFor(clock: Clock): Record<CarrierId, Carrier> {
-  let set = simulators.get(clock);
+function simulatorsFor(clock: Clock, trackingSpeed: number): Record<CarrierId, Carrier> {
+  let bySpeed = simulators.get(clock);
+  if (!bySpeed) {
+    bySpeed = new Map();
+    simulators.set(clock, bySpeed);
+  }
+  let set = bySpeed.get(trackingSpeed);
   if (!set) {
-    set = byId(simTables.map((t) => new SimulatedCarrier(t, clock)));
-    simulators.set(clock, set);
+    set = byId(simTables.map((t) => new SimulatedCarrier(t, clock, trackingSpeed)));
+    bySpeed.set(trackingSpeed, set);
   }
   return set;
 }
@@ -59,7 +67,7 @@ class UnreachableLiveCarrier implements Carrier {
 
 /** The carriers a key of this mode talks to: simulators in test mode, the carriers' APIs in live mode. */
 export function carriersFor(mode: Mode, config: Config, clock: Clock): Record<CarrierId, Carrier> {
-  if (mode === 'test') return simulatorsFor(clock);
+  if (mode === 'test') return simulatorsFor(clock, config.simTrackingSpeed);
   return byId(
     carrierCatalog.map((c) => {
       const p = c.id.toUpperCase();

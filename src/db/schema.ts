@@ -83,6 +83,8 @@ export interface EventsTable {
   resource_id: string;
   data: string;
   created_at: string;
+  /** When the delivery worker fanned the event out to its webhooks; null until then. */
+  dispatched_at: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -176,6 +178,11 @@ export interface ShipmentsTable {
   created_at: string;
   updated_at: string;
   voided_at: string | null;
+  /** The tracking status last reported, and how many carrier scans were reported with it. */
+  tracking_status: string | null;
+  tracking_events: number | null;
+  /** When the tracking worker next asks the carrier; null once the journey has ended or the label is void. */
+  tracking_next_check_at: string | null;
 }
 
 export interface PostageLedgerTable {
@@ -198,6 +205,58 @@ export interface LabelFilesTable {
   created_at: string;
 }
 
+export interface WebhooksTable {
+  id: string;
+  owner_key_id: string;
+  account_id: string;
+  mode: Mode;
+  url: string;
+  /** JSON array of event types. */
+  events: string;
+  description: string | null;
+  secret: string;
+  /** After a rotation the old secret signs too until it expires, so receivers can switch over. */
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  status: 'enabled' | 'disabled';
+  disabled_reason: string | null;
+  /** When the first of the current run of failed attempts happened; null after a success. */
+  failing_since: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  owner_key_id: string;
+  event_id: string;
+  event_type: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  next_attempt_at: string | null;
+  /** A worker holds the delivery until then; past it another worker may take it over. */
+  locked_until: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_attempt_at: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  webhook_id: string;
+  attempted_at: string;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  response_excerpt: string | null;
+  next_attempt_at: string | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -214,4 +273,7 @@ export interface DB {
   shipments: ShipmentsTable;
   postage_ledger: PostageLedgerTable;
   label_files: LabelFilesTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

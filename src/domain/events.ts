@@ -1,21 +1,23 @@
 import type { Kysely } from 'kysely';
 import type { DB, EventsTable } from '../db/schema.ts';
-import type { Event, EventType } from '../schemas/event.ts';
+import type { Event, LoggedEventType } from '../schemas/event.ts';
 import type { Context } from './context.ts';
 import type { Principal } from './key-store.ts';
 import { ApiError } from './errors.ts';
 import { newId } from './ids.ts';
+import { notifyOutbox } from '../events/outbox-signal.ts';
 import { fetchPage, type ListInput, type Page } from './pagination.ts';
 
 /**
  * Writes an event to the outbox. Call it with the transaction that makes the change, so the event exists
  * exactly when the change does.
  */
-export async function recordEvent(trx: Kysely<DB>, ctx: { principal: Pick<Principal, 'keyId' | 'accountId' | 'mode'> }, type: EventType, resource: { id: string }, at: string): Promise<void> {
+export async function recordEvent(trx: Kysely<DB>, ctx: { principal: Pick<Principal, 'keyId' | 'accountId' | 'mode'> }, type: LoggedEventType, resource: { id: string }, at: string, dispatchedAt: string | null = null): Promise<string> {
+  const id = newId('evt', Date.parse(at));
   await trx
     .insertInto('events')
     .values({
-      id: newId('evt', Date.parse(at)),
+      id,
       owner_key_id: ctx.principal.keyId,
       account_id: ctx.principal.accountId,
       mode: ctx.principal.mode,
@@ -23,15 +25,18 @@ export async function recordEvent(trx: Kysely<DB>, ctx: { principal: Pick<Princi
       resource_id: resource.id,
       data: JSON.stringify(resource),
       created_at: at,
+      dispatched_at: dispatchedAt,
     })
     .execute();
+  notifyOutbox();
+  return id;
 }
 
 function toEvent(row: EventsTable): Event {
-  return { id: row.id, object: 'event', type: row.type as EventType, data: JSON.parse(row.data), created_at: row.created_at };
+  return { id: row.id, object: 'event', type: row.type as LoggedEventType, data: JSON.parse(row.data), created_at: row.created_at };
 }
 
-export async function listEvents(ctx: Context, query: ListInput & { type?: EventType }): Promise<Page<Event>> {
+export async function listEvents(ctx: Context, query: ListInput & { type?: LoggedEventType }): Promise<Page<Event>> {
   let q = ctx.db.selectFrom('events').selectAll().where('owner_key_id', '=', ctx.principal.keyId);
   if (query.type) q = q.where('type', '=', query.type);
   return fetchPage(q, query, 'evt', toEvent);

@@ -14,7 +14,7 @@ import { newId } from './ids.ts';
 import { ownOrderRow, toOrder } from './orders.ts';
 import { inputsFingerprint, orderInputs, quoteAll, rateRequest, type ShipmentInputs } from './rating.ts';
 import { labelDataFor } from './label-files.ts';
-import { serviceName, toShipment, type PurchaseRecord } from './shipments.ts';
+import { ownerOf, serviceName, toShipment, type PurchaseRecord } from './shipments.ts';
 import { inTransaction } from './transaction.ts';
 
 /**
@@ -178,6 +178,9 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
     created_at: at,
     updated_at: at,
     voided_at: null,
+    tracking_status: null,
+    tracking_events: null,
+    tracking_next_check_at: null,
   };
   await inTransaction(ctx.db, async (trx) => {
     const order = await ownOrderRow(trx, ctx, p.order.id, true);
@@ -242,17 +245,21 @@ async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel
     let orderQuery = trx.selectFrom('orders').selectAll().where('id', '=', row.order_id);
     if (ctx.dbKind === 'postgres') orderQuery = orderQuery.forUpdate();
     const order = await orderQuery.executeTakeFirstOrThrow();
-    const done: ShipmentsTable = {
-      ...row,
+    const bought = {
       status: 'purchased',
       tracking_number: label.trackingNumber,
       carrier_shipment_id: label.carrierShipmentId,
       postage_cents: label.postageCents,
       updated_at: at,
-    };
+      // The tracking worker follows the label from now on.
+      tracking_status: 'pre_transit',
+      tracking_events: 0,
+      tracking_next_check_at: at,
+    } as const;
+    const done: ShipmentsTable = { ...row, ...bought };
     const updated = await trx
       .updateTable('shipments')
-      .set({ status: 'purchased', tracking_number: label.trackingNumber, carrier_shipment_id: label.carrierShipmentId, postage_cents: label.postageCents, updated_at: at })
+      .set(bought)
       .where('id', '=', row.id)
       .where('status', '=', 'pending')
       .executeTakeFirst();
@@ -286,9 +293,6 @@ async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel
     return shipment;
   });
 }
-
-/** Events belong to the key that made the shipment, whoever finishes it. */
-const ownerOf = (row: ShipmentsTable) => ({ principal: { keyId: row.owner_key_id, accountId: row.account_id, mode: row.mode } });
 
 /**
  * Finishes a purchase a crash left pending: asks the carrier again with the same idempotency key (getting the

@@ -26,6 +26,9 @@ export interface PurchaseRecord {
   reference: string | null;
 }
 
+/** Events belong to the key that made the shipment, whoever (a request, a job) reports on it. */
+export const ownerOf = (row: ShipmentsTable) => ({ principal: { keyId: row.owner_key_id, accountId: row.account_id, mode: row.mode } });
+
 /** The statuses clients see; `pending` and `failed` purchases are the purchase machinery's own. */
 export const visibleStatuses = ['purchased', 'voided', 'void_pending'] as const;
 

@@ -68,7 +68,7 @@ export async function voidLabel(ctx: Context, id: string): Promise<Shipment> {
     const order = await ownOrderRow(trx, ctx, row.order_id, true);
     const changed = await trx
       .updateTable('shipments')
-      .set({ status, voided_at: at, updated_at: at })
+      .set({ status, voided_at: at, updated_at: at, tracking_status: 'cancelled', tracking_next_check_at: null })
       .where('id', '=', row.id)
       .where('status', '=', 'purchased')
       .executeTakeFirst();

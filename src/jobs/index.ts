@@ -3,10 +3,29 @@ import type { Services } from '../services.ts';
 import { IdempotencyStore } from '../domain/idempotency.ts';
 import { JobRunner, type RunnerOptions } from './runner.ts';
 import { reconcilePending } from '../domain/purchase.ts';
+import { pollTracking, type TrackingContext } from '../domain/tracking.ts';
+import { DeliveryWorker, type DeliveryWorkerOptions } from '../events/delivery-worker.ts';
 
-/** Every job shipd runs, and the recurring ones. */
-export function createJobRunner(services: Services, log: Logger, options?: RunnerOptions): JobRunner {
+/** Every job shipd runs, the recurring ones, and the webhook delivery worker beside them. */
+export function createJobRunner(
+  services: Services,
+  log: Logger,
+  options?: RunnerOptions & { delivery?: Omit<DeliveryWorkerOptions, 'allowInsecure'> },
+): JobRunner {
   const idempotency = new IdempotencyStore(services.database.db, services.clock);
+  const jobContext = (requestId: string): TrackingContext => ({
+    db: services.database.db,
+    dbKind: services.database.kind,
+    clock: services.clock,
+    config: services.config,
+    requestId,
+    rateStore: services.rateStore,
+    labels: services.labels,
+  });
+  const delivery = new DeliveryWorker(services.database, services.clock, log.child({ component: 'webhooks' }), {
+    ...options?.delivery,
+    allowInsecure: services.config.webhooksAllowInsecure,
+  });
   return new JobRunner(
     services.database,
     {
@@ -15,16 +34,11 @@ export function createJobRunner(services: Services, log: Logger, options?: Runne
         if (removed > 0) log.info({ removed }, 'forgot expired idempotency keys');
       },
       'purchases.reconcile': async () => {
-        const ctx = {
-          db: services.database.db,
-          dbKind: services.database.kind,
-          clock: services.clock,
-          config: services.config,
-          requestId: 'job:purchases.reconcile',
-          rateStore: services.rateStore,
-          labels: services.labels,
-        };
-        await reconcilePending(ctx, log);
+        await reconcilePending(jobContext('job:purchases.reconcile'), log);
+      },
+      'tracking.poll': async () => {
+        // Keep going while a pass finds a full batch: a backlog is worked off now, not one batch a second.
+        while ((await pollTracking(jobContext('job:tracking.poll'), log)) === 200);
       },
       'rates.cleanup': async () => {
         const removed = await services.rateStore.deleteExpired(services.clock.now());
@@ -36,9 +50,12 @@ export function createJobRunner(services: Services, log: Logger, options?: Runne
       { name: 'rates.cleanup', everyMs: 3_600_000 },
       // Often enough that a purchase cut off by a crash is finished within seconds of becoming stale.
       { name: 'purchases.reconcile', everyMs: 5_000 },
+      // Labels say when they next change (simulated ones exactly), so a second's poll finds each change within a second.
+      { name: 'tracking.poll', everyMs: 1_000 },
     ],
     services.clock,
     log,
     options,
+    [delivery],
   );
 }

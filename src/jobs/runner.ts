@@ -22,6 +22,12 @@ export interface RunnerOptions {
   leaseMs?: number;
 }
 
+/** A worker that runs continuously rather than as jobs (webhook delivery), started and stopped with the runner. */
+export interface ContinuousWorker {
+  start(): void;
+  stop(): Promise<void>;
+}
+
 /** Retry n waits about 2^n seconds, capped at an hour, with ±20% jitter so failures do not retry in step. */
 export function backoffMs(attempts: number): number {
   const base = Math.min(3_600_000, 1_000 * 2 ** Math.max(0, attempts - 1));
@@ -49,6 +55,7 @@ export class JobRunner {
     private readonly clock: Clock,
     private readonly log: Logger,
     options: RunnerOptions = {},
+    private readonly continuous: ContinuousWorker[] = [],
   ) {
     this.concurrency = options.concurrency ?? 4;
     this.pollMs = options.pollMs ?? 250;
@@ -65,6 +72,7 @@ export class JobRunner {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    for (const w of this.continuous) w.start();
     void this.installSchedules()
       .catch((err: unknown) => this.log.error({ err }, 'could not install job schedules'))
       .finally(() => this.loop());
@@ -74,7 +82,7 @@ export class JobRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await Promise.allSettled([...this.running]);
+    await Promise.allSettled([...this.running, ...this.continuous.map((w) => w.stop())]);
   }
 
   private loop(): void {

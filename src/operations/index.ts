@@ -16,9 +16,13 @@ import { addressOperations } from './addresses.ts';
 import { accountResourceOperations } from './account-resources.ts';
 import { shipmentOperations } from './shipments.ts';
 import { LabelFormatSchema, ReturnCreate, Shipment, ShipmentCreate, ShipmentList, ShipmentStatusSchema } from '../schemas/shipment.ts';
+import { DeletedWebhooks, DeliveryStatus, Webhook, WebhookCreate, WebhookDelivery, WebhookDeliveryList, WebhookEventType, WebhookList, WebhookUpdate, WebhookWithSecret } from '../schemas/webhook.ts';
+import { Tracker, TrackingEvent, TrackingRequest, TrackingStatus } from '../schemas/tracker.ts';
+import { webhookOperations } from './webhooks.ts';
+import { trackingOperations } from './tracking.ts';
 import type { AnyOperation } from './operation.ts';
 
-export const operations: AnyOperation[] = [...carrierOperations, ...accountResourceOperations, ...addressOperations, ...orderOperations, ...rateOperations, ...shipmentOperations, ...eventOperations];
+export const operations: AnyOperation[] = [...carrierOperations, ...accountResourceOperations, ...addressOperations, ...orderOperations, ...rateOperations, ...shipmentOperations, ...trackingOperations, ...webhookOperations, ...eventOperations];
 
 /** Schemas with an $id: registered once, referenced everywhere, named components in OpenAPI. */
 export const sharedSchemas: TSchema[] = [
@@ -57,4 +61,18 @@ export const sharedSchemas: TSchema[] = [
   ReturnCreate,
   Shipment,
   ShipmentList,
+  TrackingStatus,
+  TrackingEvent,
+  TrackingRequest,
+  Tracker,
+  WebhookEventType,
+  WebhookCreate,
+  WebhookUpdate,
+  Webhook,
+  WebhookWithSecret,
+  WebhookList,
+  DeletedWebhooks,
+  DeliveryStatus,
+  WebhookDelivery,
+  WebhookDeliveryList,
 ];

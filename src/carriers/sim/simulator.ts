@@ -15,6 +15,7 @@ import {
 } from '../carrier.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { syntheticTrackingNumber } from '../tracking-numbers.ts';
+import { magicTracking } from './magic-tracking.ts';
 import { simulatedTracking } from './tracking-timeline.ts';
 import type { ServiceInfo } from '../catalog.ts';
 import { billableWeightLb } from './billable-weight.ts';
@@ -68,6 +69,8 @@ export class SimulatedCarrier implements Carrier {
   constructor(
     private readonly table: SimCarrierTable,
     private readonly clock: Clock,
+    /** Carrier seconds of tracking per real second (SHIPD_SIM_TRACKING_SPEED). */
+    private readonly trackingSpeed: number,
   ) {
     this.id = table.id;
     this.name = table.name;
@@ -147,7 +150,7 @@ export class SimulatedCarrier implements Carrier {
   }
 
   async void(label: LabelRef): Promise<CarrierResult<VoidOutcome>> {
-    const seen = simulatedTracking(label, this.clock.now());
+    const seen = simulatedTracking(label, this.clock.now(), this.trackingSpeed);
     if (seen.status !== 'pre_transit') {
       return failure('label_in_transit', `${this.table.name} has scanned ${label.trackingNumber} (${seen.statusDetail.toLowerCase()}); a label in the carrier's hands cannot be voided`);
     }
@@ -155,6 +158,7 @@ export class SimulatedCarrier implements Carrier {
   }
 
   async track(label: LabelRef): Promise<CarrierResult<TrackingResult>> {
-    return ok(simulatedTracking(label, this.clock.now()));
+    const now = this.clock.now();
+    return ok(magicTracking(label.trackingNumber, now) ?? simulatedTracking(label, now, this.trackingSpeed));
   }
 }

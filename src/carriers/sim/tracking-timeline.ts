@@ -1,11 +1,16 @@
-import { lookupZip } from '../zips.ts';
-import type { LabelRef, TrackingEvent, TrackingResult, TrackingStatus } from '../carrier.ts';
+import { lookupZip, zip3DistanceMiles, zipsOfCity, type ZipInfo } from '../zips.ts';
+import type { LabelRef, TrackingEvent, TrackingResult } from '../carrier.ts';
 import type { Address } from '../../schemas/address.ts';
 
+const second = 1_000;
+const minute = 60_000;
 const hour = 3_600_000;
+const oneDay = 24 * hour;
 /** Carriers collect the day's parcels in the late afternoon; a label bought after the cut-off goes the next business day. */
 const cutoffHourUtc = 16;
 const pickupHourUtc = 18;
+
+type Place = NonNullable<TrackingEvent['location']>;
 
 const dayStart = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
 
@@ -24,61 +29,200 @@ export function firstScanAt(purchasedAt: Date): Date {
   return new Date(day.getTime() + pickupHourUtc * hour);
 }
 
+const zipPlace = (z: ZipInfo): Place => ({ city: z.city.toUpperCase(), state: z.state.toUpperCase(), zip: z.zip, country: 'US' });
+
 function place(a: Address | undefined): TrackingEvent['location'] {
   if (!a) return null;
   const known = lookupZip(a.zip);
   return { city: (known?.city ?? a.city).toUpperCase(), state: a.state.toUpperCase(), zip: a.zip.slice(0, 5), country: 'US' };
 }
 
+/** Some military APO/FPO ZIPs sit at 0, 0 in the data set: they have no place on a map. */
+const located = (z: ZipInfo) => z.latitude !== 0 || z.longitude !== 0;
+
+/**
+ * Whether a sorting facility could plausibly be in the ZIP's city. The data set has no population, so a city with
+ * five or more ZIPs stands for a big one (about 600 of them), rather than sending parcels through hamlets. Military
+ * post offices are overseas, and Parcel Return Service is a USPS service with ZIPs of its own, not a city.
+ */
+const hubCity = (z: ZipInfo) =>
+  located(z) && !['AA', 'AE', 'AP'].includes(z.state) && z.city !== 'Parcel Return Service' && zipsOfCity(z.city, z.state).length >= 5;
+
+/** Hub-city ZIPs by one-degree cell of latitude and longitude, so finding the one nearest a point looks at a few cells. */
+let grid: Map<number, ZipInfo[]> | undefined;
+const cellKey = (latCell: number, lonCell: number) => latCell * 1024 + lonCell;
+
+function hubGrid(): Map<number, ZipInfo[]> {
+  if (grid) return grid;
+  grid = new Map();
+  // zips.ts keeps no list of every ZIP; asking it for each of the 100,000 possible ones takes about 50 ms, once.
+  for (let n = 0; n < 100_000; n++) {
+    const z = lookupZip(String(n).padStart(5, '0'));
+    if (!z || !hubCity(z)) continue;
+    const key = cellKey(Math.floor(z.latitude + 90), Math.floor(z.longitude + 180));
+    const cell = grid.get(key);
+    if (cell) cell.push(z);
+    else grid.set(key, [z]);
+  }
+  return grid;
+}
+
+/** Four degrees from any hub city is out at sea (between Hawaii and the mainland, say): no facility to pass through there. */
+const maxRing = 4;
+
+/** The hub-city ZIP nearest a point, ties to the lower ZIP; undefined when none is within a few degrees. */
+function nearestHub(latitude: number, longitude: number): ZipInfo | undefined {
+  const cells = hubGrid();
+  const latCell = Math.floor(latitude + 90);
+  const lonCell = Math.floor(longitude + 180);
+  const lonScale = Math.cos((latitude * Math.PI) / 180);
+  let best: ZipInfo | undefined;
+  let bestDistance = Infinity;
+  let lastRing = maxRing;
+  for (let ring = 0; ring <= lastRing; ring++) {
+    for (let dLat = -ring; dLat <= ring; dLat++) {
+      for (let dLon = -ring; dLon <= ring; dLon++) {
+        if (Math.max(Math.abs(dLat), Math.abs(dLon)) !== ring) continue;
+        for (const z of cells.get(cellKey(latCell + dLat, lonCell + dLon)) ?? []) {
+          const distance = (z.latitude - latitude) ** 2 + ((z.longitude - longitude) * lonScale) ** 2;
+          if (distance < bestDistance || (distance === bestDistance && z.zip < best!.zip)) {
+            best = z;
+            bestDistance = distance;
+          }
+        }
+      }
+    }
+    // The next ring out may still hold a nearer ZIP than one in this ring's corner; further out that is rare, and
+    // a hub near enough the line is all a journey needs.
+    if (best) lastRing = Math.min(lastRing, ring + 1);
+  }
+  return best;
+}
+
+const cityOf = (p: Place) => `${p.state}|${p.city}`;
+
+/**
+ * The facilities a parcel passes between two ZIPs: 1 to 4 points evenly along the straight line between them
+ * (one per 600 miles), each in the city of the nearest hub-city ZIP. Stops in the origin's or destination's city,
+ * or in one already passed, are left out, so a parcel across town passes none.
+ */
+function hubsBetween(fromZip: string, toZip: string): Place[] {
+  const from = lookupZip(fromZip);
+  const to = lookupZip(toZip);
+  if (!from || !to || !located(from) || !located(to)) return [];
+  const count = Math.min(4, Math.max(1, Math.ceil((zip3DistanceMiles(fromZip, toZip) ?? 0) / 600)));
+  const passed = new Set([cityOf(zipPlace(from)), cityOf(zipPlace(to))]);
+  const hubs: Place[] = [];
+  for (let i = 1; i <= count; i++) {
+    const f = i / (count + 1);
+    const z = nearestHub(from.latitude + (to.latitude - from.latitude) * f, from.longitude + (to.longitude - from.longitude) * f);
+    if (!z || passed.has(cityOf(zipPlace(z)))) continue;
+    passed.add(cityOf(zipPlace(z)));
+    hubs.push(zipPlace(z));
+  }
+  return hubs;
+}
+
 /** How a simulated journey ends, chosen by the recipient's name (README: test mode). */
-function ending(to: Address | undefined): 'delivered' | 'return_to_sender' | 'failure' {
+function ending(to: Address | undefined): 'delivered' | 'return_to_sender' | 'failure' | 'available_for_pickup' {
   const name = (to?.name ?? '').trim().toLowerCase();
   if (name === 'return to sender') return 'return_to_sender';
   if (name === 'delivery failure') return 'failure';
+  if (name === 'pickup at facility') return 'available_for_pickup';
   return 'delivered';
 }
 
+interface Step extends Omit<TrackingEvent, 'occurredAt'> {
+  at: number;
+}
+
+const wholeMinute = (t: number) => Math.round(t / minute) * minute;
+
 /**
- * The whole journey of a simulated label, known from the moment it is bought: created, picked up, moved through
- * a hub each business day, out for delivery on the estimated date and delivered that afternoon. Tracking shows
- * the part of it that has happened by `now`, so it moves forward with the clock and never backwards.
+ * The journey in carrier time, known from the moment the label is bought: created; picked up at the first pickup;
+ * through each facility on the way, with a scan on every business day it is on the road; at the destination
+ * facility early on the estimated delivery date, out for delivery in the morning and delivered in the afternoon.
  */
-export function simulatedJourney(label: LabelRef): TrackingEvent[] {
+function carrierPlan(label: LabelRef, pickup: Date): Step[] {
   const origin = place(label.from);
   const destination = place(label.to);
-  const pickup = firstScanAt(label.purchasedAt);
   // Never delivered before the day after pickup, however optimistic the quote was.
   const earliest = dayStart(nextBusinessDay(pickup));
   const due = label.estimatedDeliveryDate ? new Date(`${label.estimatedDeliveryDate}T00:00:00Z`) : earliest;
-  const arrival = due.getTime() > earliest.getTime() ? due : earliest;
-  const events: TrackingEvent[] = [
-    { occurredAt: label.purchasedAt, status: 'pre_transit', description: 'Shipping label created, awaiting item', location: origin },
-    { occurredAt: pickup, status: 'in_transit', description: 'Picked up', location: origin },
+  const arrival = (due.getTime() > earliest.getTime() ? due : earliest).getTime();
+  const atDestination = arrival + 5 * hour;
+
+  const steps: Step[] = [
+    { at: label.purchasedAt.getTime(), status: 'pre_transit', description: 'Shipping label created, awaiting item', location: origin },
+    { at: pickup.getTime(), status: 'in_transit', description: 'Picked up', location: origin },
   ];
-  for (let day = nextBusinessDay(pickup); day.getTime() < arrival.getTime(); day = nextBusinessDay(day)) {
-    const at = new Date(dayStart(day).getTime() + 3 * hour);
-    events.push({ occurredAt: at, status: 'in_transit', description: 'In transit to next facility', location: null });
+  const hubs = label.from && label.to ? hubsBetween(label.from.zip, label.to.zip) : [];
+  const leg = (atDestination - pickup.getTime()) / (hubs.length + 1);
+  hubs.forEach((hub, i) => {
+    const arrived = wholeMinute(pickup.getTime() + leg * (i + 1));
+    steps.push({ at: arrived, status: 'in_transit', description: 'Arrived at facility', location: hub });
+    steps.push({ at: wholeMinute(arrived + Math.min(3 * hour, leg / 2)), status: 'in_transit', description: 'Departed facility', location: hub });
+  });
+  // A day on the road without a facility scan still shows one, as carriers' tracking does.
+  const moves = [...steps];
+  for (let d = nextBusinessDay(pickup); d.getTime() < arrival; d = nextBusinessDay(d)) {
+    const start = dayStart(d).getTime();
+    if (moves.some((s) => s.at >= start && s.at < start + oneDay)) continue;
+    const at = start + 3 * hour;
+    const lastPlace = moves.filter((s) => s.at < at).at(-1)!.location;
+    steps.push({ at, status: 'in_transit', description: 'In transit to next facility', location: lastPlace });
   }
-  const morning = new Date(arrival.getTime() + 8 * hour);
-  const afternoon = new Date(arrival.getTime() + 14 * hour);
-  events.push({ occurredAt: new Date(arrival.getTime() + 5 * hour), status: 'in_transit', description: 'Arrived at destination facility', location: destination });
+  steps.push({ at: atDestination, status: 'in_transit', description: 'Arrived at destination facility', location: destination });
+
+  const morning = arrival + 8 * hour;
+  const afternoon = arrival + 14 * hour;
   const end = ending(label.to);
-  if (end === 'return_to_sender') {
-    events.push({ occurredAt: afternoon, status: 'return_to_sender', description: 'Addressee unknown, returning to sender', location: destination });
-  } else if (end === 'failure') {
-    events.push({ occurredAt: morning, status: 'out_for_delivery', description: 'Out for delivery', location: destination });
-    events.push({ occurredAt: afternoon, status: 'failure', description: 'Delivery attempted, package damaged and held', location: destination });
+  if (end === 'available_for_pickup') {
+    steps.push({ at: morning, status: 'available_for_pickup', description: 'Held at destination facility, available for pickup', location: destination });
   } else {
-    events.push({ occurredAt: morning, status: 'out_for_delivery', description: 'Out for delivery', location: destination });
-    events.push({ occurredAt: afternoon, status: 'delivered', description: 'Delivered, front door', location: destination });
+    steps.push({ at: morning, status: 'out_for_delivery', description: 'Out for delivery', location: destination });
+    if (end === 'return_to_sender') {
+      steps.push({ at: afternoon, status: 'return_to_sender', description: 'Addressee unknown, returning to sender', location: destination });
+    } else if (end === 'failure') {
+      steps.push({ at: afternoon, status: 'failure', description: 'Delivery attempted, package damaged and held', location: destination });
+    } else {
+      steps.push({ at: afternoon, status: 'delivered', description: 'Delivered, front door', location: destination });
+    }
   }
-  return events;
+  return steps.sort((a, b) => a.at - b.at);
 }
 
-/** The tracking of a simulated label as seen at `now`. */
-export function simulatedTracking(label: LabelRef, now: Date): TrackingResult {
-  const seen = simulatedJourney(label).filter((e) => e.occurredAt.getTime() <= now.getTime());
-  const last = seen[seen.length - 1]!;
-  const status: TrackingStatus = last.status;
-  return { status, statusDetail: last.description, estimatedDeliveryDate: label.estimatedDeliveryDate ?? null, events: seen };
+/**
+ * The whole journey of a simulated label in wall-clock time, at `speed` carrier seconds per real second: planned in
+ * carrier time, then run fast. The first scan comes no sooner than a minute after purchase, so there is always
+ * time to void a label; each later event follows it at the planned gaps divided by `speed`. Speed 1 is the plan.
+ */
+export function simulatedJourney(label: LabelRef, speed: number): TrackingEvent[] {
+  const bought = label.purchasedAt.getTime();
+  const pickup = firstScanAt(label.purchasedAt);
+  const firstScan = Math.max(bought + minute, bought + (pickup.getTime() - bought) / speed);
+  let previous = -Infinity;
+  return carrierPlan(label, pickup).map(({ at, ...event }) => {
+    const wall = at < pickup.getTime() ? at : firstScan + (at - pickup.getTime()) / speed;
+    // Fast enough, hours shrink to milliseconds; a second apart keeps events in order when shown to the second.
+    const occurredAt = Math.max(Math.round(wall), previous + second);
+    previous = occurredAt;
+    return { occurredAt: new Date(occurredAt), ...event };
+  });
+}
+
+/** The tracking of a simulated label as seen at `now`: the part of its journey that has happened, so it only moves forward. */
+export function simulatedTracking(label: LabelRef, now: Date, speed: number): TrackingResult {
+  const journey = simulatedJourney(label, speed);
+  const seen = journey.filter((e) => e.occurredAt.getTime() <= now.getTime());
+  // A clock set back before the purchase still finds the label, just not yet handed over.
+  const last = seen.at(-1) ?? journey[0]!;
+  const next = journey[seen.length];
+  return {
+    status: last.status,
+    statusDetail: last.description,
+    estimatedDeliveryDate: label.estimatedDeliveryDate ?? null,
+    events: seen,
+    ...(next && { nextEventAt: next.occurredAt }),
+  };
 }

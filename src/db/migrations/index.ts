@@ -4,6 +4,7 @@ import * as ordersEventsJobs from './002_orders_events_jobs.ts';
 import * as rateShops from './003_rates.ts';
 import * as packages from './004_packages.ts';
 import * as shipments from './005_shipments.ts';
+import * as webhooksTracking from './006_webhooks_tracking.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '003_rates': rateShops,
   '004_packages': packages,
   '005_shipments': shipments,
+  '006_webhooks_tracking': webhooksTracking,
 };

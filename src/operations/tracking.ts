@@ -1,0 +1,23 @@
+import { Type } from '@sinclair/typebox';
+import { track } from '../domain/tracking.ts';
+import { Tracker, TrackingRequest } from '../schemas/tracker.ts';
+import { defineOperation } from './operation.ts';
+
+export const trackingOperations = [
+  defineOperation({
+    id: 'track',
+    method: 'POST',
+    path: '/tracking',
+    tag: 'Tracking',
+    summary: 'Track a label',
+    description:
+      "By `order_id` (the order's label) or by `tracking_number` of a label the key bought; the carrier is asked now. Statuses use one " +
+      'vocabulary for every carrier. In test mode the magic numbers SHIPD_TEST_DELIVERED, SHIPD_TEST_RETURN_TO_SENDER, SHIPD_TEST_FAILURE, ' +
+      'SHIPD_TEST_AVAILABLE_FOR_PICKUP (and _PRE_TRANSIT, _IN_TRANSIT, _OUT_FOR_DELIVERY) give fixed outcomes.',
+    body: TrackingRequest,
+    response: Type.Ref(Tracker),
+    responseDescription: 'The tracker',
+    errors: ['not_found', 'order_not_shipped', 'carrier_error', 'carrier_timeout'],
+    handler: (ctx, { body }) => track(ctx, body),
+  }),
+];

@@ -1,0 +1,102 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ListOf, StringEnum, Timestamp } from './common.ts';
+import { eventTypes } from './event.ts';
+import { listQueryFields } from './list.ts';
+
+export const WebhookEventType = StringEnum(eventTypes, { $id: 'WebhookEventType', description: 'An event a webhook can subscribe to' });
+
+const fields = {
+  url: Type.String({ minLength: 1, maxLength: 2048, description: 'Where events are POSTed: https, resolving to public addresses', examples: ['https://example.com/hooks/shipd'] }),
+  events: Type.Array(Type.Ref(WebhookEventType), { minItems: 1, uniqueItems: true, description: 'The event types to deliver' }),
+  description: Type.Optional(Type.String({ maxLength: 500 })),
+};
+
+export const WebhookCreate = Type.Object(fields, { $id: 'WebhookCreate', title: 'WebhookCreate', additionalProperties: false });
+export type WebhookCreate = Static<typeof WebhookCreate>;
+
+export const WebhookUpdate = Type.Object(
+  {
+    url: Type.Optional(fields.url),
+    events: Type.Optional(fields.events),
+    description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+    status: Type.Optional(StringEnum(['enabled', 'disabled'] as const, { description: '`enabled` re-enables a webhook shipd disabled; `disabled` pauses deliveries' })),
+  },
+  { $id: 'WebhookUpdate', title: 'WebhookUpdate', additionalProperties: false, minProperties: 1 },
+);
+export type WebhookUpdate = Static<typeof WebhookUpdate>;
+
+const webhookFields = {
+  id: Type.String({ examples: ['whk_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+  object: Type.Literal('webhook'),
+  url: Type.String(),
+  events: Type.Array(Type.Ref(WebhookEventType)),
+  description: Type.Union([Type.String(), Type.Null()]),
+  status: StringEnum(['enabled', 'disabled'] as const, { description: '`disabled` after a 410 answer or 5 days of failed deliveries' }),
+  disabled_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why deliveries stopped, when they did' }),
+  previous_secret_expires_at: Type.Union([Timestamp, Type.Null()], { description: 'Until then, the secret before the last rotation signs too' }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+};
+
+export const Webhook = Type.Object(webhookFields, { $id: 'Webhook', title: 'Webhook', additionalProperties: false });
+export type Webhook = Static<typeof Webhook>;
+
+export const WebhookWithSecret = Type.Object(
+  {
+    ...webhookFields,
+    secret: Type.String({ description: 'The Standard Webhooks signing secret; shown only in this answer', examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] }),
+  },
+  { $id: 'WebhookWithSecret', title: 'WebhookWithSecret', additionalProperties: false },
+);
+export type WebhookWithSecret = Static<typeof WebhookWithSecret>;
+
+export const WebhookList = ListOf(Type.Ref(Webhook), 'WebhookList', "The calling key's webhooks, newest first");
+
+export const WebhookIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+export const DeliveryIdParams = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 100 }), delivery_id: Type.String({ minLength: 1, maxLength: 100 }) },
+  { additionalProperties: false },
+);
+export const WebhookDeleteQuery = Type.Object({ url: Type.String({ minLength: 1, maxLength: 2048, description: 'Removes every webhook of the key with this URL' }) }, { additionalProperties: false });
+export const WebhookListQuery = Type.Object(listQueryFields, { additionalProperties: false });
+
+export const WebhookAttempt = Type.Object(
+  {
+    attempt: Type.Integer({ minimum: 1 }),
+    attempted_at: Timestamp,
+    status_code: Type.Union([Type.Integer(), Type.Null()], { description: "The receiver's HTTP status; null when no answer came" }),
+    latency_ms: Type.Integer({ minimum: 0 }),
+    error: Type.Union([Type.String(), Type.Null()], { description: 'Why the attempt failed: time-out, network error, refused address, or the status' }),
+    response_excerpt: Type.Union([Type.String(), Type.Null()], { description: "The first 500 characters of the receiver's answer" }),
+    next_attempt_at: Type.Union([Timestamp, Type.Null()], { description: 'When the delivery was scheduled to be tried again after this attempt' }),
+  },
+  { additionalProperties: false },
+);
+
+export const DeliveryStatus = StringEnum(['pending', 'succeeded', 'failed'] as const, {
+  $id: 'WebhookDeliveryStatus',
+  description: '`pending` until an attempt gets a 2xx (`succeeded`) or the retries run out (`failed`)',
+});
+
+export const WebhookDelivery = Type.Object(
+  {
+    id: Type.String({ examples: ['dlv_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    object: Type.Literal('webhook_delivery'),
+    webhook_id: Type.String(),
+    event_id: Type.String({ description: 'Sent as the webhook-id header, the same on every attempt' }),
+    event_type: Type.String(),
+    status: Type.Ref(DeliveryStatus),
+    attempt_count: Type.Integer({ minimum: 0 }),
+    next_attempt_at: Type.Union([Timestamp, Type.Null()]),
+    delivered_at: Type.Union([Timestamp, Type.Null()]),
+    attempts: Type.Array(WebhookAttempt, { description: 'Every attempt, oldest first' }),
+    created_at: Timestamp,
+  },
+  { $id: 'WebhookDelivery', title: 'WebhookDelivery', additionalProperties: false },
+);
+export type WebhookDelivery = Static<typeof WebhookDelivery>;
+
+export const WebhookDeliveryList = ListOf(Type.Ref(WebhookDelivery), 'WebhookDeliveryList', "A webhook's deliveries, newest first");
+export const DeliveryListQuery = Type.Object({ ...listQueryFields, status: Type.Optional(Type.Ref(DeliveryStatus)) }, { additionalProperties: false });
+
+export const DeletedWebhooks = ListOf(Type.Ref(Webhook), 'DeletedWebhooks', 'The webhooks removed');
