@@ -205,6 +205,24 @@ describe('delivering events', () => {
     await receiver.close();
   });
 
+  test('a delivery waiting for its retry survives a worker restart', async () => {
+    const receiver = await startReceiver();
+    receiver.answer = () => ({ status: 500 });
+    const webhook = await register(receiver, ['order.created']);
+    await newOrder();
+    await receiver.waitFor((r) => r.length === 1);
+    await recorded(webhook.id, 1);
+    await runner.stop();
+    receiver.answer = () => ({ status: 204 });
+    runner = createJobRunner(server.services, createLogger('silent'), { pollMs: 20, delivery: { pollMs: 20, timeoutMs: 2_000, perEndpoint: 4 } });
+    runner.start();
+    server.clock.advance(6_000);
+    await receiver.waitFor((r) => r.length === 2);
+    assert.equal(receiver.received[0]!.headers['webhook-id'], receiver.received[1]!.headers['webhook-id']);
+    verify(webhook.secret, receiver.received[1]!);
+    await receiver.close();
+  });
+
   test('Retry-After is honoured; a 410 disables the webhook, and PATCH enables it again', async () => {
     const receiver = await startReceiver();
     receiver.answer = () => ({ status: 429, headers: { 'retry-after': '120' } });

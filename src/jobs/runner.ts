@@ -43,6 +43,8 @@ export class JobRunner {
   readonly id = `wkr_${randomBytes(6).toString('hex')}`;
   private running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
+  /** The claim under way, which stop() must wait for: the jobs it takes are this runner's to finish. */
+  private looking: Promise<unknown> | undefined;
   private stopped = true;
   private readonly concurrency: number;
   private readonly pollMs: number;
@@ -82,12 +84,13 @@ export class JobRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    await this.looking;
     await Promise.allSettled([...this.running, ...this.continuous.map((w) => w.stop())]);
   }
 
   private loop(): void {
     if (this.stopped) return;
-    this.tick()
+    this.looking = this.tick()
       .catch((err: unknown) => {
         this.log.error({ err }, 'job runner could not claim jobs');
         return 0;
