@@ -9,6 +9,7 @@ import type { AnyOperation } from '../operations/operation.ts';
 import type { IdempotencyClaim } from '../domain/idempotency.ts';
 import { problemBody } from './problems.ts';
 import { apiBase } from '../domain/paths.ts';
+import { carrierTrace } from '../carriers/live/trace.ts';
 
 export { apiBase };
 
@@ -172,10 +173,13 @@ export function registerOperations(
           labels: services.labels,
         };
         const input = { params: request.params, query: request.query, body: request.body };
-        if (request.idempotencyClaim) {
-          return runClaimed(op, ctx, input, request.idempotencyClaim, request, reply, status, services.config.publicUrl);
-        }
-        return reply.code(status).send(await op.handler(ctx, input));
+        // Carrier calls made for this request carry its id into their debug trace.
+        return carrierTrace.run({ requestId: request.id }, async () => {
+          if (request.idempotencyClaim) {
+            return runClaimed(op, ctx, input, request.idempotencyClaim, request, reply, status, services.config.publicUrl);
+          }
+          return reply.code(status).send(await op.handler(ctx, input));
+        });
       },
     });
   }

@@ -1,0 +1,39 @@
+import { failure, ok, type CarrierResult, type LabelRef, type VoidOutcome } from '../carrier.ts';
+import { asString, at } from '../live/lenient.ts';
+import { fedexErrors, fedexFailure, isFedexError } from './errors.ts';
+
+export const cancelPath = '/ship/v1/shipments/cancel';
+
+/** The whole shipment is cancelled, every package of it (carriers.md 4.5). */
+export function buildCancelRequest(label: LabelRef, accountNumber: string) {
+  return {
+    accountNumber: { value: accountNumber },
+    trackingNumber: label.carrierShipmentId || label.trackingNumber,
+    deletionControl: 'DELETE_ALL_PACKAGES',
+    senderCountryCode: 'US',
+    emailShipment: false,
+  };
+}
+
+const alreadyCancelled = /already\W*(been\W*)?(cancel|delet)|cancel+ed already/i;
+/** FedEx cancels only what it has not been handed yet ("not already been tendered to FedEx"). */
+const handedOver = /tender|in.transit|picked.up|cannot be (cancel|delet)|not.*cancel+able/i;
+
+/**
+ * output.cancelledShipment says whether it worked. A refusal, in the output message or in the error envelope, is
+ * told apart by its words: an earlier cancel gives already_voided, a parcel FedEx already holds label_in_transit.
+ * FedEx bills only shipments it carries, so a cancelled one costs nothing: `refunded`.
+ */
+export function parseCancelResponse(status: number, json: unknown, label: LabelRef): CarrierResult<VoidOutcome> {
+  const errors = fedexErrors(json);
+  const said = [asString(at(json, 'output', 'message')), asString(at(json, 'output', 'successMessage')), ...errors.flatMap((e) => [e.code, e.message])]
+    .filter(Boolean)
+    .join('; ');
+  const cancelled = at(json, 'output', 'cancelledShipment');
+  if (cancelled === true || cancelled === 'true') return ok('refunded');
+  if (alreadyCancelled.test(said)) return failure('already_voided', `FedEx has already cancelled ${label.trackingNumber}`);
+  if (handedOver.test(said)) return failure('label_in_transit', `FedEx has ${label.trackingNumber} in hand and cannot cancel it (${said})`);
+  if (isFedexError(status, json)) return { ok: false, error: fedexFailure(status, json) };
+  if (cancelled === false || cancelled === 'false') return failure('carrier_error', `FedEx did not cancel ${label.trackingNumber}${said ? ` (${said})` : ''}`);
+  return failure('carrier_error', 'FedEx answered the cancel request without output.cancelledShipment');
+}

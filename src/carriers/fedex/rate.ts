@@ -1,0 +1,107 @@
+import { failure, ok, type CarrierResult, type Quote, type RateRequest } from '../carrier.ts';
+import type { ServiceInfo } from '../catalog.ts';
+import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
+import { deliveryDate } from '../sim/calendar.ts';
+import { fedexAddress, fedexDate, fedexDimensions, isResidential } from './party.ts';
+
+export const ratePath = '/rate/v1/rates/quotes';
+
+/** Services FedEx backs with a money-back delivery commitment; Ground and Home Delivery give estimates only. */
+const guaranteedServices = new Set(['FEDEX_EXPRESS_SAVER', 'FEDEX_2_DAY', 'FEDEX_2_DAY_AM', 'STANDARD_OVERNIGHT', 'PRIORITY_OVERNIGHT', 'FIRST_OVERNIGHT']);
+
+/** FedEx's transit enum words (ONE_DAY … TWENTY_DAYS) as numbers; UNKNOWN and anything else is absent. */
+const transitWords = [
+  'ONE', 'TWO', 'THREE', 'FOUR', 'FIVE', 'SIX', 'SEVEN', 'EIGHT', 'NINE', 'TEN',
+  'ELEVEN', 'TWELVE', 'THIRTEEN', 'FOURTEEN', 'FIFTEEN', 'SIXTEEN', 'SEVENTEEN', 'EIGHTEEN', 'NINETEEN', 'TWENTY',
+];
+
+export function transitDays(word: unknown): number | undefined {
+  const n = asNumber(word);
+  if (n !== undefined) return n;
+  const m = /^([A-Z]+)_DAYS?$/.exec(asString(word)?.toUpperCase() ?? '');
+  const i = m ? transitWords.indexOf(m[1]!) : -1;
+  return i >= 0 ? i + 1 : undefined;
+}
+
+/** One call for every service: no serviceType is FedEx's rate shop (carriers.md 4.3). */
+export function buildRateRequest(request: RateRequest, accountNumber: string) {
+  const dimensions = fedexDimensions(request.parcel.dimensionsIn);
+  return {
+    accountNumber: { value: accountNumber },
+    rateRequestControlParameters: { returnTransitTimes: true },
+    requestedShipment: {
+      shipper: { address: fedexAddress(request.from, false) },
+      recipient: { address: fedexAddress(request.to, isResidential(request.to)) },
+      pickupType: 'DROPOFF_AT_FEDEX_LOCATION',
+      packagingType: 'YOUR_PACKAGING',
+      rateRequestType: ['ACCOUNT', 'LIST'],
+      shipDateStamp: fedexDate(request.shipDate),
+      requestedPackageLineItems: [{ weight: { units: 'LB', value: request.parcel.weightLb }, ...(dimensions ? { dimensions } : {}) }],
+    },
+  };
+}
+
+/** Weekdays from the ship date to a delivery date, for answers that give the date but not the days. */
+function weekdaysBetween(from: Date, toIso: string): number {
+  const end = Date.parse(`${toIso}T00:00:00Z`);
+  const d = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()));
+  let days = 0;
+  while (d.getTime() < end) {
+    d.setUTCDate(d.getUTCDate() + 1);
+    if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6) days++;
+  }
+  return days;
+}
+
+const isoDay = (v: unknown): string | undefined => {
+  const s = asString(v);
+  return s && /^\d{4}-\d{2}-\d{2}/.test(s) ? s.slice(0, 10) : undefined;
+};
+
+function billableLb(detail: unknown, fallback: number): number {
+  const weight = at(detail, 'shipmentRateDetail', 'totalBillingWeight');
+  const value = asNumber(at(weight, 'value'));
+  if (value === undefined) return Math.ceil(fallback);
+  return asString(at(weight, 'units'))?.toUpperCase() === 'KG' ? Math.ceil(value * 2.20462) : value;
+}
+
+/**
+ * output.rateReplyDetails[] as quotes for our catalog's services, filtered by request.services. The account price
+ * is what the caller pays and the list price the retail one; a service with only one of them uses it for both.
+ */
+export function parseRateResponse(json: unknown, request: RateRequest, catalog: readonly ServiceInfo[]): CarrierResult<Quote[]> {
+  const replies = at(json, 'output', 'rateReplyDetails');
+  if (replies === undefined) return failure('carrier_error', 'FedEx answered the rate request without output.rateReplyDetails');
+  const quotes: Quote[] = [];
+  for (const reply of asArray(replies)) {
+    const code = asString(at(reply, 'serviceType'));
+    const service = catalog.find((s) => s.code === code);
+    if (!service || (request.services && !request.services.includes(service.code))) continue;
+    const details = asArray(at(reply, 'ratedShipmentDetails'));
+    const priced = (type: string) => details.find((d) => asString(at(d, 'rateType'))?.toUpperCase() === type && asCents(at(d, 'totalNetCharge')) !== undefined);
+    const account = priced('ACCOUNT') ?? details.find((d) => asCents(at(d, 'totalNetCharge')) !== undefined);
+    if (!account) continue;
+    const list = priced('LIST') ?? account;
+    const commitDate = isoDay(at(reply, 'commit', 'dateDetail', 'dayFormat')) ?? isoDay(at(reply, 'operationalDetail', 'deliveryDate'));
+    const days =
+      transitDays(at(reply, 'commit', 'transitDays', 'minimumTransitTime')) ??
+      transitDays(at(reply, 'operationalDetail', 'transitTime')) ??
+      transitDays(at(reply, 'commit', 'daysInTransit')) ??
+      (commitDate ? weekdaysBetween(request.shipDate, commitDate) : undefined);
+    if (days === undefined) continue;
+    quotes.push({
+      carrier: 'fedex',
+      service: service.code,
+      serviceName: service.name,
+      amountCents: asCents(at(account, 'totalNetCharge'))!,
+      listAmountCents: asCents(at(list, 'totalNetCharge'))!,
+      billableWeightLb: billableLb(account, request.parcel.weightLb),
+      zone: asString(at(account, 'shipmentRateDetail', 'rateZone')) ?? '',
+      deliveryDays: days,
+      estimatedDeliveryDate: commitDate ?? deliveryDate(request.shipDate, days),
+      guaranteed: guaranteedServices.has(service.code),
+    });
+  }
+  if (quotes.length === 0) return failure('service_unavailable', 'FedEx offers none of the requested services for this parcel and destination');
+  return ok(quotes);
+}

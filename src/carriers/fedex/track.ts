@@ -1,0 +1,76 @@
+import { failure, ok, type CarrierResult, type TrackingEvent, type TrackingResult } from '../carrier.ts';
+import { asArray, asString, at } from '../live/lenient.ts';
+import { fedexStatus } from './statuses.ts';
+
+export const trackPath = '/track/v1/trackingnumbers';
+
+export function buildTrackRequest(trackingNumber: string) {
+  return { includeDetailedScans: true, trackingInfo: [{ trackingNumberInfo: { trackingNumber } }] };
+}
+
+/** FedEx has no scans for the number yet: a label just bought looks like this until FedEx hears of it. */
+const notYetKnown = new Set(['TRACKING.TRACKINGNUMBER.NOTFOUND', 'TRACKING.DATA.NOTFOUND']);
+
+function location(scan: unknown): TrackingEvent['location'] {
+  const l = at(scan, 'scanLocation');
+  const city = asString(at(l, 'city')) ?? '';
+  const state = asString(at(l, 'stateOrProvinceCode')) ?? '';
+  const zip = asString(at(l, 'postalCode')) ?? '';
+  const country = asString(at(l, 'countryCode')) ?? '';
+  return city || state || zip || country ? { city, state, zip, country } : null;
+}
+
+function events(result: unknown): TrackingEvent[] {
+  const out: TrackingEvent[] = [];
+  for (const scan of asArray(at(result, 'scanEvents'))) {
+    const when = Date.parse(asString(at(scan, 'date')) ?? '');
+    if (Number.isNaN(when)) continue;
+    out.push({
+      occurredAt: new Date(when),
+      status: fedexStatus(asString(at(scan, 'derivedStatusCode')) ?? asString(at(scan, 'eventType'))),
+      description: asString(at(scan, 'eventDescription')) ?? asString(at(scan, 'derivedStatus')) ?? '',
+      location: location(scan),
+    });
+  }
+  // FedEx lists scans newest first; ours are oldest first.
+  return out.sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime());
+}
+
+function estimatedDelivery(result: unknown): string | null {
+  const estimate = asArray(at(result, 'dateAndTimes')).find((d) => asString(at(d, 'type')) === 'ESTIMATED_DELIVERY');
+  const when =
+    asString(at(estimate, 'dateTime')) ??
+    asString(at(result, 'estimatedDeliveryTimeWindow', 'window', 'ends')) ??
+    asString(at(result, 'estimatedDeliveryTimeWindow', 'window', 'begins'));
+  // The local date FedEx wrote, not the UTC one: "2024-05-02T20:00:00-07:00" is the 2nd.
+  return when && /^\d{4}-\d{2}-\d{2}/.test(when) ? when.slice(0, 10) : null;
+}
+
+/**
+ * output.completeTrackResults[].trackResults[]: a number FedEx reused has several results, and the one with the
+ * latest scan is this parcel's. A per-number error arrives inside the result with HTTP 200 (carriers.md 4.6).
+ */
+export function parseTrackResponse(json: unknown, trackingNumber: string): CarrierResult<TrackingResult> {
+  const complete = asArray(at(json, 'output', 'completeTrackResults'));
+  if (complete.length === 0) return failure('carrier_error', 'FedEx answered the tracking request without output.completeTrackResults');
+  const mine = complete.find((c) => asString(at(c, 'trackingNumber')) === trackingNumber) ?? complete[0];
+  const results = asArray(at(mine, 'trackResults'));
+  const good = results.filter((r) => at(r, 'error') === undefined);
+  if (good.length === 0) {
+    const code = asString(at(results[0], 'error', 'code')) ?? '';
+    const message = asString(at(results[0], 'error', 'message')) ?? 'no tracking results';
+    if (notYetKnown.has(code)) return ok({ status: 'unknown', statusDetail: message, estimatedDeliveryDate: null, events: [] });
+    return failure('carrier_error', `FedEx could not track ${trackingNumber}: ${code ? `${code}: ` : ''}${message}`);
+  }
+  const latest = (r: unknown) => events(r).at(-1)?.occurredAt.getTime() ?? 0;
+  const result = good.reduce((best, r) => (latest(r) > latest(best) ? r : best));
+  const list = events(result);
+  const statusCode = asString(at(result, 'latestStatusDetail', 'derivedCode')) ?? asString(at(result, 'latestStatusDetail', 'code'));
+  const status = statusCode ? fedexStatus(statusCode) : (list.at(-1)?.status ?? 'unknown');
+  return ok({
+    status,
+    statusDetail: asString(at(result, 'latestStatusDetail', 'description')) ?? asString(at(result, 'latestStatusDetail', 'statusByLocale')) ?? list.at(-1)?.description ?? '',
+    estimatedDeliveryDate: estimatedDelivery(result),
+    events: list,
+  });
+}

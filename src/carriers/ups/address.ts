@@ -1,0 +1,86 @@
+import { failure, ok, type AddressCheck, type CarrierResult } from '../carrier.ts';
+import type { Address } from '../../schemas/address.ts';
+import { asArray, asString, at } from '../live/lenient.ts';
+import { xavVersion, type UpsCall } from './wire.ts';
+
+/** Request option 3: validation and classification together, so one call also says home or business (carriers.md 2.7). */
+export function buildAddressRequest(a: Address): UpsCall {
+  const [zip5, zip4] = a.zip.replace('-', '').match(/^(\d{5})(\d{4})?$/)?.slice(1) ?? [a.zip, undefined];
+  return {
+    path: `/api/addressvalidation/${xavVersion}/3`,
+    query: { maximumcandidatelistsize: '5' },
+    body: {
+      XAVRequest: {
+        AddressKeyFormat: {
+          ...(a.company ? { ConsigneeName: a.company } : {}),
+          ...(a.name ? { AttentionName: a.name } : {}),
+          AddressLine: [a.street1, a.street2].filter((l): l is string => !!l && l.trim() !== ''),
+          PoliticalDivision2: a.city,
+          PoliticalDivision1: a.state.toUpperCase(),
+          PostcodePrimaryLow: zip5,
+          ...(zip4 ? { PostcodeExtendedLow: zip4 } : {}),
+          CountryCode: a.country ?? 'US',
+        },
+      },
+    },
+  };
+}
+
+/** Code 1 commercial, 2 residential, 0 unclassified (carriers.md 2.7). */
+function residentialOf(classification: unknown): boolean | null {
+  const code = asString(at(classification, 'Code'));
+  return code === '2' ? true : code === '1' ? false : null;
+}
+
+/** A candidate as an address, keeping what XAV does not return (names, phone, email) from the input. */
+function candidateAddress(candidate: unknown, input: Address): Address | undefined {
+  const key = at(candidate, 'AddressKeyFormat');
+  // v1 answers hold AddressLine as one string (carriers.md 2.7).
+  const lines = asArray(at(key, 'AddressLine')).map(asString).filter((l): l is string => l !== undefined);
+  const city = asString(at(key, 'PoliticalDivision2'));
+  const state = asString(at(key, 'PoliticalDivision1'));
+  const zip5 = asString(at(key, 'PostcodePrimaryLow'));
+  if (lines.length === 0 || !city || !state || !zip5) return undefined;
+  const zip4 = asString(at(key, 'PostcodeExtendedLow'));
+  const out: Address = { ...input, street1: lines[0]!, city, state, zip: zip4 ? `${zip5}-${zip4}` : zip5 };
+  if (lines.length > 1) out.street2 = lines.slice(1).join(' ');
+  else delete out.street2;
+  return out;
+}
+
+/**
+ * Exactly one of three empty-tag indicators says how it went; corrections come back as candidates, with no
+ * per-field diff (carriers.md 2.7). Candidate may be a single object on v1-style answers.
+ */
+export function parseAddressResponse(json: unknown, input: Address): CarrierResult<AddressCheck> {
+  const response = at(json, 'XAVResponse');
+  if (response === undefined || typeof response !== 'object') return failure('carrier_error', 'UPS address answer has no XAVResponse');
+  const candidates = asArray(at(response, 'Candidate'));
+  const topClassification = at(response, 'AddressClassification');
+  if (at(response, 'NoCandidatesIndicator') !== undefined) {
+    return ok({
+      valid: false,
+      address: input,
+      residential: null,
+      messages: [{ code: 'no_candidates', detail: 'UPS found no address matching this one' }],
+    });
+  }
+  const first = candidates[0];
+  const best = first === undefined ? undefined : candidateAddress(first, input);
+  const residential = residentialOf(at(first, 'AddressClassification')) ?? residentialOf(topClassification);
+  if (at(response, 'ValidAddressIndicator') !== undefined) {
+    if (!best) return failure('carrier_error', 'UPS says the address is valid but returned no usable candidate');
+    return ok({ valid: true, address: best, residential, messages: [] });
+  }
+  if (at(response, 'AmbiguousAddressIndicator') !== undefined) {
+    const options = candidates.map((c) => candidateAddress(c, input)).filter((c): c is Address => c !== undefined);
+    const listed = options.map((o) => `${o.street1}, ${o.city} ${o.state} ${o.zip}`).join(' | ');
+    return ok({
+      valid: false,
+      address: best ?? input,
+      residential,
+      messages: [{ code: 'ambiguous', detail: `UPS found no exact match; ${options.length} possible: ${listed}` }],
+    });
+  }
+  return failure('carrier_error', 'UPS address answer has none of ValidAddressIndicator, AmbiguousAddressIndicator, NoCandidatesIndicator');
+}

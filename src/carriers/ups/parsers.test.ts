@@ -1,0 +1,205 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { RateRequest } from '../carrier.ts';
+import type { Address } from '../../schemas/address.ts';
+import { buildAddressRequest, parseAddressResponse } from './address.ts';
+import { parseVoidResponse } from './cancel.ts';
+import { upsFailure } from './errors.ts';
+import { buildRateRequest, parseRateResponse } from './rate.ts';
+import { parseLabelRecoveryResponse } from './recovery.ts';
+import { buildShipRequest, parseShipResponse } from './ship.ts';
+import { upsTrackingStatus } from './statuses.ts';
+import { buildTokenRequest, parseTokenResponse } from './token.ts';
+import { buildTrackRequest, parseTrackResponse } from './track.ts';
+
+const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8'));
+
+const from: Address = { name: 'Ada Lovelace', company: 'Analytical Co', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105', phone: '415-555-0100' };
+const to: Address = { name: 'Grace Hopper', street1: '100 Main St', street2: 'Apt 4', city: 'New York', state: 'NY', zip: '10001-1234' };
+const rateRequest: RateRequest = { from, to, parcel: { weightLb: 5.5, dimensionsIn: { length: 10, width: 8, height: 6 } }, shipDate: new Date('2026-03-02T12:00:00Z') };
+
+test('token: credentials in HTTP Basic, only grant_type in the form, expires_in read from a string', () => {
+  const t = buildTokenRequest({ clientId: 'id', clientSecret: 's:ecret', accountNumber: 'A1B2C3' });
+  assert.equal(t.path, '/security/v1/oauth/token');
+  assert.equal(t.headers.authorization, `Basic ${Buffer.from('id:s:ecret').toString('base64')}`);
+  assert.equal(t.headers['x-merchant-id'], 'A1B2C3');
+  assert.deepEqual(t.form, { grant_type: 'client_credentials' });
+  assert.deepEqual(parseTokenResponse(200, fixture('token')), { ok: true, value: { accessToken: 'eyJraWQiOi', expiresIn: 14399 } });
+  const refused = parseTokenResponse(401, { response: { errors: [{ code: '10401', message: 'Invalid Client Id' }] } });
+  assert.equal(refused.ok, false);
+  assert.equal(!refused.ok && refused.error.code, 'carrier_unavailable');
+  assert.match(!refused.ok ? refused.error.detail : '', /UPS_CLIENT_ID/);
+});
+
+test('rate request: Shop with time in transit, strings with units, residential flag, negotiated rates with an account', () => {
+  const c = buildRateRequest(rateRequest, 'A1B2C3');
+  assert.equal(c.path, '/api/rating/v2409/Shoptimeintransit');
+  const shipment = (c.body as { RateRequest: { Shipment: Record<string, unknown> } }).RateRequest.Shipment;
+  assert.deepEqual(shipment.DeliveryTimeInformation, { PackageBillType: '03', Pickup: { Date: '20260302' } });
+  assert.deepEqual((shipment.ShipTo as { Address: unknown }).Address, {
+    AddressLine: ['100 Main St', 'Apt 4'], City: 'New York', StateProvinceCode: 'NY', PostalCode: '100011234', CountryCode: 'US', ResidentialAddressIndicator: '',
+  });
+  assert.deepEqual((shipment.Package as unknown[])[0], {
+    PackagingType: { Code: '02' },
+    Dimensions: { UnitOfMeasurement: { Code: 'IN' }, Length: '10', Width: '8', Height: '6' },
+    PackageWeight: { UnitOfMeasurement: { Code: 'LBS' }, Weight: '5.5' },
+  });
+  assert.deepEqual(shipment.ShipmentRatingOptions, { NegotiatedRatesIndicator: '' });
+  assert.equal('ShipmentRatingOptions' in (buildRateRequest(rateRequest, undefined).body as { RateRequest: { Shipment: object } }).RateRequest.Shipment, false);
+});
+
+test('rate answer: catalog services only, negotiated amount, arrival date from time in transit or from the guarantee', () => {
+  const r = parseRateResponse(fixture('rate-shop'), rateRequest);
+  assert.ok(r.ok);
+  assert.deepEqual(r.value.map((q) => q.service), ['03', '02', '01']);
+  const [ground, twoDay, nextDay] = r.value;
+  assert.deepEqual(ground, {
+    carrier: 'ups', service: '03', serviceName: 'UPS Ground', amountCents: 1243, listAmountCents: 1554, billableWeightLb: 6, zone: '008',
+    deliveryDays: 4, estimatedDeliveryDate: '2026-03-06', guaranteed: false,
+  });
+  assert.equal(twoDay!.deliveryDays, 2);
+  assert.equal(twoDay!.estimatedDeliveryDate, '2026-03-04');
+  assert.equal(twoDay!.guaranteed, true);
+  assert.equal(twoDay!.amountCents, 4120);
+  assert.equal(nextDay!.estimatedDeliveryDate, '2026-03-03');
+  assert.equal(nextDay!.guaranteed, true);
+  const only = parseRateResponse(fixture('rate-shop'), { ...rateRequest, services: ['01'] });
+  assert.deepEqual(only.ok && only.value.map((q) => q.service), ['01']);
+  const none = parseRateResponse(fixture('rate-shop'), { ...rateRequest, services: ['14'] });
+  assert.equal(!none.ok && none.error.code, 'service_unavailable');
+});
+
+test('rate answer: a single RatedShipment object (pre-v2409) parses; without transit data the published commitment counts', () => {
+  const r = parseRateResponse(fixture('rate-single'), rateRequest);
+  assert.ok(r.ok);
+  assert.equal(r.value.length, 1);
+  assert.equal(r.value[0]!.amountCents, 1125);
+  assert.equal(r.value[0]!.zone, '');
+  assert.equal(r.value[0]!.deliveryDays, 5);
+  assert.equal(r.value[0]!.estimatedDeliveryDate, '2026-03-09');
+});
+
+test('rate answer: missing RateResponse or a missing price is carrier_error', () => {
+  assert.equal(parseRateResponse({}, rateRequest).ok, false);
+  const broken = parseRateResponse({ RateResponse: { RatedShipment: { Service: { Code: '03' } } } }, rateRequest);
+  assert.equal(!broken.ok && broken.error.code, 'carrier_error');
+});
+
+test('ship request: Packaging and PaymentInformation, ZPL with 4x6 stock, GIF for PDF and PNG', () => {
+  const base = { from, to, parcel: rateRequest.parcel, shipDate: rateRequest.shipDate, service: '03', quotedCents: 1243, isReturn: false, idempotencyKey: 'k1', reference: 'ORD-1' };
+  const zpl = buildShipRequest({ ...base, labelFormat: 'zpl' }, 'A1B2C3').body as { ShipmentRequest: Record<string, Record<string, unknown>> };
+  assert.equal(zpl.ShipmentRequest.Request!.RequestOption, 'nonvalidate');
+  assert.deepEqual(zpl.ShipmentRequest.LabelSpecification, { LabelImageFormat: { Code: 'ZPL' }, LabelStockSize: { Height: '6', Width: '4' } });
+  assert.deepEqual(zpl.ShipmentRequest.Shipment!.PaymentInformation, { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: 'A1B2C3' } }] });
+  assert.equal((zpl.ShipmentRequest.Shipment!.Shipper as { ShipperNumber: string }).ShipperNumber, 'A1B2C3');
+  assert.deepEqual(((zpl.ShipmentRequest.Shipment!.Package as unknown[])[0] as { Packaging: unknown }).Packaging, { Code: '02' });
+  const pdf = buildShipRequest({ ...base, labelFormat: 'pdf' }, 'A1B2C3').body as { ShipmentRequest: Record<string, unknown> };
+  assert.deepEqual(pdf.ShipmentRequest.LabelSpecification, { LabelImageFormat: { Code: 'GIF' }, HTTPUserAgent: 'Mozilla/4.5' });
+  const ret = buildShipRequest({ ...base, labelFormat: 'png', isReturn: true }, 'A1B2C3').body as { ShipmentRequest: { Shipment: Record<string, unknown> } };
+  assert.deepEqual(ret.ShipmentRequest.Shipment.ReturnService, { Code: '9' });
+});
+
+test('ship answer: a single PackageResults object, the label bytes decoded, postage from TotalCharges', () => {
+  const r = parseShipResponse(fixture('ship-gif'));
+  assert.ok(r.ok);
+  assert.equal(r.value.trackingNumber, '1Z023E2X0214323462');
+  assert.equal(r.value.shipmentId, '1Z023E2X0214323462');
+  assert.equal(r.value.postageCents, 1554);
+  assert.equal(r.value.label.format, 'GIF');
+  assert.equal(r.value.label.bytes.subarray(0, 6).toString('latin1'), 'GIF89a');
+  assert.equal(parseShipResponse({ ShipmentResponse: { ShipmentResults: { ShipmentIdentificationNumber: '1Z023E2X0214323462' } } }).ok, false);
+});
+
+test('label recovery answer: PDF bytes, and anything else is carrier_error', () => {
+  const pdf = Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64');
+  const r = parseLabelRecoveryResponse({ LabelRecoveryResponse: { LabelResults: { LabelImage: { LabelImageFormat: { Code: 'PDF' }, GraphicImage: pdf } } } });
+  assert.ok(r.ok && r.value.toString('latin1').startsWith('%PDF-'));
+  assert.equal(parseLabelRecoveryResponse({ LabelRecoveryResponse: { LabelResults: [{ LabelImage: { GraphicImage: 'R0lGODlh' } }] } }).ok, false);
+});
+
+test('void answer: Voided is refunded; a package UPS kept is label_in_transit', () => {
+  assert.deepEqual(parseVoidResponse(fixture('void-ok')), { ok: true, value: 'refunded' });
+  const kept = parseVoidResponse(fixture('void-package-kept'));
+  assert.equal(!kept.ok && kept.error.code, 'label_in_transit');
+  assert.equal(parseVoidResponse({}).ok, false);
+});
+
+test('errors: the envelope, the legacy Fault, auth, rate limits and void refusals map to our codes', () => {
+  assert.equal(upsFailure(400, fixture('error-envelope'), 'rate').code, 'service_unavailable');
+  const legacy = upsFailure(400, fixture('error-legacy'), 'rate');
+  assert.equal(legacy.code, 'carrier_unavailable');
+  assert.match(legacy.detail, /250003/);
+  assert.equal(upsFailure(401, { response: { errors: [{ code: '250002', message: 'Invalid Authentication Information.' }] } }, 'rate').code, 'carrier_unavailable');
+  assert.equal(upsFailure(429, {}, 'rate').code, 'carrier_unavailable');
+  assert.equal(upsFailure(503, undefined, 'rate').code, 'carrier_unavailable');
+  assert.equal(upsFailure(400, { response: { errors: [{ code: '120802', message: 'Address Validation Error on ShipTo address' }] } }, 'ship').code, 'address_invalid');
+  assert.equal(upsFailure(400, { response: { errors: [{ code: '190117', message: 'The shipment has already been voided' }] } }, 'void').code, 'already_voided');
+  assert.equal(upsFailure(400, { response: { errors: [{ code: '190118', message: 'The package has been picked up and cannot be voided' }] } }, 'void').code, 'label_in_transit');
+  assert.equal(upsFailure(400, { response: { errors: [{ code: '111036', message: 'The maximum per package weight is 150 pounds' }] } }, 'rate').code, 'parcel_too_large');
+  assert.equal(upsFailure(400, { response: { errors: [{ code: '9', message: 'Something odd' }] } }, 'rate').code, 'carrier_error');
+  assert.equal(upsFailure(400, '<html>', 'rate').code, 'carrier_error');
+});
+
+test('statuses: the table maps codes, types and descriptions, with unknown as the fallback', () => {
+  assert.equal(upsTrackingStatus({ type: 'I', code: '021' }), 'out_for_delivery');
+  assert.equal(upsTrackingStatus({ type: 'I', code: '005' }), 'in_transit');
+  assert.equal(upsTrackingStatus({ type: 'I' }), 'in_transit');
+  assert.equal(upsTrackingStatus({ type: 'M', code: '003' }), 'pre_transit');
+  assert.equal(upsTrackingStatus({ type: 'D' }), 'delivered');
+  assert.equal(upsTrackingStatus({ type: 'MV', code: '007' }), 'cancelled');
+  assert.equal(upsTrackingStatus({ type: 'X', code: '013' }), 'failure');
+  assert.equal(upsTrackingStatus({ type: 'X', code: '013', description: 'Returned to sender' }), 'return_to_sender');
+  assert.equal(upsTrackingStatus({ type: 'I', description: 'Delivered to UPS Access Point' }), 'available_for_pickup');
+  assert.equal(upsTrackingStatus({ type: 'ZZ', code: '999' }), 'unknown');
+  assert.equal(upsTrackingStatus({}), 'unknown');
+});
+
+test('track request and answer: headers required by UPS, events oldest first with places, delivery date', () => {
+  const c = buildTrackRequest('1Z5R89390357567127');
+  assert.equal(c.path, '/api/track/v1/details/1Z5R89390357567127');
+  assert.ok(c.headers!.transId && c.headers!.transId.length <= 32);
+  assert.equal(c.headers!.transactionSrc, 'shipd');
+  const r = parseTrackResponse(fixture('track-delivered'));
+  assert.ok(r.ok);
+  assert.equal(r.value.status, 'delivered');
+  assert.equal(r.value.statusDetail, 'DELIVERED');
+  assert.equal(r.value.estimatedDeliveryDate, '2026-03-04');
+  assert.deepEqual(r.value.events.map((e) => e.status), ['pre_transit', 'in_transit', 'out_for_delivery', 'delivered']);
+  assert.deepEqual(r.value.events.map((e) => e.occurredAt.toISOString()), ['2026-03-02T22:00:00.000Z', '2026-03-03T14:30:00.000Z', '2026-03-04T13:15:00.000Z', '2026-03-04T20:42:00.000Z']);
+  assert.equal(r.value.events[0]!.location, null);
+  assert.deepEqual(r.value.events[3]!.location, { city: 'Brooklyn', state: 'NY', zip: '11201', country: 'US' });
+  const missing = parseTrackResponse(fixture('track-not-found'));
+  assert.ok(missing.ok);
+  assert.equal(missing.value.status, 'unknown');
+  assert.equal(missing.value.statusDetail, 'Tracking Information Not Found');
+  assert.equal(parseTrackResponse({ trackResponse: {} }).ok, false);
+});
+
+test('address: XAV request, valid with classification, v1 single candidate, ambiguous, no candidates', () => {
+  const c = buildAddressRequest(to);
+  assert.equal(c.path, '/api/addressvalidation/v2/3');
+  assert.deepEqual((c.body as { XAVRequest: { AddressKeyFormat: Record<string, unknown> } }).XAVRequest.AddressKeyFormat, {
+    AttentionName: 'Grace Hopper', AddressLine: ['100 Main St', 'Apt 4'], PoliticalDivision2: 'New York', PoliticalDivision1: 'NY',
+    PostcodePrimaryLow: '10001', PostcodeExtendedLow: '1234', CountryCode: 'US',
+  });
+  const valid = parseAddressResponse(fixture('xav-valid'), from);
+  assert.ok(valid.ok);
+  assert.equal(valid.value.valid, true);
+  assert.equal(valid.value.residential, false);
+  assert.deepEqual(valid.value.address, { ...from, street1: '415 MISSION ST', street2: 'FL 5', city: 'SAN FRANCISCO', zip: '94105-1804' });
+  const single = parseAddressResponse(fixture('xav-v1-single'), to);
+  assert.ok(single.ok);
+  assert.equal(single.value.residential, true);
+  assert.equal(single.value.address.street1, '26601 ALISO CREEK RD');
+  assert.equal(single.value.address.street2, undefined);
+  const ambiguous = parseAddressResponse(fixture('xav-ambiguous'), to);
+  assert.ok(ambiguous.ok);
+  assert.equal(ambiguous.value.valid, false);
+  assert.match(ambiguous.value.messages[0]!.detail, /2 possible: 100 MAIN ST N.*100 MAIN ST S/);
+  const none = parseAddressResponse(fixture('xav-none'), to);
+  assert.ok(none.ok);
+  assert.deepEqual(none.value.address, to);
+  assert.equal(none.value.valid, false);
+  assert.equal(parseAddressResponse({ XAVResponse: { Response: {} } }, to).ok, false);
+});

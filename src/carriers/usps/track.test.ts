@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { parseTracking, parseTrackingNotFound } from './track.ts';
+import { categoryStatus, eventStatus } from './statuses.ts';
+
+const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
+
+test('events come oldest first with their statuses, places and UTC times from either timestamp form', () => {
+  const result = parseTracking(fixture('tracking.json'));
+  assert.ok(result.ok);
+  const t = result.value;
+  assert.equal(t.status, 'delivered');
+  assert.equal(t.statusDetail, 'Delivered, Parcel Locker');
+  assert.equal(t.estimatedDeliveryDate, '2024-11-22');
+  assert.deepEqual(
+    t.events.map((e) => [e.occurredAt.toISOString(), e.status]),
+    [
+      ['2024-11-18T15:00:00.000Z', 'pre_transit'],
+      ['2024-11-19T21:30:00.000Z', 'in_transit'],
+      ['2024-11-20T15:00:00.000Z', 'unknown'],
+      // No GMTTimestamp: the local time moved by the "-06:00" offset.
+      ['2024-11-22T12:10:00.000Z', 'out_for_delivery'],
+      ['2024-11-22T19:58:00.000Z', 'delivered'],
+    ],
+  );
+  assert.deepEqual(t.events[0]!.location, { city: 'BROOKLYN', state: 'NY', zip: '11201', country: 'US' });
+  assert.equal(t.events[2]!.location, null);
+  assert.equal(t.events[4]!.description, 'Delivered, Parcel Locker');
+});
+
+test('a single event object instead of a list parses, and predictedDeliveryDate gives the estimate', () => {
+  const result = parseTracking(fixture('tracking-single-event.json'));
+  assert.ok(result.ok);
+  assert.equal(result.value.status, 'pre_transit');
+  assert.equal(result.value.estimatedDeliveryDate, '2024-11-25');
+  assert.equal(result.value.events.length, 1);
+  assert.equal(result.value.events[0]!.occurredAt.toISOString(), '2024-11-18T15:00:00.000Z');
+});
+
+test('an unknown category falls back to the latest event, and unknown codes to unknown', () => {
+  const result = parseTracking({ statusCategory: 'Something New', trackingEvents: [{ eventCode: 'OF', eventType: 'Out for Delivery', GMTTimestamp: '2024-11-22T12:00:00Z' }] });
+  assert.ok(result.ok);
+  assert.equal(result.value.status, 'out_for_delivery');
+  assert.equal(eventStatus('QQ'), 'unknown');
+  assert.equal(eventStatus('toString'), 'unknown');
+  assert.equal(categoryStatus('Return to Sender'), 'return_to_sender');
+  assert.equal(categoryStatus(undefined), 'unknown');
+});
+
+test('a tracking 404 is an unknown status with the carrier message; a non-object answer is a carrier_error', () => {
+  const nf = parseTrackingNotFound({ apiVersion: '/tracking/v3', error: { code: '404', message: 'Not Found', errors: [{ detail: 'A status update is not yet available.' }] } });
+  assert.deepEqual(nf, { ok: true, value: { status: 'unknown', statusDetail: 'A status update is not yet available.', estimatedDeliveryDate: null, events: [] } });
+  assert.equal(parseTracking([]).ok, false);
+  assert.equal(parseTracking({ trackingEvents: [{ eventCode: '01', eventTimestamp: 'yesterday' }] }).ok, false);
+});

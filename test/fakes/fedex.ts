@@ -1,0 +1,358 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- the fake reads request JSON as loosely as a web server does, field by field */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fedexTrackingNumber } from '../../src/carriers/tracking-numbers.ts';
+
+/** What the next API call (not the token call) answers instead of the normal answer. */
+export type FedexFault =
+  | { kind: 'error'; status: number; code: string; message: string }
+  | { kind: 'status500' }
+  | { kind: 'slow'; ms: number }
+  | { kind: 'malformed' };
+
+export interface FedexFake {
+  url: string;
+  close(): Promise<void>;
+  calls: { method: string; path: string; headers: Record<string, unknown>; body: unknown }[];
+  tokenRequests: number;
+  clientId: string;
+  clientSecret: string;
+  accountNumber: string;
+  /** The next API call answers 401 NOT.AUTHORIZED.ERROR, and every token issued so far stops working. */
+  expireTokens(): void;
+  /** Faults answered by the next API calls, in order. */
+  faults: FedexFault[];
+  /** Answers with single objects where FedEx promises arrays, and money as strings (the lenient readers' cases). */
+  singleObjects: boolean;
+  /** Tracking numbers of sold shipments that FedEx has since picked up, so a cancel is refused. */
+  tendered: Set<string>;
+}
+
+const envelope = (code: string, message: string) => ({ transactionId: 'fake-txn', errors: [{ code, message }] });
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** The services the fake sells: our catalog's six plus one it does not know, with a price and transit each. */
+const services = [
+  { type: 'FEDEX_GROUND', name: 'FedEx Ground®', base: 1120, days: 3, residential: false },
+  { type: 'GROUND_HOME_DELIVERY', name: 'FedEx Home Delivery®', base: 1180, days: 3, residential: true },
+  { type: 'FEDEX_EXPRESS_SAVER', name: 'FedEx Express Saver®', base: 2300, days: 3 },
+  { type: 'FEDEX_2_DAY', name: 'FedEx 2Day®', base: 2650, days: 2 },
+  { type: 'FEDEX_2_DAY_AM', name: 'FedEx 2Day® AM', base: 2900, days: 2 },
+  { type: 'STANDARD_OVERNIGHT', name: 'FedEx Standard Overnight®', base: 5000, days: 1 },
+  { type: 'PRIORITY_OVERNIGHT', name: 'FedEx Priority Overnight®', base: 5600, days: 1 },
+] as const;
+
+const words = ['ONE_DAY', 'TWO_DAYS', 'THREE_DAYS'];
+
+function addWeekdays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  let left = days;
+  while (left > 0) {
+    d.setUTCDate(d.getUTCDate() + 1);
+    if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6) left--;
+  }
+  return d.toISOString().slice(0, 10);
+}
+
+const scan = (date: string, eventType: string, eventDescription: string, city: string, state: string, postalCode: string) => ({
+  date,
+  eventType,
+  eventDescription,
+  derivedStatusCode: eventType,
+  scanLocation: { city, stateOrProvinceCode: state, postalCode, countryCode: 'US' },
+  locationType: 'FEDEX_FACILITY',
+});
+
+/** FedEx's sandbox mock numbers (carriers.md 4.6), each with its scenario; scans newest first, as FedEx lists them. */
+const mockTracking: Record<string, { code: string; description: string; scans: ReturnType<typeof scan>[]; estimate?: string }> = {
+  '449044304137821': {
+    code: 'OC',
+    description: 'Shipment information sent to FedEx',
+    scans: [scan('2024-05-01T09:12:00-05:00', 'OC', 'Shipment information sent to FedEx', 'MEMPHIS', 'TN', '38118')],
+    estimate: '2024-05-03T20:00:00-07:00',
+  },
+  '568838414941': {
+    code: 'DP',
+    description: 'Departed FedEx location',
+    scans: [
+      scan('2024-05-02T03:40:00-05:00', 'DP', 'Departed FedEx location', 'MEMPHIS', 'TN', '38118'),
+      scan('2024-05-01T18:05:00-05:00', 'AR', 'Arrived at FedEx location', 'MEMPHIS', 'TN', '38118'),
+      scan('2024-05-01T15:30:00-05:00', 'PU', 'Picked up', 'NASHVILLE', 'TN', '37201'),
+    ],
+    estimate: '2024-05-03T20:00:00-07:00',
+  },
+  '039813852990618': {
+    code: 'OD',
+    description: 'On FedEx vehicle for delivery',
+    scans: [
+      scan('2024-05-03T07:55:00-07:00', 'OD', 'On FedEx vehicle for delivery', 'SAN FRANCISCO', 'CA', '94107'),
+      scan('2024-05-02T08:10:00-05:00', 'PU', 'Picked up', 'MEMPHIS', 'TN', '38118'),
+    ],
+    estimate: '2024-05-03T20:00:00-07:00',
+  },
+  '581190049992': {
+    code: 'DL',
+    description: 'Delivered',
+    scans: [
+      scan('2024-05-03T14:02:00-07:00', 'DL', 'Delivered', 'SAN FRANCISCO', 'CA', '94105'),
+      scan('2024-05-03T07:55:00-07:00', 'OD', 'On FedEx vehicle for delivery', 'SAN FRANCISCO', 'CA', '94107'),
+      scan('2024-05-01T15:30:00-05:00', 'PU', 'Picked up', 'MEMPHIS', 'TN', '38118'),
+    ],
+  },
+  '957794015041323': {
+    code: 'RS',
+    description: 'Returning package to shipper',
+    scans: [
+      scan('2024-05-06T10:00:00-07:00', 'RS', 'Returning package to shipper', 'SAN FRANCISCO', 'CA', '94107'),
+      scan('2024-05-03T12:00:00-07:00', 'DE', 'Incorrect address', 'SAN FRANCISCO', 'CA', '94107'),
+    ],
+  },
+  '122816215025810': {
+    code: 'HL',
+    description: 'Ready for pickup at FedEx location',
+    scans: [scan('2024-05-03T09:00:00-07:00', 'HL', 'Ready for pickup at FedEx location', 'OAKLAND', 'CA', '94607')],
+  },
+  '843119172384577': {
+    code: 'CA',
+    description: 'Shipment cancelled by sender',
+    scans: [scan('2024-05-01T11:00:00-05:00', 'CA', 'Shipment cancelled by sender', 'MEMPHIS', 'TN', '38118')],
+  },
+};
+
+/**
+ * A FedEx REST API on 127.0.0.1 speaking carriers.md section 4: form-body client credentials on /oauth/token
+ * (HTTP Basic alone is refused), bearer tokens on every API call, the documented paths, fields, field types and
+ * error envelope, per-number tracking errors inside HTTP 200 (section 8.5), and knobs for the failure shapes.
+ */
+export async function startFedexFake(): Promise<FedexFake> {
+  const tokens = new Set<string>();
+  const sold = new Map<string, { cancelled: boolean }>();
+  let expireNext = false;
+  let sequence = 0;
+  const fake: FedexFake = {
+    url: '',
+    calls: [],
+    tokenRequests: 0,
+    clientId: 'fake-fedex-api-key',
+    clientSecret: 'fake-fedex-secret',
+    accountNumber: '740561073',
+    faults: [],
+    singleObjects: false,
+    tendered: new Set(),
+    expireTokens() {
+      tokens.clear();
+      expireNext = true;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const many = <T>(items: T[]): T[] | T => (fake.singleObjects && items.length === 1 ? items[0]! : items);
+  const money = (cents: number): number | string => (fake.singleObjects ? (cents / 100).toFixed(2) : cents / 100);
+
+  function token(req: IncomingMessage, raw: string, res: ServerResponse): void {
+    fake.tokenRequests++;
+    if (!String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+      return send(res, 415, envelope('INVALID.INPUT.EXCEPTION', 'Content-Type must be application/x-www-form-urlencoded'));
+    }
+    const form = new URLSearchParams(raw);
+    if (form.get('grant_type') !== 'client_credentials') return send(res, 400, envelope('INVALID.INPUT.EXCEPTION', 'grant_type is missing or not supported'));
+    if (form.get('client_id') !== fake.clientId || form.get('client_secret') !== fake.clientSecret) {
+      return send(res, 401, envelope('NOT.AUTHORIZED.ERROR', 'The given client credentials were not valid. Please modify your request and try again.'));
+    }
+    const value = `fedex-token-${++sequence}`;
+    tokens.add(value);
+    send(res, 200, { access_token: value, token_type: 'bearer', expires_in: 3599, scope: 'CXS' });
+  }
+
+  function rate(body: Record<string, any>, res: ServerResponse): void {
+    const shipment = body.requestedShipment ?? {};
+    const to = shipment.recipient?.address ?? {};
+    if (!/^\d{5}(-?\d{4})?$/.test(String(to.postalCode ?? ''))) {
+      return send(res, 400, envelope('RECIPIENT.POSTALCODE.INVALID', 'Recipient postal code is invalid.'));
+    }
+    const pieces: any[] = shipment.requestedPackageLineItems ?? [];
+    const weight = Number(pieces[0]?.weight?.value ?? 0);
+    const dims = pieces[0]?.dimensions;
+    if (dims && ![dims.length, dims.width, dims.height].every((n: unknown) => Number.isInteger(n))) {
+      return send(res, 400, envelope('PACKAGE.DIMENSIONS.INVALID', 'Dimensions must be whole numbers.'));
+    }
+    const shipDate = String(shipment.shipDateStamp ?? '2024-05-01');
+    const billable = Math.ceil(weight);
+    const offered = services.filter(
+      (s) => (!shipment.serviceType || s.type === shipment.serviceType) && (!('residential' in s) || s.residential === Boolean(to.residential)),
+    );
+    const rateReplyDetails = offered.map((s) => {
+      const account = s.base + billable * 100;
+      const list = Math.round(account * 1.25);
+      const rated = (rateType: string, cents: number) => ({
+        rateType,
+        totalNetCharge: money(cents),
+        totalBaseCharge: money(cents),
+        currency: 'USD',
+        shipmentRateDetail: { rateZone: '5', dimDivisor: 139, totalBillingWeight: { units: 'LB', value: billable }, currency: 'USD' },
+      });
+      const ground = s.type === 'FEDEX_GROUND' || s.type === 'GROUND_HOME_DELIVERY';
+      return {
+        serviceType: s.type,
+        serviceName: s.name,
+        packagingType: 'YOUR_PACKAGING',
+        ratedShipmentDetails: many([rated('ACCOUNT', account), rated('LIST', list)].slice(0, fake.singleObjects ? 1 : 2)),
+        // Ground answers carry the transit word; Express answers the commit date, as FedEx's do.
+        ...(ground
+          ? { commit: { transitDays: { minimumTransitTime: words[s.days - 1], description: `${s.days} Business Days` } }, operationalDetail: { transitTime: words[s.days - 1] } }
+          : { commit: { dateDetail: { dayOfWeek: 'FRI', dayFormat: `${addWeekdays(shipDate, s.days)}T10:30:00` } } }),
+      };
+    });
+    send(res, 200, { transactionId: 'fake-txn', output: { quoteDate: shipDate, rateReplyDetails: many(rateReplyDetails), alerts: [] } });
+  }
+
+  function ship(body: Record<string, any>, res: ServerResponse): void {
+    const shipment = body.requestedShipment ?? {};
+    const spec = shipment.labelSpecification ?? {};
+    const stock: Record<string, string> = { PDF: 'PAPER_4X6', PNG: 'PAPER_4X6', ZPLII: 'STOCK_4X6' };
+    if (stock[spec.imageType] === undefined || stock[spec.imageType] !== spec.labelStockType) {
+      return send(res, 400, envelope('LABELSPECIFICATION.STOCKTYPE.INVALID', 'The label stock type does not match the image type.'));
+    }
+    if (!services.some((s) => s.type === shipment.serviceType)) return send(res, 400, envelope('SERVICETYPE.NOT.ALLOWED', 'This service type is not allowed.'));
+    for (const p of [shipment.shipper, ...(shipment.recipients ?? [])]) {
+      if (!/^\d{10}$/.test(String(p?.contact?.phoneNumber ?? ''))) return send(res, 400, envelope('PHONENUMBER.INVALID', 'Phone number must be 10 digits.'));
+    }
+    const trackingNumber = fedexTrackingNumber(String(79400000000 + ++sequence));
+    sold.set(trackingNumber, { cancelled: false });
+    const image: Record<string, Buffer> = {
+      PDF: Buffer.from('%PDF-1.4\n1 0 obj << /Type /Page /MediaBox [0 0 288 432] >> endobj\n%%EOF\n'),
+      PNG: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      ZPLII: Buffer.from(`^XA^FO50,50^BCN,100^FD${trackingNumber}^FS^XZ`),
+    };
+    const cents = 2650;
+    send(res, 200, {
+      transactionId: 'fake-txn',
+      output: {
+        transactionShipments: many([
+          {
+            masterTrackingNumber: trackingNumber,
+            serviceType: shipment.serviceType,
+            shipDatestamp: shipment.shipDatestamp,
+            pieceResponses: many([
+              {
+                trackingNumber,
+                netChargeAmount: money(cents),
+                packageDocuments: many([{ contentType: 'LABEL', docType: spec.imageType, copiesToPrint: 1, encodedLabel: image[spec.imageType]!.toString('base64') }]),
+              },
+            ]),
+            completedShipmentDetail: {
+              masterTrackingId: { trackingNumber, formId: '0201', trackingIdType: 'FEDEX' },
+              shipmentRating: { shipmentRateDetails: many([{ rateType: 'PAYOR_ACCOUNT_PACKAGE', totalNetCharge: money(cents), currency: 'USD' }]) },
+              carrierCode: 'FDXE',
+            },
+          },
+        ]),
+      },
+    });
+  }
+
+  function cancel(body: Record<string, any>, res: ServerResponse): void {
+    const number = String(body.trackingNumber ?? '');
+    const known = sold.get(number);
+    if (!known) return send(res, 404, envelope('TRACKING.TRACKINGNUMBER.NOTFOUND', 'Tracking number cannot be found.'));
+    if (known.cancelled) return send(res, 200, { transactionId: 'fake-txn', output: { cancelledShipment: false, cancelledHistory: true, message: 'Shipment has already been cancelled.' } });
+    if (fake.tendered.has(number)) {
+      return send(res, 200, { transactionId: 'fake-txn', output: { cancelledShipment: false, cancelledHistory: false, message: 'Shipment has already been tendered to FedEx and cannot be cancelled.' } });
+    }
+    known.cancelled = true;
+    send(res, 200, { transactionId: 'fake-txn', output: { cancelledShipment: true, cancelledHistory: true, successMessage: 'Success' } });
+  }
+
+  function track(body: Record<string, any>, res: ServerResponse): void {
+    const infos: any[] = body.trackingInfo ?? [];
+    if (infos.length === 0) return send(res, 400, envelope('TRACKING.TRACKINGNUMBER.EMPTY', 'Please provide tracking number.'));
+    const completeTrackResults = infos.map((i) => {
+      const number = String(i.trackingNumberInfo?.trackingNumber ?? '');
+      const mock = mockTracking[number] ?? (sold.has(number) ? mockTracking['449044304137821'] : undefined);
+      const result = mock
+        ? {
+            trackingNumberInfo: { trackingNumber: number, carrierCode: 'FDXE' },
+            latestStatusDetail: { code: mock.code, derivedCode: mock.code, statusByLocale: mock.description, description: mock.description },
+            dateAndTimes: mock.estimate ? [{ type: 'ESTIMATED_DELIVERY', dateTime: mock.estimate }] : [],
+            scanEvents: mock.scans,
+          }
+        : { trackingNumberInfo: { trackingNumber: number }, error: { code: 'TRACKING.TRACKINGNUMBER.NOTFOUND', message: 'Tracking number cannot be found. Please correct the tracking number and try again.' } };
+      return { trackingNumber: number, trackResults: many([result]) };
+    });
+    send(res, 200, { transactionId: 'fake-txn', output: { completeTrackResults: many(completeTrackResults) } });
+  }
+
+  function resolve(body: Record<string, any>, res: ServerResponse): void {
+    const resolvedAddresses = (body.addressesToValidate ?? []).map((entry: any) => {
+      const a = entry.address ?? {};
+      const street: string[] = a.streetLines ?? [];
+      const found = !/nowhere/i.test(street.join(' '));
+      const attr = (v: boolean | string) => (fake.singleObjects ? String(v) : v);
+      return {
+        streetLinesToken: street.map((s) => s.toUpperCase()),
+        city: String(a.city ?? '').toUpperCase(),
+        stateOrProvinceCode: a.stateOrProvinceCode,
+        countryCode: 'US',
+        postalCodeToken: { changed: true, value: `${a.postalCode}-1804` },
+        parsedPostalCode: { base: String(a.postalCode).slice(0, 5), addOn: '1804', deliveryPoint: '15' },
+        classification: found ? 'BUSINESS' : 'UNKNOWN',
+        customerMessage: found ? [] : ['PARTIAL.STREET.MATCH'],
+        attributes: { AddressType: found ? 'STANDARDIZED' : 'RAW', DPV: attr(found), Resolved: attr(found), Matched: attr(found) },
+      };
+    });
+    send(res, 200, { transactionId: 'fake-txn', output: { resolvedAddresses: many(resolvedAddresses), alerts: [] } });
+  }
+
+  const routes: Record<string, (body: Record<string, any>, res: ServerResponse) => void> = {
+    'POST /rate/v1/rates/quotes': rate,
+    'POST /ship/v1/shipments': ship,
+    'PUT /ship/v1/shipments/cancel': cancel,
+    'POST /track/v1/trackingnumbers': track,
+    'POST /address/v1/addresses/resolve': resolve,
+  };
+
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const path = (req.url ?? '/').split('?')[0]!;
+    let body: unknown = raw;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      // The token call is a form; its raw text is what was sent.
+    }
+    fake.calls.push({ method: req.method ?? '', path, headers: { ...req.headers }, body });
+    if (req.method === 'POST' && path === '/oauth/token') return token(req, raw, res);
+    const route = routes[`${req.method} ${path}`];
+    if (!route) return send(res, 404, envelope('NOT.FOUND.ERROR', 'The resource you requested is no longer available.'));
+    const bearer = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
+    if (expireNext || !bearer || !tokens.has(bearer)) {
+      expireNext = false;
+      return send(res, 401, envelope('NOT.AUTHORIZED.ERROR', 'Access token expired. Please modify your request and try again.'));
+    }
+    if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) return send(res, 415, envelope('INVALID.INPUT.EXCEPTION', 'content-type must be application/json'));
+    const fault = fake.faults.shift();
+    if (fault?.kind === 'error') return send(res, fault.status, envelope(fault.code, fault.message));
+    if (fault?.kind === 'status500') return send(res, 500, envelope('INTERNAL.SERVER.ERROR', 'We encountered an unexpected error and are working to resolve the issue.'));
+    if (fault?.kind === 'malformed') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end('{"transactionId":"fake-txn","output":{"rateReplyDetails":[{"serviceType":');
+    }
+    if (fault?.kind === 'slow') await new Promise((r) => setTimeout(r, fault.ms));
+    if (res.destroyed) return;
+    if (body === null || typeof body !== 'object') return send(res, 400, envelope('INVALID.INPUT.EXCEPTION', 'The request body is not JSON.'));
+    const account = (body as { accountNumber?: { value?: unknown } }).accountNumber;
+    if (path !== '/track/v1/trackingnumbers' && path !== '/address/v1/addresses/resolve' && account?.value !== fake.accountNumber) {
+      return send(res, 400, envelope('ACCOUNT.NUMBER.MISMATCH', 'The account number in the request does not match the credentials.'));
+    }
+    route(body as Record<string, any>, res);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return fake;
+}

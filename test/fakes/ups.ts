@@ -1,0 +1,413 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { upsTrackingNumber } from '../../src/carriers/tracking-numbers.ts';
+
+// A local UPS speaking the published formats of carriers.md 2 and the quirks of section 8: Basic-auth tokens
+// with string expires_in, arrays for RatedShipment/PackageResults/Candidate (single objects on request), money
+// as strings, empty Service.Description in Shop answers, and the {"response":{"errors":[...]}} envelope.
+// XAV does not mimic CIE's NY/CA-only coverage (8.6): every state resolves, so tests can use any address.
+
+export const upsFakeCredentials = { clientId: 'ups-client', clientSecret: 'ups-secret', accountNumber: 'A1B2C3' };
+
+export type UpsTrackingStage = 'label' | 'in_transit' | 'out_for_delivery' | 'delivered' | 'exception' | 'returned';
+export type UpsFailureShape =
+  | { kind: 'envelope'; status: number; code: string; message: string }
+  | { kind: 'server_error' }
+  | { kind: 'slow'; ms: number }
+  | { kind: 'malformed' };
+
+interface Shipment {
+  id: string;
+  service: string;
+  format: string;
+  voided: boolean;
+  stage: UpsTrackingStage;
+}
+
+export interface UpsFake {
+  url: string;
+  close(): Promise<void>;
+  calls: { method: string; path: string; headers: Record<string, unknown>; body: unknown }[];
+  tokenRequests: number;
+  /** Answer RatedShipment, PackageResults, Candidate, LabelResults and AddressLine as single objects, the pre-v2409 way. */
+  singleObjects: boolean;
+  /** Make every token issued so far invalid: the next API call gets UPS's 401. */
+  expireTokens(): void;
+  /** The next API call (not the token endpoint), or the next whose path starts with `pathPrefix`, answers with this shape instead. */
+  failNext(shape: UpsFailureShape, pathPrefix?: string): void;
+  /** Move a shipment along, for tracking and void. */
+  setStage(trackingNumber: string, stage: UpsTrackingStage): void;
+  /** Track unknown numbers with HTTP 404 instead of a 200 with warning TW0001; UPS does both (carriers.md 2.6). */
+  notFoundAs404: boolean;
+}
+
+const gif1x1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+export const fakeZpl = (tn: string): string => `^XA^FO50,50^BCN,100^FD${tn}^FS^XZ`;
+export const fakePdf = (tn: string): string => `%PDF-1.4\n% UPS label ${tn}\n%%EOF\n`;
+
+/** Published prices in dollars at 1 lb, plus per pound, and transit days: deterministic, not UPS's tariff. */
+const offered: { code: string; base: number; perLb: number; days: number }[] = [
+  { code: '03', base: 11.25, perLb: 0.9, days: 3 },
+  { code: '12', base: 18.4, perLb: 1.6, days: 3 },
+  { code: '02', base: 24.1, perLb: 2.3, days: 2 },
+  { code: '59', base: 29.8, perLb: 2.6, days: 2 },
+  { code: '13', base: 41.35, perLb: 3.1, days: 1 },
+  { code: '01', base: 46.9, perLb: 3.4, days: 1 },
+  { code: '14', base: 79.5, perLb: 4.2, days: 1 },
+];
+
+const money = (n: number): string => n.toFixed(2);
+
+function addBusinessDays(yyyymmdd: string, days: number): string {
+  const d = new Date(`${yyyymmdd.slice(0, 4)}-${yyyymmdd.slice(4, 6)}-${yyyymmdd.slice(6, 8)}T00:00:00Z`);
+  let left = days;
+  while (left > 0) {
+    d.setUTCDate(d.getUTCDate() + 1);
+    if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6) left--;
+  }
+  return d.toISOString().slice(0, 10).replaceAll('-', '');
+}
+
+const get = (v: unknown, ...path: string[]): unknown =>
+  path.reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), v);
+
+const errorBody = (code: string, message: string) => ({ response: { errors: [{ code, message }] } });
+
+/** The activities of each stage, most recent first as UPS sends them. */
+function activities(stage: UpsTrackingStage): unknown[] {
+  const at = (date: string, gmtTime: string, type: string, statusCode: string, description: string, city: string, state: string, zip: string) => ({
+    date,
+    time: gmtTime.replaceAll(':', ''),
+    gmtDate: date,
+    gmtTime,
+    gmtOffset: '-05:00',
+    location: { address: { city, stateProvince: state, postalCode: zip, country: 'US', countryCode: 'US' }, slic: '1234' },
+    status: { type, code: type === 'M' ? 'MP' : 'XX', description, statusCode },
+  });
+  const created = at('20260302', '14:00:00', 'M', '003', 'Shipper created a label, UPS has not received the package yet.', '', '', '');
+  const picked = at('20260302', '22:10:00', 'I', '038', 'Picked up by UPS', 'San Francisco', 'CA', '94105');
+  const moving = at('20260303', '06:30:00', 'I', '005', 'Departed from Facility', 'Oakland', 'CA', '94621');
+  const out = at('20260304', '08:15:00', 'I', '021', 'Out For Delivery Today', 'Brooklyn', 'NY', '11201');
+  const done = at('20260304', '15:42:00', 'D', '011', 'DELIVERED', 'Brooklyn', 'NY', '11201');
+  const trouble = at('20260304', '12:00:00', 'X', '013', 'The receiver was not available for delivery.', 'Brooklyn', 'NY', '11201');
+  const back = at('20260305', '09:00:00', 'X', '013', 'Returned to sender', 'Brooklyn', 'NY', '11201');
+  const chain: Record<UpsTrackingStage, unknown[]> = {
+    label: [created],
+    in_transit: [created, picked, moving],
+    out_for_delivery: [created, picked, moving, out],
+    delivered: [created, picked, moving, out, done],
+    exception: [created, picked, moving, trouble],
+    returned: [created, picked, moving, trouble, back],
+  };
+  return [...chain[stage]].reverse();
+}
+
+export async function startUpsFake(): Promise<UpsFake> {
+  const tokens = new Set<string>();
+  const shipments = new Map<string, Shipment>();
+  const pending: { shape: UpsFailureShape; pathPrefix: string }[] = [];
+  let issued = 0;
+  let nextReference = 1000;
+
+  const fake: UpsFake = {
+    url: '',
+    close: async () => undefined,
+    calls: [],
+    tokenRequests: 0,
+    singleObjects: false,
+    notFoundAs404: false,
+    expireTokens: () => tokens.clear(),
+    failNext: (shape, pathPrefix = '/api/') => void pending.push({ shape, pathPrefix }),
+    setStage: (tn, stage) => {
+      const s = shipments.get(tn);
+      if (!s) throw new Error(`the UPS fake has no shipment ${tn}`);
+      s.stage = stage;
+    },
+  };
+  const list = <T>(items: T[]): T | T[] => (fake.singleObjects && items.length === 1 ? items[0]! : items);
+
+  function send(res: ServerResponse, status: number, body: unknown): void {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  }
+
+  function token(req: IncomingMessage, raw: string, res: ServerResponse): void {
+    fake.tokenRequests++;
+    const auth = String(req.headers.authorization ?? '');
+    const form = new URLSearchParams(raw);
+    if (!/application\/x-www-form-urlencoded/.test(String(req.headers['content-type'] ?? ''))) {
+      return send(res, 400, errorBody('10400', 'Invalid/Missing Content-Type, expected application/x-www-form-urlencoded'));
+    }
+    if (!auth.startsWith('Basic ')) return send(res, 401, errorBody('10401', 'ClientId is Invalid: credentials must be sent with HTTP Basic'));
+    const [id, secret] = Buffer.from(auth.slice(6), 'base64').toString('utf8').split(':');
+    if (id !== upsFakeCredentials.clientId || secret !== upsFakeCredentials.clientSecret) {
+      return send(res, 401, errorBody('10401', `Invalid Client Id: ${id ?? ''}`));
+    }
+    if (form.get('grant_type') !== 'client_credentials') return send(res, 400, errorBody('10400', 'Invalid/Missing grant_type'));
+    const accessToken = `ups-token-${++issued}`;
+    tokens.add(accessToken);
+    send(res, 200, {
+      token_type: 'Bearer',
+      issued_at: '1772460000000',
+      client_id: id,
+      access_token: accessToken,
+      scope: '',
+      expires_in: '14399',
+      refresh_count: '0',
+      status: 'approved',
+    });
+  }
+
+  function rate(body: unknown, res: ServerResponse): void {
+    const shipment = get(body, 'RateRequest', 'Shipment');
+    const pkg = [get(shipment, 'Package')].flat()[0];
+    const weight = Number(get(pkg, 'PackageWeight', 'Weight'));
+    if (!shipment || !Number.isFinite(weight) || weight <= 0) return send(res, 400, errorBody('111035', 'Missing or invalid package weight'));
+    if (weight > 150) return send(res, 400, errorBody('111036', 'The maximum per package weight for the selected service is 150 pounds'));
+    const toZip = String(get(shipment, 'ShipTo', 'Address', 'PostalCode') ?? '');
+    if (!/^\d{5}(\d{4})?$/.test(toZip) || toZip.startsWith('000')) return send(res, 400, errorBody('111285', 'The postal code is invalid for the state.'));
+    const negotiated = get(shipment, 'ShipmentRatingOptions', 'NegotiatedRatesIndicator') !== undefined;
+    const pickup = String(get(shipment, 'DeliveryTimeInformation', 'Pickup', 'Date') ?? '20260302');
+    const withTransit = get(shipment, 'DeliveryTimeInformation') !== undefined;
+    const billed = Math.ceil(weight);
+    const rated = offered.map((o) => {
+      const total = o.base + o.perLb * (billed - 1);
+      return {
+        Service: { Code: o.code, Description: '' },
+        RatedShipmentAlert: [{ Code: '110971', Description: 'Your invoice may vary from the displayed reference rates' }],
+        BillingWeight: { UnitOfMeasurement: { Code: 'LBS', Description: 'Pounds' }, Weight: billed.toFixed(1) },
+        TransportationCharges: { CurrencyCode: 'USD', MonetaryValue: money(total) },
+        ServiceOptionsCharges: { CurrencyCode: 'USD', MonetaryValue: '0.00' },
+        TotalCharges: { CurrencyCode: 'USD', MonetaryValue: money(total) },
+        ItemizedCharges: [{ Code: '375', CurrencyCode: 'USD', MonetaryValue: money(total * 0.15), SubType: 'FuelSurcharge' }],
+        Zone: '008',
+        ...(negotiated ? { NegotiatedRateCharges: { TotalCharge: { CurrencyCode: 'USD', MonetaryValue: money(total * 0.8) } } } : {}),
+        ...(o.code !== '03' ? { GuaranteedDelivery: { BusinessDaysInTransit: String(o.days), DeliveryByTime: '10:30 A.M.' } } : {}),
+        ...(withTransit
+          ? {
+              TimeInTransit: {
+                PickupDate: pickup,
+                ServiceSummary: {
+                  Service: { Description: '' },
+                  EstimatedArrival: { Arrival: { Date: addBusinessDays(pickup, o.days), Time: '230000' }, BusinessDaysInTransit: String(o.days), DayOfWeek: 'WED' },
+                  ...(o.code !== '03' ? { GuaranteedIndicator: '' } : {}),
+                },
+              },
+            }
+          : {}),
+      };
+    });
+    send(res, 200, {
+      RateResponse: {
+        Response: {
+          ResponseStatus: { Code: '1', Description: 'Success' },
+          Alert: list([{ Code: '110971', Description: 'Your invoice may vary from the displayed reference rates' }]),
+          TransactionReference: { CustomerContext: String(get(body, 'RateRequest', 'Request', 'TransactionReference', 'CustomerContext') ?? '') },
+        },
+        RatedShipment: fake.singleObjects ? rated[0] : rated,
+      },
+    });
+  }
+
+  function ship(body: unknown, res: ServerResponse): void {
+    const request = get(body, 'ShipmentRequest');
+    const shipment = get(request, 'Shipment');
+    if (!['validate', 'nonvalidate'].includes(String(get(request, 'Request', 'RequestOption')))) {
+      return send(res, 400, errorBody('120001', 'Missing or invalid Request/RequestOption'));
+    }
+    if (get(shipment, 'PaymentInformation') === undefined) return send(res, 400, errorBody('120100', 'Missing or invalid PaymentInformation'));
+    const shipper = String(get(shipment, 'Shipper', 'ShipperNumber') ?? '');
+    const billTo = [get(shipment, 'PaymentInformation', 'ShipmentCharge')].flat()[0];
+    if (shipper !== upsFakeCredentials.accountNumber || get(billTo, 'BillShipper', 'AccountNumber') !== shipper) {
+      return send(res, 400, errorBody('120100', 'Missing or invalid shipper number'));
+    }
+    const pkg = [get(shipment, 'Package')].flat()[0];
+    if (get(pkg, 'Packaging', 'Code') === undefined) return send(res, 400, errorBody('120701', 'Missing or invalid Packaging type'));
+    const service = String(get(shipment, 'Service', 'Code') ?? '');
+    const known = offered.find((o) => o.code === service);
+    if (!known) return send(res, 400, errorBody('111100', 'The requested service is invalid from the selected origin.'));
+    const format = String(get(request, 'LabelSpecification', 'LabelImageFormat', 'Code') ?? '');
+    if (!['GIF', 'ZPL', 'EPL', 'SPL'].includes(format)) return send(res, 400, errorBody('120502', `Invalid LabelImageFormat code ${format}`));
+    if (format !== 'GIF' && get(request, 'LabelSpecification', 'LabelStockSize', 'Height') === undefined) {
+      return send(res, 400, errorBody('120519', 'Missing or invalid LabelStockSize for thermal labels'));
+    }
+    const toZip = String(get(shipment, 'ShipTo', 'Address', 'PostalCode') ?? '');
+    if (!/^\d{5}(\d{4})?$/.test(toZip)) return send(res, 400, errorBody('120802', 'Address Validation Error on ShipTo address'));
+    const tn = upsTrackingNumber(shipper.padEnd(6, '0').slice(0, 6), service, String(nextReference++).padStart(7, '0'));
+    shipments.set(tn, { id: tn, service, format, voided: false, stage: 'label' });
+    const weight = Math.ceil(Number(get(pkg, 'PackageWeight', 'Weight')) || 1);
+    const total = known.base + known.perLb * (weight - 1);
+    const image = format === 'GIF' ? gif1x1 : Buffer.from(fakeZpl(tn));
+    send(res, 200, {
+      ShipmentResponse: {
+        Response: { ResponseStatus: { Code: '1', Description: 'Success' } },
+        ShipmentResults: {
+          ShipmentCharges: {
+            TransportationCharges: { CurrencyCode: 'USD', MonetaryValue: money(total) },
+            ServiceOptionsCharges: { CurrencyCode: 'USD', MonetaryValue: '0.00' },
+            TotalCharges: { CurrencyCode: 'USD', MonetaryValue: money(total) },
+          },
+          NegotiatedRateCharges: { TotalCharge: { CurrencyCode: 'USD', MonetaryValue: money(total * 0.8) } },
+          BillingWeight: { UnitOfMeasurement: { Code: 'LBS', Description: 'Pounds' }, Weight: weight.toFixed(1) },
+          ShipmentIdentificationNumber: tn,
+          PackageResults: list([
+            {
+              TrackingNumber: tn,
+              ServiceOptionsCharges: { CurrencyCode: 'USD', MonetaryValue: '0.00' },
+              ShippingLabel: {
+                ImageFormat: { Code: format, Description: format },
+                GraphicImage: image.toString('base64'),
+                ...(format === 'GIF' ? { HTMLImage: Buffer.from(`<html><img src="label${tn}.gif"></html>`).toString('base64') } : {}),
+              },
+            },
+          ]),
+        },
+      },
+    });
+  }
+
+  function recover(body: unknown, res: ServerResponse): void {
+    const tn = String(get(body, 'LabelRecoveryRequest', 'TrackingNumber') ?? '');
+    const format = String(get(body, 'LabelRecoveryRequest', 'LabelSpecification', 'LabelImageFormat', 'Code') ?? 'GIF');
+    if (!shipments.has(tn)) return send(res, 400, errorBody('190102', 'No shipment found for the tracking number'));
+    const image = format === 'PDF' ? Buffer.from(fakePdf(tn)) : format === 'ZPL' ? Buffer.from(fakeZpl(tn)) : gif1x1;
+    send(res, 200, {
+      LabelRecoveryResponse: {
+        Response: { ResponseStatus: { Code: '1', Description: 'Success' } },
+        ShipmentIdentificationNumber: tn,
+        LabelResults: list([{ TrackingNumber: tn, LabelImage: { LabelImageFormat: { Code: format }, GraphicImage: image.toString('base64') } }]),
+      },
+    });
+  }
+
+  function cancel(id: string, res: ServerResponse): void {
+    const s = shipments.get(id);
+    if (!s) return send(res, 400, errorBody('190102', 'No shipment found within the allowed void period'));
+    if (s.voided) return send(res, 400, errorBody('190117', 'The shipment has already been voided'));
+    if (s.stage !== 'label') return send(res, 400, errorBody('190118', 'The package has been picked up and cannot be voided'));
+    s.voided = true;
+    send(res, 200, {
+      VoidShipmentResponse: {
+        Response: { ResponseStatus: { Code: '1', Description: 'Success' } },
+        SummaryResult: { Status: { Code: '1', Description: 'Voided' } },
+      },
+    });
+  }
+
+  function track(req: IncomingMessage, tn: string, res: ServerResponse): void {
+    if (!req.headers.transid || !req.headers.transactionsrc) return send(res, 400, errorBody('TV1001', 'Missing transId or transactionSrc header'));
+    if (tn.length < 7 || tn.length > 34) return send(res, 400, errorBody('TV1002', 'Invalid inquiry number'));
+    const s = shipments.get(tn);
+    if (!s) {
+      if (fake.notFoundAs404) return send(res, 404, errorBody('TW0001', 'Tracking Information Not Found'));
+      return send(res, 200, { trackResponse: { shipment: [{ inquiryNumber: tn, warnings: [{ code: 'TW0001', message: 'Tracking Information Not Found' }] }] } });
+    }
+    const acts = s.voided ? [{ ...(activities('label')[0] as object), status: { type: 'MV', code: 'MV', description: 'Shipment Information Voided', statusCode: '007' } }] : activities(s.stage);
+    const latest = acts[0] as { status: unknown };
+    send(res, 200, {
+      trackResponse: {
+        shipment: [
+          {
+            inquiryNumber: tn,
+            package: [
+              {
+                trackingNumber: tn,
+                currentStatus: latest.status,
+                activity: acts,
+                deliveryDate: s.stage === 'delivered' ? [{ type: 'DEL', date: '20260304' }] : [{ type: 'SDD', date: '20260304' }],
+                service: { code: s.service === '03' ? '518' : '001', description: s.service === '03' ? 'UPS Ground' : 'UPS Air' },
+                packageCount: 1,
+              },
+            ],
+          },
+        ],
+      },
+    });
+  }
+
+  function validate(body: unknown, res: ServerResponse): void {
+    const key = get(body, 'XAVRequest', 'AddressKeyFormat');
+    const lines = [get(key, 'AddressLine')].flat().map(String);
+    const street = (lines[0] ?? '').toUpperCase();
+    const zip = String(get(key, 'PostcodePrimaryLow') ?? '');
+    const response = { ResponseStatus: { Code: '1', Description: 'Success' } };
+    if (/NOWHERE/.test(street) || !/^\d{5}$/.test(zip)) return send(res, 200, { XAVResponse: { Response: response, NoCandidatesIndicator: '' } });
+    // Odd house numbers are businesses, even ones homes: deterministic, and both kinds are easy to ask for.
+    const residential = Number(/^\d+/.exec(street)?.[0] ?? '0') % 2 === 0;
+    const classification = residential ? { Code: '2', Description: 'Residential' } : { Code: '1', Description: 'Commercial' };
+    const city = String(get(key, 'PoliticalDivision2') ?? '').toUpperCase();
+    const state = String(get(key, 'PoliticalDivision1') ?? '').toUpperCase();
+    const candidate = (line: string) => ({
+      AddressClassification: classification,
+      AddressKeyFormat: {
+        AddressLine: fake.singleObjects ? line : [line],
+        PoliticalDivision2: city,
+        PoliticalDivision1: state,
+        PostcodePrimaryLow: zip,
+        PostcodeExtendedLow: '1804',
+        Region: `${city} ${state} ${zip}-1804`,
+        CountryCode: 'US',
+      },
+    });
+    if (/AMBIGUOUS/.test(street)) {
+      const base = street.replace(/\s*AMBIGUOUS\s*/, ' ').trim();
+      return send(res, 200, {
+        XAVResponse: { Response: response, AmbiguousAddressIndicator: '', AddressClassification: classification, Candidate: [candidate(`${base} N`), candidate(`${base} S`)] },
+      });
+    }
+    send(res, 200, {
+      XAVResponse: { Response: response, ValidAddressIndicator: '', AddressClassification: classification, Candidate: list([candidate(street.replace(/\bSTREET\b/, 'ST'))]) },
+    });
+  }
+
+  async function api(req: IncomingMessage, path: string, body: unknown, res: ServerResponse): Promise<void> {
+    const bearer = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+    if (!tokens.has(bearer)) return send(res, 401, errorBody('250002', 'Invalid Authentication Information.'));
+    const index = pending.findIndex((p) => path.startsWith(p.pathPrefix));
+    const shape = index === -1 ? undefined : pending.splice(index, 1)[0]!.shape;
+    if (shape?.kind === 'envelope') return send(res, shape.status, errorBody(shape.code, shape.message));
+    if (shape?.kind === 'server_error') return send(res, 500, errorBody('9999', 'General Failure'));
+    if (shape?.kind === 'malformed') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end('{"RateResponse": {"RatedShipment": [');
+    }
+    if (shape?.kind === 'slow') await new Promise((r) => setTimeout(r, shape.ms));
+    let m: RegExpExecArray | null;
+    if (req.method === 'POST' && /^\/api\/rating\/v\w+\/(Rate|Shop|Ratetimeintransit|Shoptimeintransit)$/.test(path)) return rate(body, res);
+    if (req.method === 'POST' && /^\/api\/shipments\/v\w+\/ship$/.test(path)) return ship(body, res);
+    if (req.method === 'POST' && /^\/api\/labels\/v\w+\/recovery$/.test(path)) return recover(body, res);
+    if (req.method === 'DELETE' && (m = /^\/api\/shipments\/v\w+\/void\/cancel\/([^/]+)$/.exec(path))) return cancel(decodeURIComponent(m[1]!), res);
+    if (req.method === 'GET' && (m = /^\/api\/track\/v1\/details\/([^/]+)$/.exec(path))) return track(req, decodeURIComponent(m[1]!), res);
+    if (req.method === 'POST' && /^\/api\/addressvalidation\/v2\/[123]$/.test(path)) return validate(body, res);
+    send(res, 404, errorBody('404', `No such UPS resource: ${req.method} ${path}`));
+  }
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const path = new URL(req.url ?? '/', 'http://fake').pathname;
+      let body: unknown = raw;
+      if (/json/.test(String(req.headers['content-type'] ?? ''))) {
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          return send(res, 400, errorBody('10002', 'The request body is not valid JSON'));
+        }
+      }
+      fake.calls.push({ method: req.method ?? '', path, headers: { ...req.headers }, body });
+      if (req.method === 'POST' && path === '/security/v1/oauth/token') return token(req, raw, res);
+      if (path.startsWith('/api/')) return void api(req, path, body, res).catch(() => send(res, 500, errorBody('9999', 'General Failure')));
+      send(res, 404, errorBody('404', `No such UPS resource: ${req.method} ${path}`));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return fake;
+}

@@ -1,0 +1,473 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { testUspsMailerId, uspsServiceTypeCodes, uspsTrackingNumber } from '../../src/carriers/tracking-numbers.ts';
+
+// A USPS v3 REST API on 127.0.0.1, speaking the published shapes of carriers.md 3 and the fake-server notes of
+// carriers.md 8: credentials in the token request body only, numeric expires_in, the {apiVersion, error{…}} envelope,
+// labels as multipart or as application/vnd.usps.labels+json, X-Payment-Authorization-Token required,
+// X-Idempotency-Key honoured, cancel CANCELED before the manifest and DISPUTED after, tracking with string booleans.
+
+export const fakeUspsCredentials = { clientId: 'usps-fake-client', clientSecret: 'usps-fake-secret', accountNumber: '1000123456' };
+
+export type UspsFailureShape = 'envelope' | 'http500' | 'slow' | 'malformed' | 'rate_limited';
+export type UspsScanStage = 'accepted' | 'in_transit' | 'out_for_delivery' | 'delivered';
+
+export interface UspsFake {
+  url: string;
+  close(): Promise<void>;
+  calls: { method: string; path: string; headers: Record<string, unknown>; body: unknown }[];
+  tokenRequests: number;
+  paymentRequests: number;
+  /** The next API call answers 401 with the USPS envelope and every token issued so far stops working. */
+  expireTokens(): void;
+  /** The next API call (not the token endpoint) fails this way. */
+  failNext: UspsFailureShape | null;
+  /** How long a `slow` answer waits. */
+  slowMs: number;
+  /** Blocks USPS documents as arrays come as single objects (rate options and tracking events). */
+  singleObjects: boolean;
+  /** After the day's manifest a cancel becomes a refund request (DISPUTED). */
+  manifested: boolean;
+  /** Moves a sold label's tracking along; a scanned label can no longer be refunded. */
+  scan(trackingNumber: string, stage: UspsScanStage): void;
+}
+
+interface SoldLabel {
+  trackingNumber: string;
+  mailClass: string;
+  toZip: string;
+  stage: UspsScanStage | 'created';
+  cancel: 'CANCELED' | 'DISPUTED' | null;
+}
+
+const classes: Record<string, { days: number; base: number; perLb: number; name: string }> = {
+  USPS_GROUND_ADVANTAGE: { days: 5, base: 5.4, perLb: 0.9, name: '5 Days' },
+  PRIORITY_MAIL: { days: 2, base: 9.25, perLb: 1.6, name: '2 Days' },
+  PRIORITY_MAIL_EXPRESS: { days: 1, base: 30.45, perLb: 3.1, name: '1-Day' },
+  MEDIA_MAIL: { days: 8, base: 4.13, perLb: 0.75, name: '8 Days' },
+};
+
+const scanStages: UspsScanStage[] = ['accepted', 'in_transit', 'out_for_delivery', 'delivered'];
+
+/** Events per stage, oldest first; the fake answers them newest first, as USPS does. */
+const timeline: { stage: UspsScanStage | 'created'; code: string; type: string; city: string; state: string; zip: string }[] = [
+  { stage: 'created', code: 'GX', type: 'Shipping Label Created, USPS Awaiting Item', city: 'SAN FRANCISCO', state: 'CA', zip: '94105' },
+  { stage: 'accepted', code: '03', type: 'USPS in possession of item', city: 'SAN FRANCISCO', state: 'CA', zip: '94105' },
+  { stage: 'in_transit', code: '10', type: 'Arrived at USPS Regional Origin Facility', city: 'OAKLAND CA DISTRIBUTION CENTER', state: 'CA', zip: '94615' },
+  { stage: 'in_transit', code: 'T1', type: 'Departed USPS Regional Facility', city: 'OAKLAND CA DISTRIBUTION CENTER', state: 'CA', zip: '94615' },
+  { stage: 'out_for_delivery', code: 'OF', type: 'Out for Delivery', city: 'NEW YORK', state: 'NY', zip: '10001' },
+  { stage: 'delivered', code: '01', type: 'Delivered, In/At Mailbox', city: 'NEW YORK', state: 'NY', zip: '10001' },
+];
+
+const categories: Record<UspsScanStage | 'created', string> = {
+  created: 'Pre-Shipment',
+  accepted: 'Accepted',
+  in_transit: 'In Transit',
+  out_for_delivery: 'Out for Delivery',
+  delivered: 'Delivered',
+};
+
+const labelBytes: Record<string, (tn: string, zip: string) => Buffer> = {
+  PDF: (tn) => Buffer.from(`%PDF-1.7\n% USPS label ${tn}\n1 0 obj << /Type /Page /MediaBox [0 0 288 432] >> endobj\n%%EOF\n`),
+  ZPL203DPI: (tn, zip) => Buffer.from(`^XA^FO50,50^BCN,100,Y,N,N^FD420${zip}${tn}^FS^XZ`),
+  PNG: (tn) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(`USPS label ${tn}`)]),
+};
+
+function envelope(api: string, status: number, message: string, errors: { code: string; detail: string; parameter?: string }[] = []) {
+  return {
+    apiVersion: api,
+    error: {
+      code: String(status),
+      message,
+      errors: errors.map((e) => ({ status: String(status), code: e.code, title: message, detail: e.detail, ...(e.parameter ? { source: { parameter: e.parameter, example: '' } } : {}) })),
+    },
+  };
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function addDays(ymd: string, days: number): string {
+  const d = new Date(`${ymd}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+async function readBody(req: IncomingMessage): Promise<{ raw: string; parsed: unknown }> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const raw = Buffer.concat(chunks).toString('utf8');
+  const type = String(req.headers['content-type'] ?? '');
+  if (raw === '') return { raw, parsed: undefined };
+  if (type.includes('application/x-www-form-urlencoded')) return { raw, parsed: Object.fromEntries(new URLSearchParams(raw)) };
+  try {
+    return { raw, parsed: JSON.parse(raw) };
+  } catch {
+    return { raw, parsed: raw };
+  }
+}
+
+const get = (v: unknown, key: string): unknown => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined);
+
+export async function startUspsFake(): Promise<UspsFake> {
+  const tokens = new Set<string>();
+  const payments = new Set<string>();
+  const labels = new Map<string, SoldLabel>();
+  const byIdempotencyKey = new Map<string, { key: string; body: string; answer: Record<string, unknown> }>();
+  let expireNext = false;
+  let issued = 0;
+
+  const fake: UspsFake = {
+    url: '',
+    close: async () => {},
+    calls: [],
+    tokenRequests: 0,
+    paymentRequests: 0,
+    expireTokens: () => {
+      expireNext = true;
+    },
+    failNext: null,
+    slowMs: 2000,
+    singleObjects: false,
+    manifested: false,
+    scan: (tn, stage) => {
+      const label = labels.get(tn);
+      if (!label) throw new Error(`the USPS fake sold no label ${tn}`);
+      label.stage = stage;
+    },
+  };
+
+  function token(req: IncomingMessage, res: ServerResponse, body: unknown): void {
+    fake.tokenRequests++;
+    const form = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+    if (!form.client_id && String(req.headers.authorization ?? '').startsWith('Basic ')) {
+      send(res, 401, { error: 'invalid_client', error_description: 'client_id and client_secret are required in the request body' });
+      return;
+    }
+    if (form.grant_type !== 'client_credentials') {
+      send(res, 400, { error: 'unsupported_grant_type', error_description: `grant_type ${String(form.grant_type)} is not supported` });
+      return;
+    }
+    if (form.client_id !== fakeUspsCredentials.clientId || form.client_secret !== fakeUspsCredentials.clientSecret) {
+      send(res, 401, { error: 'invalid_client', error_description: 'Client authentication failed' });
+      return;
+    }
+    const value = `usps-access-${++issued}`;
+    tokens.add(value);
+    send(res, 200, {
+      access_token: value,
+      token_type: 'Bearer',
+      issued_at: Date.now(),
+      expires_in: 28799,
+      status: 'approved',
+      scope: String(form.scope ?? 'addresses prices labels tracking shipments payments'),
+      issuer: 'api.usps.com',
+      client_id: form.client_id,
+      application_name: 'shipd',
+      api_products: '[Shipping-Public]',
+      public_key: 'LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0=',
+    });
+  }
+
+  function rates(res: ServerResponse, body: unknown): void {
+    const pkg = get(body, 'packageDescription');
+    const weight = get(pkg, 'weight');
+    const dest = get(body, 'destinationZIPCode');
+    if (typeof weight !== 'number' || typeof get(pkg, 'length') !== 'number' || !get(pkg, 'mailClass') || !get(body, 'originZIPCode') || !dest) {
+      send(res, 400, envelope('/shipments/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: 'packageDescription.weight, length and mailClass, originZIPCode and destinationZIPCode are required' }]));
+      return;
+    }
+    if (dest === '00000') {
+      send(res, 400, envelope('/shipments/v3', 400, 'Bad Request', [{ code: '030004', detail: 'The destination ZIP Code is invalid.', parameter: 'destinationZIPCode' }]));
+      return;
+    }
+    if (weight > 70) {
+      send(res, 400, envelope('/shipments/v3', 400, 'Bad Request', [{ code: '030011', detail: 'Weight must be 70 pounds or less.', parameter: 'packageDescription.weight' }]));
+      return;
+    }
+    const mailingDate = String(get(pkg, 'mailingDate') ?? '2025-01-06');
+    const option = (priceType: string, mailClass: string, indicator: string, price: number) => {
+      const c = classes[mailClass]!;
+      const rate = { SKU: `DPXX0XXXXX${indicator}`, description: `${mailClass} ${indicator}`, priceType, price, weight, dimWeight: 0, fees: [], startDate: '2025-01-01', endDate: '', mailClass, zone: '08', productName: mailClass, processingCategory: 'MACHINABLE', rateIndicator: indicator, destinationEntryFacilityType: 'NONE', warnings: [] };
+      return {
+        commitment: { name: c.name, expectedDeliveryDate: addDays(mailingDate, c.days), guaranteedDelivery: mailClass === 'PRIORITY_MAIL_EXPRESS', isPriorityMailNextDay: false },
+        totalBasePrice: price,
+        rates: fake.singleObjects ? rate : [rate],
+        extraServices: [],
+      };
+    };
+    const price = (priceType: string, mailClass: string) => {
+      const c = classes[mailClass]!;
+      const list = c.base + c.perLb * Math.ceil(weight);
+      return Math.round((priceType === 'RETAIL' ? list : list * 0.85) * 100) / 100;
+    };
+    const pricing = (priceType: string) => ({
+      priceType,
+      shippingOptions: Object.keys(classes).map((mailClass) => ({
+        mailClass,
+        rateOptions: [
+          option(priceType, mailClass, 'SP', price(priceType, mailClass)),
+          // A flat-rate envelope, cheaper than the parcel's own rate, which a parcel in its own box cannot use.
+          ...(mailClass === 'PRIORITY_MAIL' ? [option(priceType, mailClass, 'FE', 1.0)] : []),
+        ],
+      })),
+    });
+    if (fake.singleObjects) {
+      const only = pricing('COMMERCIAL');
+      const pm = only.shippingOptions.find((s) => s.mailClass === 'PRIORITY_MAIL')!;
+      send(res, 200, { pricingOptions: { priceType: 'COMMERCIAL', shippingOptions: { mailClass: pm.mailClass, rateOptions: pm.rateOptions[0] } } });
+      return;
+    }
+    send(res, 200, { pricingOptions: [pricing('RETAIL'), pricing('COMMERCIAL')] });
+  }
+
+  function payment(res: ServerResponse, body: unknown): void {
+    fake.paymentRequests++;
+    const roles = get(body, 'roles');
+    const payer = Array.isArray(roles) ? roles.find((r) => get(r, 'roleName') === 'PAYER') : undefined;
+    if (get(payer, 'accountNumber') !== fakeUspsCredentials.accountNumber) {
+      send(res, 400, envelope('/payments/v3', 400, 'Bad Request', [{ code: '010001', detail: 'The PAYER role has no valid account.', parameter: 'roles' }]));
+      return;
+    }
+    const value = `usps-payment-${fake.paymentRequests}`;
+    payments.add(value);
+    send(res, 200, { paymentAuthorizationToken: value, roles });
+  }
+
+  function label(req: IncomingMessage, res: ServerResponse, body: unknown, raw: string): void {
+    if (!payments.has(String(req.headers['x-payment-authorization-token'] ?? ''))) {
+      send(res, 403, envelope('/labels/v3', 403, 'Forbidden', [{ code: '403', detail: 'A valid X-Payment-Authorization-Token header is required.' }]));
+      return;
+    }
+    const key = String(req.headers['x-idempotency-key'] ?? '');
+    const earlier = key ? byIdempotencyKey.get(key) : undefined;
+    if (earlier && earlier.body === raw) {
+      answerLabel(req, res, earlier.answer);
+      return;
+    }
+    const pkg = get(body, 'packageDescription');
+    const mailClass = String(get(pkg, 'mailClass') ?? '');
+    const to = get(body, 'toAddress');
+    const missing = ['weight', 'length', 'width', 'height', 'mailClass', 'processingCategory', 'destinationEntryFacilityType', 'mailingDate', 'rateIndicator'].filter((f) => get(pkg, f) === undefined);
+    if (missing.length > 0 || !to || !get(body, 'fromAddress')) {
+      send(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: `Missing required fields: ${missing.join(', ') || 'toAddress/fromAddress'}` }]));
+      return;
+    }
+    if (!uspsServiceTypeCodes[mailClass]) {
+      send(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: '020011', detail: `The mail class ${mailClass} is not valid.`, parameter: 'packageDescription.mailClass' }]));
+      return;
+    }
+    if (get(pkg, 'weightUOM') !== 'lb' || get(pkg, 'dimensionsUOM') !== 'in') {
+      send(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: 'weightUOM must be lb and dimensionsUOM must be in' }]));
+      return;
+    }
+    if (/nowhere/i.test(String(get(to, 'streetAddress')))) {
+      send(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: '010101', detail: 'The address requested is an invalid delivery address.', parameter: 'toAddress.streetAddress' }]));
+      return;
+    }
+    const imageType = String(get(get(body, 'imageInfo'), 'imageType') ?? 'PDF');
+    const render = labelBytes[imageType];
+    if (!render) {
+      send(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: `imageType ${imageType} is not offered by this fake`, parameter: 'imageInfo.imageType' }]));
+      return;
+    }
+    const seed = createHash('sha256').update(key || `unkeyed-${labels.size}`).digest();
+    const serial = String(seed.readUInt32BE(0) % 10_000_000).padStart(7, '0');
+    const trackingNumber = uspsTrackingNumber(uspsServiceTypeCodes[mailClass]!, testUspsMailerId, serial);
+    const toZip = String(get(to, 'ZIPCode'));
+    const weight = Number(get(pkg, 'weight'));
+    const c = classes[mailClass]!;
+    const postage = Math.round((c.base + c.perLb * Math.ceil(weight)) * 85) / 100;
+    const answer = {
+      labelMetadata: {
+        labelAddress: { streetAddress: String(get(to, 'streetAddress')).toUpperCase(), city: String(get(to, 'city')).toUpperCase(), state: get(to, 'state'), ZIPCode: toZip },
+        routingInformation: `420${toZip}`,
+        trackingNumber,
+        constructCode: 'C01',
+        SKU: 'DPXX0XXXXC01020',
+        postage,
+        extraServices: [],
+        fees: [],
+        zone: '08',
+        commitment: { name: c.name, expectedDeliveryDate: addDays(String(get(pkg, 'mailingDate')), c.days) },
+        weightUOM: 'lb',
+        weight,
+        dimensionalWeight: 0,
+        bannerText: 'USPS TRACKING # USPS Ship',
+        serviceTypeCode: uspsServiceTypeCodes[mailClass],
+        links: [{ rel: ['tracking'], href: `https://tools.usps.com/go/TrackConfirmAction_input?origTrackNum=${trackingNumber}` }],
+      },
+      labelImage: render(trackingNumber, toZip).toString('base64'),
+    };
+    labels.set(trackingNumber, { trackingNumber, mailClass, toZip, stage: 'created', cancel: null });
+    if (key) byIdempotencyKey.set(key, { key, body: raw, answer });
+    answerLabel(req, res, answer);
+  }
+
+  /** JSON when asked for application/vnd.usps.labels+json; otherwise the default multipart form. */
+  function answerLabel(req: IncomingMessage, res: ServerResponse, answer: Record<string, unknown>): void {
+    if (String(req.headers.accept ?? '').includes('application/vnd.usps.labels+json')) {
+      send(res, 200, answer, { 'content-type': 'application/vnd.usps.labels+json' });
+      return;
+    }
+    const boundary = 'usps-fake-boundary';
+    const part = (name: string, type: string, content: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\nContent-Type: ${type}\r\n\r\n${content}\r\n`;
+    res.writeHead(200, { 'content-type': `multipart/form-data; boundary=${boundary}` });
+    // The image part is base64 text whatever its header says, as the spec warns.
+    res.end(part('labelMetadata', 'application/json', JSON.stringify(answer.labelMetadata)) + part('labelImage', 'application/pdf', String(answer.labelImage)) + `--${boundary}--\r\n`);
+  }
+
+  function cancel(req: IncomingMessage, res: ServerResponse, trackingNumber: string): void {
+    if (!payments.has(String(req.headers['x-payment-authorization-token'] ?? ''))) {
+      send(res, 403, envelope('/labels/v3', 403, 'Forbidden', [{ code: '403', detail: 'A valid X-Payment-Authorization-Token header is required.' }]));
+      return;
+    }
+    const label = labels.get(trackingNumber);
+    const refusal = (detail: string) => send(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: '020500', detail, parameter: 'trackingNumber' }]));
+    if (!label || label.cancel === 'CANCELED') return refusal('Order not found');
+    if (label.cancel === 'DISPUTED') return refusal('A refund request for this order has already been submitted today');
+    if (label.stage !== 'created') return refusal('A refund request for this order cannot be submitted');
+    if (fake.manifested) {
+      label.cancel = 'DISPUTED';
+      send(res, 200, { trackingNumber, status: 'DISPUTED', disputeId: String(103789 + labels.size) });
+      return;
+    }
+    label.cancel = 'CANCELED';
+    send(res, 200, { trackingNumber, status: 'CANCELED' });
+  }
+
+  function tracking(res: ServerResponse, trackingNumber: string, expand: string | null): void {
+    const label = labels.get(trackingNumber);
+    if (!label) {
+      send(res, 404, envelope('/tracking/v3', 404, 'Not Found', [{ code: '1001', detail: `A status update is not yet available on your package (${trackingNumber}).`, parameter: 'trackingNumber' }]));
+      return;
+    }
+    const reached = label.stage === 'created' ? 0 : scanStages.indexOf(label.stage) + 1;
+    const order: (UspsScanStage | 'created')[] = ['created', ...scanStages];
+    const start = Date.UTC(2025, 0, 6, 15, 0, 0);
+    const events = timeline
+      .filter((e) => order.indexOf(e.stage) <= reached)
+      .map((e, i) => {
+        const gmt = new Date(start + i * 5 * 3600_000);
+        const local = new Date(gmt.getTime() - 5 * 3600_000).toISOString().slice(0, 19);
+        return {
+          eventType: e.type, eventCode: e.code, eventTimestamp: local, GMTTimestamp: `${gmt.toISOString().slice(0, 19)}Z`, GMTOffset: '-05:00',
+          eventCity: e.city, eventState: e.state, eventZIP: e.zip, eventCountry: '', firm: '', name: '', authorizedAgent: 'false', actionCode: '', reasonCode: '',
+        };
+      })
+      .reverse();
+    const latest = events[0]!;
+    const detail = expand === 'DETAIL' ? { trackingEvents: fake.singleObjects ? latest : events } : {};
+    send(res, 200, {
+      trackingNumber,
+      mailClass: label.mailClass === 'USPS_GROUND_ADVANTAGE' ? 'USPS Ground Advantage<SUP>&#153;</SUP>' : 'Priority Mail<SUP>&#174;</SUP>',
+      mailType: 'DOMESTIC_MAIL',
+      originCity: 'SAN FRANCISCO', originState: 'CA', originZIP: '94105',
+      destinationCity: 'NEW YORK', destinationState: 'NY', destinationZIP: label.toZip,
+      emailEnabled: 'true',
+      status: latest.eventType,
+      statusCategory: categories[label.stage],
+      statusSummary: `Your item's status: ${latest.eventType}.`,
+      ...(label.stage === 'delivered' ? {} : { expectedDeliveryTimeStamp: '2025-01-09T00:00:00' }),
+      serviceTypeCode: uspsServiceTypeCodes[label.mailClass],
+      ...detail,
+    });
+  }
+
+  function address(res: ServerResponse, q: URLSearchParams): void {
+    const street = q.get('streetAddress');
+    const state = q.get('state');
+    if (!street || !state || !/^[A-Z]{2}$/.test(state)) {
+      send(res, 400, envelope('/addresses/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: 'streetAddress and a two-letter state are required', parameter: street ? 'state' : 'streetAddress' }]));
+      return;
+    }
+    if (!q.get('city') && !q.get('ZIPCode')) {
+      send(res, 400, envelope('/addresses/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: 'city or ZIPCode is required', parameter: 'city' }]));
+      return;
+    }
+    if (/nowhere/i.test(street)) {
+      send(res, 404, envelope('v3', 404, 'There is no match for the address requested.'));
+      return;
+    }
+    const needsUnit = /apartments/i.test(street) && !q.get('secondaryAddress');
+    send(res, 200, {
+      firm: q.get('firm')?.toUpperCase() ?? '',
+      address: {
+        streetAddress: street.toUpperCase().replace(/\bSTREET\b/, 'ST'),
+        streetAddressAbbreviation: street.toUpperCase().replace(/\bSTREET\b/, 'ST'),
+        secondaryAddress: q.get('secondaryAddress')?.toUpperCase() ?? '',
+        city: (q.get('city') ?? 'SAN FRANCISCO').toUpperCase(),
+        cityAbbreviation: '',
+        state,
+        ZIPCode: q.get('ZIPCode') ?? '94105',
+        ZIPPlus4: '1804',
+        urbanization: '',
+      },
+      additionalInfo: { deliveryPoint: '15', carrierRoute: 'C036', DPVConfirmation: needsUnit ? 'D' : 'Y', DPVCMRA: 'N', business: q.get('firm') ? 'Y' : 'N', centralDeliveryPoint: 'N', vacant: 'N' },
+      corrections: needsUnit ? [{ code: '32', text: 'Default address: The address you entered was found but more information is needed (such as an apartment, suite, or box number) to match to a specific address.' }] : [{ code: '', text: '' }],
+      matches: needsUnit ? [] : [{ code: '31', text: 'Single Response - exact match' }],
+      warnings: [],
+    });
+  }
+
+  const sockets = new Set<import('node:net').Socket>();
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const { raw, parsed } = await readBody(req);
+    fake.calls.push({ method: req.method ?? '', path: url.pathname + url.search, headers: { ...req.headers }, body: parsed });
+    const route = `${req.method} ${url.pathname}`;
+    if (route === 'POST /oauth2/v3/token') return token(req, res, parsed);
+
+    const bearer = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+    if (expireNext) {
+      expireNext = false;
+      tokens.clear();
+    }
+    if (!tokens.has(bearer)) {
+      return send(res, 401, envelope('/oauth2/v3', 401, 'Unauthorized', [{ code: '401', detail: 'The access token is missing, invalid or expired.' }]), { 'www-authenticate': 'Bearer error="invalid_token"' });
+    }
+    const failing = fake.failNext;
+    fake.failNext = null;
+    switch (failing) {
+      case 'envelope':
+        return send(res, 400, envelope(url.pathname.split('/').slice(0, 3).join('/'), 400, 'Bad Request', [{ code: '999999', detail: 'The request could not be processed.' }]));
+      case 'http500':
+        return send(res, 500, envelope(url.pathname.split('/').slice(0, 3).join('/'), 500, 'Internal Server Error'));
+      case 'rate_limited':
+        return send(res, 429, envelope(url.pathname.split('/').slice(0, 3).join('/'), 429, 'Too Many Requests'), { 'retry-after': '30' });
+      case 'malformed':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end('{"pricingOptions": [{"priceType": "COMMERCIAL", "shippingOptions": [');
+      case 'slow':
+        await new Promise((r) => setTimeout(r, fake.slowMs));
+        break;
+      default:
+        break;
+    }
+    if (res.destroyed) return;
+    if (route === 'POST /shipments/v3/options/search') return rates(res, parsed);
+    if (route === 'POST /payments/v3/payment-authorization') return payment(res, parsed);
+    if (route === 'POST /labels/v3/label') return label(req, res, parsed, raw);
+    const cancelMatch = req.method === 'DELETE' && url.pathname.match(/^\/labels\/v3\/label\/([^/]+)$/);
+    if (cancelMatch) return cancel(req, res, decodeURIComponent(cancelMatch[1]!));
+    const trackMatch = req.method === 'GET' && url.pathname.match(/^\/tracking\/v3\/tracking\/([^/]+)$/);
+    if (trackMatch) return tracking(res, decodeURIComponent(trackMatch[1]!), url.searchParams.get('expand'));
+    if (route === 'GET /addresses/v3/address') return address(res, url.searchParams);
+    send(res, 404, envelope('v3', 404, 'Not Found', [{ code: '404', detail: `No route ${route}` }]));
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.close = () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    });
+  return fake;
+}

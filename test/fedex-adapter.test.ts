@@ -1,0 +1,255 @@
+import { after, before, beforeEach, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { LabelRef, PurchaseRequest, RateRequest } from '../src/carriers/carrier.ts';
+import { FedexCarrier } from '../src/carriers/fedex/adapter.ts';
+import { isValidTrackingNumber } from '../src/carriers/tracking-numbers.ts';
+import { startFedexFake, type FedexFake } from './fakes/fedex.ts';
+
+const clock = { now: () => new Date('2024-05-01T15:00:00Z') };
+const signal = new AbortController().signal;
+
+const from = { name: 'Shop', company: 'Shop Inc', street1: '1 Main St', city: 'Nashville', state: 'TN', zip: '37201', phone: '615-555-0100' };
+const to = { name: 'Ada', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105' };
+const rateRequest: RateRequest = { from, to, parcel: { weightLb: 4.2, dimensionsIn: { length: 10.5, width: 8, height: 4 } }, shipDate: new Date('2024-05-01T15:00:00Z') };
+const purchaseRequest: PurchaseRequest = {
+  from,
+  to,
+  parcel: { weightLb: 4.2 },
+  shipDate: new Date('2024-05-01T15:00:00Z'),
+  service: 'FEDEX_2_DAY',
+  quotedCents: 3000,
+  labelFormat: 'pdf',
+  isReturn: false,
+  reference: 'ORDER-7',
+  idempotencyKey: 'idem-fedex-1',
+};
+const labelRef = (trackingNumber: string): LabelRef => ({ trackingNumber, carrierShipmentId: trackingNumber, service: 'FEDEX_2_DAY', purchasedAt: clock.now() });
+
+let fake: FedexFake;
+let carrier: FedexCarrier;
+const adapters: FedexCarrier[] = [];
+
+function adapter(overrides: { clientSecret?: string; accountNumber?: string | null; timeoutMs?: number; baseUrl?: string } = {}): FedexCarrier {
+  const a = new FedexCarrier({
+    credentials: {
+      clientId: fake.clientId,
+      clientSecret: overrides.clientSecret ?? fake.clientSecret,
+      ...(overrides.accountNumber === null ? {} : { accountNumber: overrides.accountNumber ?? fake.accountNumber }),
+    },
+    baseUrl: overrides.baseUrl ?? fake.url,
+    timeoutMs: overrides.timeoutMs ?? 5000,
+    clock,
+  });
+  adapters.push(a);
+  return a;
+}
+
+before(async () => {
+  fake = await startFedexFake();
+});
+
+beforeEach(() => {
+  fake.faults.length = 0;
+  fake.singleObjects = false;
+  carrier = adapter();
+});
+
+after(async () => {
+  await Promise.all(adapters.map((a) => a.close()));
+  await fake.close();
+});
+
+test('rating asks all services in one call and quotes our catalog services only', async () => {
+  const before = fake.calls.length;
+  const result = await carrier.rate(rateRequest, signal);
+  assert.ok(result.ok, JSON.stringify(result));
+  const apiCalls = fake.calls.slice(before).filter((c) => c.path === '/rate/v1/rates/quotes');
+  assert.equal(apiCalls.length, 1);
+  const sent = apiCalls[0]!;
+  assert.match(String(sent.headers.authorization), /^Bearer fedex-token-\d+$/);
+  assert.equal(sent.headers['x-locale'], 'en_US');
+  assert.equal((sent.body as { requestedShipment: Record<string, unknown> }).requestedShipment.serviceType, undefined);
+  // A home address: Home Delivery, not Ground; FEDEX_2_DAY_AM is not in the catalog.
+  assert.deepEqual(result.value.map((q) => q.service).sort(), ['FEDEX_2_DAY', 'FEDEX_EXPRESS_SAVER', 'GROUND_HOME_DELIVERY', 'PRIORITY_OVERNIGHT', 'STANDARD_OVERNIGHT']);
+  const ground = result.value.find((q) => q.service === 'GROUND_HOME_DELIVERY')!;
+  assert.deepEqual([ground.amountCents, ground.listAmountCents, ground.deliveryDays, ground.estimatedDeliveryDate, ground.zone], [1680, 2100, 3, '2024-05-06', '5']);
+  const overnight = result.value.find((q) => q.service === 'PRIORITY_OVERNIGHT')!;
+  assert.deepEqual([overnight.deliveryDays, overnight.estimatedDeliveryDate, overnight.guaranteed], [1, '2024-05-02', true]);
+
+  const filtered = await carrier.rate({ ...rateRequest, services: ['FEDEX_2_DAY'] }, signal);
+  assert.ok(filtered.ok);
+  assert.deepEqual(filtered.value.map((q) => q.service), ['FEDEX_2_DAY']);
+});
+
+test('one token serves many calls', async () => {
+  const fresh = adapter();
+  const tokensBefore = fake.tokenRequests;
+  const results = await Promise.all([fresh.rate(rateRequest, signal), fresh.rate(rateRequest, signal), fresh.track(labelRef('581190049992'), signal)]);
+  for (const r of results) assert.ok(r.ok);
+  assert.ok((await fresh.validateAddress(to, signal)).ok);
+  assert.equal(fake.tokenRequests - tokensBefore, 1);
+});
+
+test('credentials go in the form body; FedEx refuses Basic alone and wrong secrets', async () => {
+  const tokenCall = fake.calls.find((c) => c.path === '/oauth/token')!;
+  assert.match(String(tokenCall.body), /grant_type=client_credentials/);
+  assert.match(String(tokenCall.body), /client_secret=/);
+  assert.equal(tokenCall.headers.authorization, undefined);
+
+  const basic = await fetch(`${fake.url}/oauth/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${fake.clientId}:${fake.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  });
+  assert.equal(basic.status, 401);
+  assert.equal(((await basic.json()) as { errors: { code: string }[] }).errors[0]!.code, 'NOT.AUTHORIZED.ERROR');
+
+  const wrong = await adapter({ clientSecret: 'nope' }).rate(rateRequest, signal);
+  assert.equal(!wrong.ok && wrong.error.code, 'carrier_unavailable');
+  assert.match(!wrong.ok ? wrong.error.detail : '', /refused the configured API credentials/);
+});
+
+test('an expired token is refreshed once and the call goes through', async () => {
+  assert.ok((await carrier.rate(rateRequest, signal)).ok);
+  const tokensBefore = fake.tokenRequests;
+  fake.expireTokens();
+  const result = await carrier.track(labelRef('581190049992'), signal);
+  assert.ok(result.ok);
+  assert.equal(fake.tokenRequests - tokensBefore, 1);
+});
+
+test('a slow answer is carrier_timeout within the time-out', async () => {
+  const quick = adapter({ timeoutMs: 300 });
+  assert.ok((await quick.rate(rateRequest, signal)).ok);
+  fake.faults.push({ kind: 'slow', ms: 2000 });
+  const started = performance.now();
+  const result = await quick.rate(rateRequest, signal);
+  assert.equal(!result.ok && result.error.code, 'carrier_timeout');
+  assert.ok(performance.now() - started < 1500, `took ${performance.now() - started} ms`);
+});
+
+test('malformed JSON, a 500 and error envelopes come back as typed failures', async () => {
+  fake.faults.push({ kind: 'malformed' });
+  const malformed = await carrier.rate(rateRequest, signal);
+  assert.equal(!malformed.ok && malformed.error.code, 'carrier_error');
+
+  fake.faults.push({ kind: 'status500' });
+  const down = await carrier.track(labelRef('581190049992'), signal);
+  assert.equal(!down.ok && down.error.code, 'carrier_unavailable');
+
+  const badZip = await carrier.rate({ ...rateRequest, to: { ...to, zip: 'ABCDE' } }, signal);
+  assert.equal(!badZip.ok && badZip.error.code, 'address_invalid');
+
+  fake.faults.push({ kind: 'error', status: 400, code: 'SERVICETYPE.NOT.ALLOWED', message: 'This service type is not allowed for this origin and destination.' });
+  const service = await carrier.purchase(purchaseRequest, signal);
+  assert.equal(!service.ok && service.error.code, 'service_unavailable');
+
+  const mismatch = await adapter({ accountNumber: '111111111' }).rate(rateRequest, signal);
+  assert.equal(!mismatch.ok && mismatch.error.code, 'carrier_unavailable');
+});
+
+test('a missing account number or an unreachable host is a failure, not a throw', async () => {
+  const calls = fake.calls.length;
+  const noAccount = await adapter({ accountNumber: null }).purchase(purchaseRequest, signal);
+  assert.equal(!noAccount.ok && noAccount.error.code, 'credentials_missing');
+  assert.equal(fake.calls.length, calls);
+
+  const gone = await adapter({ baseUrl: 'http://127.0.0.1:9' }).rate(rateRequest, signal);
+  assert.equal(!gone.ok && gone.error.code, 'carrier_unavailable');
+});
+
+test('single objects where FedEx promises arrays, and strings for numbers, still parse', async () => {
+  fake.singleObjects = true;
+  const rate = await carrier.rate({ ...rateRequest, services: ['STANDARD_OVERNIGHT'] }, signal);
+  assert.ok(rate.ok);
+  assert.equal(rate.value.length, 1);
+  assert.equal(rate.value[0]!.amountCents, 5500);
+
+  const label = await carrier.purchase(purchaseRequest, signal);
+  assert.ok(label.ok);
+  assert.equal(label.value.postageCents, 2650);
+
+  const track = await carrier.track(labelRef('581190049992'), signal);
+  assert.ok(track.ok);
+  assert.equal(track.value.status, 'delivered');
+
+  const address = await carrier.validateAddress(to, signal);
+  assert.ok(address.ok);
+  assert.equal(address.value.valid, true);
+});
+
+test('the label comes back in the format asked for, with a valid FedEx tracking number', async () => {
+  const magic: Record<string, (b: Buffer) => boolean> = {
+    pdf: (b) => b.subarray(0, 5).toString('latin1') === '%PDF-',
+    png: (b) => b[0] === 0x89 && b.subarray(1, 4).toString('latin1') === 'PNG',
+    zpl: (b) => b.toString('utf8').startsWith('^XA'),
+  };
+  for (const format of ['pdf', 'png', 'zpl'] as const) {
+    const result = await carrier.purchase({ ...purchaseRequest, labelFormat: format }, signal);
+    assert.ok(result.ok, JSON.stringify(result));
+    assert.equal(result.value.file?.format, format);
+    assert.ok(magic[format]!(result.value.file!.bytes), format);
+    assert.ok(isValidTrackingNumber('fedex', result.value.trackingNumber));
+    assert.equal(result.value.postageCents, 2650);
+    const sent = fake.calls.at(-1)!;
+    assert.equal(sent.headers['x-customer-transaction-id'], 'idem-fedex-1');
+  }
+});
+
+test('void: refunded, then already_voided; a tendered shipment is label_in_transit', async () => {
+  const bought = await carrier.purchase(purchaseRequest, signal);
+  assert.ok(bought.ok);
+  const ref = labelRef(bought.value.trackingNumber);
+  assert.deepEqual(await carrier.void(ref, signal), { ok: true, value: 'refunded' });
+  const again = await carrier.void(ref, signal);
+  assert.equal(!again.ok && again.error.code, 'already_voided');
+
+  const second = await carrier.purchase(purchaseRequest, signal);
+  assert.ok(second.ok);
+  fake.tendered.add(second.value.trackingNumber);
+  const late = await carrier.void(labelRef(second.value.trackingNumber), signal);
+  assert.equal(!late.ok && late.error.code, 'label_in_transit');
+
+  const cancelCall = fake.calls.filter((c) => c.path === '/ship/v1/shipments/cancel').at(-1)!;
+  assert.equal(cancelCall.method, 'PUT');
+  assert.equal((cancelCall.body as { deletionControl: string }).deletionControl, 'DELETE_ALL_PACKAGES');
+});
+
+test("FedEx's mock tracking numbers map to our statuses, events oldest first", async () => {
+  const expected: Record<string, string> = {
+    '449044304137821': 'pre_transit',
+    '568838414941': 'in_transit',
+    '039813852990618': 'out_for_delivery',
+    '581190049992': 'delivered',
+    '957794015041323': 'return_to_sender',
+    '122816215025810': 'available_for_pickup',
+    '843119172384577': 'cancelled',
+  };
+  for (const [number, status] of Object.entries(expected)) {
+    const result = await carrier.track(labelRef(number), signal);
+    assert.ok(result.ok, number);
+    assert.equal(result.value.status, status, number);
+    const times = result.value.events.map((e) => e.occurredAt.getTime());
+    assert.deepEqual(times, [...times].sort((a, b) => a - b));
+  }
+  const moving = await carrier.track(labelRef('568838414941'), signal);
+  assert.ok(moving.ok);
+  assert.equal(moving.value.estimatedDeliveryDate, '2024-05-03');
+  assert.deepEqual(moving.value.events[0]!.location, { city: 'NASHVILLE', state: 'TN', zip: '37201', country: 'US' });
+
+  const unknown = await carrier.track(labelRef('123456789012'), signal);
+  assert.ok(unknown.ok);
+  assert.equal(unknown.value.status, 'unknown');
+});
+
+test('address validation: a deliverable address is standardized, a bad one is not valid', async () => {
+  const good = await carrier.validateAddress(to, signal);
+  assert.ok(good.ok);
+  assert.equal(good.value.valid, true);
+  assert.equal(good.value.address.zip, '94105-1804');
+  assert.equal(good.value.address.street1, '415 MISSION ST');
+  const bad = await carrier.validateAddress({ ...to, street1: '1 Nowhere Ln' }, signal);
+  assert.ok(bad.ok);
+  assert.equal(bad.value.valid, false);
+  assert.equal(bad.value.messages[0]!.code, 'PARTIAL.STREET.MATCH');
+});

@@ -1,0 +1,240 @@
+import { after, before, beforeEach, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { PurchaseRequest, RateRequest } from '../src/carriers/carrier.ts';
+import { isValidTrackingNumber } from '../src/carriers/tracking-numbers.ts';
+import { UspsCarrier } from '../src/carriers/usps/adapter.ts';
+import { fakeUspsCredentials, startUspsFake, type UspsFake } from './fakes/usps.ts';
+import { TestClock } from './harness.ts';
+
+const signal = new AbortController().signal;
+const timeoutMs = 400;
+
+const rateRequest: RateRequest = {
+  from: { name: 'Ada Lovelace', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105' },
+  to: { name: 'Grace Hopper', street1: '350 5th Ave', city: 'New York', state: 'NY', zip: '10001' },
+  parcel: { weightLb: 2, dimensionsIn: { length: 10, width: 8, height: 4 } },
+  shipDate: new Date('2025-01-06T15:00:00Z'),
+};
+
+let n = 0;
+const purchaseRequest = (overrides: Partial<PurchaseRequest> = {}): PurchaseRequest => ({
+  ...rateRequest,
+  service: 'PRIORITY_MAIL',
+  quotedCents: 1000,
+  labelFormat: 'pdf',
+  isReturn: false,
+  reference: 'ORDER-1',
+  idempotencyKey: `key-${++n}`,
+  ...overrides,
+});
+
+const labelRef = (trackingNumber: string) => ({ trackingNumber, carrierShipmentId: trackingNumber, service: 'PRIORITY_MAIL', purchasedAt: new Date() });
+
+let fake: UspsFake;
+let usps: UspsCarrier;
+const carriers: UspsCarrier[] = [];
+
+function adapter(credentials: { clientId: string; clientSecret: string; accountNumber?: string } = fakeUspsCredentials): UspsCarrier {
+  const c = new UspsCarrier({ credentials, baseUrl: fake.url, timeoutMs, clock: new TestClock() });
+  carriers.push(c);
+  return c;
+}
+
+before(async () => {
+  fake = await startUspsFake();
+});
+beforeEach(() => {
+  usps = adapter();
+  fake.tokenRequests = 0;
+  fake.paymentRequests = 0;
+  fake.failNext = null;
+  fake.singleObjects = false;
+  fake.manifested = false;
+  fake.calls.length = 0;
+});
+after(async () => {
+  await Promise.all(carriers.map((c) => c.close()));
+  await fake.close();
+});
+
+test('rates for every catalog class in one search, with the token fetched once for many calls', async () => {
+  for (let i = 0; i < 3; i++) {
+    const result = await usps.rate(rateRequest, signal);
+    assert.ok(result.ok, JSON.stringify(result));
+    assert.deepEqual(result.value.map((q) => q.service), ['USPS_GROUND_ADVANTAGE', 'PRIORITY_MAIL', 'PRIORITY_MAIL_EXPRESS']);
+    const pm = result.value[1]!;
+    assert.equal(pm.listAmountCents, 1245);
+    assert.equal(pm.amountCents, 1058);
+    assert.equal(pm.deliveryDays, 2);
+    assert.equal(pm.estimatedDeliveryDate, '2025-01-08');
+    assert.equal(result.value[2]!.guaranteed, true);
+  }
+  assert.equal(fake.tokenRequests, 1);
+  const searches = fake.calls.filter((c) => c.path === '/shipments/v3/options/search');
+  assert.equal(searches.length, 3);
+  const token = fake.calls.find((c) => c.path === '/oauth2/v3/token')!;
+  assert.equal(token.headers.authorization, undefined, 'credentials go in the body, not Basic');
+  assert.equal((token.body as Record<string, string>).client_id, fakeUspsCredentials.clientId);
+});
+
+test('request.services filters the quotes; a single-object answer still parses', async () => {
+  const only = await usps.rate({ ...rateRequest, services: ['USPS_GROUND_ADVANTAGE'] }, signal);
+  assert.ok(only.ok);
+  assert.deepEqual(only.value.map((q) => q.service), ['USPS_GROUND_ADVANTAGE']);
+  fake.singleObjects = true;
+  const single = await usps.rate(rateRequest, signal);
+  assert.ok(single.ok, JSON.stringify(single));
+  assert.deepEqual(single.value.map((q) => [q.service, q.amountCents]), [['PRIORITY_MAIL', 1058]]);
+});
+
+test('an expired token is refreshed once after a 401 and the call succeeds', async () => {
+  assert.ok((await usps.rate(rateRequest, signal)).ok);
+  fake.expireTokens();
+  const result = await usps.rate(rateRequest, signal);
+  assert.ok(result.ok, JSON.stringify(result));
+  assert.equal(fake.tokenRequests, 2);
+});
+
+test('wrong credentials are carrier_unavailable with a clear detail', async () => {
+  const result = await adapter({ clientId: 'nobody', clientSecret: 'wrong' }).rate(rateRequest, signal);
+  assert.equal(result.ok ? null : result.error.code, 'carrier_unavailable');
+  assert.match(result.ok ? '' : result.error.detail, /invalid_client.*USPS_CLIENT_ID/);
+});
+
+test('a slow answer is carrier_timeout within the time-out', async () => {
+  fake.failNext = 'slow';
+  fake.slowMs = 3000;
+  const started = performance.now();
+  const result = await usps.rate(rateRequest, signal);
+  assert.equal(result.ok ? null : result.error.code, 'carrier_timeout');
+  assert.ok(performance.now() - started < timeoutMs + 1000);
+});
+
+test('malformed JSON, a 500, a 429 and a generic error envelope become failures, never throws', async () => {
+  const expected: [NonNullable<UspsFake['failNext']>, string][] = [
+    ['malformed', 'carrier_error'],
+    ['http500', 'carrier_unavailable'],
+    ['rate_limited', 'carrier_unavailable'],
+    ['envelope', 'carrier_error'],
+  ];
+  for (const [shape, code] of expected) {
+    fake.failNext = shape;
+    const result = await usps.rate(rateRequest, signal);
+    assert.equal(result.ok ? null : result.error.code, code, shape);
+  }
+});
+
+test('an unknown ZIP is address_invalid and an overweight parcel parcel_too_large', async () => {
+  const zip = await usps.rate({ ...rateRequest, to: { ...rateRequest.to, zip: '00000' } }, signal);
+  assert.equal(zip.ok ? null : zip.error.code, 'address_invalid');
+  const heavy = await usps.rate({ ...rateRequest, parcel: { weightLb: 80 } }, signal);
+  assert.equal(heavy.ok ? null : heavy.error.code, 'parcel_too_large');
+});
+
+test('purchase: the label comes back in the asked format, paid with one payment authorization, idempotent by key', async () => {
+  const starts: Record<string, Buffer> = { pdf: Buffer.from('%PDF-'), zpl: Buffer.from('^XA'), png: Buffer.from([0x89, 0x50, 0x4e, 0x47]) };
+  for (const format of ['pdf', 'zpl', 'png'] as const) {
+    const result = await usps.purchase(purchaseRequest({ labelFormat: format }), signal);
+    assert.ok(result.ok, JSON.stringify(result));
+    assert.equal(result.value.file?.format, format);
+    assert.ok(result.value.file!.bytes.subarray(0, starts[format]!.length).equals(starts[format]!), format);
+    assert.ok(isValidTrackingNumber('usps', result.value.trackingNumber));
+    assert.equal(result.value.postageCents, 1058);
+  }
+  assert.equal(fake.paymentRequests, 1);
+  const labelCall = fake.calls.find((c) => c.path === '/labels/v3/label')!;
+  assert.equal(labelCall.headers.accept, 'application/vnd.usps.labels+json');
+  assert.equal(labelCall.headers['x-payment-authorization-token'], 'usps-payment-1');
+
+  const request = purchaseRequest();
+  const first = await usps.purchase(request, signal);
+  const again = await usps.purchase(request, signal);
+  assert.ok(first.ok && again.ok);
+  assert.equal(again.value.trackingNumber, first.value.trackingNumber);
+  assert.equal(fake.calls.filter((c) => c.headers['x-idempotency-key'] === request.idempotencyKey).length, 2);
+});
+
+test('purchase failures: no account number, a bad address, an unknown mail class, malformed JSON', async () => {
+  const noAccount = await adapter({ clientId: fakeUspsCredentials.clientId, clientSecret: fakeUspsCredentials.clientSecret }).purchase(purchaseRequest(), signal);
+  assert.equal(noAccount.ok ? null : noAccount.error.code, 'credentials_missing');
+  const address = await usps.purchase(purchaseRequest({ to: { ...rateRequest.to, street1: '1 Nowhere Lane' } }), signal);
+  assert.equal(address.ok ? null : address.error.code, 'address_invalid');
+  const service = await usps.purchase(purchaseRequest({ service: 'USPS_RETAIL_GROUND' }), signal);
+  assert.equal(service.ok ? null : service.error.code, 'service_unavailable');
+  await usps.rate(rateRequest, signal);
+  fake.failNext = 'malformed';
+  const malformed = await usps.purchase(purchaseRequest(), signal);
+  assert.equal(malformed.ok ? null : malformed.error.code, 'carrier_error');
+});
+
+test('void: CANCELED is refunded; after the manifest DISPUTED is refund_pending, then already_voided; scanned is label_in_transit', async () => {
+  const buy = async () => {
+    const r = await usps.purchase(purchaseRequest(), signal);
+    assert.ok(r.ok);
+    return r.value.trackingNumber;
+  };
+  assert.deepEqual(await usps.void(labelRef(await buy()), signal), { ok: true, value: 'refunded' });
+
+  fake.manifested = true;
+  const disputed = await buy();
+  assert.deepEqual(await usps.void(labelRef(disputed), signal), { ok: true, value: 'refund_pending' });
+  const twice = await usps.void(labelRef(disputed), signal);
+  assert.equal(twice.ok ? null : twice.error.code, 'already_voided');
+
+  const scanned = await buy();
+  fake.scan(scanned, 'in_transit');
+  const moving = await usps.void(labelRef(scanned), signal);
+  assert.equal(moving.ok ? null : moving.error.code, 'label_in_transit');
+  assert.ok(fake.calls.filter((c) => c.method === 'DELETE').every((c) => c.headers['x-payment-authorization-token']));
+});
+
+test('track: statuses through the table, events oldest first with places, single event objects too', async () => {
+  const bought = await usps.purchase(purchaseRequest(), signal);
+  assert.ok(bought.ok);
+  const tn = bought.value.trackingNumber;
+
+  const created = await usps.track(labelRef(tn), signal);
+  assert.ok(created.ok);
+  assert.equal(created.value.status, 'pre_transit');
+  assert.equal(created.value.estimatedDeliveryDate, '2025-01-09');
+
+  fake.scan(tn, 'out_for_delivery');
+  const out = await usps.track(labelRef(tn), signal);
+  assert.ok(out.ok);
+  assert.equal(out.value.status, 'out_for_delivery');
+  assert.deepEqual(out.value.events.map((e) => e.status), ['pre_transit', 'in_transit', 'in_transit', 'in_transit', 'out_for_delivery']);
+  assert.ok(out.value.events.every((e, i, all) => i === 0 || all[i - 1]!.occurredAt <= e.occurredAt));
+  assert.deepEqual(out.value.events.at(-1)!.location, { city: 'NEW YORK', state: 'NY', zip: '10001', country: 'US' });
+  assert.equal(fake.calls.at(-1)!.path, `/tracking/v3/tracking/${tn}?expand=DETAIL`);
+
+  fake.scan(tn, 'delivered');
+  fake.singleObjects = true;
+  const delivered = await usps.track(labelRef(tn), signal);
+  assert.ok(delivered.ok);
+  assert.equal(delivered.value.status, 'delivered');
+  assert.equal(delivered.value.events.length, 1);
+  assert.equal(delivered.value.estimatedDeliveryDate, null);
+
+  const unknown = await usps.track(labelRef('9205590000000000000000'), signal);
+  assert.ok(unknown.ok);
+  assert.equal(unknown.value.status, 'unknown');
+});
+
+test('validateAddress: standardized, unit missing, and no match', async () => {
+  const good = await usps.validateAddress({ name: 'Grace', street1: '350 Fifth Avenue', city: 'New York', state: 'NY', zip: '10001' }, signal);
+  assert.ok(good.ok);
+  assert.equal(good.value.valid, true);
+  assert.equal(good.value.address.zip, '10001-1804');
+  assert.equal(good.value.address.street1, '350 FIFTH AVENUE');
+  assert.equal(good.value.residential, true);
+
+  const unit = await usps.validateAddress({ street1: '1 Garden Apartments', city: 'New York', state: 'NY', zip: '10001' }, signal);
+  assert.ok(unit.ok);
+  assert.equal(unit.value.valid, false);
+  assert.ok(unit.value.messages.some((m) => m.code === 'usps_correction_32'));
+
+  const none = await usps.validateAddress({ street1: '1 Nowhere Lane', city: 'New York', state: 'NY', zip: '10001' }, signal);
+  assert.ok(none.ok);
+  assert.equal(none.value.valid, false);
+  assert.equal(none.value.messages[0]!.detail, 'There is no match for the address requested.');
+});
