@@ -69,7 +69,7 @@ export const settingNames = [
 ] as const;
 
 /** SHIPD_ variables that are not settings of the server but are read by one command. */
-const nonSettingVariables = new Set(['SHIPD_API_KEY', 'SHIPD_CONFIG']);
+const nonSettingVariables = new Set(['SHIPD_API_KEY', 'SHIPD_CONFIG', 'SHIPD_CARRIER_CLIENT_SECRET']);
 
 const defaultCarrierBaseUrls: Record<CarrierId, string> = {
   ups: 'https://onlinetools.ups.com',

@@ -17,6 +17,7 @@ usage: shipd [--config FILE] COMMAND
   accounts create|list       manage accounts
   keys create|list|revoke|roll   manage API keys
   billing set|clear          set an account's billing payment method
+  carriers connect|disconnect|list   an account's own UPS, USPS or FedEx credentials for live labels
   locations add              add a ship-from location
   packages add               add a custom box
 

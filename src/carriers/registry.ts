@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
 import type { CarrierId, Config } from '../config.ts';
 import type { Mode } from '../domain/api-key-format.ts';
 import type { Clock } from '../domain/clock.ts';
@@ -5,6 +7,16 @@ import { failure, type Carrier, type CarrierErrorCode, type CarrierResult } from
 import { carrierCatalog } from './catalog.ts';
 import { SimulatedCarrier } from './sim/simulator.ts';
 import { simTables } from './sim/tables.ts';
+import { UpsCarrier } from './ups/adapter.ts';
+import { UspsCarrier } from './usps/adapter.ts';
+import { FedexCarrier } from './fedex/adapter.ts';
+
+/** Credentials for a carrier's REST API: the platform's from config, or an account's own. */
+export interface LiveCredentials {
+  clientId: string;
+  clientSecret: string;
+  accountNumber?: string;
+}
 
 function byId(list: Carrier[]): Record<CarrierId, Carrier> {
   const out = {} as Record<CarrierId, Carrier>;
@@ -65,16 +77,66 @@ class UnreachableLiveCarrier implements Carrier {
   }
 }
 
-/** The carriers a key of this mode talks to: simulators in test mode, the carriers' APIs in live mode. */
-export function carriersFor(mode: Mode, config: Config, clock: Clock): Record<CarrierId, Carrier> {
+type AdapterOptions = ConstructorParameters<typeof UpsCarrier>[0];
+const adapters: Record<CarrierId, (options: AdapterOptions) => Carrier> = {
+  ups: (o) => new UpsCarrier(o),
+  usps: (o) => new UspsCarrier(o),
+  fedex: (o) => new FedexCarrier(o),
+};
+
+/**
+ * Live adapters by credentials: each holds a connection pool and a token cache, so one set of credentials gets one
+ * adapter for the life of the process, not one per request.
+ */
+const liveAdapters = new WeakMap<Clock, Map<string, Carrier>>();
+let traceLog: Logger | undefined;
+
+/** Where live adapters write their redacted carrier traces (at debug level). */
+export function setCarrierTraceLog(log: Logger): void {
+  traceLog = log;
+}
+
+function liveAdapter(id: CarrierId, credentials: LiveCredentials, config: Config, clock: Clock): Carrier {
+  let byKey = liveAdapters.get(clock);
+  if (!byKey) {
+    byKey = new Map();
+    liveAdapters.set(clock, byKey);
+  }
+  const baseUrl = config.carriers[id].baseUrl;
+  const secretHash = createHash('sha256').update(credentials.clientSecret).digest('hex');
+  const key = [id, baseUrl, credentials.clientId, secretHash, credentials.accountNumber ?? '', config.carrierTimeoutMs].join('|');
+  let adapter = byKey.get(key);
+  if (!adapter) {
+    adapter = adapters[id]({ credentials, baseUrl, timeoutMs: config.carrierTimeoutMs, clock, ...(traceLog && { log: traceLog.child({ component: 'carrier' }) }) });
+    byKey.set(key, adapter);
+  }
+  return adapter;
+}
+
+/**
+ * The carriers a key of this mode talks to: simulators in test mode; in live mode each carrier's REST API with the
+ * account's own credentials where it connected some (`own`), else the platform's from config.
+ */
+export function carriersFor(
+  mode: Mode,
+  config: Config,
+  clock: Clock,
+  own: Partial<Record<CarrierId, LiveCredentials>> = {},
+  unreadable: readonly CarrierId[] = [],
+): Record<CarrierId, Carrier> {
   if (mode === 'test') return simulatorsFor(clock, config.simTrackingSpeed);
   return byId(
     carrierCatalog.map((c) => {
       const p = c.id.toUpperCase();
+      const mine = own[c.id];
+      if (mine) return liveAdapter(c.id, mine, config, clock);
+      if (unreadable.includes(c.id)) {
+        return new UnreachableLiveCarrier(c.id, 'credentials_missing', `The account's own ${c.name} credentials cannot be read with this SHIPD_SECRET; connect them again`);
+      }
       const creds = config.carriers[c.id];
       return creds.clientId && creds.clientSecret
-        ? new UnreachableLiveCarrier(c.id, 'carrier_unavailable', `Live ${c.name} is not available in this version of shipd`)
-        : new UnreachableLiveCarrier(c.id, 'credentials_missing', `Set ${p}_CLIENT_ID and ${p}_CLIENT_SECRET to use ${c.name} with live keys`);
+        ? liveAdapter(c.id, { clientId: creds.clientId, clientSecret: creds.clientSecret, ...(creds.accountNumber && { accountNumber: creds.accountNumber }) }, config, clock)
+        : new UnreachableLiveCarrier(c.id, 'credentials_missing', `Set ${p}_CLIENT_ID and ${p}_CLIENT_SECRET, or connect the account's own ${c.name} account, to use ${c.name} with live keys`);
     }),
   );
 }

@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
-import type { Config } from '../config.ts';
+import { carrierIds, type CarrierId, type Config } from '../config.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { AccountError, createAccount, findAccount, listAccounts, type Plan } from '../domain/accounts.ts';
 import { createApiKey, listApiKeys, parseDuration, revokeApiKey, rollApiKey, type KeyAdmin } from '../domain/api-keys.ts';
 import type { Mode } from '../domain/api-key-format.ts';
 import { clearPaymentMethod, setPaymentMethod } from '../domain/billing.ts';
+import { connectCarrier, disconnectCarrier, listCarrierAccounts } from '../domain/carrier-accounts.ts';
 import { addLocation } from '../domain/locations.ts';
 import { addPackage } from '../domain/packages.ts';
 import { systemClock } from '../domain/clock.ts';
@@ -19,6 +20,11 @@ function parse(args: string[], options: Options, required: string[]) {
     if (values[name] === undefined) throw new AccountError(`--${name} is required`);
   }
   return { values: values as Record<string, string | boolean | undefined>, positionals };
+}
+
+function carrier(value: unknown): CarrierId {
+  if (!(carrierIds as readonly unknown[]).includes(value)) throw new AccountError(`--carrier must be one of ${carrierIds.join(', ')}`);
+  return value as CarrierId;
 }
 
 function mode(value: unknown): Mode {
@@ -43,6 +49,9 @@ const usage = {
     'keys revoke KEY_ID | keys roll KEY_ID [--grace 24h]',
   billing: 'shipd billing set --account ID|NAME --mode test|live --payment-method PM | billing clear --account ID|NAME --mode test|live',
   packages: 'shipd packages add --account ID|NAME --name NAME --length L --width W --height H [--unit in|cm] --max-weight N [--weight-unit lb|oz|kg|g]',
+  carriers:
+    'shipd carriers connect --account ID|NAME --carrier ups|usps|fedex --client-id ID [--client-secret SECRET] [--account-number N] | ' +
+    'carriers disconnect --account ID|NAME --carrier ups|usps|fedex | carriers list --account ID|NAME',
   locations: 'shipd locations add --account ID|NAME --name NAME --street1 … [--street2 …] --city … --state … --zip … [--phone …] [--company …] [--default]',
 } as const;
 
@@ -115,6 +124,36 @@ export async function runAdmin(config: Config, group: AdminGroup, args: string[]
         const account = await findAccount(db, values.account as string);
         const cleared = await clearPaymentMethod(db, account.id, mode(values.mode));
         print(cleared ? `${account.id} ${values.mode}: cleared` : `${account.id} ${values.mode}: had no payment method`);
+        return;
+      }
+      case 'carriers connect': {
+        const { values } = parse(
+          rest,
+          { account: { type: 'string' }, carrier: { type: 'string' }, 'client-id': { type: 'string' }, 'client-secret': { type: 'string' }, 'account-number': { type: 'string' } },
+          ['account', 'carrier', 'client-id'],
+        );
+        // From the environment when not given, so the secret need not sit in shell history or the process list.
+        const clientSecret = (values['client-secret'] as string | undefined) ?? process.env.SHIPD_CARRIER_CLIENT_SECRET;
+        if (!clientSecret) throw new AccountError('--client-secret (or SHIPD_CARRIER_CLIENT_SECRET) is required');
+        const account = await findAccount(db, values.account as string);
+        const id = carrier(values.carrier);
+        const accountNumber = values['account-number'] as string | undefined;
+        await connectCarrier(db, systemClock, config.secret, account.id, id, { clientId: values['client-id'] as string, clientSecret, ...(accountNumber && { accountNumber }) });
+        print(`${account.id} ${id}: connected; its live labels are billed by ${id.toUpperCase()} to this account, not charged by shipd`);
+        return;
+      }
+      case 'carriers disconnect': {
+        const { values } = parse(rest, { account: { type: 'string' }, carrier: { type: 'string' } }, ['account', 'carrier']);
+        const account = await findAccount(db, values.account as string);
+        const removed = await disconnectCarrier(db, account.id, carrier(values.carrier));
+        print(removed ? `${account.id} ${values.carrier}: disconnected` : `${account.id} ${values.carrier}: was not connected`);
+        return;
+      }
+      case 'carriers list': {
+        const { values } = parse(rest, { account: { type: 'string' } }, ['account']);
+        const account = await findAccount(db, values.account as string);
+        const rows = await listCarrierAccounts(db, account.id);
+        print(rows.length === 0 ? 'no carrier accounts connected' : table(rows.map((r) => [r.carrier, `client id …${r.clientIdLast4}`, `updated ${r.updatedAt}`])));
         return;
       }
       case 'locations add': {

@@ -5,6 +5,7 @@ import { createLogger } from '../http/logger.ts';
 import { bootstrapEmptyDatabase } from '../domain/bootstrap.ts';
 import { createJobRunner } from '../jobs/index.ts';
 import { print } from './output.ts';
+import { setCarrierTraceLog } from '../carriers/registry.ts';
 
 function onSignals(stop: (signal: string) => Promise<void>): void {
   let stopping = false;
@@ -19,6 +20,7 @@ function onSignals(stop: (signal: string) => Promise<void>): void {
 
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
+  setCarrierTraceLog(logger);
   const services = await createServices(config);
   const secret = await bootstrapEmptyDatabase({ db: services.database.db, kind: services.database.kind, clock: services.clock });
   if (secret) {
@@ -51,6 +53,7 @@ export async function serve(config: Config): Promise<void> {
 /** The job worker alone, for running it apart from the API processes. */
 export async function work(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
+  setCarrierTraceLog(logger);
   const services = await createServices(config);
   const runner = createJobRunner(services, logger.child({ component: 'worker' }));
   runner.start();

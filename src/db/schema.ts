@@ -257,6 +257,16 @@ export interface WebhookAttemptsTable {
   next_attempt_at: string | null;
 }
 
+/** An account's own live credentials for one carrier; `credentials` is sealed JSON (domain/secret-box.ts). */
+export interface CarrierAccountsTable {
+  account_id: string;
+  carrier: string;
+  client_id_last4: string;
+  credentials: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -276,4 +286,5 @@ export interface DB {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  carrier_accounts: CarrierAccountsTable;
 }

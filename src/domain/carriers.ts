@@ -1,10 +1,10 @@
 import { carrierCatalog } from '../carriers/catalog.ts';
-import { carriersFor } from '../carriers/registry.ts';
+import { carrierAccess } from './carrier-access.ts';
 import type { Carrier } from '../schemas/carrier.ts';
 import type { Context } from './context.ts';
 
-export function listCarriers(ctx: Context): Carrier[] {
-  const carriers = carriersFor(ctx.principal.mode, ctx.config, ctx.clock);
+export async function listCarriers(ctx: Context): Promise<Carrier[]> {
+  const { carriers } = await carrierAccess(ctx, ctx.principal.accountId, ctx.principal.mode);
   return carrierCatalog.map((c) => {
     return {
       id: c.id,

@@ -1,11 +1,11 @@
 import type { CarrierId } from '../config.ts';
 import type { OrdersTable, ShipmentsTable } from '../db/schema.ts';
-import { carriersFor } from '../carriers/registry.ts';
 import type { Carrier, PurchasedLabel, Quote } from '../carriers/carrier.ts';
 import type { LabelFormat } from '../labels/label-data.ts';
 import { renderLabel } from '../labels/render.ts';
 import type { Shipment, ShipmentCreate } from '../schemas/shipment.ts';
 import { chargePostage, requirePaymentMethod } from './billing.ts';
+import { carrierAccess, carrierForShipment, type CarrierAccess } from './carrier-access.ts';
 import { callCarrier } from './carrier-call.ts';
 import type { Context } from './context.ts';
 import { ApiError } from './errors.ts';
@@ -91,23 +91,47 @@ export async function buyLabel(ctx: Context, input: ShipmentCreate): Promise<Shi
   const order = await ownOrderRow(ctx.db, ctx, input.order_id, false);
   checkPurchasable(order);
   const inputs = await orderInputs(ctx.db, ctx, order);
-  const carriers = carriersFor(ctx.principal.mode, ctx.config, ctx.clock);
+  const access = await carrierAccess(ctx, ctx.principal.accountId, ctx.principal.mode);
+  const rest = { order, inputs, isReturn: false, format: input.label_format, metadata: input.metadata };
   if (input.rate_id) {
     const plan = await planFromRate(ctx, inputs, input.rate_id);
-    const paymentMethod = await requirePaymentMethod(ctx.db, ctx.principal.accountId, ctx.principal.mode);
-    return purchase(ctx, carriers, { order, inputs, plan, paymentMethod, isReturn: false, format: input.label_format, metadata: input.metadata });
+    return purchase(ctx, access.carriers, { ...rest, plan, ...(await paymentFor(ctx, access, plan.carrier)) });
   }
-  // Payment is checked before any carrier is asked anything.
-  const paymentMethod = await requirePaymentMethod(ctx.db, ctx.principal.accountId, ctx.principal.mode);
-  const plan = await planFromQuotes(ctx, carriers, inputs, order);
-  return purchase(ctx, carriers, { order, inputs, plan, paymentMethod, isReturn: false, format: input.label_format, metadata: input.metadata });
+  // Payment is settled before any carrier is asked anything: without a good payment method, only the account's
+  // own carrier accounts (billed by the carrier) may be quoted.
+  const platform = await platformPayment(ctx);
+  if (platform instanceof ApiError && access.own.size === 0) throw platform;
+  const candidates = platform instanceof ApiError ? pick(access.carriers, access.own) : access.carriers;
+  const plan = await planFromQuotes(ctx, candidates, inputs, order);
+  return purchase(ctx, access.carriers, { ...rest, plan, ...(await paymentFor(ctx, access, plan.carrier)) });
+}
+
+const pick = (carriers: Record<CarrierId, Carrier>, ids: ReadonlySet<CarrierId>) =>
+  Object.fromEntries(Object.entries(carriers).filter(([id]) => ids.has(id as CarrierId))) as Record<CarrierId, Carrier>;
+
+/** The platform payment method, or the 402 that its absence or decline means, without throwing it yet. */
+async function platformPayment(ctx: Context): Promise<string | ApiError> {
+  try {
+    return await requirePaymentMethod(ctx.db, ctx.principal.accountId, ctx.principal.mode);
+  } catch (err) {
+    if (err instanceof ApiError) return err;
+    throw err;
+  }
+}
+
+/** How a label of this carrier is paid: by the carrier's bill for the account's own account, else platform postage (402 without a method). */
+export async function paymentFor(ctx: Context, access: CarrierAccess, carrier: CarrierId): Promise<Pick<PurchaseInput, 'payment' | 'paymentMethod'>> {
+  if (access.own.has(carrier)) return { payment: 'carrier_account', paymentMethod: null };
+  return { payment: 'platform', paymentMethod: await requirePaymentMethod(ctx.db, ctx.principal.accountId, ctx.principal.mode) };
 }
 
 export interface PurchaseInput {
   order: OrdersTable;
   inputs: ShipmentInputs;
   plan: PurchasePlan;
-  paymentMethod: string;
+  payment: 'platform' | 'carrier_account';
+  /** The account's method platform postage is charged to; null when the carrier bills the account itself. */
+  paymentMethod: string | null;
   isReturn: boolean;
   format: LabelFormat | undefined;
   metadata: Record<string, string> | undefined;
@@ -166,7 +190,7 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
     rate_id: p.plan.rateId,
     quoted_cents: p.plan.quotedCents,
     postage_cents: null,
-    payment: 'platform',
+    payment: p.payment,
     payment_method: p.paymentMethod,
     label_format: p.format ?? 'pdf',
     tracking_number: null,
@@ -300,8 +324,7 @@ async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel
  * the order is free again.
  */
 export async function finishPending(ctx: Context, row: ShipmentsTable): Promise<Shipment> {
-  const carrier = carriersFor(row.mode, ctx.config, ctx.clock)[row.carrier as CarrierId];
-  return buyAndComplete(ctx, carrier, row);
+  return buyAndComplete(ctx, await carrierForShipment(ctx, row), row);
 }
 
 /** The reconcile job: every purchase left pending past its time, finished or marked failed. */

@@ -1,11 +1,10 @@
 import type { CarrierId } from '../config.ts';
-import { carriersFor } from '../carriers/registry.ts';
 import type { ReturnCreate, Shipment } from '../schemas/shipment.ts';
-import { requirePaymentMethod } from './billing.ts';
+import { carrierAccess } from './carrier-access.ts';
 import type { Context } from './context.ts';
 import { ApiError } from './errors.ts';
 import { ownOrderRow } from './orders.ts';
-import { purchase, purchaseByKey, resumePurchase, type PurchasePlan } from './purchase.ts';
+import { paymentFor, purchase, purchaseByKey, resumePurchase, type PurchasePlan } from './purchase.ts';
 import { orderInputs, quoteAll, rateRequest } from './rating.ts';
 import { currentShipmentRow } from './shipments.ts';
 
@@ -20,9 +19,10 @@ export async function createReturnLabel(ctx: Context, orderId: string, input: Re
   const order = await ownOrderRow(ctx.db, ctx, orderId, false);
   const outbound = order.status === 'shipped' || order.status === 'delivered' ? await currentShipmentRow(ctx.db, ctx, order.id, false) : undefined;
   if (!outbound || outbound.status !== 'purchased') throw new ApiError('order_not_shipped', `Order ${order.id} has no active label to return`);
-  const paymentMethod = await requirePaymentMethod(ctx.db, ctx.principal.accountId, ctx.principal.mode);
+  const access = await carrierAccess(ctx, ctx.principal.accountId, ctx.principal.mode);
+  const payment = await paymentFor(ctx, access, outbound.carrier as CarrierId);
   const inputs = await orderInputs(ctx.db, ctx, order);
-  const carriers = carriersFor(ctx.principal.mode, ctx.config, ctx.clock);
+  const carriers = access.carriers;
   const carrier = carriers[outbound.carrier as CarrierId];
   const back = { ...inputs, from: inputs.to, to: inputs.from };
   const { quotes, errors } = await quoteAll(ctx, [carrier], rateRequest(back, ctx.clock.now()));
@@ -36,5 +36,5 @@ export async function createReturnLabel(ctx: Context, orderId: string, input: Re
     zone: quote.zone,
     estimatedDeliveryDate: quote.estimatedDeliveryDate,
   };
-  return purchase(ctx, carriers, { order, inputs, plan, paymentMethod, isReturn: true, format: input.label_format, metadata: input.metadata });
+  return purchase(ctx, carriers, { order, inputs, plan, ...payment, isReturn: true, format: input.label_format, metadata: input.metadata });
 }

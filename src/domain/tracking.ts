@@ -1,10 +1,10 @@
 import type { CarrierId } from '../config.ts';
 import type { OrdersTable, ShipmentsTable } from '../db/schema.ts';
-import { carriersFor } from '../carriers/registry.ts';
 import { detectCarrier } from '../carriers/tracking-numbers.ts';
 import { magicTracking } from '../carriers/sim/magic-tracking.ts';
 import type { TrackingEvent, TrackingResult } from '../carriers/carrier.ts';
 import type { Tracker, TrackingRequest } from '../schemas/tracker.ts';
+import { carrierForShipment } from './carrier-access.ts';
 import { callCarrier } from './carrier-call.ts';
 import type { Context } from './context.ts';
 import { ApiError } from './errors.ts';
@@ -100,7 +100,7 @@ async function recordProgress(ctx: TrackingContext, row: ShipmentsTable, result:
 /** Asks the carrier about a label now, records any progress, and answers the tracker. */
 export async function refreshTracking(ctx: TrackingContext, row: ShipmentsTable): Promise<Tracker> {
   if (row.status !== 'purchased') return voidedTracker(row);
-  const carrier = carriersFor(row.mode, ctx.config, ctx.clock)[row.carrier as CarrierId];
+  const carrier = await carrierForShipment(ctx, row);
   const answer = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.track(labelRef(row), signal));
   if (!answer.ok) {
     if (answer.error.code === 'carrier_timeout') throw new ApiError('carrier_timeout', answer.error.detail);

@@ -1,6 +1,5 @@
-import type { CarrierId } from '../config.ts';
 import type { OrdersTable, ShipmentsTable } from '../db/schema.ts';
-import { carriersFor } from '../carriers/registry.ts';
+import { carrierForShipment } from './carrier-access.ts';
 import type { LabelRef } from '../carriers/carrier.ts';
 import type { Shipment } from '../schemas/shipment.ts';
 import { refundPostage } from './billing.ts';
@@ -53,7 +52,7 @@ async function labelToVoid(ctx: Context, id: string): Promise<ShipmentsTable> {
 export async function voidLabel(ctx: Context, id: string): Promise<Shipment> {
   const row = await labelToVoid(ctx, id);
   if (row.status !== 'purchased') throw new ApiError('shipment_already_voided', `The label ${row.id} was already voided at ${row.voided_at}`);
-  const carrier = carriersFor(row.mode, ctx.config, ctx.clock)[row.carrier as CarrierId];
+  const carrier = await carrierForShipment(ctx, row);
   const outcome = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.void(labelRef(row), signal));
   if (!outcome.ok) {
     if (outcome.error.code === 'label_in_transit') throw new ApiError('label_in_transit', outcome.error.detail);

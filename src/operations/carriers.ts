@@ -17,7 +17,7 @@ export const carrierOperations = [
     errors: [],
     readOnly: true,
     handler: async (ctx) => {
-      const data = listCarriers(ctx);
+      const data = await listCarriers(ctx);
       return { object: 'list' as const, data, has_more: false, next_cursor: null };
     },
   }),

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { carriersFor } from '../carriers/registry.ts';
+import { carrierAccess } from '../domain/carrier-access.ts';
 import { shopRates } from '../domain/rating.ts';
 import { RateShop, RateShopRequest } from '../schemas/rate.ts';
 import { defineOperation } from './operation.ts';
@@ -18,6 +18,6 @@ export const rateOperations = [
     response: Type.Ref(RateShop),
     responseDescription: 'The rates, and the carriers that could not rate',
     errors: ['not_found'],
-    handler: (ctx, { body }) => shopRates(ctx, carriersFor(ctx.principal.mode, ctx.config, ctx.clock), body),
+    handler: async (ctx, { body }) => shopRates(ctx, (await carrierAccess(ctx, ctx.principal.accountId, ctx.principal.mode)).carriers, body),
   }),
 ];

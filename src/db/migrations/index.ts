@@ -5,6 +5,7 @@ import * as rateShops from './003_rates.ts';
 import * as packages from './004_packages.ts';
 import * as shipments from './005_shipments.ts';
 import * as webhooksTracking from './006_webhooks_tracking.ts';
+import * as carrierAccounts from './007_carrier_accounts.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '004_packages': packages,
   '005_shipments': shipments,
   '006_webhooks_tracking': webhooksTracking,
+  '007_carrier_accounts': carrierAccounts,
 };

@@ -1,0 +1,177 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { problem, startServer, type TestServer } from './harness.ts';
+import { austin, orderBody } from './fixtures.ts';
+import { startUpsFake, upsFakeCredentials, type UpsFake } from './fakes/ups.ts';
+import { fakeUspsCredentials, startUspsFake, type UspsFake } from './fakes/usps.ts';
+import { startFedexFake, type FedexFake } from './fakes/fedex.ts';
+import { setPaymentMethod } from '../src/domain/billing.ts';
+import { isValidTrackingNumber } from '../src/carriers/tracking-numbers.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
+
+let ups: UpsFake;
+let usps: UspsFake;
+let fedex: FedexFake;
+
+before(async () => {
+  [ups, usps, fedex] = await Promise.all([startUpsFake(), startUspsFake(), startFedexFake()]);
+});
+after(async () => {
+  await Promise.all([ups.close(), usps.close(), fedex.close()]);
+});
+
+function carrierEnv(which: ('ups' | 'usps' | 'fedex')[]): Record<string, string> {
+  const env: Record<string, string> = {
+    UPS_BASE_URL: ups.url,
+    USPS_BASE_URL: usps.url,
+    FEDEX_BASE_URL: fedex.url,
+  };
+  const creds = {
+    ups: upsFakeCredentials,
+    usps: fakeUspsCredentials,
+    fedex: { clientId: fedex.clientId, clientSecret: fedex.clientSecret, accountNumber: fedex.accountNumber },
+  };
+  for (const c of which) {
+    const p = c.toUpperCase();
+    env[`${p}_CLIENT_ID`] = creds[c].clientId;
+    env[`${p}_CLIENT_SECRET`] = creds[c].clientSecret;
+    env[`${p}_ACCOUNT_NUMBER`] = creds[c].accountNumber;
+  }
+  return env;
+}
+
+/** FedEx labels need the shipper's phone. */
+const liveOrder = () => orderBody({ ship_from: { ...austin, phone: '512-555-0100' } });
+
+async function order(server: TestServer, key: string): Promise<Json> {
+  const res = await server.request('POST', '/orders', { key, body: liveOrder() });
+  assert.equal(res.status, 201, res.text);
+  return res.body;
+}
+
+async function rates(server: TestServer, key: string, orderId: string): Promise<Json> {
+  const res = await server.request('POST', '/rates', { key, body: { order_id: orderId } });
+  assert.equal(res.status, 200, res.text);
+  return res.body;
+}
+
+const here = (server: TestServer, labelUrl: string) => {
+  const u = new URL(labelUrl);
+  return `${server.url}${u.pathname}${u.search}`;
+};
+
+describe('live keys against the carriers (fake carrier servers over HTTP)', () => {
+  let server: TestServer;
+  let key: string;
+  let account: string;
+  before(async () => {
+    server = await startServer({ env: carrierEnv(['ups', 'usps', 'fedex']) });
+    account = await server.account();
+    await setPaymentMethod(server.services.database.db, server.clock, account, 'live', 'pm_live_4242');
+    key = (await server.key(account, 'live')).secret;
+  });
+  after(() => server.close());
+
+  test('carriers are connected, rates come from all three, and each label is bought, served, tracked and voided', async () => {
+    const carriers = await server.request('GET', '/carriers', { key });
+    assert.deepEqual(carriers.body.data.map((c: Json) => [c.id, c.connected, c.mode]), [
+      ['ups', true, 'live'],
+      ['usps', true, 'live'],
+      ['fedex', true, 'live'],
+    ]);
+    for (const carrier of ['ups', 'usps', 'fedex']) {
+      const o = await order(server, key);
+      const shop = await rates(server, key, o.id);
+      assert.deepEqual(shop.errors, []);
+      assert.deepEqual([...new Set(shop.rates.map((r: Json) => r.carrier))].sort(), ['fedex', 'ups', 'usps']);
+      const rate = shop.rates.find((r: Json) => r.carrier === carrier);
+      const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.id, rate_id: rate.id }, headers: { 'idempotency-key': `live-${carrier}` } });
+      assert.equal(bought.status, 201, bought.text);
+      const shipment = bought.body;
+      assert.equal(shipment.carrier, carrier);
+      assert.equal(shipment.payment, 'platform');
+      assert.equal(shipment.mode, 'live');
+      assert.ok(isValidTrackingNumber(carrier as 'ups', shipment.tracking_number), `${carrier} ${shipment.tracking_number}`);
+      const file = await fetch(here(server, shipment.label_url));
+      assert.equal(file.status, 200);
+      const bytes = Buffer.from(await file.arrayBuffer());
+      assert.equal(bytes.subarray(0, 4).toString(), '%PDF', `${carrier} label is a PDF`);
+
+      const tracked = await server.request('POST', '/tracking', { key, body: { order_id: o.id } });
+      assert.equal(tracked.status, 200, tracked.text);
+      assert.equal(tracked.body.tracking_number, shipment.tracking_number);
+      assert.ok(['unknown', 'pre_transit', 'in_transit'].includes(tracked.body.status), `${carrier}: ${tracked.body.status}`);
+
+      const voided = await server.request('POST', `/shipments/${o.id}/void`, { key });
+      assert.equal(voided.status, 200, voided.text);
+      assert.ok(['voided', 'void_pending'].includes(voided.body.status), `${carrier}: ${voided.body.status}`);
+      const ledger = await server.services.database.db.selectFrom('postage_ledger').select(['kind', 'amount_cents']).where('shipment_id', '=', shipment.id).execute();
+      assert.equal(ledger.find((l) => l.kind === 'charge')?.amount_cents, Math.round(Number(shipment.postage.amount) * 100));
+    }
+    assert.ok(ups.tokenRequests <= 1 && fedex.tokenRequests <= 1 && usps.tokenRequests <= 1, 'one token per carrier for every call');
+  });
+
+  test('a carrier failing answers in its own errors entry; the others still rate', async () => {
+    const o = await order(server, key);
+    fedex.faults.push({ kind: 'status500' }, { kind: 'status500' }, { kind: 'status500' });
+    const shop = await rates(server, key, o.id);
+    assert.deepEqual(shop.errors.map((e: Json) => e.carrier), ['fedex']);
+    assert.ok(shop.rates.length > 0 && shop.rates.every((r: Json) => r.carrier !== 'fedex'));
+    fedex.faults.length = 0;
+  });
+});
+
+describe('an account bringing its own carrier account', () => {
+  let server: TestServer;
+  let account: string;
+  let key: string;
+  before(async () => {
+    // The platform has USPS and FedEx; UPS only through the account's own credentials.
+    server = await startServer({ env: carrierEnv(['usps', 'fedex']) });
+    account = await server.account('byoa');
+    key = (await server.key(account, 'live')).secret;
+  });
+  after(() => server.close());
+
+  test('without credentials a live carrier says so per carrier; after `carriers connect` it rates and buys on the account, uncharged', async () => {
+    const before = await rates(server, key, (await order(server, key)).id);
+    assert.deepEqual(before.errors.map((e: Json) => [e.carrier, e.code]), [['ups', 'credentials_missing']]);
+
+    const connected = await server.cli(['carriers', 'connect', '--account', 'byoa', '--carrier', 'ups', '--client-id', upsFakeCredentials.clientId, '--account-number', upsFakeCredentials.accountNumber], {
+      SHIPD_CARRIER_CLIENT_SECRET: upsFakeCredentials.clientSecret,
+    });
+    assert.equal(connected.code, 0, connected.stderr);
+    const stored = await server.services.database.db.selectFrom('carrier_accounts').selectAll().executeTakeFirstOrThrow();
+    assert.ok(!stored.credentials.includes(upsFakeCredentials.clientSecret), 'the secret is stored sealed');
+    const listed = await server.cli(['carriers', 'list', '--account', 'byoa']);
+    assert.match(listed.stdout, /ups\s+client id …/);
+    assert.ok(!listed.stdout.includes(upsFakeCredentials.clientSecret));
+
+    const o = await order(server, key);
+    const shop = await rates(server, key, o.id);
+    assert.deepEqual(shop.errors, []);
+    const upsRate = shop.rates.find((r: Json) => r.carrier === 'ups');
+    const fedexRate = shop.rates.find((r: Json) => r.carrier === 'fedex');
+    // No live payment method: platform postage is refused, the account's own UPS account is not.
+    problem(await server.request('POST', '/shipments', { key, body: { order_id: o.id, rate_id: fedexRate.id } }), 402, 'payment_method_required');
+    const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.id, rate_id: upsRate.id } });
+    assert.equal(bought.status, 201, bought.text);
+    assert.equal(bought.body.payment, 'carrier_account');
+    const ledger = await server.services.database.db.selectFrom('postage_ledger').selectAll().where('shipment_id', '=', bought.body.id).execute();
+    assert.deepEqual(ledger, [], 'no platform charge');
+    const voided = await server.request('POST', `/shipments/${o.id}/void`, { key });
+    assert.equal(voided.status, 200, voided.text);
+
+    // Without a rate id and without a payment method, only the own account is quoted.
+    const cheapest = await server.request('POST', '/shipments', { key, body: { order_id: o.id } });
+    assert.equal(cheapest.status, 201, cheapest.text);
+    assert.equal(cheapest.body.carrier, 'ups');
+    assert.equal(cheapest.body.payment, 'carrier_account');
+
+    const gone = await server.cli(['carriers', 'disconnect', '--account', 'byoa', '--carrier', 'ups']);
+    assert.equal(gone.code, 0, gone.stderr);
+    const after = await rates(server, key, (await order(server, key)).id);
+    assert.deepEqual(after.errors.map((e: Json) => e.carrier), ['ups']);
+  });
+});
