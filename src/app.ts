@@ -18,6 +18,7 @@ import { registerOperations } from './http/routes.ts';
 import { registerLabelFiles } from './http/labels.ts';
 import { idempotencyPlugin } from './http/idempotency.ts';
 import { IdempotencyStore } from './domain/idempotency.ts';
+import { setCarrierTraceLog } from './carriers/registry.ts';
 
 const requestIdPattern = /^[\x21-\x7e]{1,200}$/;
 
@@ -31,6 +32,7 @@ export interface AppOptions {
 /** Builds the HTTP app over already-created services. It does not listen. */
 export async function buildApp(services: Services, logger: Logger, options: AppOptions = {}): Promise<FastifyInstance> {
   const operations = options.operations ?? allOperations;
+  setCarrierTraceLog(logger);
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     // One log line per request, written by our onResponse hook, instead of Fastify's two.

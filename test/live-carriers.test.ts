@@ -122,6 +122,27 @@ describe('live keys against the carriers (fake carrier servers over HTTP)', () =
   });
 });
 
+describe('the carrier trace', () => {
+  test('each carrier call is in the debug log with the request id, credentials and tokens redacted', async () => {
+    const server = await startServer({ env: { ...carrierEnv(['ups', 'usps', 'fedex']), SHIPD_LOG_LEVEL: 'debug' } });
+    try {
+      const account = await server.account();
+      const key = (await server.key(account, 'live')).secret;
+      const res = await server.request('POST', '/rates', { key, body: { order_id: (await order(server, key)).id }, headers: { 'x-request-id': 'req-trace-1' } });
+      assert.equal(res.status, 200, res.text);
+      const traces = server.logs.filter((l) => l.includes('"msg":"carrier call"')).map((l) => JSON.parse(l));
+      const mine = traces.filter((t) => t.request_id === 'req-trace-1');
+      assert.deepEqual([...new Set(mine.map((t) => t.carrier))].sort(), ['fedex', 'ups', 'usps']);
+      assert.ok(mine.every((t) => typeof t.status === 'number' && typeof t.ms === 'number' && t.url.startsWith('http://127.0.0.1')));
+      const all = server.logs.join('');
+      for (const secret of [upsFakeCredentials.clientSecret, fakeUspsCredentials.clientSecret, fedex.clientSecret]) assert.ok(!all.includes(secret), 'no client secret in the log');
+      assert.ok(!/"access_token":"(?!\[redacted\])/.test(all), 'no access token in the log');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('an account bringing its own carrier account', () => {
   let server: TestServer;
   let account: string;

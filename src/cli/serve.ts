@@ -20,7 +20,6 @@ function onSignals(stop: (signal: string) => Promise<void>): void {
 
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
-  setCarrierTraceLog(logger);
   const services = await createServices(config);
   const secret = await bootstrapEmptyDatabase({ db: services.database.db, kind: services.database.kind, clock: services.clock });
   if (secret) {
