@@ -10,13 +10,8 @@ import { simTables } from './sim/tables.ts';
 import { UpsCarrier } from './ups/adapter.ts';
 import { UspsCarrier } from './usps/adapter.ts';
 import { FedexCarrier } from './fedex/adapter.ts';
+import type { LiveCarrierOptions, LiveCredentials } from './live/options.ts';
 
-/** Credentials for a carrier's REST API: the platform's from config, or an account's own. */
-export interface LiveCredentials {
-  clientId: string;
-  clientSecret: string;
-  accountNumber?: string;
-}
 
 function byId(list: Carrier[]): Record<CarrierId, Carrier> {
   const out = {} as Record<CarrierId, Carrier>;
@@ -77,8 +72,7 @@ class UnreachableLiveCarrier implements Carrier {
   }
 }
 
-type AdapterOptions = ConstructorParameters<typeof UpsCarrier>[0];
-const adapters: Record<CarrierId, (options: AdapterOptions) => Carrier> = {
+const adapters: Record<CarrierId, (options: LiveCarrierOptions) => Carrier> = {
   ups: (o) => new UpsCarrier(o),
   usps: (o) => new UspsCarrier(o),
   fedex: (o) => new FedexCarrier(o),

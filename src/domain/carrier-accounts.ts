@@ -4,7 +4,7 @@ import type { DB } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { open, seal } from './secret-box.ts';
 
-import type { LiveCredentials } from '../carriers/registry.ts';
+import type { LiveCredentials } from '../carriers/live/options.ts';
 
 export type OwnCredentials = LiveCredentials;
 

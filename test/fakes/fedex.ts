@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the fake reads request JSON as loosely as a web server does, field by field */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fedexTrackingNumber } from '../../src/carriers/tracking-numbers.ts';
+import { jsonOrText, readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
 
 /** What the next API call (not the token call) answers instead of the normal answer. */
 export type FedexFault =
@@ -13,7 +13,7 @@ export type FedexFault =
 export interface FedexFake {
   url: string;
   close(): Promise<void>;
-  calls: { method: string; path: string; headers: Record<string, unknown>; body: unknown }[];
+  calls: RecordedCall[];
   tokenRequests: number;
   clientId: string;
   clientSecret: string;
@@ -29,12 +29,6 @@ export interface FedexFake {
 }
 
 const envelope = (code: string, message: string) => ({ transactionId: 'fake-txn', errors: [{ code, message }] });
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
 
 /** The services the fake sells: our catalog's six plus one it does not know, with a price and transit each. */
 const services = [
@@ -134,8 +128,7 @@ export async function startFedexFake(): Promise<FedexFake> {
   const sold = new Map<string, { cancelled: boolean }>();
   let expireNext = false;
   let sequence = 0;
-  const fake: FedexFake = {
-    url: '',
+  const fake: Omit<FedexFake, 'url' | 'close'> = {
     calls: [],
     tokenRequests: 0,
     clientId: 'fake-fedex-api-key',
@@ -148,7 +141,6 @@ export async function startFedexFake(): Promise<FedexFake> {
       tokens.clear();
       expireNext = true;
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
   };
   const many = <T>(items: T[]): T[] | T => (fake.singleObjects && items.length === 1 ? items[0]! : items);
   const money = (cents: number): number | string => (fake.singleObjects ? (cents / 100).toFixed(2) : cents / 100);
@@ -156,29 +148,29 @@ export async function startFedexFake(): Promise<FedexFake> {
   function token(req: IncomingMessage, raw: string, res: ServerResponse): void {
     fake.tokenRequests++;
     if (!String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
-      return send(res, 415, envelope('INVALID.INPUT.EXCEPTION', 'Content-Type must be application/x-www-form-urlencoded'));
+      return sendJson(res, 415, envelope('INVALID.INPUT.EXCEPTION', 'Content-Type must be application/x-www-form-urlencoded'));
     }
     const form = new URLSearchParams(raw);
-    if (form.get('grant_type') !== 'client_credentials') return send(res, 400, envelope('INVALID.INPUT.EXCEPTION', 'grant_type is missing or not supported'));
+    if (form.get('grant_type') !== 'client_credentials') return sendJson(res, 400, envelope('INVALID.INPUT.EXCEPTION', 'grant_type is missing or not supported'));
     if (form.get('client_id') !== fake.clientId || form.get('client_secret') !== fake.clientSecret) {
-      return send(res, 401, envelope('NOT.AUTHORIZED.ERROR', 'The given client credentials were not valid. Please modify your request and try again.'));
+      return sendJson(res, 401, envelope('NOT.AUTHORIZED.ERROR', 'The given client credentials were not valid. Please modify your request and try again.'));
     }
     const value = `fedex-token-${++sequence}`;
     tokens.add(value);
-    send(res, 200, { access_token: value, token_type: 'bearer', expires_in: 3599, scope: 'CXS' });
+    sendJson(res, 200, { access_token: value, token_type: 'bearer', expires_in: 3599, scope: 'CXS' });
   }
 
   function rate(body: Record<string, any>, res: ServerResponse): void {
     const shipment = body.requestedShipment ?? {};
     const to = shipment.recipient?.address ?? {};
     if (!/^\d{5}(-?\d{4})?$/.test(String(to.postalCode ?? ''))) {
-      return send(res, 400, envelope('RECIPIENT.POSTALCODE.INVALID', 'Recipient postal code is invalid.'));
+      return sendJson(res, 400, envelope('RECIPIENT.POSTALCODE.INVALID', 'Recipient postal code is invalid.'));
     }
     const pieces: any[] = shipment.requestedPackageLineItems ?? [];
     const weight = Number(pieces[0]?.weight?.value ?? 0);
     const dims = pieces[0]?.dimensions;
     if (dims && ![dims.length, dims.width, dims.height].every((n: unknown) => Number.isInteger(n))) {
-      return send(res, 400, envelope('PACKAGE.DIMENSIONS.INVALID', 'Dimensions must be whole numbers.'));
+      return sendJson(res, 400, envelope('PACKAGE.DIMENSIONS.INVALID', 'Dimensions must be whole numbers.'));
     }
     const shipDate = String(shipment.shipDateStamp ?? '2024-05-01');
     const billable = Math.ceil(weight);
@@ -207,7 +199,7 @@ export async function startFedexFake(): Promise<FedexFake> {
           : { commit: { dateDetail: { dayOfWeek: 'FRI', dayFormat: `${addWeekdays(shipDate, s.days)}T10:30:00` } } }),
       };
     });
-    send(res, 200, { transactionId: 'fake-txn', output: { quoteDate: shipDate, rateReplyDetails: many(rateReplyDetails), alerts: [] } });
+    sendJson(res, 200, { transactionId: 'fake-txn', output: { quoteDate: shipDate, rateReplyDetails: many(rateReplyDetails), alerts: [] } });
   }
 
   function ship(body: Record<string, any>, res: ServerResponse): void {
@@ -215,11 +207,11 @@ export async function startFedexFake(): Promise<FedexFake> {
     const spec = shipment.labelSpecification ?? {};
     const stock: Record<string, string> = { PDF: 'PAPER_4X6', PNG: 'PAPER_4X6', ZPLII: 'STOCK_4X6' };
     if (stock[spec.imageType] === undefined || stock[spec.imageType] !== spec.labelStockType) {
-      return send(res, 400, envelope('LABELSPECIFICATION.STOCKTYPE.INVALID', 'The label stock type does not match the image type.'));
+      return sendJson(res, 400, envelope('LABELSPECIFICATION.STOCKTYPE.INVALID', 'The label stock type does not match the image type.'));
     }
-    if (!services.some((s) => s.type === shipment.serviceType)) return send(res, 400, envelope('SERVICETYPE.NOT.ALLOWED', 'This service type is not allowed.'));
+    if (!services.some((s) => s.type === shipment.serviceType)) return sendJson(res, 400, envelope('SERVICETYPE.NOT.ALLOWED', 'This service type is not allowed.'));
     for (const p of [shipment.shipper, ...(shipment.recipients ?? [])]) {
-      if (!/^\d{10}$/.test(String(p?.contact?.phoneNumber ?? ''))) return send(res, 400, envelope('PHONENUMBER.INVALID', 'Phone number must be 10 digits.'));
+      if (!/^\d{10}$/.test(String(p?.contact?.phoneNumber ?? ''))) return sendJson(res, 400, envelope('PHONENUMBER.INVALID', 'Phone number must be 10 digits.'));
     }
     const trackingNumber = fedexTrackingNumber(String(79400000000 + ++sequence));
     sold.set(trackingNumber, { cancelled: false });
@@ -229,7 +221,7 @@ export async function startFedexFake(): Promise<FedexFake> {
       ZPLII: Buffer.from(`^XA^FO50,50^BCN,100^FD${trackingNumber}^FS^XZ`),
     };
     const cents = 2650;
-    send(res, 200, {
+    sendJson(res, 200, {
       transactionId: 'fake-txn',
       output: {
         transactionShipments: many([
@@ -258,18 +250,18 @@ export async function startFedexFake(): Promise<FedexFake> {
   function cancel(body: Record<string, any>, res: ServerResponse): void {
     const number = String(body.trackingNumber ?? '');
     const known = sold.get(number);
-    if (!known) return send(res, 404, envelope('TRACKING.TRACKINGNUMBER.NOTFOUND', 'Tracking number cannot be found.'));
-    if (known.cancelled) return send(res, 200, { transactionId: 'fake-txn', output: { cancelledShipment: false, cancelledHistory: true, message: 'Shipment has already been cancelled.' } });
+    if (!known) return sendJson(res, 404, envelope('TRACKING.TRACKINGNUMBER.NOTFOUND', 'Tracking number cannot be found.'));
+    if (known.cancelled) return sendJson(res, 200, { transactionId: 'fake-txn', output: { cancelledShipment: false, cancelledHistory: true, message: 'Shipment has already been cancelled.' } });
     if (fake.tendered.has(number)) {
-      return send(res, 200, { transactionId: 'fake-txn', output: { cancelledShipment: false, cancelledHistory: false, message: 'Shipment has already been tendered to FedEx and cannot be cancelled.' } });
+      return sendJson(res, 200, { transactionId: 'fake-txn', output: { cancelledShipment: false, cancelledHistory: false, message: 'Shipment has already been tendered to FedEx and cannot be cancelled.' } });
     }
     known.cancelled = true;
-    send(res, 200, { transactionId: 'fake-txn', output: { cancelledShipment: true, cancelledHistory: true, successMessage: 'Success' } });
+    sendJson(res, 200, { transactionId: 'fake-txn', output: { cancelledShipment: true, cancelledHistory: true, successMessage: 'Success' } });
   }
 
   function track(body: Record<string, any>, res: ServerResponse): void {
     const infos: any[] = body.trackingInfo ?? [];
-    if (infos.length === 0) return send(res, 400, envelope('TRACKING.TRACKINGNUMBER.EMPTY', 'Please provide tracking number.'));
+    if (infos.length === 0) return sendJson(res, 400, envelope('TRACKING.TRACKINGNUMBER.EMPTY', 'Please provide tracking number.'));
     const completeTrackResults = infos.map((i) => {
       const number = String(i.trackingNumberInfo?.trackingNumber ?? '');
       const mock = mockTracking[number] ?? (sold.has(number) ? mockTracking['449044304137821'] : undefined);
@@ -283,7 +275,7 @@ export async function startFedexFake(): Promise<FedexFake> {
         : { trackingNumberInfo: { trackingNumber: number }, error: { code: 'TRACKING.TRACKINGNUMBER.NOTFOUND', message: 'Tracking number cannot be found. Please correct the tracking number and try again.' } };
       return { trackingNumber: number, trackResults: many([result]) };
     });
-    send(res, 200, { transactionId: 'fake-txn', output: { completeTrackResults: many(completeTrackResults) } });
+    sendJson(res, 200, { transactionId: 'fake-txn', output: { completeTrackResults: many(completeTrackResults) } });
   }
 
   function resolve(body: Record<string, any>, res: ServerResponse): void {
@@ -304,7 +296,7 @@ export async function startFedexFake(): Promise<FedexFake> {
         attributes: { AddressType: found ? 'STANDARDIZED' : 'RAW', DPV: attr(found), Resolved: attr(found), Matched: attr(found) },
       };
     });
-    send(res, 200, { transactionId: 'fake-txn', output: { resolvedAddresses: many(resolvedAddresses), alerts: [] } });
+    sendJson(res, 200, { transactionId: 'fake-txn', output: { resolvedAddresses: many(resolvedAddresses), alerts: [] } });
   }
 
   const routes: Record<string, (body: Record<string, any>, res: ServerResponse) => void> = {
@@ -315,44 +307,35 @@ export async function startFedexFake(): Promise<FedexFake> {
     'POST /address/v1/addresses/resolve': resolve,
   };
 
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
+  const server = await serve(async (req, res) => {
+    const raw = await readText(req);
     const path = (req.url ?? '/').split('?')[0]!;
-    let body: unknown = raw;
-    try {
-      body = raw ? JSON.parse(raw) : undefined;
-    } catch {
-      // The token call is a form; its raw text is what was sent.
-    }
-    fake.calls.push({ method: req.method ?? '', path, headers: { ...req.headers }, body });
+    const body = jsonOrText(raw);
+    fake.calls.push(recordedCall(req, path, body));
     if (req.method === 'POST' && path === '/oauth/token') return token(req, raw, res);
     const route = routes[`${req.method} ${path}`];
-    if (!route) return send(res, 404, envelope('NOT.FOUND.ERROR', 'The resource you requested is no longer available.'));
+    if (!route) return sendJson(res, 404, envelope('NOT.FOUND.ERROR', 'The resource you requested is no longer available.'));
     const bearer = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
     if (expireNext || !bearer || !tokens.has(bearer)) {
       expireNext = false;
-      return send(res, 401, envelope('NOT.AUTHORIZED.ERROR', 'Access token expired. Please modify your request and try again.'));
+      return sendJson(res, 401, envelope('NOT.AUTHORIZED.ERROR', 'Access token expired. Please modify your request and try again.'));
     }
-    if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) return send(res, 415, envelope('INVALID.INPUT.EXCEPTION', 'content-type must be application/json'));
+    if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) return sendJson(res, 415, envelope('INVALID.INPUT.EXCEPTION', 'content-type must be application/json'));
     const fault = fake.faults.shift();
-    if (fault?.kind === 'error') return send(res, fault.status, envelope(fault.code, fault.message));
-    if (fault?.kind === 'status500') return send(res, 500, envelope('INTERNAL.SERVER.ERROR', 'We encountered an unexpected error and are working to resolve the issue.'));
+    if (fault?.kind === 'error') return sendJson(res, fault.status, envelope(fault.code, fault.message));
+    if (fault?.kind === 'status500') return sendJson(res, 500, envelope('INTERNAL.SERVER.ERROR', 'We encountered an unexpected error and are working to resolve the issue.'));
     if (fault?.kind === 'malformed') {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end('{"transactionId":"fake-txn","output":{"rateReplyDetails":[{"serviceType":');
     }
     if (fault?.kind === 'slow') await new Promise((r) => setTimeout(r, fault.ms));
     if (res.destroyed) return;
-    if (body === null || typeof body !== 'object') return send(res, 400, envelope('INVALID.INPUT.EXCEPTION', 'The request body is not JSON.'));
+    if (body === null || typeof body !== 'object') return sendJson(res, 400, envelope('INVALID.INPUT.EXCEPTION', 'The request body is not JSON.'));
     const account = (body as { accountNumber?: { value?: unknown } }).accountNumber;
     if (path !== '/track/v1/trackingnumbers' && path !== '/address/v1/addresses/resolve' && account?.value !== fake.accountNumber) {
-      return send(res, 400, envelope('ACCOUNT.NUMBER.MISMATCH', 'The account number in the request does not match the credentials.'));
+      return sendJson(res, 400, envelope('ACCOUNT.NUMBER.MISMATCH', 'The account number in the request does not match the credentials.'));
     }
     route(body as Record<string, any>, res);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return fake;
+  return Object.assign(fake, server);
 }

@@ -1,6 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { upsTrackingNumber } from '../../src/carriers/tracking-numbers.ts';
+import { readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
 
 // A local UPS speaking the published formats of carriers.md 2 and the quirks of section 8: Basic-auth tokens
 // with string expires_in, arrays for RatedShipment/PackageResults/Candidate (single objects on request), money
@@ -27,7 +27,7 @@ interface Shipment {
 export interface UpsFake {
   url: string;
   close(): Promise<void>;
-  calls: { method: string; path: string; headers: Record<string, unknown>; body: unknown }[];
+  calls: RecordedCall[];
   tokenRequests: number;
   /** Answer RatedShipment, PackageResults, Candidate, LabelResults and AddressLine as single objects, the pre-v2409 way. */
   singleObjects: boolean;
@@ -109,9 +109,7 @@ export async function startUpsFake(): Promise<UpsFake> {
   let issued = 0;
   let nextReference = 1000;
 
-  const fake: UpsFake = {
-    url: '',
-    close: async () => undefined,
+  const fake: Omit<UpsFake, 'url' | 'close'> = {
     calls: [],
     tokenRequests: 0,
     singleObjects: false,
@@ -126,27 +124,22 @@ export async function startUpsFake(): Promise<UpsFake> {
   };
   const list = <T>(items: T[]): T | T[] => (fake.singleObjects && items.length === 1 ? items[0]! : items);
 
-  function send(res: ServerResponse, status: number, body: unknown): void {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body));
-  }
-
   function token(req: IncomingMessage, raw: string, res: ServerResponse): void {
     fake.tokenRequests++;
     const auth = String(req.headers.authorization ?? '');
     const form = new URLSearchParams(raw);
     if (!/application\/x-www-form-urlencoded/.test(String(req.headers['content-type'] ?? ''))) {
-      return send(res, 400, errorBody('10400', 'Invalid/Missing Content-Type, expected application/x-www-form-urlencoded'));
+      return sendJson(res, 400, errorBody('10400', 'Invalid/Missing Content-Type, expected application/x-www-form-urlencoded'));
     }
-    if (!auth.startsWith('Basic ')) return send(res, 401, errorBody('10401', 'ClientId is Invalid: credentials must be sent with HTTP Basic'));
+    if (!auth.startsWith('Basic ')) return sendJson(res, 401, errorBody('10401', 'ClientId is Invalid: credentials must be sent with HTTP Basic'));
     const [id, secret] = Buffer.from(auth.slice(6), 'base64').toString('utf8').split(':');
     if (id !== upsFakeCredentials.clientId || secret !== upsFakeCredentials.clientSecret) {
-      return send(res, 401, errorBody('10401', `Invalid Client Id: ${id ?? ''}`));
+      return sendJson(res, 401, errorBody('10401', `Invalid Client Id: ${id ?? ''}`));
     }
-    if (form.get('grant_type') !== 'client_credentials') return send(res, 400, errorBody('10400', 'Invalid/Missing grant_type'));
+    if (form.get('grant_type') !== 'client_credentials') return sendJson(res, 400, errorBody('10400', 'Invalid/Missing grant_type'));
     const accessToken = `ups-token-${++issued}`;
     tokens.add(accessToken);
-    send(res, 200, {
+    sendJson(res, 200, {
       token_type: 'Bearer',
       issued_at: '1772460000000',
       client_id: id,
@@ -162,10 +155,10 @@ export async function startUpsFake(): Promise<UpsFake> {
     const shipment = get(body, 'RateRequest', 'Shipment');
     const pkg = [get(shipment, 'Package')].flat()[0];
     const weight = Number(get(pkg, 'PackageWeight', 'Weight'));
-    if (!shipment || !Number.isFinite(weight) || weight <= 0) return send(res, 400, errorBody('111035', 'Missing or invalid package weight'));
-    if (weight > 150) return send(res, 400, errorBody('111036', 'The maximum per package weight for the selected service is 150 pounds'));
+    if (!shipment || !Number.isFinite(weight) || weight <= 0) return sendJson(res, 400, errorBody('111035', 'Missing or invalid package weight'));
+    if (weight > 150) return sendJson(res, 400, errorBody('111036', 'The maximum per package weight for the selected service is 150 pounds'));
     const toZip = String(get(shipment, 'ShipTo', 'Address', 'PostalCode') ?? '');
-    if (!/^\d{5}(\d{4})?$/.test(toZip) || toZip.startsWith('000')) return send(res, 400, errorBody('111285', 'The postal code is invalid for the state.'));
+    if (!/^\d{5}(\d{4})?$/.test(toZip) || toZip.startsWith('000')) return sendJson(res, 400, errorBody('111285', 'The postal code is invalid for the state.'));
     const negotiated = get(shipment, 'ShipmentRatingOptions', 'NegotiatedRatesIndicator') !== undefined;
     const pickup = String(get(shipment, 'DeliveryTimeInformation', 'Pickup', 'Date') ?? '20260302');
     const withTransit = get(shipment, 'DeliveryTimeInformation') !== undefined;
@@ -197,7 +190,7 @@ export async function startUpsFake(): Promise<UpsFake> {
           : {}),
       };
     });
-    send(res, 200, {
+    sendJson(res, 200, {
       RateResponse: {
         Response: {
           ResponseStatus: { Code: '1', Description: 'Success' },
@@ -213,32 +206,32 @@ export async function startUpsFake(): Promise<UpsFake> {
     const request = get(body, 'ShipmentRequest');
     const shipment = get(request, 'Shipment');
     if (!['validate', 'nonvalidate'].includes(String(get(request, 'Request', 'RequestOption')))) {
-      return send(res, 400, errorBody('120001', 'Missing or invalid Request/RequestOption'));
+      return sendJson(res, 400, errorBody('120001', 'Missing or invalid Request/RequestOption'));
     }
-    if (get(shipment, 'PaymentInformation') === undefined) return send(res, 400, errorBody('120100', 'Missing or invalid PaymentInformation'));
+    if (get(shipment, 'PaymentInformation') === undefined) return sendJson(res, 400, errorBody('120100', 'Missing or invalid PaymentInformation'));
     const shipper = String(get(shipment, 'Shipper', 'ShipperNumber') ?? '');
     const billTo = [get(shipment, 'PaymentInformation', 'ShipmentCharge')].flat()[0];
     if (shipper !== upsFakeCredentials.accountNumber || get(billTo, 'BillShipper', 'AccountNumber') !== shipper) {
-      return send(res, 400, errorBody('120100', 'Missing or invalid shipper number'));
+      return sendJson(res, 400, errorBody('120100', 'Missing or invalid shipper number'));
     }
     const pkg = [get(shipment, 'Package')].flat()[0];
-    if (get(pkg, 'Packaging', 'Code') === undefined) return send(res, 400, errorBody('120701', 'Missing or invalid Packaging type'));
+    if (get(pkg, 'Packaging', 'Code') === undefined) return sendJson(res, 400, errorBody('120701', 'Missing or invalid Packaging type'));
     const service = String(get(shipment, 'Service', 'Code') ?? '');
     const known = offered.find((o) => o.code === service);
-    if (!known) return send(res, 400, errorBody('111100', 'The requested service is invalid from the selected origin.'));
+    if (!known) return sendJson(res, 400, errorBody('111100', 'The requested service is invalid from the selected origin.'));
     const format = String(get(request, 'LabelSpecification', 'LabelImageFormat', 'Code') ?? '');
-    if (!['GIF', 'ZPL', 'EPL', 'SPL'].includes(format)) return send(res, 400, errorBody('120502', `Invalid LabelImageFormat code ${format}`));
+    if (!['GIF', 'ZPL', 'EPL', 'SPL'].includes(format)) return sendJson(res, 400, errorBody('120502', `Invalid LabelImageFormat code ${format}`));
     if (format !== 'GIF' && get(request, 'LabelSpecification', 'LabelStockSize', 'Height') === undefined) {
-      return send(res, 400, errorBody('120519', 'Missing or invalid LabelStockSize for thermal labels'));
+      return sendJson(res, 400, errorBody('120519', 'Missing or invalid LabelStockSize for thermal labels'));
     }
     const toZip = String(get(shipment, 'ShipTo', 'Address', 'PostalCode') ?? '');
-    if (!/^\d{5}(\d{4})?$/.test(toZip)) return send(res, 400, errorBody('120802', 'Address Validation Error on ShipTo address'));
+    if (!/^\d{5}(\d{4})?$/.test(toZip)) return sendJson(res, 400, errorBody('120802', 'Address Validation Error on ShipTo address'));
     const tn = upsTrackingNumber(shipper.padEnd(6, '0').slice(0, 6), service, String(nextReference++).padStart(7, '0'));
     shipments.set(tn, { id: tn, service, format, voided: false, stage: 'label' });
     const weight = Math.ceil(Number(get(pkg, 'PackageWeight', 'Weight')) || 1);
     const total = known.base + known.perLb * (weight - 1);
     const image = format === 'GIF' ? gif1x1 : Buffer.from(fakeZpl(tn));
-    send(res, 200, {
+    sendJson(res, 200, {
       ShipmentResponse: {
         Response: { ResponseStatus: { Code: '1', Description: 'Success' } },
         ShipmentResults: {
@@ -269,9 +262,9 @@ export async function startUpsFake(): Promise<UpsFake> {
   function recover(body: unknown, res: ServerResponse): void {
     const tn = String(get(body, 'LabelRecoveryRequest', 'TrackingNumber') ?? '');
     const format = String(get(body, 'LabelRecoveryRequest', 'LabelSpecification', 'LabelImageFormat', 'Code') ?? 'GIF');
-    if (!shipments.has(tn)) return send(res, 400, errorBody('190102', 'No shipment found for the tracking number'));
+    if (!shipments.has(tn)) return sendJson(res, 400, errorBody('190102', 'No shipment found for the tracking number'));
     const image = format === 'PDF' ? Buffer.from(fakePdf(tn)) : format === 'ZPL' ? Buffer.from(fakeZpl(tn)) : gif1x1;
-    send(res, 200, {
+    sendJson(res, 200, {
       LabelRecoveryResponse: {
         Response: { ResponseStatus: { Code: '1', Description: 'Success' } },
         ShipmentIdentificationNumber: tn,
@@ -282,11 +275,11 @@ export async function startUpsFake(): Promise<UpsFake> {
 
   function cancel(id: string, res: ServerResponse): void {
     const s = shipments.get(id);
-    if (!s) return send(res, 400, errorBody('190102', 'No shipment found within the allowed void period'));
-    if (s.voided) return send(res, 400, errorBody('190117', 'The shipment has already been voided'));
-    if (s.stage !== 'label') return send(res, 400, errorBody('190118', 'The package has been picked up and cannot be voided'));
+    if (!s) return sendJson(res, 400, errorBody('190102', 'No shipment found within the allowed void period'));
+    if (s.voided) return sendJson(res, 400, errorBody('190117', 'The shipment has already been voided'));
+    if (s.stage !== 'label') return sendJson(res, 400, errorBody('190118', 'The package has been picked up and cannot be voided'));
     s.voided = true;
-    send(res, 200, {
+    sendJson(res, 200, {
       VoidShipmentResponse: {
         Response: { ResponseStatus: { Code: '1', Description: 'Success' } },
         SummaryResult: { Status: { Code: '1', Description: 'Voided' } },
@@ -295,16 +288,16 @@ export async function startUpsFake(): Promise<UpsFake> {
   }
 
   function track(req: IncomingMessage, tn: string, res: ServerResponse): void {
-    if (!req.headers.transid || !req.headers.transactionsrc) return send(res, 400, errorBody('TV1001', 'Missing transId or transactionSrc header'));
-    if (tn.length < 7 || tn.length > 34) return send(res, 400, errorBody('TV1002', 'Invalid inquiry number'));
+    if (!req.headers.transid || !req.headers.transactionsrc) return sendJson(res, 400, errorBody('TV1001', 'Missing transId or transactionSrc header'));
+    if (tn.length < 7 || tn.length > 34) return sendJson(res, 400, errorBody('TV1002', 'Invalid inquiry number'));
     const s = shipments.get(tn);
     if (!s) {
-      if (fake.notFoundAs404) return send(res, 404, errorBody('TW0001', 'Tracking Information Not Found'));
-      return send(res, 200, { trackResponse: { shipment: [{ inquiryNumber: tn, warnings: [{ code: 'TW0001', message: 'Tracking Information Not Found' }] }] } });
+      if (fake.notFoundAs404) return sendJson(res, 404, errorBody('TW0001', 'Tracking Information Not Found'));
+      return sendJson(res, 200, { trackResponse: { shipment: [{ inquiryNumber: tn, warnings: [{ code: 'TW0001', message: 'Tracking Information Not Found' }] }] } });
     }
     const acts = s.voided ? [{ ...(activities('label')[0] as object), status: { type: 'MV', code: 'MV', description: 'Shipment Information Voided', statusCode: '007' } }] : activities(s.stage);
     const latest = acts[0] as { status: unknown };
-    send(res, 200, {
+    sendJson(res, 200, {
       trackResponse: {
         shipment: [
           {
@@ -331,7 +324,7 @@ export async function startUpsFake(): Promise<UpsFake> {
     const street = (lines[0] ?? '').toUpperCase();
     const zip = String(get(key, 'PostcodePrimaryLow') ?? '');
     const response = { ResponseStatus: { Code: '1', Description: 'Success' } };
-    if (/NOWHERE/.test(street) || !/^\d{5}$/.test(zip)) return send(res, 200, { XAVResponse: { Response: response, NoCandidatesIndicator: '' } });
+    if (/NOWHERE/.test(street) || !/^\d{5}$/.test(zip)) return sendJson(res, 200, { XAVResponse: { Response: response, NoCandidatesIndicator: '' } });
     // Odd house numbers are businesses, even ones homes: deterministic, and both kinds are easy to ask for.
     const residential = Number(/^\d+/.exec(street)?.[0] ?? '0') % 2 === 0;
     const classification = residential ? { Code: '2', Description: 'Residential' } : { Code: '1', Description: 'Commercial' };
@@ -351,22 +344,22 @@ export async function startUpsFake(): Promise<UpsFake> {
     });
     if (/AMBIGUOUS/.test(street)) {
       const base = street.replace(/\s*AMBIGUOUS\s*/, ' ').trim();
-      return send(res, 200, {
+      return sendJson(res, 200, {
         XAVResponse: { Response: response, AmbiguousAddressIndicator: '', AddressClassification: classification, Candidate: [candidate(`${base} N`), candidate(`${base} S`)] },
       });
     }
-    send(res, 200, {
+    sendJson(res, 200, {
       XAVResponse: { Response: response, ValidAddressIndicator: '', AddressClassification: classification, Candidate: list([candidate(street.replace(/\bSTREET\b/, 'ST'))]) },
     });
   }
 
   async function api(req: IncomingMessage, path: string, body: unknown, res: ServerResponse): Promise<void> {
     const bearer = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
-    if (!tokens.has(bearer)) return send(res, 401, errorBody('250002', 'Invalid Authentication Information.'));
+    if (!tokens.has(bearer)) return sendJson(res, 401, errorBody('250002', 'Invalid Authentication Information.'));
     const index = pending.findIndex((p) => path.startsWith(p.pathPrefix));
     const shape = index === -1 ? undefined : pending.splice(index, 1)[0]!.shape;
-    if (shape?.kind === 'envelope') return send(res, shape.status, errorBody(shape.code, shape.message));
-    if (shape?.kind === 'server_error') return send(res, 500, errorBody('9999', 'General Failure'));
+    if (shape?.kind === 'envelope') return sendJson(res, shape.status, errorBody(shape.code, shape.message));
+    if (shape?.kind === 'server_error') return sendJson(res, 500, errorBody('9999', 'General Failure'));
     if (shape?.kind === 'malformed') {
       res.writeHead(200, { 'content-type': 'application/json' });
       return void res.end('{"RateResponse": {"RatedShipment": [');
@@ -379,35 +372,24 @@ export async function startUpsFake(): Promise<UpsFake> {
     if (req.method === 'DELETE' && (m = /^\/api\/shipments\/v\w+\/void\/cancel\/([^/]+)$/.exec(path))) return cancel(decodeURIComponent(m[1]!), res);
     if (req.method === 'GET' && (m = /^\/api\/track\/v1\/details\/([^/]+)$/.exec(path))) return track(req, decodeURIComponent(m[1]!), res);
     if (req.method === 'POST' && /^\/api\/addressvalidation\/v2\/[123]$/.test(path)) return validate(body, res);
-    send(res, 404, errorBody('404', `No such UPS resource: ${req.method} ${path}`));
+    sendJson(res, 404, errorBody('404', `No such UPS resource: ${req.method} ${path}`));
   }
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const path = new URL(req.url ?? '/', 'http://fake').pathname;
-      let body: unknown = raw;
-      if (/json/.test(String(req.headers['content-type'] ?? ''))) {
-        try {
-          body = JSON.parse(raw);
-        } catch {
-          return send(res, 400, errorBody('10002', 'The request body is not valid JSON'));
-        }
+  const server = await serve(async (req, res) => {
+    const raw = await readText(req);
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    let body: unknown = raw;
+    if (/json/.test(String(req.headers['content-type'] ?? ''))) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        return sendJson(res, 400, errorBody('10002', 'The request body is not valid JSON'));
       }
-      fake.calls.push({ method: req.method ?? '', path, headers: { ...req.headers }, body });
-      if (req.method === 'POST' && path === '/security/v1/oauth/token') return token(req, raw, res);
-      if (path.startsWith('/api/')) return void api(req, path, body, res).catch(() => send(res, 500, errorBody('9999', 'General Failure')));
-      send(res, 404, errorBody('404', `No such UPS resource: ${req.method} ${path}`));
-    });
+    }
+    fake.calls.push(recordedCall(req, path, body));
+    if (req.method === 'POST' && path === '/security/v1/oauth/token') return token(req, raw, res);
+    if (path.startsWith('/api/')) return void api(req, path, body, res).catch(() => sendJson(res, 500, errorBody('9999', 'General Failure')));
+    sendJson(res, 404, errorBody('404', `No such UPS resource: ${req.method} ${path}`));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fake.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return fake;
+  return Object.assign(fake, server);
 }

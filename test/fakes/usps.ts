@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { testUspsMailerId, uspsServiceTypeCodes, uspsTrackingNumber } from '../../src/carriers/tracking-numbers.ts';
+import { jsonOrText, readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
 
 // A USPS v3 REST API on 127.0.0.1, speaking the published shapes of carriers.md 3 and the fake-server notes of
 // carriers.md 8: credentials in the token request body only, numeric expires_in, the {apiVersion, error{…}} envelope,
@@ -16,7 +16,7 @@ export type UspsScanStage = 'accepted' | 'in_transit' | 'out_for_delivery' | 'de
 export interface UspsFake {
   url: string;
   close(): Promise<void>;
-  calls: { method: string; path: string; headers: Record<string, unknown>; body: unknown }[];
+  calls: RecordedCall[];
   tokenRequests: number;
   paymentRequests: number;
   /** The next API call answers 401 with the USPS envelope and every token issued so far stops working. */
@@ -85,11 +85,6 @@ function envelope(api: string, status: number, message: string, errors: { code: 
   };
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-}
-
 function addDays(ymd: string, days: number): string {
   const d = new Date(`${ymd}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
@@ -97,17 +92,9 @@ function addDays(ymd: string, days: number): string {
 }
 
 async function readBody(req: IncomingMessage): Promise<{ raw: string; parsed: unknown }> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  const raw = Buffer.concat(chunks).toString('utf8');
-  const type = String(req.headers['content-type'] ?? '');
-  if (raw === '') return { raw, parsed: undefined };
-  if (type.includes('application/x-www-form-urlencoded')) return { raw, parsed: Object.fromEntries(new URLSearchParams(raw)) };
-  try {
-    return { raw, parsed: JSON.parse(raw) };
-  } catch {
-    return { raw, parsed: raw };
-  }
+  const raw = await readText(req);
+  const form = raw !== '' && String(req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded');
+  return { raw, parsed: form ? Object.fromEntries(new URLSearchParams(raw)) : jsonOrText(raw) };
 }
 
 const get = (v: unknown, key: string): unknown => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined);
@@ -120,9 +107,7 @@ export async function startUspsFake(): Promise<UspsFake> {
   let expireNext = false;
   let issued = 0;
 
-  const fake: UspsFake = {
-    url: '',
-    close: async () => {},
+  const fake: Omit<UspsFake, 'url' | 'close'> = {
     calls: [],
     tokenRequests: 0,
     paymentRequests: 0,
@@ -144,20 +129,20 @@ export async function startUspsFake(): Promise<UspsFake> {
     fake.tokenRequests++;
     const form = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
     if (!form.client_id && String(req.headers.authorization ?? '').startsWith('Basic ')) {
-      send(res, 401, { error: 'invalid_client', error_description: 'client_id and client_secret are required in the request body' });
+      sendJson(res, 401, { error: 'invalid_client', error_description: 'client_id and client_secret are required in the request body' });
       return;
     }
     if (form.grant_type !== 'client_credentials') {
-      send(res, 400, { error: 'unsupported_grant_type', error_description: `grant_type ${String(form.grant_type)} is not supported` });
+      sendJson(res, 400, { error: 'unsupported_grant_type', error_description: `grant_type ${String(form.grant_type)} is not supported` });
       return;
     }
     if (form.client_id !== fakeUspsCredentials.clientId || form.client_secret !== fakeUspsCredentials.clientSecret) {
-      send(res, 401, { error: 'invalid_client', error_description: 'Client authentication failed' });
+      sendJson(res, 401, { error: 'invalid_client', error_description: 'Client authentication failed' });
       return;
     }
     const value = `usps-access-${++issued}`;
     tokens.add(value);
-    send(res, 200, {
+    sendJson(res, 200, {
       access_token: value,
       token_type: 'Bearer',
       issued_at: Date.now(),
@@ -177,15 +162,15 @@ export async function startUspsFake(): Promise<UspsFake> {
     const weight = get(pkg, 'weight');
     const dest = get(body, 'destinationZIPCode');
     if (typeof weight !== 'number' || typeof get(pkg, 'length') !== 'number' || !get(pkg, 'mailClass') || !get(body, 'originZIPCode') || !dest) {
-      send(res, 400, envelope('/shipments/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: 'packageDescription.weight, length and mailClass, originZIPCode and destinationZIPCode are required' }]));
+      sendJson(res, 400, envelope('/shipments/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: 'packageDescription.weight, length and mailClass, originZIPCode and destinationZIPCode are required' }]));
       return;
     }
     if (dest === '00000') {
-      send(res, 400, envelope('/shipments/v3', 400, 'Bad Request', [{ code: '030004', detail: 'The destination ZIP Code is invalid.', parameter: 'destinationZIPCode' }]));
+      sendJson(res, 400, envelope('/shipments/v3', 400, 'Bad Request', [{ code: '030004', detail: 'The destination ZIP Code is invalid.', parameter: 'destinationZIPCode' }]));
       return;
     }
     if (weight > 70) {
-      send(res, 400, envelope('/shipments/v3', 400, 'Bad Request', [{ code: '030011', detail: 'Weight must be 70 pounds or less.', parameter: 'packageDescription.weight' }]));
+      sendJson(res, 400, envelope('/shipments/v3', 400, 'Bad Request', [{ code: '030011', detail: 'Weight must be 70 pounds or less.', parameter: 'packageDescription.weight' }]));
       return;
     }
     const mailingDate = String(get(pkg, 'mailingDate') ?? '2025-01-06');
@@ -218,10 +203,10 @@ export async function startUspsFake(): Promise<UspsFake> {
     if (fake.singleObjects) {
       const only = pricing('COMMERCIAL');
       const pm = only.shippingOptions.find((s) => s.mailClass === 'PRIORITY_MAIL')!;
-      send(res, 200, { pricingOptions: { priceType: 'COMMERCIAL', shippingOptions: { mailClass: pm.mailClass, rateOptions: pm.rateOptions[0] } } });
+      sendJson(res, 200, { pricingOptions: { priceType: 'COMMERCIAL', shippingOptions: { mailClass: pm.mailClass, rateOptions: pm.rateOptions[0] } } });
       return;
     }
-    send(res, 200, { pricingOptions: [pricing('RETAIL'), pricing('COMMERCIAL')] });
+    sendJson(res, 200, { pricingOptions: [pricing('RETAIL'), pricing('COMMERCIAL')] });
   }
 
   function payment(res: ServerResponse, body: unknown): void {
@@ -229,17 +214,17 @@ export async function startUspsFake(): Promise<UspsFake> {
     const roles = get(body, 'roles');
     const payer = Array.isArray(roles) ? roles.find((r) => get(r, 'roleName') === 'PAYER') : undefined;
     if (get(payer, 'accountNumber') !== fakeUspsCredentials.accountNumber) {
-      send(res, 400, envelope('/payments/v3', 400, 'Bad Request', [{ code: '010001', detail: 'The PAYER role has no valid account.', parameter: 'roles' }]));
+      sendJson(res, 400, envelope('/payments/v3', 400, 'Bad Request', [{ code: '010001', detail: 'The PAYER role has no valid account.', parameter: 'roles' }]));
       return;
     }
     const value = `usps-payment-${fake.paymentRequests}`;
     payments.add(value);
-    send(res, 200, { paymentAuthorizationToken: value, roles });
+    sendJson(res, 200, { paymentAuthorizationToken: value, roles });
   }
 
   function label(req: IncomingMessage, res: ServerResponse, body: unknown, raw: string): void {
     if (!payments.has(String(req.headers['x-payment-authorization-token'] ?? ''))) {
-      send(res, 403, envelope('/labels/v3', 403, 'Forbidden', [{ code: '403', detail: 'A valid X-Payment-Authorization-Token header is required.' }]));
+      sendJson(res, 403, envelope('/labels/v3', 403, 'Forbidden', [{ code: '403', detail: 'A valid X-Payment-Authorization-Token header is required.' }]));
       return;
     }
     const key = String(req.headers['x-idempotency-key'] ?? '');
@@ -253,25 +238,25 @@ export async function startUspsFake(): Promise<UspsFake> {
     const to = get(body, 'toAddress');
     const missing = ['weight', 'length', 'width', 'height', 'mailClass', 'processingCategory', 'destinationEntryFacilityType', 'mailingDate', 'rateIndicator'].filter((f) => get(pkg, f) === undefined);
     if (missing.length > 0 || !to || !get(body, 'fromAddress')) {
-      send(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: `Missing required fields: ${missing.join(', ') || 'toAddress/fromAddress'}` }]));
+      sendJson(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: `Missing required fields: ${missing.join(', ') || 'toAddress/fromAddress'}` }]));
       return;
     }
     if (!uspsServiceTypeCodes[mailClass]) {
-      send(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: '020011', detail: `The mail class ${mailClass} is not valid.`, parameter: 'packageDescription.mailClass' }]));
+      sendJson(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: '020011', detail: `The mail class ${mailClass} is not valid.`, parameter: 'packageDescription.mailClass' }]));
       return;
     }
     if (get(pkg, 'weightUOM') !== 'lb' || get(pkg, 'dimensionsUOM') !== 'in') {
-      send(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: 'weightUOM must be lb and dimensionsUOM must be in' }]));
+      sendJson(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: 'weightUOM must be lb and dimensionsUOM must be in' }]));
       return;
     }
     if (/nowhere/i.test(String(get(to, 'streetAddress')))) {
-      send(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: '010101', detail: 'The address requested is an invalid delivery address.', parameter: 'toAddress.streetAddress' }]));
+      sendJson(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: '010101', detail: 'The address requested is an invalid delivery address.', parameter: 'toAddress.streetAddress' }]));
       return;
     }
     const imageType = String(get(get(body, 'imageInfo'), 'imageType') ?? 'PDF');
     const render = labelBytes[imageType];
     if (!render) {
-      send(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: `imageType ${imageType} is not offered by this fake`, parameter: 'imageInfo.imageType' }]));
+      sendJson(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: `imageType ${imageType} is not offered by this fake`, parameter: 'imageInfo.imageType' }]));
       return;
     }
     const seed = createHash('sha256').update(key || `unkeyed-${labels.size}`).digest();
@@ -310,7 +295,7 @@ export async function startUspsFake(): Promise<UspsFake> {
   /** JSON when asked for application/vnd.usps.labels+json; otherwise the default multipart form. */
   function answerLabel(req: IncomingMessage, res: ServerResponse, answer: Record<string, unknown>): void {
     if (String(req.headers.accept ?? '').includes('application/vnd.usps.labels+json')) {
-      send(res, 200, answer, { 'content-type': 'application/vnd.usps.labels+json' });
+      sendJson(res, 200, answer, { 'content-type': 'application/vnd.usps.labels+json' });
       return;
     }
     const boundary = 'usps-fake-boundary';
@@ -322,27 +307,27 @@ export async function startUspsFake(): Promise<UspsFake> {
 
   function cancel(req: IncomingMessage, res: ServerResponse, trackingNumber: string): void {
     if (!payments.has(String(req.headers['x-payment-authorization-token'] ?? ''))) {
-      send(res, 403, envelope('/labels/v3', 403, 'Forbidden', [{ code: '403', detail: 'A valid X-Payment-Authorization-Token header is required.' }]));
+      sendJson(res, 403, envelope('/labels/v3', 403, 'Forbidden', [{ code: '403', detail: 'A valid X-Payment-Authorization-Token header is required.' }]));
       return;
     }
     const label = labels.get(trackingNumber);
-    const refusal = (detail: string) => send(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: '020500', detail, parameter: 'trackingNumber' }]));
+    const refusal = (detail: string) => sendJson(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: '020500', detail, parameter: 'trackingNumber' }]));
     if (!label || label.cancel === 'CANCELED') return refusal('Order not found');
     if (label.cancel === 'DISPUTED') return refusal('A refund request for this order has already been submitted today');
     if (label.stage !== 'created') return refusal('A refund request for this order cannot be submitted');
     if (fake.manifested) {
       label.cancel = 'DISPUTED';
-      send(res, 200, { trackingNumber, status: 'DISPUTED', disputeId: String(103789 + labels.size) });
+      sendJson(res, 200, { trackingNumber, status: 'DISPUTED', disputeId: String(103789 + labels.size) });
       return;
     }
     label.cancel = 'CANCELED';
-    send(res, 200, { trackingNumber, status: 'CANCELED' });
+    sendJson(res, 200, { trackingNumber, status: 'CANCELED' });
   }
 
   function tracking(res: ServerResponse, trackingNumber: string, expand: string | null): void {
     const label = labels.get(trackingNumber);
     if (!label) {
-      send(res, 404, envelope('/tracking/v3', 404, 'Not Found', [{ code: '1001', detail: `A status update is not yet available on your package (${trackingNumber}).`, parameter: 'trackingNumber' }]));
+      sendJson(res, 404, envelope('/tracking/v3', 404, 'Not Found', [{ code: '1001', detail: `A status update is not yet available on your package (${trackingNumber}).`, parameter: 'trackingNumber' }]));
       return;
     }
     const reached = label.stage === 'created' ? 0 : scanStages.indexOf(label.stage) + 1;
@@ -361,7 +346,7 @@ export async function startUspsFake(): Promise<UspsFake> {
       .reverse();
     const latest = events[0]!;
     const detail = expand === 'DETAIL' ? { trackingEvents: fake.singleObjects ? latest : events } : {};
-    send(res, 200, {
+    sendJson(res, 200, {
       trackingNumber,
       mailClass: label.mailClass === 'USPS_GROUND_ADVANTAGE' ? 'USPS Ground Advantage<SUP>&#153;</SUP>' : 'Priority Mail<SUP>&#174;</SUP>',
       mailType: 'DOMESTIC_MAIL',
@@ -381,19 +366,19 @@ export async function startUspsFake(): Promise<UspsFake> {
     const street = q.get('streetAddress');
     const state = q.get('state');
     if (!street || !state || !/^[A-Z]{2}$/.test(state)) {
-      send(res, 400, envelope('/addresses/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: 'streetAddress and a two-letter state are required', parameter: street ? 'state' : 'streetAddress' }]));
+      sendJson(res, 400, envelope('/addresses/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: 'streetAddress and a two-letter state are required', parameter: street ? 'state' : 'streetAddress' }]));
       return;
     }
     if (!q.get('city') && !q.get('ZIPCode')) {
-      send(res, 400, envelope('/addresses/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: 'city or ZIPCode is required', parameter: 'city' }]));
+      sendJson(res, 400, envelope('/addresses/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: 'city or ZIPCode is required', parameter: 'city' }]));
       return;
     }
     if (/nowhere/i.test(street)) {
-      send(res, 404, envelope('v3', 404, 'There is no match for the address requested.'));
+      sendJson(res, 404, envelope('v3', 404, 'There is no match for the address requested.'));
       return;
     }
     const needsUnit = /apartments/i.test(street) && !q.get('secondaryAddress');
-    send(res, 200, {
+    sendJson(res, 200, {
       firm: q.get('firm')?.toUpperCase() ?? '',
       address: {
         streetAddress: street.toUpperCase().replace(/\bSTREET\b/, 'ST'),
@@ -413,11 +398,10 @@ export async function startUspsFake(): Promise<UspsFake> {
     });
   }
 
-  const sockets = new Set<import('node:net').Socket>();
-  const server = createServer(async (req, res) => {
+  const server = await serve(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const { raw, parsed } = await readBody(req);
-    fake.calls.push({ method: req.method ?? '', path: url.pathname + url.search, headers: { ...req.headers }, body: parsed });
+    fake.calls.push(recordedCall(req, url.pathname + url.search, parsed));
     const route = `${req.method} ${url.pathname}`;
     if (route === 'POST /oauth2/v3/token') return token(req, res, parsed);
 
@@ -427,17 +411,17 @@ export async function startUspsFake(): Promise<UspsFake> {
       tokens.clear();
     }
     if (!tokens.has(bearer)) {
-      return send(res, 401, envelope('/oauth2/v3', 401, 'Unauthorized', [{ code: '401', detail: 'The access token is missing, invalid or expired.' }]), { 'www-authenticate': 'Bearer error="invalid_token"' });
+      return sendJson(res, 401, envelope('/oauth2/v3', 401, 'Unauthorized', [{ code: '401', detail: 'The access token is missing, invalid or expired.' }]), { 'www-authenticate': 'Bearer error="invalid_token"' });
     }
     const failing = fake.failNext;
     fake.failNext = null;
     switch (failing) {
       case 'envelope':
-        return send(res, 400, envelope(url.pathname.split('/').slice(0, 3).join('/'), 400, 'Bad Request', [{ code: '999999', detail: 'The request could not be processed.' }]));
+        return sendJson(res, 400, envelope(url.pathname.split('/').slice(0, 3).join('/'), 400, 'Bad Request', [{ code: '999999', detail: 'The request could not be processed.' }]));
       case 'http500':
-        return send(res, 500, envelope(url.pathname.split('/').slice(0, 3).join('/'), 500, 'Internal Server Error'));
+        return sendJson(res, 500, envelope(url.pathname.split('/').slice(0, 3).join('/'), 500, 'Internal Server Error'));
       case 'rate_limited':
-        return send(res, 429, envelope(url.pathname.split('/').slice(0, 3).join('/'), 429, 'Too Many Requests'), { 'retry-after': '30' });
+        return sendJson(res, 429, envelope(url.pathname.split('/').slice(0, 3).join('/'), 429, 'Too Many Requests'), { 'retry-after': '30' });
       case 'malformed':
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end('{"pricingOptions": [{"priceType": "COMMERCIAL", "shippingOptions": [');
@@ -456,18 +440,7 @@ export async function startUspsFake(): Promise<UspsFake> {
     const trackMatch = req.method === 'GET' && url.pathname.match(/^\/tracking\/v3\/tracking\/([^/]+)$/);
     if (trackMatch) return tracking(res, decodeURIComponent(trackMatch[1]!), url.searchParams.get('expand'));
     if (route === 'GET /addresses/v3/address') return address(res, url.searchParams);
-    send(res, 404, envelope('v3', 404, 'Not Found', [{ code: '404', detail: `No route ${route}` }]));
+    sendJson(res, 404, envelope('v3', 404, 'Not Found', [{ code: '404', detail: `No route ${route}` }]));
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fake.close = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    });
-  return fake;
+  return Object.assign(fake, server);
 }

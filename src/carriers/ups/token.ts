@@ -1,19 +1,14 @@
 import { failure, ok, type CarrierResult } from '../carrier.ts';
 import { asNumber, asString, at } from '../live/lenient.ts';
 import type { IssuedToken } from '../live/oauth.ts';
+import type { LiveCredentials } from '../live/options.ts';
 import { upsFailure } from './errors.ts';
-
-export interface UpsCredentials {
-  clientId: string;
-  clientSecret: string;
-  accountNumber?: string;
-}
 
 /**
  * The client-credentials token request (carriers.md 2.1): the id and secret go in HTTP Basic, never the body;
  * the form holds only grant_type. The account number, when known, goes in x-merchant-id.
  */
-export function buildTokenRequest(c: UpsCredentials): { path: string; headers: Record<string, string>; form: Record<string, string> } {
+export function buildTokenRequest(c: LiveCredentials): { path: string; headers: Record<string, string>; form: Record<string, string> } {
   const basic = Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64');
   return {
     path: '/security/v1/oauth/token',

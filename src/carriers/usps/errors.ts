@@ -1,13 +1,6 @@
 import type { CarrierErrorCode, CarrierFailure } from '../carrier.ts';
 import { asArray, asString, at } from '../live/lenient.ts';
 
-/** A failure decided while getting a token, carried out of TokenCache's fetch to the adapter, which returns it. */
-export class UspsFailureError extends Error {
-  constructor(readonly failure: CarrierFailure) {
-    super(failure.detail);
-  }
-}
-
 export interface UspsProblem {
   message: string | undefined;
   /** Each entry's `detail` (or `title`), with the parameter it names. */
