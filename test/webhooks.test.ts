@@ -256,6 +256,29 @@ describe('delivering events', () => {
     await receiver.close();
   });
 
+  test('an endpoint that fails for 5 days is disabled, and says so', async () => {
+    const receiver = await startReceiver();
+    receiver.answer = () => ({ status: 500 });
+    const webhook = await register(receiver, ['order.created']);
+    await newOrder();
+    await receiver.waitFor((r) => r.length === 1);
+    await recorded(webhook.id, 1);
+    server.clock.advance(3 * 24 * 3_600_000);
+    await newOrder();
+    await receiver.waitFor((r) => r.length >= 2);
+    let hook = (await server.request('GET', `/webhooks/${webhook.id}`, { key })).body;
+    assert.equal(hook.status, 'enabled', 'three days of failures are not enough');
+    server.clock.advance(2 * 24 * 3_600_000 + 60_000);
+    await newOrder();
+    for (let i = 0; i < 200 && hook.status !== 'disabled'; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      hook = (await server.request('GET', `/webhooks/${webhook.id}`, { key })).body;
+    }
+    assert.equal(hook.status, 'disabled');
+    assert.match(hook.disabled_reason, /5 days/);
+    await receiver.close();
+  });
+
   test('test, retry and rotate-secret: the rotated webhook signs with both secrets for 24 hours', async () => {
     const receiver = await startReceiver();
     const webhook = await register(receiver, ['order.created']);
