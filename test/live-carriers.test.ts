@@ -112,6 +112,22 @@ describe('live keys against the carriers (fake carrier servers over HTTP)', () =
     assert.ok(ups.tokenRequests <= 1 && fedex.tokenRequests <= 1 && usps.tokenRequests <= 1, 'one token per carrier for every call');
   });
 
+  test("addresses are checked at street level by USPS: ZIP+4, a missing unit, no such address", async () => {
+    const validate = (address: Json) => server.request('POST', '/addresses/validate', { key, body: { address } });
+    const good = await validate({ street1: '415 mission street', city: 'san francisco', state: 'ca', zip: '94105' });
+    assert.equal(good.status, 200, good.text);
+    assert.equal(good.body.valid, true);
+    assert.equal(good.body.address.zip, '94105-1804');
+    assert.equal(good.body.address.street1, '415 MISSION ST');
+    assert.ok(good.body.corrections.some((c: Json) => c.field === 'zip' && c.to === '94105-1804'));
+    const unit = await validate({ street1: '100 Main Apartments', city: 'San Francisco', state: 'CA', zip: '94105' });
+    assert.equal(unit.body.valid, false);
+    assert.ok(unit.body.messages.some((m: Json) => m.code.startsWith('usps_')), JSON.stringify(unit.body.messages));
+    const nowhere = await validate({ street1: '1 Nowhere Rd', city: 'San Francisco', state: 'CA', zip: '94105' });
+    assert.equal(nowhere.status, 200);
+    assert.equal(nowhere.body.valid, false);
+  });
+
   test('a carrier failing answers in its own errors entry; the others still rate', async () => {
     const o = await order(server, key);
     fedex.faults.push({ kind: 'status500' }, { kind: 'status500' }, { kind: 'status500' });

@@ -29,6 +29,15 @@ const clean = (s: string) => s.replace(/[.,]/g, ' ').replace(/\s+/g, ' ').trim()
 /** Compares what a person meant, not how it was typed. */
 const same = (a: string | undefined, b: string | undefined) => (a ?? '').replace(/[.,\s]+/g, ' ').trim().toUpperCase() === (b ?? '').replace(/[.,\s]+/g, ' ').trim().toUpperCase();
 
+/** Each address field the normalized address changed beyond case and punctuation. */
+export function correctionsBetween(input: Address, address: Address): AddressValidation['corrections'] {
+  const out: AddressValidation['corrections'] = [];
+  for (const f of ['street1', 'street2', 'city', 'state', 'zip'] as const) {
+    if (!same(input[f], address[f])) out.push({ field: f, from: input[f] ?? '', to: address[f] ?? '' });
+  }
+  return out;
+}
+
 function unit(type: string | undefined, num: string | undefined): string | undefined {
   if (!type) return undefined;
   const t = clean(type).replace(/\s/g, '');
@@ -134,9 +143,7 @@ export function validateAddress(input: Address): AddressValidation {
     ...(input.phone && { phone: input.phone }),
     ...(input.email && { email: input.email }),
   };
-  for (const f of ['street1', 'street2', 'city', 'state', 'zip'] as const) {
-    if (!same(input[f], address[f])) corrections.push({ field: f, from: input[f] ?? '', to: address[f] ?? '' });
-  }
+  corrections.push(...correctionsBetween(input, address));
   const unitType = streets.street2?.split(' ')[0];
   const residential = input.residential ?? !(input.company || (unitType && businessUnits.has(unitType)));
   return { valid, address: { ...address, residential }, corrections, messages, residential };

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { validateAddress } from '../domain/address-validation.ts';
+import { checkAddress } from '../domain/address-check.ts';
 import { AddressValidation, AddressValidationRequest } from '../schemas/address-validation.ts';
 import { defineOperation } from './operation.ts';
 
@@ -18,6 +18,6 @@ export const addressOperations = [
     responseDescription: 'The verdict and the normalized address',
     errors: [],
     readOnly: true,
-    handler: async (_ctx, { body }) => validateAddress(body.address),
+    handler: (ctx, { body }) => checkAddress(ctx, body.address),
   }),
 ];
