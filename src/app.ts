@@ -16,8 +16,9 @@ import { registerOpenApi } from './http/openapi.ts';
 import { registerHealth } from './http/health.ts';
 import { registerOperations } from './http/routes.ts';
 import { registerLabelFiles } from './http/labels.ts';
+import { registerMcpRoute } from './mcp/http.ts';
 import { idempotencyPlugin } from './http/idempotency.ts';
-import { IdempotencyStore } from './domain/idempotency.ts';
+import { idempotencyStore } from './operations/run.ts';
 import { setCarrierTraceLog } from './carriers/registry.ts';
 
 const requestIdPattern = /^[\x21-\x7e]{1,200}$/;
@@ -88,13 +89,12 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
   registerHealth(app, services);
   await registerOpenApi(app, services.config.publicUrl);
 
-  // No request outlives two carrier calls by much (a purchase may quote, then buy): a claim held longer than that
-  // was left by a crash, and a retry may take it over instead of waiting a fixed minute.
-  const claimLeaseMs = 2 * services.config.carrierTimeoutMs + 10_000;
-  await app.register(idempotencyPlugin, { store: new IdempotencyStore(services.database.db, services.clock, options.idempotencyWaitMs, claimLeaseMs) });
+  const idempotency = idempotencyStore(services, options.idempotencyWaitMs);
+  await app.register(idempotencyPlugin, { store: idempotency });
   const { perSecond, burst } = services.config.rateLimit;
   const authenticate = authenticator(services.keys, new MemoryBucketStore(perSecond, burst), { perSecond, burst });
   registerOperations(app, services, operations, authenticate);
+  await registerMcpRoute(app, services, idempotency, authenticate);
   registerLabelFiles(app, services);
   preloadZipData();
   await app.ready();

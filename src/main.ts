@@ -6,6 +6,7 @@ import { AccountError } from './domain/accounts.ts';
 import { adminGroups, runAdmin, type AdminGroup } from './cli/admin.ts';
 import { serve, work } from './cli/serve.ts';
 import { print } from './cli/output.ts';
+import { serveMcpStdio } from './mcp/stdio.ts';
 
 const help = `shipd: a self-hostable shipping API
 
@@ -14,6 +15,7 @@ usage: shipd [--config FILE] COMMAND
   serve                      run the API and, unless SHIPD_WORKER=false, the job worker (the default command)
   worker                     run only the job worker
   migrate                    bring the database schema up to date
+  mcp                        the MCP server on stdio, acting as the API key in SHIPD_API_KEY
   accounts create|list       manage accounts
   keys create|list|revoke|roll   manage API keys
   billing set|clear          set an account's billing payment method
@@ -43,6 +45,7 @@ async function main(argv: string[]): Promise<void> {
 
   if (command === 'serve') return serve(config);
   if (command === 'worker') return work(config);
+  if (command === 'mcp') return serveMcpStdio(config, process.env.SHIPD_API_KEY);
   if (command === 'migrate') {
     const database = openDatabase(config);
     try {

@@ -70,3 +70,17 @@ export class ApiError extends Error {
     this.title = errorCodes[code].title;
   }
 }
+
+/** The RFC 9457 document of a problem, as the API answers it and the idempotency store keeps it. */
+export function problemDocument(problem: ApiError, requestId: string, publicUrl: string): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    type: `${publicUrl}/problems/${problem.code}`,
+    title: problem.title,
+    status: problem.status,
+    detail: problem.detail,
+    code: problem.code,
+    request_id: requestId,
+  };
+  if (problem.errors) body.errors = problem.errors;
+  return body;
+}

@@ -3,6 +3,7 @@ import type { DB } from '../db/schema.ts';
 import type { KeyChangeWatcher } from '../db/key-changes.ts';
 import { checkKeyFormat, hashKeySecret, type Mode } from './api-key-format.ts';
 import type { Clock } from './clock.ts';
+import { ApiError } from './errors.ts';
 
 export interface Principal {
   keyId: string;
@@ -19,6 +20,14 @@ export type AuthFailure =
   | 'expired_api_key';
 
 export type AuthResult = { ok: true; principal: Principal } | { ok: false; code: AuthFailure };
+
+const details: Record<AuthFailure, string> = {
+  malformed_api_key: 'API keys look like svc_test_… or svc_live_… followed by 32 letters and digits',
+  invalid_api_key_checksum: 'The key has a typo: its last 6 characters do not match the rest. Copy it again.',
+  unknown_api_key: 'No account has this API key',
+  revoked_api_key: 'This API key was revoked; create a new one',
+  expired_api_key: "This key's secret was replaced by a roll and its grace period is over; use the new secret",
+};
 
 type Entry = { found: false } | { found: true; principal: Principal; revoked: boolean; expiresAt: string | null };
 
@@ -62,6 +71,16 @@ export class KeyStore {
       return { ok: false, code: 'expired_api_key' };
     }
     return { ok: true, principal: entry.principal };
+  }
+
+  /** The caller behind a key that may use the API (the REST routes, the MCP tools), or the ApiError refusing it. */
+  async principalFor(secret: string): Promise<Principal> {
+    const result = await this.authenticate(secret);
+    if (!result.ok) throw new ApiError(result.code, details[result.code]);
+    if (result.principal.plan !== 'api') {
+      throw new ApiError('plan_without_api_access', "API access is not part of this account's plan; upgrade the plan to use the API");
+    }
+    return result.principal;
   }
 
   private async load(hash: string): Promise<Entry> {

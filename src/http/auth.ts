@@ -9,14 +9,6 @@ declare module 'fastify' {
   }
 }
 
-const details = {
-  malformed_api_key: 'API keys look like svc_test_… or svc_live_… followed by 32 letters and digits',
-  invalid_api_key_checksum: 'The key has a typo: its last 6 characters do not match the rest. Copy it again.',
-  unknown_api_key: 'No account has this API key',
-  revoked_api_key: 'This API key was revoked; create a new one',
-  expired_api_key: "This key's secret was replaced by a roll and its grace period is over; use the new secret",
-} as const;
-
 function secretFrom(request: FastifyRequest): string {
   const authorization = request.headers.authorization;
   const xApiKey = request.headers['x-api-key'];
@@ -40,13 +32,9 @@ function secretFrom(request: FastifyRequest): string {
 /** The onRequest hook of every API operation: who is calling, may they, and are they within their rate. */
 export function authenticator(keys: KeyStore, buckets: BucketStore, limits: { perSecond: number; burst: number }) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const result = await keys.authenticate(secretFrom(request));
-    if (!result.ok) throw new ApiError(result.code, details[result.code]);
-    if (result.principal.plan !== 'api') {
-      throw new ApiError('plan_without_api_access', "API access is not part of this account's plan; upgrade the plan to use the API");
-    }
-    request.principal = result.principal;
-    const decision = await buckets.take(result.principal.keyId, Date.now());
+    const principal = await keys.principalFor(secretFrom(request));
+    request.principal = principal;
+    const decision = await buckets.take(principal.keyId, Date.now());
     const headers = rateLimitHeaders(decision, limits.perSecond, limits.burst);
     if (!decision.allowed) {
       throw new ApiError('rate_limited', `Slow down: retry in ${decision.retryAfterSeconds} s`, undefined, {

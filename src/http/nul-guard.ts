@@ -3,7 +3,7 @@ import type { FieldError } from '../domain/errors.ts';
 import { escapePointer, validationError } from './problems.ts';
 
 /** The JSON Pointer of the first string or key holding a NUL character, if any. */
-function findNul(value: unknown, pointer = ''): string | undefined {
+export function findNul(value: unknown, pointer = ''): string | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? pointer : undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
-import { ApiError, errorCodes, type ErrorCode, type FieldError } from '../domain/errors.ts';
+import { ApiError, errorCodes, problemDocument, type ErrorCode, type FieldError } from '../domain/errors.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
 export function escapePointer(token: string): string {
@@ -81,19 +81,6 @@ function problemFor(error: FastifyError): ApiError {
   return new ApiError('internal_error', 'The request failed on our side. Quote the request_id if you contact us.');
 }
 
-export function problemBody(request: FastifyRequest, problem: ApiError, publicUrl: string): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    type: `${publicUrl}/problems/${problem.code}`,
-    title: problem.title,
-    status: problem.status,
-    detail: problem.detail,
-    code: problem.code,
-    request_id: request.id,
-  };
-  if (problem.errors) body.errors = problem.errors;
-  return body;
-}
-
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: ApiError, publicUrl: string): FastifyReply {
   if (problem.headers) reply.headers(problem.headers);
   return reply
@@ -101,7 +88,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, proble
     .code(problem.status)
     .type('application/problem+json')
     .serializer(JSON.stringify)
-    .send(problemBody(request, problem, publicUrl));
+    .send(problemDocument(problem, request.id, publicUrl));
 }
 
 export function registerProblemHandlers(app: FastifyInstance, publicUrl: string): void {

@@ -6,7 +6,8 @@ import type { TSchema } from '@sinclair/typebox';
 // ajv-formats is CommonJS; under NodeNext its function arrives as the namespace's default.
 const addFormats = ajvFormats.default as unknown as (ajv: Ajv) => Ajv;
 
-function makeAjv(options: Options, shared: TSchema[]): Ajv {
+/** An ajv with the project's formats and shared schemas, as every request is validated with. */
+export function makeAjv(options: Options, shared: TSchema[]): Ajv {
   const ajv = new Ajv({
     allErrors: true,
     // Unknown fields are errors, never silently dropped.

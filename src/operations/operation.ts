@@ -5,7 +5,7 @@ import type { ErrorCode } from '../domain/errors.ts';
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /**
- * One API operation, declared once. The HTTP route, its OpenAPI entry and (later) its MCP tool are all
+ * One API operation, declared once. The HTTP route, its OpenAPI entry and its MCP tool are all
  * generated from this, so they cannot drift apart.
  */
 export interface Operation<P extends TSchema = TSchema, Q extends TSchema = TSchema, B extends TSchema = TSchema, R extends TSchema = TSchema> {

@@ -11,6 +11,16 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 UTC time', examples: ['2026-11-22T15:04:05.000Z'] });
 
+/** The Idempotency-Key header of the REST API and the idempotency_key argument of the MCP tools: one key space. */
+export const IdempotencyKey = Type.String({
+  minLength: 1,
+  maxLength: 257,
+  description:
+    'Makes retries safe: the same key with the same request within 7 days gets the first answer again (marked as replayed) ' +
+    'and changes nothing; with another request, 422. 1 to 255 printable characters.',
+  examples: ['order-1042-attempt'],
+});
+
 export const FieldErrorSchema = Type.Object(
   {
     in: StringEnum(['body', 'query', 'path', 'header'], { description: 'The part of the request the pointer is into' }),

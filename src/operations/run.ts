@@ -1,0 +1,99 @@
+// How an operation runs, whichever transport asked: the REST routes and the MCP tools share this.
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { Context } from '../domain/context.ts';
+import { ApiError, problemDocument, type ErrorCode } from '../domain/errors.ts';
+import { IdempotencyStore, type IdempotencyClaim } from '../domain/idempotency.ts';
+import type { Principal } from '../domain/key-store.ts';
+import type { Services } from '../services.ts';
+import type { AnyOperation } from './operation.ts';
+
+export interface OperationInput {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+}
+
+/** An answer as the API sends it and the idempotency store keeps it, so a retry through either transport replays it. */
+export interface StoredAnswer {
+  status: number;
+  contentType: string;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+const jsonType = 'application/json; charset=utf-8';
+const problemType = 'application/problem+json';
+
+export function operationContext(services: Services, principal: Principal, requestId: string): Context {
+  return {
+    principal,
+    db: services.database.db,
+    dbKind: services.database.kind,
+    clock: services.clock,
+    config: services.config,
+    requestId,
+    rateStore: services.rateStore,
+    labels: services.labels,
+  };
+}
+
+/** The store both transports claim Idempotency-Keys in. */
+export function idempotencyStore(services: Services, waitForFirstMs?: number): IdempotencyStore {
+  // No request outlives two carrier calls by much (a purchase may quote, then buy): a claim held longer than that
+  // was left by a crash, and a retry may take it over instead of waiting a fixed minute.
+  const claimLeaseMs = 2 * services.config.carrierTimeoutMs + 10_000;
+  return new IdempotencyStore(services.database.db, services.clock, waitForFirstMs, claimLeaseMs);
+}
+
+/** Answers a client's retry must not replay: it may fix the request, or simply come back later. */
+// A missing or declined payment method is fixed on the account, after which the same request must succeed.
+const unstoredCodes = new Set<ErrorCode>(['validation_failed', 'malformed_json', 'rate_limited', 'invalid_idempotency_key', 'payment_method_required', 'payment_declined']);
+
+/**
+ * Runs an operation that holds an Idempotency-Key. Its answer is stored in the same transaction as the change,
+ * so a crash can never leave a change without its answer or an answer without its change. Errors that are not
+ * answers give the key back and are thrown; the caller must no longer release the claim after this returns or throws.
+ */
+export async function runClaimed(
+  op: AnyOperation,
+  ctx: Context,
+  input: OperationInput,
+  claim: IdempotencyClaim,
+  status: number,
+  serialize: (result: unknown) => string,
+): Promise<StoredAnswer> {
+  try {
+    if (op.ownTransactions) {
+      let stored: string | undefined;
+      const answer = async (trx: Kysely<DB>, result: unknown) => {
+        const body = serialize(result);
+        await claim.complete(trx, status, jsonType, body);
+        stored = body;
+      };
+      const result = await op.handler({ ...ctx, answer, idempotencyKey: claim.key }, input);
+      if (stored === undefined) {
+        stored = serialize(result);
+        await claim.complete(ctx.db, status, jsonType, stored);
+      }
+      return { status, contentType: jsonType, body: stored };
+    }
+    const body = await ctx.db.transaction().execute(async (trx) => {
+      const result = await op.handler({ ...ctx, db: trx, idempotencyKey: claim.key }, input);
+      const text = serialize(result);
+      await claim.complete(trx, status, jsonType, text);
+      return text;
+    });
+    return { status, contentType: jsonType, body };
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status >= 500 || unstoredCodes.has(err.code)) {
+      // Give the key back before answering: a client that retries the moment it reads this answer must find it free.
+      await claim.release();
+      throw err;
+    }
+    // A refusal is an answer too: the same request again gets the same refusal.
+    const body = JSON.stringify(problemDocument(err, ctx.requestId, ctx.config.publicUrl));
+    await claim.complete(ctx.db, err.status, problemType, body);
+    return { status: err.status, contentType: problemType, body, headers: err.headers };
+  }
+}
