@@ -190,7 +190,7 @@ describe('delivering events', () => {
     for (const r of receiver.received) assert.equal(verify(webhook.secret, r).data.id, order.id);
 
     let log: Json[] = [];
-    for (let i = 0; i < 50 && log[0]?.status !== 'succeeded'; i++) {
+    for (let i = 0; i < 200 && log[0]?.status !== 'succeeded'; i++) {
       log = await deliveries(webhook.id);
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -230,7 +230,10 @@ describe('delivering events', () => {
     await newOrder();
     await receiver.waitFor((r) => r.length === 1);
     let log: Json[] = [];
-    for (let i = 0; i < 50 && !log[0]?.next_attempt_at; i++) log = await deliveries(webhook.id);
+    for (let i = 0; i < 200 && !log[0]?.next_attempt_at; i++) {
+      log = await deliveries(webhook.id);
+      if (!log[0]?.next_attempt_at) await new Promise((r) => setTimeout(r, 20));
+    }
     const due = Date.parse(log[0]!.next_attempt_at) - Date.parse(log[0]!.attempts[0].attempted_at);
     assert.equal(due, 120_000);
 
@@ -238,10 +241,18 @@ describe('delivering events', () => {
     server.clock.advance(121_000);
     await receiver.waitFor((r) => r.length === 2);
     let hook: Json = {};
-    for (let i = 0; i < 50 && hook.status !== 'disabled'; i++) hook = (await server.request('GET', `/webhooks/${webhook.id}`, { key })).body;
+    for (let i = 0; i < 200 && hook.status !== 'disabled'; i++) {
+      hook = (await server.request('GET', `/webhooks/${webhook.id}`, { key })).body;
+      if (hook.status !== 'disabled') await new Promise((r) => setTimeout(r, 20));
+    }
     assert.equal(hook.status, 'disabled');
     assert.match(hook.disabled_reason, /410/);
-    assert.equal((await deliveries(webhook.id))[0]!.status, 'failed');
+    let last: Json | undefined;
+    for (let i = 0; i < 200 && last?.status !== 'failed'; i++) {
+      last = (await deliveries(webhook.id))[0];
+      if (last?.status !== 'failed') await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.equal(last!.status, 'failed');
     await newOrder();
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(receiver.received.length, 2, 'a disabled webhook gets nothing');
