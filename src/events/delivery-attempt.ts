@@ -1,0 +1,86 @@
+import { request, type Dispatcher } from 'undici';
+import type { Clock } from '../domain/clock.ts';
+import type { Claimed } from './delivery-claim.ts';
+import { parseRetryAfter } from './retry-schedule.ts';
+import { signatureHeader } from './signature.ts';
+
+const excerptLength = 500;
+/** Past this much of an answer the rest is thrown away: the log keeps only an excerpt. */
+const readLimit = 64 * 1024;
+
+export interface Outcome {
+  claimed: Claimed;
+  attemptedAt: Date;
+  latencyMs: number;
+  statusCode: number | null;
+  error: string | null;
+  excerpt: string | null;
+  retryAfterMs: number | null;
+}
+
+/** The body Standard Webhooks receivers expect; `data` is stored as the API's JSON and goes out unparsed. */
+function payload(c: Claimed): string {
+  return `{"type":${JSON.stringify(c.type)},"timestamp":${JSON.stringify(c.createdAt)},"data":${c.data}}`;
+}
+
+async function readExcerpt(body: Dispatcher.ResponseData['body']): Promise<string> {
+  let text = '';
+  let read = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    read += chunk.length;
+    if (text.length < excerptLength) text += chunk.toString('utf8');
+    if (read > readLimit) {
+      body.destroy();
+      break;
+    }
+  }
+  return text.slice(0, excerptLength);
+}
+
+function describe(err: unknown): string {
+  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e.cause?.code ?? e.code;
+  if (code === 'ERR_WEBHOOK_ADDRESS_BLOCKED') return e.cause?.message ?? e.message ?? 'address not allowed';
+  if (e.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return 'timed out';
+  return [code, e.cause?.message ?? e.message].filter(Boolean).join(': ') || 'network error';
+}
+
+function secrets(c: Claimed, now: Date): string[] {
+  const previousValid = c.previousSecret && c.previousSecretExpiresAt && c.previousSecretExpiresAt > now.toISOString();
+  return previousValid ? [c.secret, c.previousSecret!] : [c.secret];
+}
+
+/** Sends one attempt of a claimed delivery, signed as Standard Webhooks prescribes: a network error is an outcome too. */
+export async function sendAttempt(c: Claimed, clock: Clock, dispatcher: Dispatcher, timeoutMs: number): Promise<Outcome> {
+  const attemptedAt = clock.now();
+  // The receiver checks webhook-timestamp against its own clock to refuse replays, so it is the real time even
+  // when shipd's clock is a simulated one.
+  const signedAt = new Date();
+  const body = payload(c);
+  const started = performance.now();
+  const result: Omit<Outcome, 'latencyMs'> = { claimed: c, attemptedAt, statusCode: null, error: null, excerpt: null, retryAfterMs: null };
+  try {
+    const res = await request(c.url, {
+      method: 'POST',
+      dispatcher,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'shipd-webhooks/1',
+        'webhook-id': c.eventId,
+        'webhook-timestamp': String(Math.floor(signedAt.getTime() / 1000)),
+        'webhook-signature': signatureHeader(secrets(c, attemptedAt), c.eventId, signedAt, body),
+      },
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    result.statusCode = res.statusCode;
+    result.retryAfterMs = parseRetryAfter(res.headers['retry-after'], attemptedAt);
+    result.excerpt = await readExcerpt(res.body);
+    if (res.statusCode < 200 || res.statusCode >= 300) result.error = `answered ${res.statusCode}`;
+  } catch (err) {
+    result.error = describe(err);
+  }
+  return { ...result, latencyMs: Math.round(performance.now() - started) };
+}
