@@ -46,14 +46,23 @@ async function deliveries(webhookId: string, k = key): Promise<Json[]> {
   return res.body.data;
 }
 
+/** Reads until the value is as wanted (the worker records asynchronously), for up to 4 s; returns the last read. */
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  let value = await read();
+  for (let i = 0; i < 200 && !done(value); i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    value = await read();
+  }
+  return value;
+}
+
 /** Waits until the webhook's newest delivery has this many attempts on record. */
 async function recorded(webhookId: string, attempts: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if ((await deliveries(webhookId))[0]?.attempt_count === attempts) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`delivery never had ${attempts} attempts on record`);
+  const log = await eventually(() => deliveries(webhookId), (l) => l[0]?.attempt_count === attempts);
+  if (log[0]?.attempt_count !== attempts) throw new Error(`delivery never had ${attempts} attempts on record`);
 }
+
+const webhookNow = async (id: string): Promise<Json> => (await server.request('GET', `/webhooks/${id}`, { key })).body;
 
 const types = (receiver: Receiver, secret: string) => receiver.received.filter((r) => r.status === 204).map((r) => verify(secret, r).type);
 
@@ -189,11 +198,7 @@ describe('delivering events', () => {
     assert.equal(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size, 1);
     for (const r of receiver.received) assert.equal(verify(webhook.secret, r).data.id, order.id);
 
-    let log: Json[] = [];
-    for (let i = 0; i < 200 && log[0]?.status !== 'succeeded'; i++) {
-      log = await deliveries(webhook.id);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const log = await eventually(() => deliveries(webhook.id), (l) => l[0]?.status === 'succeeded');
     assert.equal(log.length, 1);
     const [delivery] = log as [Json];
     assert.equal(delivery.status, 'succeeded');
@@ -229,29 +234,17 @@ describe('delivering events', () => {
     const webhook = await register(receiver, ['order.created']);
     await newOrder();
     await receiver.waitFor((r) => r.length === 1);
-    let log: Json[] = [];
-    for (let i = 0; i < 200 && !log[0]?.next_attempt_at; i++) {
-      log = await deliveries(webhook.id);
-      if (!log[0]?.next_attempt_at) await new Promise((r) => setTimeout(r, 20));
-    }
+    const log = await eventually(() => deliveries(webhook.id), (l) => Boolean(l[0]?.next_attempt_at));
     const due = Date.parse(log[0]!.next_attempt_at) - Date.parse(log[0]!.attempts[0].attempted_at);
     assert.equal(due, 120_000);
 
     receiver.answer = () => ({ status: 410 });
     server.clock.advance(121_000);
     await receiver.waitFor((r) => r.length === 2);
-    let hook: Json = {};
-    for (let i = 0; i < 200 && hook.status !== 'disabled'; i++) {
-      hook = (await server.request('GET', `/webhooks/${webhook.id}`, { key })).body;
-      if (hook.status !== 'disabled') await new Promise((r) => setTimeout(r, 20));
-    }
+    const hook = await eventually(() => webhookNow(webhook.id), (h) => h.status === 'disabled');
     assert.equal(hook.status, 'disabled');
     assert.match(hook.disabled_reason, /410/);
-    let last: Json | undefined;
-    for (let i = 0; i < 200 && last?.status !== 'failed'; i++) {
-      last = (await deliveries(webhook.id))[0];
-      if (last?.status !== 'failed') await new Promise((r) => setTimeout(r, 20));
-    }
+    const [last] = await eventually(() => deliveries(webhook.id), (l) => l[0]?.status === 'failed');
     assert.equal(last!.status, 'failed');
     await newOrder();
     await new Promise((r) => setTimeout(r, 300));
@@ -277,14 +270,10 @@ describe('delivering events', () => {
     server.clock.advance(3 * 24 * 3_600_000);
     await newOrder();
     await receiver.waitFor((r) => r.length >= 2);
-    let hook = (await server.request('GET', `/webhooks/${webhook.id}`, { key })).body;
-    assert.equal(hook.status, 'enabled', 'three days of failures are not enough');
+    assert.equal((await webhookNow(webhook.id)).status, 'enabled', 'three days of failures are not enough');
     server.clock.advance(2 * 24 * 3_600_000 + 60_000);
     await newOrder();
-    for (let i = 0; i < 200 && hook.status !== 'disabled'; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      hook = (await server.request('GET', `/webhooks/${webhook.id}`, { key })).body;
-    }
+    const hook = await eventually(() => webhookNow(webhook.id), (h) => h.status === 'disabled');
     assert.equal(hook.status, 'disabled');
     assert.match(hook.disabled_reason, /5 days/);
     await receiver.close();
@@ -437,11 +426,10 @@ describe('the SSRF guard', () => {
     try {
       const order = await strict.request('POST', '/orders', { key: strictKey, body: orderBody() });
       assert.equal(order.status, 201);
-      let log: Json[] = [];
-      for (let i = 0; i < 100 && !log[0]?.attempts?.length; i++) {
-        await new Promise((r) => setTimeout(r, 20));
-        log = (await strict.request('GET', `/webhooks/${id}/deliveries`, { key: strictKey })).body.data;
-      }
+      const log: Json[] = await eventually(
+        async () => (await strict.request('GET', `/webhooks/${id}/deliveries`, { key: strictKey })).body.data,
+        (l: Json[]) => l[0]?.attempts?.length > 0,
+      );
       assert.match(log[0]!.attempts[0].error, /127\.0\.0\.1.*loopback/);
       assert.equal(log[0]!.attempts[0].status_code, null);
       assert.equal(receiver.received.length, 0);
