@@ -1,4 +1,5 @@
 import type { Config } from './config.ts';
+import type { Context } from './domain/context.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { watchKeyChanges, type KeyChangeWatcher } from './db/key-changes.ts';
@@ -6,6 +7,19 @@ import { KeyStore } from './domain/key-store.ts';
 import { systemClock, type Clock } from './domain/clock.ts';
 import { RateStore } from './domain/rate-store.ts';
 import { labelStoreFor, type LabelStore } from './domain/label-store.ts';
+
+/** A domain context without a caller: what jobs work with, and what a request adds its principal to. */
+export function serviceContext(services: Services, requestId: string): Omit<Context, 'principal'> {
+  return {
+    db: services.database.db,
+    dbKind: services.database.kind,
+    clock: services.clock,
+    config: services.config,
+    requestId,
+    rateStore: services.rateStore,
+    labels: services.labels,
+  };
+}
 
 /** Everything long-lived that the HTTP layer, the worker and the CLI share in one process. */
 export interface Services {

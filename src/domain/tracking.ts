@@ -21,6 +21,8 @@ export type TrackingContext = Omit<Context, 'principal'>;
 const finalStatuses = new Set(['delivered', 'return_to_sender', 'failure', 'cancelled']);
 /** How often a label is asked about when its carrier cannot say when it will next change. */
 const pollMs = { test: 30_000, live: 3_600_000 } as const;
+/** Labels one tracking pass takes; a full batch means more may be due. */
+export const trackingBatch = 200;
 /** A label being asked about is not asked about again by another worker for this long. */
 const claimLeaseMs = 60_000;
 
@@ -31,25 +33,37 @@ function toEvents(events: TrackingEvent[]): Tracker['events'] {
   return events.map((e) => ({ occurred_at: e.occurredAt.toISOString(), status: e.status, description: e.description, location: e.location }));
 }
 
-/** The tracker as of its first `seen` scans: each tracking.updated event shows the label as that scan left it. */
-function toTracker(row: ShipmentsTable, result: TrackingResult, seen = result.events.length): Tracker {
+/** What names a tracker: its label, or for a magic test number the number alone. */
+type TrackerIdentity = Pick<Tracker, 'id' | 'tracking_number' | 'carrier' | 'order_id' | 'shipment_id'>;
+
+const labelIdentity = (row: ShipmentsTable): TrackerIdentity => ({
+  id: trackerId(row.id),
+  tracking_number: row.tracking_number!,
+  carrier: row.carrier as CarrierId,
+  order_id: row.order_id,
+  shipment_id: row.id,
+});
+
+/**
+ * The tracker as of its first `seen` scans: each tracking.updated event shows the label as that scan left it.
+ * `since` stands in for the time of the last scan while there is none.
+ */
+function trackerOf(identity: TrackerIdentity, result: TrackingResult, since: Date, seen = result.events.length): Tracker {
   const events = result.events.slice(0, seen);
   const last = events[events.length - 1];
   const current = seen === result.events.length;
   return {
-    id: trackerId(row.id),
+    ...identity,
     object: 'tracker',
-    tracking_number: row.tracking_number!,
-    carrier: row.carrier as CarrierId,
-    order_id: row.order_id,
-    shipment_id: row.id,
     status: current ? result.status : (last?.status ?? 'unknown'),
     status_detail: current ? result.statusDetail : (last?.description ?? ''),
     estimated_delivery_date: result.estimatedDeliveryDate,
     events: toEvents(events),
-    updated_at: (last?.occurredAt ?? new Date(row.updated_at)).toISOString(),
+    updated_at: (last?.occurredAt ?? since).toISOString(),
   };
 }
+
+const toTracker = (row: ShipmentsTable, result: TrackingResult, seen?: number) => trackerOf(labelIdentity(row), result, new Date(row.updated_at), seen);
 
 function voidedTracker(row: ShipmentsTable): Tracker {
   return toTracker(row, { status: 'cancelled', statusDetail: 'The label was voided', estimatedDeliveryDate: null, events: [] });
@@ -126,23 +140,6 @@ async function orderShipment(ctx: Context, orderId: string): Promise<ShipmentsTa
   return row;
 }
 
-function magicTracker(trackingNumber: string, carrier: CarrierId | undefined, result: TrackingResult): Tracker {
-  const last = result.events[result.events.length - 1];
-  return {
-    id: `trk_${trackingNumber.toLowerCase()}`,
-    object: 'tracker',
-    tracking_number: trackingNumber,
-    carrier: carrier ?? 'usps',
-    order_id: null,
-    shipment_id: null,
-    status: result.status,
-    status_detail: result.statusDetail,
-    estimated_delivery_date: result.estimatedDeliveryDate,
-    events: toEvents(result.events),
-    updated_at: (last?.occurredAt ?? new Date()).toISOString(),
-  };
-}
-
 /** POST /tracking: by order, or by a tracking number of a label the key bought (or a magic test number). */
 export async function track(ctx: Context, input: TrackingRequest): Promise<Tracker> {
   if ((input.order_id === undefined) === (input.tracking_number === undefined)) {
@@ -167,8 +164,12 @@ export async function track(ctx: Context, input: TrackingRequest): Promise<Track
   const row = await q.orderBy('id', 'desc').limit(1).executeTakeFirst();
   if (row) return refreshTracking(ctx, row);
   if (ctx.principal.mode === 'test') {
-    const magic = magicTracking(number, ctx.clock.now());
-    if (magic) return magicTracker(number, input.carrier, magic);
+    const now = ctx.clock.now();
+    const magic = magicTracking(number, now);
+    if (magic) {
+      const identity = { id: `trk_${number.toLowerCase()}`, tracking_number: number, carrier: input.carrier ?? 'usps', order_id: null, shipment_id: null } as const;
+      return trackerOf(identity, magic, now);
+    }
   }
   const looksLike = detectCarrier(number);
   const hint = looksLike.length > 0 ? ` (it has the form of a ${looksLike.map((c) => c.toUpperCase()).join(' or ')} number)` : '';
@@ -179,7 +180,7 @@ export async function track(ctx: Context, input: TrackingRequest): Promise<Track
  * The tracking worker's pass: takes the labels whose next check is due (holding each for a minute, so other
  * workers skip it), asks their carriers, and reports progress. Returns how many it asked about.
  */
-export async function pollTracking(ctx: TrackingContext, log: { warn(o: object, m: string): void }, limit = 200): Promise<number> {
+export async function pollTracking(ctx: TrackingContext, log: { warn(o: object, m: string): void }, limit = trackingBatch): Promise<number> {
   const now = ctx.clock.now();
   const at = now.toISOString();
   let due = ctx.db.selectFrom('shipments').select('id').where('tracking_next_check_at', '<=', at).orderBy('tracking_next_check_at').limit(limit);

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
-import type { Services } from '../services.ts';
+import { serviceContext, type Services } from '../services.ts';
 import { IdempotencyStore } from '../domain/idempotency.ts';
 import { JobRunner, type RunnerOptions } from './runner.ts';
 import { reconcilePending } from '../domain/purchase.ts';
-import { pollTracking, type TrackingContext } from '../domain/tracking.ts';
+import { pollTracking, trackingBatch } from '../domain/tracking.ts';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../events/delivery-worker.ts';
 
 /** Every job shipd runs, the recurring ones, and the webhook delivery worker beside them. */
@@ -13,15 +13,6 @@ export function createJobRunner(
   options?: RunnerOptions & { delivery?: Omit<DeliveryWorkerOptions, 'allowInsecure'> },
 ): JobRunner {
   const idempotency = new IdempotencyStore(services.database.db, services.clock);
-  const jobContext = (requestId: string): TrackingContext => ({
-    db: services.database.db,
-    dbKind: services.database.kind,
-    clock: services.clock,
-    config: services.config,
-    requestId,
-    rateStore: services.rateStore,
-    labels: services.labels,
-  });
   const delivery = new DeliveryWorker(services.database, services.clock, log.child({ component: 'webhooks' }), {
     ...options?.delivery,
     allowInsecure: services.config.webhooksAllowInsecure,
@@ -34,11 +25,11 @@ export function createJobRunner(
         if (removed > 0) log.info({ removed }, 'forgot expired idempotency keys');
       },
       'purchases.reconcile': async () => {
-        await reconcilePending(jobContext('job:purchases.reconcile'), log);
+        await reconcilePending(serviceContext(services, 'job:purchases.reconcile'), log);
       },
       'tracking.poll': async () => {
         // Keep going while a pass finds a full batch: a backlog is worked off now, not one batch a second.
-        while ((await pollTracking(jobContext('job:tracking.poll'), log)) === 200);
+        while ((await pollTracking(serviceContext(services, 'job:tracking.poll'), log)) === trackingBatch);
       },
       'rates.cleanup': async () => {
         const removed = await services.rateStore.deleteExpired(services.clock.now());

@@ -5,7 +5,7 @@ import type { Context } from '../domain/context.ts';
 import { ApiError, problemDocument, type ErrorCode } from '../domain/errors.ts';
 import { IdempotencyStore, type IdempotencyClaim } from '../domain/idempotency.ts';
 import type { Principal } from '../domain/key-store.ts';
-import type { Services } from '../services.ts';
+import { serviceContext, type Services } from '../services.ts';
 import type { AnyOperation } from './operation.ts';
 
 export interface OperationInput {
@@ -26,16 +26,7 @@ const jsonType = 'application/json; charset=utf-8';
 const problemType = 'application/problem+json';
 
 export function operationContext(services: Services, principal: Principal, requestId: string): Context {
-  return {
-    principal,
-    db: services.database.db,
-    dbKind: services.database.kind,
-    clock: services.clock,
-    config: services.config,
-    requestId,
-    rateStore: services.rateStore,
-    labels: services.labels,
-  };
+  return { ...serviceContext(services, requestId), principal };
 }
 
 /** The store both transports claim Idempotency-Keys in. */
