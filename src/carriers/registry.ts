@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { CarrierId, Config } from '../config.ts';
 import type { Mode } from '../domain/api-key-format.ts';
 import type { Clock } from '../domain/clock.ts';
-import { failure, type Carrier, type CarrierErrorCode, type CarrierResult } from './carrier.ts';
+import { failure, type Carrier, type CarrierResult } from './carrier.ts';
 import { carrierCatalog } from './catalog.ts';
 import { SimulatedCarrier } from './sim/simulator.ts';
 import { simTables } from './sim/tables.ts';
@@ -39,15 +39,14 @@ function simulatorsFor(clock: Clock, trackingSpeed: number): Record<CarrierId, C
   return set;
 }
 
-/** A live carrier shipd cannot call: it says why, per carrier, instead of failing the whole request. */
-class UnreachableLiveCarrier implements Carrier {
+/** A live carrier without usable credentials: it says why, per carrier, instead of failing the whole request. */
+class UncredentialedCarrier implements Carrier {
   readonly name: string;
   readonly services: Carrier['services'];
   readonly usable = false;
 
   constructor(
     readonly id: CarrierId,
-    private readonly code: CarrierErrorCode,
     private readonly reason: string,
   ) {
     const info = carrierCatalog.find((c) => c.id === id)!;
@@ -56,19 +55,19 @@ class UnreachableLiveCarrier implements Carrier {
   }
 
   async rate(): Promise<CarrierResult<never>> {
-    return failure(this.code, this.reason);
+    return failure('credentials_missing', this.reason);
   }
 
   async purchase(): Promise<CarrierResult<never>> {
-    return failure(this.code, this.reason);
+    return failure('credentials_missing', this.reason);
   }
 
   async void(): Promise<CarrierResult<never>> {
-    return failure(this.code, this.reason);
+    return failure('credentials_missing', this.reason);
   }
 
   async track(): Promise<CarrierResult<never>> {
-    return failure(this.code, this.reason);
+    return failure('credentials_missing', this.reason);
   }
 }
 
@@ -125,12 +124,12 @@ export function carriersFor(
       const mine = own[c.id];
       if (mine) return liveAdapter(c.id, mine, config, clock);
       if (unreadable.includes(c.id)) {
-        return new UnreachableLiveCarrier(c.id, 'credentials_missing', `The account's own ${c.name} credentials cannot be read with this SHIPD_SECRET; connect them again`);
+        return new UncredentialedCarrier(c.id, `The account's own ${c.name} credentials cannot be read with this SHIPD_SECRET; connect them again`);
       }
       const creds = config.carriers[c.id];
       return creds.clientId && creds.clientSecret
         ? liveAdapter(c.id, { clientId: creds.clientId, clientSecret: creds.clientSecret, ...(creds.accountNumber && { accountNumber: creds.accountNumber }) }, config, clock)
-        : new UnreachableLiveCarrier(c.id, 'credentials_missing', `Set ${p}_CLIENT_ID and ${p}_CLIENT_SECRET, or connect the account's own ${c.name} account, to use ${c.name} with live keys`);
+        : new UncredentialedCarrier(c.id, `Set ${p}_CLIENT_ID and ${p}_CLIENT_SECRET, or connect the account's own ${c.name} account, to use ${c.name} with live keys`);
     }),
   );
 }

@@ -14,9 +14,11 @@ export interface CarrierAccess {
 
 type Deps = Pick<Context, 'db' | 'config' | 'clock'>;
 
+const none: ReadonlySet<CarrierId> = new Set();
+
 /** The carriers an account uses in a mode: simulators in test mode; in live mode its own accounts first, then the platform's. */
 export async function carrierAccess(ctx: Deps, accountId: string, mode: Mode): Promise<CarrierAccess> {
-  if (mode === 'test') return { carriers: carriersFor(mode, ctx.config, ctx.clock), own: new Set() };
+  if (mode === 'test') return { carriers: carriersFor(mode, ctx.config, ctx.clock), own: none };
   const { own, unreadable } = await ownCredentials(ctx.db, ctx.config.secret, accountId);
   return { carriers: carriersFor(mode, ctx.config, ctx.clock, own, unreadable), own: new Set(Object.keys(own) as CarrierId[]) };
 }

@@ -5,8 +5,17 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
  * SHIPD_SECRET for this one purpose, so the label-token key and this key never coincide. A sealed value names its
  * version, so the scheme can change without losing what was stored.
  */
+const keys = new Map<string, Buffer>();
+
+/** Derived once per secret and purpose: every live request of an account with its own carrier account opens it. */
 function key(secret: string, purpose: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', secret, 'shipd', purpose, 32));
+  const id = `${purpose}\0${secret}`;
+  let k = keys.get(id);
+  if (!k) {
+    k = Buffer.from(hkdfSync('sha256', secret, 'shipd', purpose, 32));
+    keys.set(id, k);
+  }
+  return k;
 }
 
 export function seal(secret: string, purpose: string, plaintext: string): string {
