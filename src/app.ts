@@ -2,7 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Logger } from 'pino';
 import { randomUUID } from 'node:crypto';
 import type { Services } from './services.ts';
-import { operations as allOperations, sharedSchemas } from './operations/index.ts';
+import { operations as allOperations, featureSchemas, sharedSchemas } from './operations/index.ts';
 import type { AnyOperation } from './operations/operation.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { registerProblemHandlers, sendProblem } from './http/problems.ts';
@@ -32,7 +32,8 @@ export interface AppOptions {
 
 /** Builds the HTTP app over already-created services. It does not listen. */
 export async function buildApp(services: Services, logger: Logger, options: AppOptions = {}): Promise<FastifyInstance> {
-  const operations = options.operations ?? allOperations;
+  // A feature that is off has no route and no OpenAPI entry: its paths answer 404 like any unknown path.
+  const operations = (options.operations ?? allOperations).filter((op) => !op.feature || services.config.features.has(op.feature));
   setCarrierTraceLog(logger);
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -57,8 +58,9 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
     },
   });
   app.decorateRequest('principal', null);
-  app.setValidatorCompiler(validatorCompiler(sharedSchemas));
-  for (const schema of sharedSchemas) app.addSchema(schema);
+  const schemas = [...sharedSchemas, ...[...services.config.features].flatMap((f) => featureSchemas[f])];
+  app.setValidatorCompiler(validatorCompiler(schemas));
+  for (const schema of schemas) app.addSchema(schema);
   // JSON is the only request body the API takes; anything else is a 415 problem.
   app.removeContentTypeParser('text/plain');
   registerNulGuard(app);

@@ -21,6 +21,7 @@ import { Tracker, TrackingEvent, TrackingRequest, TrackingStatus } from '../sche
 import { webhookOperations } from './webhooks.ts';
 import { trackingOperations } from './tracking.ts';
 import type { AnyOperation } from './operation.ts';
+import type { Feature } from '../config.ts';
 
 export const operations: AnyOperation[] = [...carrierOperations, ...accountResourceOperations, ...addressOperations, ...orderOperations, ...rateOperations, ...shipmentOperations, ...trackingOperations, ...webhookOperations, ...eventOperations];
 
@@ -76,3 +77,10 @@ export const sharedSchemas: TSchema[] = [
   WebhookDelivery,
   WebhookDeliveryList,
 ];
+
+/** The named schemas of each ops helper: registered, and in the OpenAPI document, only while it is enabled. */
+export const featureSchemas: Record<Feature, TSchema[]> = {
+  batches: [],
+  manifests: [],
+  pickups: [],
+};

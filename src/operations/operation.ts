@@ -1,6 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Context } from '../domain/context.ts';
 import type { ErrorCode } from '../domain/errors.ts';
+import type { Feature } from '../config.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -25,6 +26,8 @@ export interface Operation<P extends TSchema = TSchema, Q extends TSchema = TSch
   /** The codes this operation itself can answer with, beyond those every authenticated route can. */
   errors: ErrorCode[];
   readOnly?: boolean;
+  /** An ops helper: served, documented and offered only when this feature is on in SHIPD_FEATURES. */
+  feature?: Feature;
   /** A creating POST: honours Idempotency-Key, and stores its answer in the transaction that made the change. */
   idempotent?: boolean;
   /**
