@@ -183,6 +183,8 @@ export interface ShipmentsTable {
   tracking_events: number | null;
   /** When the tracking worker next asks the carrier; null once the journey has ended or the label is void. */
   tracking_next_check_at: string | null;
+  /** The end-of-day form the label was handed over on, if any. */
+  manifest_id: string | null;
 }
 
 export interface PostageLedgerTable {
@@ -267,6 +269,52 @@ export interface CarrierAccountsTable {
   updated_at: string;
 }
 
+export type BatchStatus = 'queued' | 'processing' | 'completed';
+export type BatchItemStatus = 'pending' | 'purchased' | 'failed';
+
+export interface BatchesTable {
+  id: string;
+  owner_key_id: string;
+  account_id: string;
+  mode: Mode;
+  status: BatchStatus;
+  selection: 'cheapest' | 'requested';
+  label_format: 'pdf' | 'zpl' | 'png';
+  total: number;
+  purchased: number;
+  failed: number;
+  /** The merged labels file, once the batch has completed with at least one label. */
+  document_format: 'pdf' | 'zpl' | null;
+  metadata: string;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
+export interface BatchItemsTable {
+  batch_id: string;
+  position: number;
+  order_id: string;
+  status: BatchItemStatus;
+  shipment_id: string | null;
+  /** The problem document (JSON) of an order that got no label. */
+  error: string | null;
+  updated_at: string;
+}
+
+export interface ManifestsTable {
+  id: string;
+  owner_key_id: string;
+  account_id: string;
+  mode: Mode;
+  carrier: string;
+  ship_date: string;
+  shipment_count: number;
+  total_weight_oz: number;
+  total_postage_cents: number;
+  created_at: string;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -287,4 +335,7 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   carrier_accounts: CarrierAccountsTable;
+  batches: BatchesTable;
+  batch_items: BatchItemsTable;
+  manifests: ManifestsTable;
 }

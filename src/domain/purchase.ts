@@ -205,6 +205,7 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
     tracking_status: null,
     tracking_events: null,
     tracking_next_check_at: null,
+    manifest_id: null,
   };
   await inTransaction(ctx.db, async (trx) => {
     const order = await ownOrderRow(trx, ctx, p.order.id, true);

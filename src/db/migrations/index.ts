@@ -6,6 +6,7 @@ import * as packages from './004_packages.ts';
 import * as shipments from './005_shipments.ts';
 import * as webhooksTracking from './006_webhooks_tracking.ts';
 import * as carrierAccounts from './007_carrier_accounts.ts';
+import * as opsBatchesManifests from './008_ops_batches_manifests.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '005_shipments': shipments,
   '006_webhooks_tracking': webhooksTracking,
   '007_carrier_accounts': carrierAccounts,
+  '008_ops_batches_manifests': opsBatchesManifests,
 };
