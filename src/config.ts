@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -32,6 +32,10 @@ export interface Config {
   carrierTimeoutMs: number;
   /** How much faster than real time test-mode tracking moves: carrier seconds per real second. */
   simTrackingSpeed: number;
+  /** How long a job stays claimed without word from its worker before another worker takes it over. */
+  jobLeaseMs: number;
+  /** Label purchases under way at once for one batch. */
+  batchConcurrency: number;
   carriers: Record<CarrierId, CarrierCredentials>;
 }
 
@@ -62,6 +66,8 @@ export const settingNames = [
   'SHIPD_WORKER',
   'SHIPD_CARRIER_TIMEOUT_MS',
   'SHIPD_SIM_TRACKING_SPEED',
+  'SHIPD_JOB_LEASE_MS',
+  'SHIPD_BATCH_CONCURRENCY',
   ...carrierIds.flatMap((c) => {
     const p = c.toUpperCase();
     return [`${p}_CLIENT_ID`, `${p}_CLIENT_SECRET`, `${p}_ACCOUNT_NUMBER`, `${p}_BASE_URL`];
@@ -133,10 +139,20 @@ function secret(raw: Raw, dataDir: string): string {
   // A generated secret lives in the data dir so that label URLs stay valid across restarts.
   const file = join(dataDir, 'secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  // Several processes may start at once on a fresh data dir, and all must end up with one secret, never
+  // a half-written one: each writes a whole file of its own and links it into place, which only the
+  // first can do; the others then read the winner's.
   mkdirSync(dataDir, { recursive: true });
-  const generated = randomBytes(32).toString('base64url');
-  writeFileSync(file, generated + '\n', { mode: 0o600, flag: 'wx' });
-  return generated;
+  const own = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(own, randomBytes(32).toString('base64url') + '\n', { mode: 0o600, flag: 'wx' });
+  try {
+    linkSync(own, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    unlinkSync(own);
+  }
+  return readFileSync(file, 'utf8').trim();
 }
 
 /** Reads a --config file: a JSON object whose keys are setting names. */
@@ -216,6 +232,8 @@ export function loadConfig(env: Raw = process.env, file?: string): Config {
     carrierTimeoutMs: integer(raw, 'SHIPD_CARRIER_TIMEOUT_MS', 10_000, 100, 120_000),
     // One simulated day per real minute: a developer sees a label delivered within minutes of buying it.
     simTrackingSpeed: integer(raw, 'SHIPD_SIM_TRACKING_SPEED', 1440, 1, 1_000_000),
+    jobLeaseMs: integer(raw, 'SHIPD_JOB_LEASE_MS', 30_000, 1_000, 3_600_000),
+    batchConcurrency: integer(raw, 'SHIPD_BATCH_CONCURRENCY', 4, 1, 64),
     carriers,
   };
 }

@@ -1,10 +1,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { Kysely } from 'kysely';
 import { createTestDatabase, type TestDatabase } from './harness.ts';
+import { bootstrapKey, freePort, startShipd } from './shipd-process.ts';
 import { orderBody } from './fixtures.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
@@ -12,61 +10,12 @@ import type { DB } from '../src/db/schema.ts';
 
 // A real shipd process, killed with SIGKILL in the middle of purchases and started again on the same database.
 
-const bin = join(import.meta.dirname, '..', 'bin', 'shipd.js');
 let testDb: TestDatabase;
 let database: Database;
 let db: Kysely<DB>;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-interface Shipd {
-  child: ChildProcess;
-  url: string;
-  stdout: () => string;
-  closed: Promise<unknown>;
-}
-
-async function startShipd(port: number): Promise<Shipd> {
-  const child = spawn(process.execPath, [bin, 'serve'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      ...testDb.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SHIPD_LOG_LEVEL: 'warn',
-      // A purchase left pending is stale after the carrier time-out plus 5 s; keep the wait short.
-      SHIPD_CARRIER_TIMEOUT_MS: '1000',
-      SHIPD_RATE_LIMIT_PER_SECOND: '100000',
-      SHIPD_RATE_LIMIT_BURST: '100000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const closed = new Promise((resolve) => child.once('close', resolve));
-  let out = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c));
-  child.stderr!.on('data', (c: Buffer) => (out += c));
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`shipd exited: ${out}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).status === 200) return { child, url, stdout: () => out, closed };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`shipd never became ready: ${out}`);
-}
+// A purchase left pending is stale after the carrier time-out plus 5 s; keep the wait short.
+const startShipdHere = (port: number) => startShipd(port, { ...testDb.env, SHIPD_CARRIER_TIMEOUT_MS: '1000' });
 
 before(async () => {
   testDb = await createTestDatabase();
@@ -88,8 +37,8 @@ interface Attempt {
 
 test('SIGKILL in the middle of purchases: no order with two labels, every 2xx has its shipment, the ledger balances', { timeout: 120_000 }, async () => {
   const port = await freePort();
-  let shipd = await startShipd(port);
-  const key = /(svc_test_[0-9A-Za-z]{32})/.exec(shipd.stdout())?.[1];
+  let shipd = await startShipdHere(port);
+  const key = bootstrapKey(shipd);
   assert.ok(key, `the first start prints a test key: ${shipd.stdout()}`);
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 
@@ -151,7 +100,7 @@ test('SIGKILL in the middle of purchases: no order with two labels, every 2xx ha
   };
   await checkInvariants();
 
-  shipd = await startShipd(port);
+  shipd = await startShipdHere(port);
   try {
     // Every 2xx the client got names a shipment that exists, bought, with the label it was told of.
     for (const a of bought) {

@@ -45,10 +45,14 @@ export async function labelFile(
   const row = await ctx.db.selectFrom('shipments').selectAll().where('id', '=', shipmentId).executeTakeFirst();
   if (!row || row.tracking_number === null) throw new ApiError('not_found', `No label for ${shipmentId}`);
   if (row.status !== 'purchased') throw new ApiError('label_voided', `The label of ${shipmentId} was voided; printing it would ship an unpaid parcel`);
-  let bytes = await ctx.labels.get(row.id, format);
-  if (!bytes) {
-    bytes = await renderLabel(labelDataFor(row, row.tracking_number), format);
-    await ctx.labels.put(ctx.db, row.id, format, bytes, ctx.clock.now().toISOString());
-  }
-  return { bytes, contentType: labelContentTypes[format] };
+  return { bytes: await labelBytes(ctx, row, format), contentType: labelContentTypes[format] };
+}
+
+/** A bought label's file in a format: the stored one, else rendered once and kept. */
+export async function labelBytes(ctx: Pick<Context, 'db' | 'labels' | 'clock'>, row: ShipmentsTable, format: LabelFormat): Promise<Buffer> {
+  const stored = await ctx.labels.get(row.id, format);
+  if (stored) return stored;
+  const bytes = await renderLabel(labelDataFor(row, row.tracking_number!), format);
+  await ctx.labels.put(ctx.db, row.id, format, bytes, ctx.clock.now().toISOString());
+  return bytes;
 }

@@ -63,9 +63,14 @@ async function planFromRate(ctx: Context, inputs: ShipmentInputs, rateId: string
   };
 }
 
-/** Without a rate id: the order's requested service, else the cheapest rate of any carrier. */
-async function planFromQuotes(ctx: Context, carriers: Record<CarrierId, Carrier>, inputs: ShipmentInputs, order: OrdersTable): Promise<PurchasePlan> {
-  const requested: { carrier: CarrierId; service: string } | null = order.requested_service ? JSON.parse(order.requested_service) : null;
+/**
+ * How a label is chosen without a rate id: `requested` takes the order's requested service, else the cheapest rate
+ * of any carrier; `cheapest` takes the cheapest rate whatever the order requested.
+ */
+export type Selection = 'requested' | 'cheapest';
+
+async function planFromQuotes(ctx: Context, carriers: Record<CarrierId, Carrier>, inputs: ShipmentInputs, order: OrdersTable, selection: Selection): Promise<PurchasePlan> {
+  const requested: { carrier: CarrierId; service: string } | null = selection === 'requested' && order.requested_service ? JSON.parse(order.requested_service) : null;
   const box = inputs.pkg?.box;
   const chosen = requested ? [carriers[requested.carrier]] : box ? [carriers[box.carrier]] : Object.values(carriers);
   const { quotes, errors } = await quoteAll(ctx, chosen, rateRequest(inputs, ctx.clock.now(), requested ? [requested.service] : undefined));
@@ -83,8 +88,8 @@ function checkPurchasable(order: OrdersTable): void {
   if (order.status !== 'incomplete') throw new ApiError('order_not_purchasable', `Order ${order.id} is ${order.status}; only incomplete orders can be bought a label`);
 }
 
-/** Buys the order's label: POST /shipments. */
-export async function buyLabel(ctx: Context, input: ShipmentCreate): Promise<Shipment> {
+/** Buys the order's label: POST /shipments, and each order of a batch. */
+export async function buyLabel(ctx: Context, input: ShipmentCreate, selection: Selection = 'requested'): Promise<Shipment> {
   const earlier = ctx.idempotencyKey ? await purchaseByKey(ctx, input.order_id, false, ctx.idempotencyKey) : undefined;
   if (earlier) return resumePurchase(ctx, earlier);
 
@@ -102,7 +107,7 @@ export async function buyLabel(ctx: Context, input: ShipmentCreate): Promise<Shi
   const platform = await platformPayment(ctx);
   if (platform instanceof ApiError && access.own.size === 0) throw platform;
   const candidates = platform instanceof ApiError ? pick(access.carriers, access.own) : access.carriers;
-  const plan = await planFromQuotes(ctx, candidates, inputs, order);
+  const plan = await planFromQuotes(ctx, candidates, inputs, order, selection);
   return purchase(ctx, access.carriers, { ...rest, plan, ...(await paymentFor(ctx, access, plan.carrier)) });
 }
 
@@ -110,7 +115,7 @@ const pick = (carriers: Record<CarrierId, Carrier>, ids: ReadonlySet<CarrierId>)
   Object.fromEntries(Object.entries(carriers).filter(([id]) => ids.has(id as CarrierId))) as Record<CarrierId, Carrier>;
 
 /** The platform payment method, or the 402 that its absence or decline means, without throwing it yet. */
-async function platformPayment(ctx: Context): Promise<string | ApiError> {
+export async function platformPayment(ctx: Context): Promise<string | ApiError> {
   try {
     return await requirePaymentMethod(ctx.db, ctx.principal.accountId, ctx.principal.mode);
   } catch (err) {

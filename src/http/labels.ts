@@ -3,10 +3,11 @@ import { Type } from '@sinclair/typebox';
 import type { Services } from '../services.ts';
 import { ApiError } from '../domain/errors.ts';
 import { labelFile } from '../domain/label-files.ts';
+import { documentFile } from '../domain/document-files.ts';
 import type { LabelFormat } from '../labels/label-data.ts';
 import { apiBase } from '../domain/paths.ts';
 
-const filePattern = /^(shp_[0-9a-z]{26})\.(pdf|zpl|png)$/;
+const filePattern = /^((shp|bat|man)_[0-9a-z]{26})\.(pdf|zpl|png)$/;
 
 /**
  * GET /labels/{shp_id}.{pdf|zpl|png}?token=…: the label file itself. It takes no API key, so that a label_url can
@@ -19,10 +20,11 @@ export function registerLabelFiles(app: FastifyInstance, services: Services): vo
       schema: {
         operationId: 'getLabelFile',
         summary: 'Download a label file',
-        description: 'The URL comes from a shipment\'s `label_url`; its token signs it for 7 days. Any of the three formats can be asked for.',
+        description:
+          "The URL comes from a shipment's `label_url` (any of the three formats can be asked for), or from a batch's `label_url` or a manifest's `form_url`; its token signs it for 7 days.",
         tags: ['Shipments'],
         security: [],
-        params: Type.Object({ file: Type.String({ description: '`{shp_id}.{pdf|zpl|png}`', examples: ['shp_01jf3k4m5n6p7q8r9s0t1v2w3x.pdf'] }) }),
+        params: Type.Object({ file: Type.String({ description: '`{shp_id}.{pdf|zpl|png}`, or a batch or manifest file', examples: ['shp_01jf3k4m5n6p7q8r9s0t1v2w3x.pdf'] }) }),
         querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'From label_url' }) }, { additionalProperties: false }),
         response: {
           200: {
@@ -40,13 +42,13 @@ export function registerLabelFiles(app: FastifyInstance, services: Services): vo
       const { token } = request.query as { token: string };
       const match = filePattern.exec(file);
       if (!match) throw new ApiError('not_found', `No label ${file}; label files are named {shp_id}.pdf, .zpl or .png`);
-      const [, shipmentId, format] = match as unknown as [string, string, LabelFormat];
+      const [, id, prefix, format] = match as unknown as [string, string, string, LabelFormat];
       const ctx = { db: services.database.db, labels: services.labels, config: services.config, clock: services.clock };
-      const { bytes, contentType } = await labelFile(ctx, shipmentId, format, token);
+      const { bytes, contentType } = prefix === 'shp' ? await labelFile(ctx, id, format, token) : await documentFile(ctx, id, format, token);
       return reply
         .type(contentType)
         .header('Cache-Control', 'private, no-store')
-        .header('Content-Disposition', `inline; filename="${shipmentId}.${format}"`)
+        .header('Content-Disposition', `inline; filename="${id}.${format}"`)
         .send(bytes);
     },
   );

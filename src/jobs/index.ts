@@ -5,6 +5,11 @@ import { JobRunner, type RunnerOptions } from './runner.ts';
 import { reconcilePending } from '../domain/purchase.ts';
 import { pollTracking, trackingBatch } from '../domain/tracking.ts';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../events/delivery-worker.ts';
+import { batchJob } from '../domain/batches.ts';
+import { runBatchRound } from '../domain/batch-run.ts';
+
+/** How long a batch round starts purchases before handing over to the next round, so other jobs get their turn. */
+const batchRoundMs = 10_000;
 
 /** Every job shipd runs, the recurring ones, and the webhook delivery worker beside them. */
 export function createJobRunner(
@@ -31,6 +36,10 @@ export function createJobRunner(
         // Keep going while a pass finds a full batch: a backlog is worked off now, not one batch a second.
         while ((await pollTracking(serviceContext(services, 'job:tracking.poll'), log)) === trackingBatch);
       },
+      [batchJob]: async (payload) => {
+        const { batch_id, round } = payload as { batch_id: string; round: number };
+        await runBatchRound(serviceContext(services, `job:${batchJob}`), batch_id, round, { concurrency: services.config.batchConcurrency, roundMs: batchRoundMs }, log);
+      },
       'rates.cleanup': async () => {
         const removed = await services.rateStore.deleteExpired(services.clock.now());
         if (removed > 0) log.info({ removed }, 'forgot expired rate shops');
@@ -46,7 +55,7 @@ export function createJobRunner(
     ],
     services.clock,
     log,
-    options,
+    { leaseMs: services.config.jobLeaseMs, ...options },
     [delivery],
   );
 }

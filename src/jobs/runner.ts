@@ -153,12 +153,20 @@ export class JobRunner {
 
   private async execute(job: JobsTable): Promise<void> {
     const handler = this.handlers[job.name];
+    // A job runs as long as it needs: while it runs, its lease is renewed, so the lease only has to outlast a
+    // crashed worker's silence, and another worker takes over a crashed one's job within one lease.
+    const heartbeat = setInterval(() => {
+      void this.renew(job).catch((err: unknown) => this.log.warn({ err, job_id: job.id }, 'could not renew a job lease'));
+    }, this.leaseMs / 3);
+    heartbeat.unref();
     let error: unknown;
     try {
       if (!handler) throw new Error(`no handler for job ${job.name}`);
       await handler(JSON.parse(job.payload), job);
     } catch (err) {
       error = err;
+    } finally {
+      clearInterval(heartbeat);
     }
     try {
       await this.finish(job, error);
@@ -166,6 +174,17 @@ export class JobRunner {
       // The lease runs out and the job runs again: at least once, never lost.
       this.log.error({ err, job_id: job.id }, 'could not record a job outcome');
     }
+  }
+
+  private async renew(job: JobsTable): Promise<void> {
+    const now = this.clock.now();
+    await this.database.db
+      .updateTable('jobs')
+      .set({ locked_until: new Date(now.getTime() + this.leaseMs).toISOString(), updated_at: now.toISOString() })
+      .where('id', '=', job.id)
+      .where('locked_by', '=', this.id)
+      .where('status', '=', 'running')
+      .execute();
   }
 
   private async finish(job: JobsTable, error: unknown): Promise<void> {

@@ -19,11 +19,13 @@ import { LabelFormatSchema, ReturnCreate, Shipment, ShipmentCreate, ShipmentList
 import { DeletedWebhooks, DeliveryStatus, Webhook, WebhookCreate, WebhookDelivery, WebhookDeliveryList, WebhookEventType, WebhookList, WebhookUpdate, WebhookWithSecret } from '../schemas/webhook.ts';
 import { Tracker, TrackingEvent, TrackingRequest, TrackingStatus } from '../schemas/tracker.ts';
 import { webhookOperations } from './webhooks.ts';
+import { batchOperations } from './batches.ts';
+import { Batch, BatchCreate, BatchList, BatchSelection, BatchStatus } from '../schemas/batch.ts';
 import { trackingOperations } from './tracking.ts';
 import type { AnyOperation } from './operation.ts';
 import type { Feature } from '../config.ts';
 
-export const operations: AnyOperation[] = [...carrierOperations, ...accountResourceOperations, ...addressOperations, ...orderOperations, ...rateOperations, ...shipmentOperations, ...trackingOperations, ...webhookOperations, ...eventOperations];
+export const operations: AnyOperation[] = [...carrierOperations, ...accountResourceOperations, ...addressOperations, ...orderOperations, ...rateOperations, ...shipmentOperations, ...trackingOperations, ...webhookOperations, ...eventOperations, ...batchOperations];
 
 /** Schemas with an $id: registered once, referenced everywhere, named components in OpenAPI. */
 export const sharedSchemas: TSchema[] = [
@@ -80,7 +82,7 @@ export const sharedSchemas: TSchema[] = [
 
 /** The named schemas of each ops helper: registered, and in the OpenAPI document, only while it is enabled. */
 export const featureSchemas: Record<Feature, TSchema[]> = {
-  batches: [],
+  batches: [BatchSelection, BatchCreate, BatchStatus, Batch, BatchList],
   manifests: [],
   pickups: [],
 };

@@ -2,7 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ListOf, StringEnum, Timestamp } from './common.ts';
 import { listQueryFields } from './list.ts';
 
-export const eventTypes = ['order.created', 'order.updated', 'shipment.created', 'shipment.voided', 'tracking.updated'] as const;
+// batch.completed is sent only where the batches ops helper is enabled.
+export const eventTypes = ['order.created', 'order.updated', 'shipment.created', 'shipment.voided', 'tracking.updated', 'batch.completed'] as const;
 export type EventType = (typeof eventTypes)[number];
 /** Every type in the event log: the subscribable ones, and the ping `POST /webhooks/{id}/test` sends. */
 export const loggedEventTypes = [...eventTypes, 'webhook.test'] as const;

@@ -1,0 +1,138 @@
+import { sql } from 'kysely';
+import type { BatchesTable, BatchItemsTable } from '../db/schema.ts';
+import { enqueue } from '../jobs/queue.ts';
+import { mergedFormat, mergeLabels } from '../labels/merge.ts';
+import { batchRound, toBatch } from './batches.ts';
+import type { Context } from './context.ts';
+import { ApiError, problemDocument } from './errors.ts';
+import { recordEvent } from './events.ts';
+import { labelBytes } from './label-files.ts';
+import { buyLabel, pendingStaleMs } from './purchase.ts';
+import { inTransaction } from './transaction.ts';
+
+interface Log {
+  info(o: object, m: string): void;
+}
+
+export interface BatchRunOptions {
+  /** Purchases under way at once for one batch. */
+  concurrency: number;
+  /** How long one round starts new purchases before it hands the rest to the next round. */
+  roundMs: number;
+}
+
+type Outcome = { status: 'purchased'; shipmentId: string } | { status: 'failed'; problem: Record<string, unknown> } | { status: 'later' };
+
+/** Answers that mean "not decided yet": a purchase still running elsewhere, or one the reconcile job will finish. */
+const undecided = new Set(['idempotency_key_in_use', 'carrier_timeout']);
+
+/**
+ * One order's label, bought as POST /shipments would buy it, under an Idempotency-Key of the batch's own. A round
+ * that runs again after a crash finds the purchase its predecessor started instead of starting a second one.
+ */
+async function buyItem(owner: Context, batch: BatchesTable, item: BatchItemsTable): Promise<Outcome> {
+  const ctx: Context = { ...owner, idempotencyKey: `${batch.id}:${item.position}`, requestId: `${batch.id}:${item.position}` };
+  try {
+    const shipment = await buyLabel(ctx, { order_id: item.order_id, label_format: batch.label_format }, batch.selection);
+    return { status: 'purchased', shipmentId: shipment.id };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (undecided.has(err.code)) return { status: 'later' };
+    return { status: 'failed', problem: problemDocument(err, ctx.requestId, ctx.config.publicUrl) };
+  }
+}
+
+/** Records one order's outcome and moves the batch's counts with it, once, however many rounds reach it. */
+async function record(ctx: Omit<Context, 'principal'>, batch: BatchesTable, item: BatchItemsTable, outcome: Exclude<Outcome, { status: 'later' }>): Promise<void> {
+  const at = ctx.clock.now().toISOString();
+  await inTransaction(ctx.db, async (trx) => {
+    const updated = await trx
+      .updateTable('batch_items')
+      .set({
+        status: outcome.status,
+        shipment_id: outcome.status === 'purchased' ? outcome.shipmentId : null,
+        error: outcome.status === 'failed' ? JSON.stringify(outcome.problem) : null,
+        updated_at: at,
+      })
+      .where('batch_id', '=', batch.id)
+      .where('position', '=', item.position)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) return;
+    const counter = outcome.status === 'purchased' ? 'purchased' : 'failed';
+    await trx
+      .updateTable('batches')
+      .set({ [counter]: sql`${sql.ref(counter)} + 1`, status: 'processing', updated_at: at })
+      .where('id', '=', batch.id)
+      .execute();
+  });
+}
+
+/** The merged file of the batch's labels, kept beside the labels themselves; null when no order got one. */
+async function buildDocument(ctx: Omit<Context, 'principal'>, batch: BatchesTable): Promise<'pdf' | 'zpl' | null> {
+  const rows = await ctx.db
+    .selectFrom('batch_items')
+    .innerJoin('shipments', 'shipments.id', 'batch_items.shipment_id')
+    .selectAll('shipments')
+    .where('batch_items.batch_id', '=', batch.id)
+    .where('batch_items.status', '=', 'purchased')
+    .orderBy('batch_items.position')
+    .execute();
+  if (rows.length === 0) return null;
+  const files: Buffer[] = [];
+  for (const row of rows) files.push(await labelBytes(ctx, row, batch.label_format));
+  const format = mergedFormat(batch.label_format);
+  await ctx.labels.put(ctx.db, batch.id, format, await mergeLabels(batch.label_format, files), ctx.clock.now().toISOString());
+  return format;
+}
+
+/** Marks the batch completed and reports it, once. */
+async function complete(ctx: Omit<Context, 'principal'>, batch: BatchesTable, log: Log): Promise<void> {
+  const documentFormat = await buildDocument(ctx, batch);
+  const at = ctx.clock.now().toISOString();
+  await inTransaction(ctx.db, async (trx) => {
+    const updated = await trx
+      .updateTable('batches')
+      .set({ status: 'completed', document_format: documentFormat, completed_at: at, updated_at: at })
+      .where('id', '=', batch.id)
+      .where('status', '!=', 'completed')
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) return;
+    const done = await trx.selectFrom('batches').selectAll().where('id', '=', batch.id).executeTakeFirstOrThrow();
+    await recordEvent(trx, { principal: { keyId: done.owner_key_id, accountId: done.account_id, mode: done.mode } }, 'batch.completed', toBatch(ctx, done), at);
+    log.info({ batch: batch.id, purchased: done.purchased, failed: done.failed }, 'batch completed');
+  });
+}
+
+/**
+ * One round of a batch: buys the labels of its pending orders, a few at a time, until none is left or the round's
+ * time is up, then either completes the batch or enqueues the next round. Orders whose purchase is still undecided
+ * are taken up again by a later round, after the reconcile job has had time to decide them.
+ */
+export async function runBatchRound(ctx: Omit<Context, 'principal'>, batchId: string, round: number, options: BatchRunOptions, log: Log): Promise<void> {
+  const batch = await ctx.db.selectFrom('batches').selectAll().where('id', '=', batchId).executeTakeFirst();
+  if (!batch || batch.status === 'completed') return;
+  // The key's plan was checked when it handed the batch in; the batch is that request, carried out later.
+  const owner: Context = { ...ctx, principal: { keyId: batch.owner_key_id, accountId: batch.account_id, mode: batch.mode, plan: 'api' } };
+  const pending = await ctx.db.selectFrom('batch_items').selectAll().where('batch_id', '=', batchId).where('status', '=', 'pending').orderBy('position').execute();
+  const stopAt = Date.now() + options.roundMs;
+  let next = 0;
+  let later = 0;
+  const work = async () => {
+    while (next < pending.length && Date.now() < stopAt) {
+      const item = pending[next++]!;
+      const outcome = await buyItem(owner, batch, item);
+      if (outcome.status === 'later') later++;
+      else await record(ctx, batch, item, outcome);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency, pending.length) }, work));
+  const now = ctx.clock.now();
+  if (next < pending.length) {
+    await enqueue(ctx.db, batchRound(batchId, round + 1), now);
+  } else if (later > 0) {
+    await enqueue(ctx.db, { ...batchRound(batchId, round + 1), runAt: new Date(now.getTime() + pendingStaleMs(ctx)) }, now);
+  } else {
+    await complete(ctx, batch, log);
+  }
+}

@@ -1,0 +1,362 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Kysely } from 'kysely';
+import { createTestDatabase, problem, startServer, type TestDatabase, type TestServer } from './harness.ts';
+import { orderBody } from './fixtures.ts';
+import { openPdf } from './barcodes.ts';
+import { bootstrapKey, freePort, startShipd } from './shipd-process.ts';
+import { setPaymentMethod } from '../src/domain/billing.ts';
+import { createJobRunner } from '../src/jobs/index.ts';
+import type { JobRunner } from '../src/jobs/runner.ts';
+import { createLogger } from '../src/http/logger.ts';
+import { newId } from '../src/domain/ids.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase, type Database } from '../src/db/database.ts';
+import type { DB } from '../src/db/schema.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
+
+/** A URL the API handed out, pointed at the server under test (SHIPD_PUBLIC_URL names another port). */
+const at = (base: string, url: string) => {
+  const u = new URL(url);
+  return `${base}${u.pathname}${u.search}`;
+};
+
+async function poll<T>(what: string, look: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await look();
+    if (found !== undefined) return found;
+    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Sends requests with a few in flight at a time, keeping their order in the answers. */
+async function inParallel<T>(count: number, make: (i: number) => Promise<T>, width = 8): Promise<T[]> {
+  const out: T[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) {
+        const i = next++;
+        out[i] = await make(i);
+      }
+    }),
+  );
+  return out;
+}
+
+describe('batches', () => {
+  let server: TestServer;
+  let runner: JobRunner;
+  let account: string;
+  let key: string;
+  let keyId: string;
+  let otherKey: string;
+
+  before(async () => {
+    server = await startServer({ env: { SHIPD_FEATURES: 'batches' } });
+    account = await server.account();
+    await setPaymentMethod(server.services.database.db, server.clock, account, 'test', 'pm_test_visa');
+    ({ secret: key, id: keyId } = await server.key(account));
+    const other = await server.account();
+    await setPaymentMethod(server.services.database.db, server.clock, other, 'test', 'pm_test_visa');
+    otherKey = (await server.key(other)).secret;
+    runner = createJobRunner(server.services, createLogger('silent'), { pollMs: 20 });
+    runner.start();
+  });
+  after(async () => {
+    await runner.stop();
+    await server.close();
+  });
+
+  const newOrder = async (overrides: Record<string, unknown> = {}, k = key): Promise<Json> => {
+    const res = await server.request('POST', '/orders', { key: k, body: orderBody(overrides) });
+    assert.equal(res.status, 201, res.text);
+    return res.body;
+  };
+
+  const finished = (id: string, k = key) =>
+    poll(`batch ${id}`, async () => {
+      const res = await server.request('GET', `/batches/${id}`, { key: k });
+      assert.equal(res.status, 200, res.text);
+      return res.body.status === 'completed' ? (res.body as Json) : undefined;
+    });
+
+  test('200 orders, 10 of them invalid: 190 labels, 10 problems naming why, one PDF of 190 pages, and the usual events', { timeout: 180_000 }, async () => {
+    const valid = await inParallel(190, (i) => newOrder({ order_number: `B-${i}` }));
+    const cancelled = await inParallel(3, async (i) => {
+      const order = await newOrder({ order_number: `B-cancelled-${i}` });
+      assert.equal((await server.request('POST', `/orders/${order.id}/cancel`, { key })).status, 200);
+      return order;
+    });
+    const unserved = await inParallel(2, (i) => newOrder({ order_number: `B-nozip-${i}`, ship_to: { name: 'Nobody', street1: '1 Main St', city: 'Nowhere', state: 'CA', zip: '99999' } }));
+    const someoneElses = await inParallel(2, (i) => newOrder({ order_number: `B-other-${i}` }, otherKey));
+    const missing = [newId('ord'), newId('ord'), 'not-an-order-id'];
+    const invalid = new Map<string, string>([
+      ...cancelled.map((o) => [o.id, 'order_not_purchasable'] as const),
+      ...unserved.map((o) => [o.id, 'no_rate_available'] as const),
+      ...someoneElses.map((o) => [o.id, 'not_found'] as const),
+      ...missing.map((id) => [id, 'not_found'] as const),
+    ]);
+    assert.equal(invalid.size, 10);
+    // The bad ones spread through the batch, so good orders come after each of them.
+    const orderIds = valid.map((o) => o.id as string);
+    [...invalid.keys()].forEach((id, i) => orderIds.splice(i * 20 + 7, 0, id));
+
+    const send = () => server.request('POST', '/batches', { key, headers: { 'idempotency-key': 'batch-200' }, body: { order_ids: orderIds, label_format: 'pdf' } });
+    const created = await send();
+    assert.equal(created.status, 201, created.text);
+    assert.match(created.body.id, /^bat_[0-9a-z]{26}$/);
+    assert.equal(created.body.object, 'batch');
+    assert.equal(created.body.status, 'queued');
+    assert.equal(created.body.selection, 'requested');
+    assert.deepEqual(created.body.counts, { total: 200, pending: 200, purchased: 0, failed: 0 });
+    assert.deepEqual(created.body.results.map((r: Json) => r.order_id), orderIds);
+    assert.equal(created.body.label_url, null);
+    const replay = await send();
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    assert.equal(replay.body.id, created.body.id);
+
+    const batch = await finished(created.body.id);
+    assert.deepEqual(batch.counts, { total: 200, pending: 0, purchased: 190, failed: 10 });
+    assert.ok(batch.completed_at);
+    for (const r of batch.results) {
+      const why = invalid.get(r.order_id);
+      if (why) {
+        assert.equal(r.status, 'failed');
+        assert.equal(r.shipment_id, null);
+        assert.equal(r.error.code, why, JSON.stringify(r));
+        assert.ok(r.error.detail.length > 0);
+        assert.equal(r.error.status, why === 'not_found' ? 404 : why === 'no_rate_available' ? 422 : 409);
+      } else {
+        assert.equal(r.status, 'purchased', JSON.stringify(r));
+        assert.match(r.shipment_id, /^shp_/);
+        assert.equal(r.error, null);
+      }
+    }
+
+    const db = server.services.database.db;
+    const shipments = await db.selectFrom('shipments').select(['id', 'order_id', 'status', 'postage_cents']).where('owner_key_id', '=', keyId).execute();
+    assert.equal(shipments.length, 190, 'one label per valid order, none for the others');
+    assert.equal(new Set(shipments.map((s) => s.order_id)).size, 190);
+    const charges = await db.selectFrom('postage_ledger').select(['shipment_id', 'amount_cents']).where('account_id', '=', account).execute();
+    assert.equal(charges.length, 190);
+    assert.equal(
+      charges.reduce((s, c) => s + c.amount_cents, 0),
+      shipments.reduce((s, c) => s + (c.postage_cents ?? 0), 0),
+    );
+    const shipped = await db.selectFrom('orders').select('id').where('status', '=', 'shipped').where('id', 'in', valid.map((o) => o.id)).execute();
+    assert.equal(shipped.length, 190);
+
+    const events = async (type: string) => {
+      const seen: Json[] = [];
+      let cursor: string | undefined;
+      do {
+        const res = await server.request('GET', `/events?type=${type}&limit=100${cursor ? `&cursor=${cursor}` : ''}`, { key });
+        seen.push(...res.body.data);
+        cursor = res.body.next_cursor ?? undefined;
+      } while (cursor);
+      return seen;
+    };
+    assert.equal((await events('shipment.created')).length, 190);
+    const completed = await events('batch.completed');
+    assert.equal(completed.length, 1);
+    assert.equal(completed[0]!.data.id, batch.id);
+    assert.deepEqual(completed[0]!.data.counts, batch.counts);
+
+    const file = await fetch(at(server.url, batch.label_url));
+    assert.equal(file.status, 200);
+    assert.equal(file.headers.get('content-type'), 'application/pdf');
+    const pdf = await openPdf(Buffer.from(await file.arrayBuffer()), 72);
+    assert.equal(pdf.pages, 190);
+    assert.deepEqual([Math.round(pdf.width), Math.round(pdf.height)], [288, 432]);
+    assert.match(pdf.text, /SAMPLE/);
+
+    const list = await server.request('GET', '/batches', { key });
+    assert.equal(list.status, 200);
+    assert.equal(list.body.data[0].id, batch.id);
+    assert.equal(list.body.data[0].results, undefined, 'lists leave the per-order results out');
+  });
+
+  test('selection cheapest ignores the requested service; a ZPL batch merges into one ZPL stream', async () => {
+    const orders = await inParallel(3, () => newOrder({ requested_service: { carrier: 'ups', service: '01' } }));
+    const created = await server.request('POST', '/batches', { key, body: { order_ids: orders.map((o) => o.id), selection: 'cheapest', label_format: 'zpl' } });
+    assert.equal(created.status, 201, created.text);
+    const batch = await finished(created.body.id);
+    assert.equal(batch.counts.purchased, 3);
+    for (const r of batch.results) {
+      const shipment = (await server.request('GET', `/shipments/${r.shipment_id}`, { key })).body;
+      const rates = (await server.request('POST', '/rates', { key, body: { order_id: r.order_id } })).body.rates as Json[];
+      const cheapest = Math.min(...rates.map((x) => Number(x.amount.amount)));
+      assert.equal(Number(shipment.postage.amount), cheapest, `${shipment.carrier} ${shipment.service} is the cheapest rate`);
+      assert.equal(shipment.label_format, 'zpl');
+    }
+    const zpl = await (await fetch(at(server.url, batch.label_url))).text();
+    assert.equal(zpl.match(/\^XA/g)?.length, 3);
+    assert.equal(zpl.match(/\^XZ/g)?.length, 3);
+    assert.match(batch.label_url, /\.zpl\?token=/);
+  });
+
+  test('selection requested buys the requested service; a PNG batch merges into a PDF of its images', async () => {
+    const orders = await inParallel(2, () => newOrder({ requested_service: { carrier: 'usps', service: 'PRIORITY_MAIL' } }));
+    const created = await server.request('POST', '/batches', { key, body: { order_ids: orders.map((o) => o.id), selection: 'requested', label_format: 'png' } });
+    const batch = await finished(created.body.id);
+    for (const r of batch.results) {
+      const shipment = (await server.request('GET', `/shipments/${r.shipment_id}`, { key })).body;
+      assert.deepEqual([shipment.carrier, shipment.service, shipment.label_format], ['usps', 'PRIORITY_MAIL', 'png']);
+    }
+    const pdf = await openPdf(Buffer.from(await (await fetch(at(server.url, batch.label_url))).arrayBuffer()), 72);
+    assert.equal(pdf.pages, 2);
+  });
+
+  test('a batch whose orders all fail completes with no file', async () => {
+    const created = await server.request('POST', '/batches', { key, body: { order_ids: [newId('ord')] } });
+    const batch = await finished(created.body.id);
+    assert.deepEqual(batch.counts, { total: 1, pending: 0, purchased: 0, failed: 1 });
+    assert.equal(batch.label_url, null);
+  });
+
+  test('no payment method: 402 before anything is written; with one, the same request is accepted', async () => {
+    const poor = await server.account();
+    const poorKey = (await server.key(poor)).secret;
+    const order = await newOrder({}, poorKey);
+    const send = () => server.request('POST', '/batches', { key: poorKey, headers: { 'idempotency-key': 'poor-1' }, body: { order_ids: [order.id] } });
+    problem(await send(), 402, 'payment_method_required');
+    assert.equal((await server.request('GET', '/batches', { key: poorKey })).body.data.length, 0);
+    await setPaymentMethod(server.services.database.db, server.clock, poor, 'test', 'pm_test_visa');
+    const ok = await send();
+    assert.equal(ok.status, 201, ok.text);
+    assert.equal((await finished(ok.body.id, poorKey)).counts.purchased, 1);
+  });
+
+  test('order_ids must be 1 to 500 distinct ids: each mistake names its field', async () => {
+    const empty = problem(await server.request('POST', '/batches', { key, body: { order_ids: [] } }), 400, 'validation_failed');
+    assert.equal(empty.errors[0].pointer, '/order_ids');
+    const many = problem(await server.request('POST', '/batches', { key, body: { order_ids: Array.from({ length: 501 }, () => newId('ord')) } }), 400, 'validation_failed');
+    assert.equal(many.errors[0].pointer, '/order_ids');
+    const twice = newId('ord');
+    const dup = problem(await server.request('POST', '/batches', { key, body: { order_ids: [twice, twice] } }), 400, 'validation_failed');
+    assert.equal(dup.errors[0].pointer, '/order_ids');
+    const selection = problem(await server.request('POST', '/batches', { key, body: { order_ids: [twice], selection: 'fastest' } }), 400, 'validation_failed');
+    assert.equal(selection.errors[0].pointer, '/selection');
+  });
+
+  test("another key's batch and its file link are not found; lists hold only the key's own", async () => {
+    const order = await newOrder();
+    const created = await server.request('POST', '/batches', { key, body: { order_ids: [order.id] } });
+    const batch = await finished(created.body.id);
+    problem(await server.request('GET', `/batches/${batch.id}`, { key: otherKey }), 404, 'not_found');
+    const theirs = (await server.request('GET', '/batches?limit=100', { key: otherKey })).body.data as Json[];
+    assert.ok(theirs.every((b) => b.id !== batch.id));
+    const forged = new URL(batch.label_url);
+    forged.pathname = forged.pathname.replace(batch.id, newId('bat'));
+    problem(await server.raw('GET', forged.pathname + forged.search), 403, 'invalid_label_token');
+  });
+});
+
+describe('the batches feature switch', () => {
+  test('off: the routes answer 404 and the OpenAPI document has no batches; on: both are there', async () => {
+    const off = await startServer();
+    const on = await startServer({ env: { SHIPD_FEATURES: 'batches' } });
+    try {
+      const offKey = (await off.key(await off.account())).secret;
+      problem(await off.request('POST', '/batches', { key: offKey, body: { order_ids: [newId('ord')] } }), 404, 'route_not_found');
+      problem(await off.request('GET', '/batches', { key: offKey }), 404, 'route_not_found');
+      const offDoc = (await off.request('GET', '/openapi.json')).body;
+      assert.ok(!Object.keys(offDoc.paths).some((p) => p.includes('/batches')));
+      assert.ok(!Object.keys(offDoc.components.schemas).some((s) => s.startsWith('Batch')));
+
+      const onKey = (await on.key(await on.account())).secret;
+      assert.equal((await on.request('GET', '/batches', { key: onKey })).status, 200);
+      const onDoc = (await on.request('GET', '/openapi.json')).body;
+      assert.ok(onDoc.paths['/api/integrations/v1/batches'].post);
+      assert.ok(onDoc.paths['/api/integrations/v1/batches/{id}'].get);
+      assert.ok(onDoc.components.schemas.Batch);
+    } finally {
+      await off.close();
+      await on.close();
+    }
+  });
+});
+
+describe('a batch across a crash', () => {
+  let testDb: TestDatabase;
+  let database: Database;
+  let db: Kysely<DB>;
+
+  before(async () => {
+    testDb = await createTestDatabase();
+    database = openDatabase(loadConfig(testDb.env));
+    db = database.db;
+  });
+  after(async () => {
+    await database.close();
+    await testDb.drop();
+  });
+
+  test('the worker killed mid-batch and started again: 190 labels, 10 problems, nothing bought twice, a 190-page PDF', { timeout: 180_000 }, async () => {
+    const env = {
+      ...testDb.env,
+      SHIPD_FEATURES: 'batches',
+      // A crashed worker's batch is taken over once its lease lapses; keep the wait short.
+      SHIPD_JOB_LEASE_MS: '2000',
+      SHIPD_BATCH_CONCURRENCY: '2',
+      SHIPD_CARRIER_TIMEOUT_MS: '1000',
+    };
+    const port = await freePort();
+    let shipd = await startShipd(port, env);
+    const key = bootstrapKey(shipd);
+    assert.ok(key, shipd.stdout());
+    const api = `${shipd.url}/api/integrations/v1`;
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(api + path, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
+      return { status: res.status, body: (await res.json()) as Json };
+    };
+
+    const orders = await inParallel(190, async (i) => (await call('POST', '/orders', orderBody({ order_number: `K-${i}` }))).body.id as string);
+    const invalid = Array.from({ length: 10 }, () => newId('ord'));
+    const orderIds = [...orders];
+    invalid.forEach((id, i) => orderIds.splice(i * 19 + 3, 0, id));
+    const created = await call('POST', '/batches', { order_ids: orderIds });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const id = created.body.id as string;
+
+    const before = await poll('the first labels', async () => {
+      const b = (await call('GET', `/batches/${id}`)).body;
+      return b.counts.purchased >= 10 ? b : undefined;
+    });
+    shipd.child.kill('SIGKILL');
+    await shipd.closed;
+    assert.ok(before.counts.pending > 50, `killed mid-batch (${JSON.stringify(before.counts)})`);
+
+    shipd = await startShipd(port, env);
+    try {
+      const batch = await poll('the batch to complete after the restart', async () => {
+        const b = (await call('GET', `/batches/${id}`)).body;
+        return b.status === 'completed' ? b : undefined;
+      });
+      assert.deepEqual(batch.counts, { total: 200, pending: 0, purchased: 190, failed: 10 });
+      for (const r of batch.results) assert.equal(r.status, invalid.includes(r.order_id) ? 'failed' : 'purchased', JSON.stringify(r));
+
+      const active = await db.selectFrom('shipments').select(['id', 'order_id', 'postage_cents']).where('status', 'in', ['pending', 'purchased']).execute();
+      assert.equal(active.length, 190, 'exactly one label per valid order');
+      assert.equal(new Set(active.map((s) => s.order_id)).size, 190);
+      assert.deepEqual(new Set(batch.results.filter((r: Json) => r.shipment_id).map((r: Json) => r.shipment_id)), new Set(active.map((s) => s.id)));
+      const charges = await db.selectFrom('postage_ledger').select(['shipment_id', 'amount_cents']).execute();
+      assert.equal(charges.length, 190, 'each label charged once');
+      assert.equal(charges.reduce((s, c) => s + c.amount_cents, 0), active.reduce((s, c) => s + (c.postage_cents ?? 0), 0));
+      const everBought = await db.selectFrom('shipments').select('id').where('status', '!=', 'failed').execute();
+      assert.equal(everBought.length, 190, 'no label was bought and dropped');
+
+      const file = await fetch(at(shipd.url, batch.label_url));
+      const pdf = await openPdf(Buffer.from(await file.arrayBuffer()), 72);
+      assert.equal(pdf.pages, 190);
+    } finally {
+      shipd.child.kill('SIGTERM');
+      await shipd.closed;
+    }
+  });
+});

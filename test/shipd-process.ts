@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+// A real `shipd serve` process, for tests that kill it with SIGKILL and start it again on the same database.
+
+const bin = join(import.meta.dirname, '..', 'bin', 'shipd.js');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface Shipd {
+  child: ChildProcess;
+  url: string;
+  stdout: () => string;
+  closed: Promise<unknown>;
+}
+
+/** Starts `shipd serve` on the port with the database's environment plus `env`, and waits until it is ready. */
+export async function startShipd(port: number, env: Record<string, string>): Promise<Shipd> {
+  const child = spawn(process.execPath, [bin, 'serve'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SHIPD_LOG_LEVEL: 'warn',
+      SHIPD_RATE_LIMIT_PER_SECOND: '100000',
+      SHIPD_RATE_LIMIT_BURST: '100000',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const closed = new Promise((resolve) => child.once('close', resolve));
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c));
+  child.stderr!.on('data', (c: Buffer) => (out += c));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`shipd exited: ${out}`);
+    try {
+      if ((await fetch(`${url}/readyz`)).status === 200) return { child, url, stdout: () => out, closed };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`shipd never became ready: ${out}`);
+}
+
+/** The test key a first start on an empty database prints. */
+export function bootstrapKey(shipd: Shipd): string | undefined {
+  return /(svc_test_[0-9A-Za-z]{32})/.exec(shipd.stdout())?.[1];
+}
