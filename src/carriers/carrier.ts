@@ -144,6 +144,27 @@ export interface TrackingResult {
   nextEventAt?: Date;
 }
 
+/** A one-time pickup: the carrier comes to the address on the date, within the window (local times there). */
+export interface PickupRequest {
+  address: Address;
+  /** YYYY-MM-DD */
+  date: string;
+  /** HH:MM, local time at the address. */
+  window: { start: string; end: string };
+  /** The labels the driver is to collect. */
+  trackingNumbers: string[];
+  instructions?: string;
+  /** The same reference schedules the same pickup: a retry gets the first confirmation back, never a second driver. */
+  reference: string;
+}
+
+/** What a cancellation needs to know of a pickup scheduled earlier. */
+export interface PickupRef {
+  confirmationNumber: string;
+  /** YYYY-MM-DD: carriers file pickups by day (FedEx wants it to find one). */
+  date: string;
+}
+
 /**
  * What every carrier does, live or simulated, in carrier-neutral terms: each adapter maps these to and from its
  * carrier's wire format. Failures come back as typed results; nothing here throws HTTP details at the caller.
@@ -159,6 +180,9 @@ export interface Carrier {
   void(label: LabelRef, signal: AbortSignal): Promise<CarrierResult<VoidOutcome>>;
   track(label: LabelRef, signal: AbortSignal): Promise<CarrierResult<TrackingResult>>;
   validateAddress?(address: Address, signal: AbortSignal): Promise<CarrierResult<AddressCheck>>;
+  /** Absent where shipd has no integration with the carrier's pickup API. */
+  schedulePickup?(request: PickupRequest, signal: AbortSignal): Promise<CarrierResult<{ confirmationNumber: string }>>;
+  cancelPickup?(pickup: PickupRef, signal: AbortSignal): Promise<CarrierResult<void>>;
 }
 
 export const ok = <T>(value: T): CarrierResult<T> => ({ ok: true, value });

@@ -315,6 +315,29 @@ export interface ManifestsTable {
   created_at: string;
 }
 
+/** A carrier pickup. `address` is the Address JSON (a location's, copied, when ship_from_id named one); times are local there. */
+export interface PickupsTable {
+  id: string;
+  owner_key_id: string;
+  account_id: string;
+  mode: Mode;
+  status: 'scheduled' | 'cancelled';
+  carrier: string;
+  confirmation_number: string;
+  ship_from_id: string | null;
+  address: string;
+  /** YYYY-MM-DD */
+  date: string;
+  /** HH:MM */
+  window_start: string;
+  window_end: string;
+  /** JSON array of shp_ ids. */
+  shipment_ids: string;
+  instructions: string | null;
+  created_at: string;
+  cancelled_at: string | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -338,4 +361,5 @@ export interface DB {
   batches: BatchesTable;
   batch_items: BatchItemsTable;
   manifests: ManifestsTable;
+  pickups: PickupsTable;
 }

@@ -22,10 +22,12 @@ import { webhookOperations } from './webhooks.ts';
 import { batchOperations } from './batches.ts';
 import { Batch, BatchCreate, BatchList, BatchSelection, BatchStatus } from '../schemas/batch.ts';
 import { trackingOperations } from './tracking.ts';
+import { pickupOperations } from './pickups.ts';
+import { Pickup, PickupCreate, PickupList, PickupStatus, PickupWindow } from '../schemas/pickup.ts';
 import type { AnyOperation } from './operation.ts';
 import type { Feature } from '../config.ts';
 
-export const operations: AnyOperation[] = [...carrierOperations, ...accountResourceOperations, ...addressOperations, ...orderOperations, ...rateOperations, ...shipmentOperations, ...trackingOperations, ...webhookOperations, ...eventOperations, ...batchOperations];
+export const operations: AnyOperation[] = [...carrierOperations, ...accountResourceOperations, ...addressOperations, ...orderOperations, ...rateOperations, ...shipmentOperations, ...trackingOperations, ...webhookOperations, ...eventOperations, ...batchOperations, ...pickupOperations];
 
 /** Schemas with an $id: registered once, referenced everywhere, named components in OpenAPI. */
 export const sharedSchemas: TSchema[] = [
@@ -84,5 +86,5 @@ export const sharedSchemas: TSchema[] = [
 export const featureSchemas: Record<Feature, TSchema[]> = {
   batches: [BatchSelection, BatchCreate, BatchStatus, Batch, BatchList],
   manifests: [],
-  pickups: [],
+  pickups: [PickupStatus, PickupWindow, PickupCreate, Pickup, PickupList],
 };

@@ -6,6 +6,7 @@ import {
   type Carrier,
   type CarrierResult,
   type LabelRef,
+  type PickupRequest,
   type PurchasedLabel,
   type PurchaseRequest,
   type Quote,
@@ -16,6 +17,7 @@ import {
 import type { Clock } from '../../domain/clock.ts';
 import { syntheticTrackingNumber } from '../tracking-numbers.ts';
 import { magicTracking } from './magic-tracking.ts';
+import { pickupConfirmation } from './pickups.ts';
 import { simulatedTracking } from './tracking-timeline.ts';
 import type { ServiceInfo } from '../catalog.ts';
 import { billableWeightLb } from './billable-weight.ts';
@@ -160,5 +162,18 @@ export class SimulatedCarrier implements Carrier {
   async track(label: LabelRef): Promise<CarrierResult<TrackingResult>> {
     const now = this.clock.now();
     return ok(magicTracking(label.trackingNumber, now) ?? simulatedTracking(label, now, this.trackingSpeed));
+  }
+
+  /** Dates and windows are the caller's to check; the pickup address's name fails it on purpose, as for labels. */
+  async schedulePickup(request: PickupRequest, signal: AbortSignal): Promise<CarrierResult<{ confirmationNumber: string }>> {
+    const t = this.table;
+    const magic = magicName(request.address);
+    if (magic === `timeout ${t.id}`) return hang(signal);
+    if (magic === `unavailable ${t.id}`) return failure('carrier_unavailable', `${t.name} did not schedule the pickup (simulated by the address name)`);
+    return ok({ confirmationNumber: pickupConfirmation(t.id, request.reference) });
+  }
+
+  async cancelPickup(): Promise<CarrierResult<void>> {
+    return ok(undefined);
   }
 }

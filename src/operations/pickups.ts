@@ -1,0 +1,72 @@
+import { Type } from '@sinclair/typebox';
+import { cancelPickup, getPickup, listPickups, schedulePickup } from '../domain/pickups.ts';
+import { Pickup, PickupCreate, PickupIdParams, PickupList, PickupListQuery } from '../schemas/pickup.ts';
+import { defineOperation } from './operation.ts';
+
+const tag = 'Pickups';
+const feature = 'pickups';
+
+export const pickupOperations = [
+  defineOperation({
+    id: 'schedulePickup',
+    method: 'POST',
+    path: '/pickups',
+    tag,
+    feature,
+    summary: 'Schedule a carrier pickup',
+    description:
+      'Books a one-time pickup at one of your locations (`ship_from_id`) or at an `address`, on a business day (no weekends, no US federal ' +
+      'holidays) from today to 30 days ahead, within a window of at least 2 hours between 08:00 and 20:00 local time at the address. ' +
+      '`shipment_ids` must be your purchased labels of that carrier. Test keys book the simulated carriers; live keys answer 422 ' +
+      '`not_supported_by_carrier`, as shipd does not yet reach the carriers\' pickup APIs.',
+    body: PickupCreate,
+    response: Type.Ref(Pickup),
+    responseDescription: 'The scheduled pickup, with the carrier\'s confirmation number',
+    successStatus: 201,
+    errors: ['not_supported_by_carrier', 'carrier_error', 'carrier_timeout'],
+    idempotent: true,
+    handler: (ctx, { body }) => schedulePickup(ctx, body),
+  }),
+  defineOperation({
+    id: 'listPickups',
+    method: 'GET',
+    path: '/pickups',
+    tag,
+    feature,
+    summary: 'List pickups',
+    query: PickupListQuery,
+    response: Type.Ref(PickupList),
+    responseDescription: 'A page of pickups',
+    errors: [],
+    readOnly: true,
+    handler: (ctx, { query }) => listPickups(ctx, query),
+  }),
+  defineOperation({
+    id: 'getPickup',
+    method: 'GET',
+    path: '/pickups/:id',
+    tag,
+    feature,
+    summary: 'Get a pickup',
+    params: PickupIdParams,
+    response: Type.Ref(Pickup),
+    responseDescription: 'The pickup',
+    errors: ['not_found'],
+    readOnly: true,
+    handler: (ctx, { params }) => getPickup(ctx, params.id),
+  }),
+  defineOperation({
+    id: 'cancelPickup',
+    method: 'POST',
+    path: '/pickups/:id/cancel',
+    tag,
+    feature,
+    summary: 'Cancel a pickup',
+    description: 'Cancels it with the carrier, until its window begins (local time at the address); after that a driver may be on the way.',
+    params: PickupIdParams,
+    response: Type.Ref(Pickup),
+    responseDescription: 'The cancelled pickup',
+    errors: ['not_found', 'pickup_already_cancelled', 'pickup_not_cancellable', 'not_supported_by_carrier', 'carrier_error', 'carrier_timeout'],
+    handler: (ctx, { params }) => cancelPickup(ctx, params.id),
+  }),
+];

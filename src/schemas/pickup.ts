@@ -1,0 +1,79 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Address } from './address.ts';
+import { CarrierIdSchema } from './carrier.ts';
+import { ListOf, StringEnum, Timestamp } from './common.ts';
+import { listQueryFields } from './list.ts';
+
+export const PickupStatus = StringEnum(['scheduled', 'cancelled'], { $id: 'PickupStatus', title: 'PickupStatus' });
+export type PickupStatus = Static<typeof PickupStatus>;
+
+const localTime = (description: string) => Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description, examples: ['13:00'] });
+const pickupDate = Type.String({ format: 'date', description: 'YYYY-MM-DD, a business day at the pickup address', examples: ['2026-11-24'] });
+
+export const PickupWindow = Type.Object(
+  {
+    start: localTime('HH:MM, local time at the pickup address; from 08:00'),
+    end: localTime('HH:MM, local time; at least 2 hours after start, until 20:00'),
+  },
+  { $id: 'PickupWindow', title: 'PickupWindow', additionalProperties: false, description: 'When the driver may come, local time at the pickup address' },
+);
+
+export const PickupCreate = Type.Object(
+  {
+    carrier: Type.Ref(CarrierIdSchema),
+    ship_from_id: Type.Optional(Type.String({ pattern: '^loc_[0-9a-z]{26}$', description: "One of the account's ship-from locations (GET /ship-from); or give address" })),
+    address: Type.Optional(Type.Ref(Address, { description: 'Where the driver comes; or give ship_from_id' })),
+    date: pickupDate,
+    window: Type.Ref(PickupWindow),
+    shipment_ids: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+        maxItems: 100,
+        uniqueItems: true,
+        description: "The labels to collect: this key's purchased labels of the same carrier",
+      }),
+    ),
+    instructions: Type.Optional(Type.String({ maxLength: 500, description: 'For the driver, such as where to find the parcels' })),
+  },
+  {
+    $id: 'PickupCreate',
+    title: 'PickupCreate',
+    additionalProperties: false,
+    description: 'Give exactly one of ship_from_id and address',
+    examples: [{ carrier: 'ups', ship_from_id: 'loc_01jf3k4m5n6p7q8r9s0t1v2w3x', date: '2026-11-24', window: { start: '13:00', end: '17:00' }, instructions: 'Dock 3' }],
+  },
+);
+export type PickupCreate = Static<typeof PickupCreate>;
+
+export const Pickup = Type.Object(
+  {
+    id: Type.String({ examples: ['pku_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    object: Type.Literal('pickup'),
+    status: Type.Ref(PickupStatus),
+    carrier: Type.Ref(CarrierIdSchema),
+    confirmation_number: Type.String({ description: "The carrier's own reference for the pickup", examples: ['2929602E9CP', 'WTC123456789', 'NQAA3001'] }),
+    ship_from_id: Type.Union([Type.String(), Type.Null()]),
+    address: Type.Ref(Address, { description: 'Where the driver comes, resolved from ship_from_id when one was given' }),
+    date: pickupDate,
+    window: Type.Ref(PickupWindow),
+    shipment_ids: Type.Array(Type.String()),
+    instructions: Type.Union([Type.String(), Type.Null()]),
+    mode: StringEnum(['test', 'live']),
+    created_at: Timestamp,
+    cancelled_at: Type.Union([Timestamp, Type.Null()]),
+  },
+  { $id: 'Pickup', title: 'Pickup', additionalProperties: false },
+);
+export type Pickup = Static<typeof Pickup>;
+
+export const PickupList = ListOf(Type.Ref(Pickup), 'PickupList', 'Pickups, newest first');
+
+export const PickupIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+export const PickupListQuery = Type.Object(
+  {
+    ...listQueryFields,
+    status: Type.Optional(Type.Ref(PickupStatus)),
+    carrier: Type.Optional(Type.Ref(CarrierIdSchema)),
+    date: Type.Optional(Type.String({ format: 'date', description: 'Only pickups on this day (YYYY-MM-DD)' })),
+  },
+  { additionalProperties: false },
+);
