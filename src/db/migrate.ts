@@ -6,8 +6,10 @@ import { migrations } from './migrations/index.ts';
 const migrationLockId = 7_401_552_019;
 
 /**
- * Brings the schema up to date. On PostgreSQL several processes may start at once, so the whole run
- * holds an advisory lock; SQLite's single writer already serializes it.
+ * Brings the schema up to date. Several processes may start at once, and each must find the schema
+ * either untouched or complete, so the whole run, from reading which migrations ran to recording the
+ * last, holds one lock: an advisory lock on PostgreSQL; on SQLite the write lock of one transaction,
+ * since Kysely's migrator takes none there and two processes would both create the same tables.
  */
 export async function migrate(database: Database): Promise<string[]> {
   const run = async (db: Database['db']) => {
@@ -16,7 +18,21 @@ export async function migrate(database: Database): Promise<string[]> {
     if (error) throw error instanceof Error ? error : new Error(String(error));
     return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   };
-  if (database.kind === 'sqlite') return run(database.db);
+  if (database.kind === 'sqlite') {
+    return database.db.connection().execute(async (conn) => {
+      // IMMEDIATE takes the write lock at once, waiting out another process's run (busy_timeout); a
+      // deferred transaction would read first and then fail to upgrade once the other one had written.
+      await sql`begin immediate`.execute(conn);
+      try {
+        const applied = await run(conn);
+        await sql`commit`.execute(conn);
+        return applied;
+      } catch (err) {
+        await sql`rollback`.execute(conn);
+        throw err;
+      }
+    });
+  }
   return database.db.connection().execute(async (conn) => {
     await sql`select pg_advisory_lock(${migrationLockId})`.execute(conn);
     try {
