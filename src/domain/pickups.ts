@@ -18,11 +18,11 @@ import { failIfAny, field, normalizeAddress } from './shipment-inputs.ts';
 import { visibleStatuses } from './shipments.ts';
 
 /** When drivers come, local time at the address: the span every carrier's one-time pickups fit in. */
-export const pickupHours = { opens: '08:00', closes: '20:00' };
+const pickupHours = { opens: '08:00', closes: '20:00' };
 /** The shortest window carriers take, so a driver can fit the stop into a route. */
-export const minimumWindowMinutes = 120;
+const minimumWindowMinutes = 120;
 /** How far ahead a pickup may be scheduled: carriers plan routes weeks, not months, out. */
-export const maxDaysAhead = 30;
+const maxDaysAhead = 30;
 
 export function toPickup(row: PickupsTable): Pickup {
   return {
@@ -101,7 +101,7 @@ function whenErrors(input: PickupCreate, local: LocalClock): FieldError[] {
   if (start < minutesOf(pickupHours.opens)) errors.push(field('/window/start', `is before ${pickupHours.opens}, when carrier pickups begin`));
   if (end > minutesOf(pickupHours.closes)) errors.push(field('/window/end', `is after ${pickupHours.closes}, when carrier pickups end`));
   if (end <= start) errors.push(field('/window/end', 'must be after the start'));
-  else if (end - start < minimumWindowMinutes) errors.push(field('/window/end', `must be at least 2 hours after the start; the window is ${end - start} minutes`));
+  else if (end - start < minimumWindowMinutes) errors.push(field('/window/end', `must be at least ${minimumWindowMinutes / 60} hours after the start; the window is ${end - start} minutes`));
   if (ahead === 0 && start < local.minutes) errors.push(field('/window/start', `has passed: it is ${timeOf(local.minutes)} at the pickup address`));
   return errors;
 }
