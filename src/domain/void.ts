@@ -52,6 +52,10 @@ async function labelToVoid(ctx: Context, id: string): Promise<ShipmentsTable> {
 export async function voidLabel(ctx: Context, id: string): Promise<Shipment> {
   const row = await labelToVoid(ctx, id);
   if (row.status !== 'purchased') throw new ApiError('shipment_already_voided', `The label ${row.id} was already voided at ${row.voided_at}`);
+  // A live carrier decides for itself what it still voids after the end of day; the simulator refuses, as most do.
+  if (row.manifest_id !== null && row.mode === 'test') {
+    throw new ApiError('label_manifested', `The label ${row.id} is on manifest ${row.manifest_id}: it was handed over to the carrier and can no longer be voided`);
+  }
   const carrier = await carrierForShipment(ctx, row);
   const outcome = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.void(labelRef(row), signal));
   if (!outcome.ok) {

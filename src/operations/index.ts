@@ -20,6 +20,8 @@ import { DeletedWebhooks, DeliveryStatus, Webhook, WebhookCreate, WebhookDeliver
 import { Tracker, TrackingEvent, TrackingRequest, TrackingStatus } from '../schemas/tracker.ts';
 import { webhookOperations } from './webhooks.ts';
 import { batchOperations } from './batches.ts';
+import { manifestOperations } from './manifests.ts';
+import { Manifest, ManifestCreate, ManifestList } from '../schemas/manifest.ts';
 import { Batch, BatchCreate, BatchList, BatchSelection, BatchStatus } from '../schemas/batch.ts';
 import { trackingOperations } from './tracking.ts';
 import { pickupOperations } from './pickups.ts';
@@ -27,7 +29,7 @@ import { Pickup, PickupCreate, PickupList, PickupStatus, PickupWindow } from '..
 import type { AnyOperation } from './operation.ts';
 import type { Feature } from '../config.ts';
 
-export const operations: AnyOperation[] = [...carrierOperations, ...accountResourceOperations, ...addressOperations, ...orderOperations, ...rateOperations, ...shipmentOperations, ...trackingOperations, ...webhookOperations, ...eventOperations, ...batchOperations, ...pickupOperations];
+export const operations: AnyOperation[] = [...carrierOperations, ...accountResourceOperations, ...addressOperations, ...orderOperations, ...rateOperations, ...shipmentOperations, ...trackingOperations, ...webhookOperations, ...eventOperations, ...batchOperations, ...manifestOperations, ...pickupOperations];
 
 /** Schemas with an $id: registered once, referenced everywhere, named components in OpenAPI. */
 export const sharedSchemas: TSchema[] = [
@@ -85,6 +87,6 @@ export const sharedSchemas: TSchema[] = [
 /** The named schemas of each ops helper: registered, and in the OpenAPI document, only while it is enabled. */
 export const featureSchemas: Record<Feature, TSchema[]> = {
   batches: [BatchSelection, BatchCreate, BatchStatus, Batch, BatchList],
-  manifests: [],
+  manifests: [ManifestCreate, Manifest, ManifestList],
   pickups: [PickupStatus, PickupWindow, PickupCreate, Pickup, PickupList],
 };

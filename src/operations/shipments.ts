@@ -89,7 +89,7 @@ export const shipmentOperations = [
     params: ShipmentOrderParams,
     response: Type.Ref(Shipment),
     responseDescription: 'The voided shipment',
-    errors: ['not_found', 'order_not_shipped', 'shipment_already_voided', 'label_in_transit', 'carrier_error', 'carrier_timeout'],
+    errors: ['not_found', 'order_not_shipped', 'shipment_already_voided', 'label_in_transit', 'label_manifested', 'carrier_error', 'carrier_timeout'],
     handler: (ctx, { params }) => voidLabel(ctx, params.order_id),
   }),
   defineOperation({

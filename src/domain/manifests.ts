@@ -1,0 +1,153 @@
+import type { Kysely } from 'kysely';
+import type { CarrierId } from '../config.ts';
+import type { DB, ManifestsTable, ShipmentsTable } from '../db/schema.ts';
+import { carrierCatalog } from '../carriers/catalog.ts';
+import { writeManifestForm } from '../labels/manifest-form.ts';
+import type { Manifest, ManifestCreate } from '../schemas/manifest.ts';
+import type { Context } from './context.ts';
+import { ApiError, type FieldError } from './errors.ts';
+import { newId } from './ids.ts';
+import { money } from './money.ts';
+import { fetchPage, type ListInput, type Page } from './pagination.ts';
+import { labelUrl, serviceName, type PurchaseRecord } from './shipments.ts';
+import { inTransaction } from './transaction.ts';
+
+/** What each carrier calls the form a driver scans to accept the day's parcels. */
+const formTitles: Record<CarrierId, string> = {
+  usps: 'USPS SCAN Form',
+  ups: 'UPS End of Day Summary',
+  fedex: 'FedEx Ground Close Manifest',
+};
+
+const carrierName = (id: CarrierId) => carrierCatalog.find((c) => c.id === id)!.name;
+
+async function shipmentIds(db: Kysely<DB>, manifestId: string): Promise<string[]> {
+  return (await db.selectFrom('shipments').select('id').where('manifest_id', '=', manifestId).orderBy('id').execute()).map((r) => r.id);
+}
+
+function toManifest(ctx: Pick<Context, 'config' | 'clock'>, row: ManifestsTable, ids: string[]): Manifest {
+  return {
+    id: row.id,
+    object: 'manifest',
+    carrier: row.carrier as CarrierId,
+    ship_date: row.ship_date,
+    shipment_ids: ids,
+    shipment_count: row.shipment_count,
+    total_weight: { value: row.total_weight_oz / 16, unit: 'lb' },
+    total_postage: money(row.total_postage_cents),
+    form_url: labelUrl(ctx, row.id, 'pdf'),
+    mode: row.mode,
+    created_at: row.created_at,
+  };
+}
+
+const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString();
+
+/**
+ * The labels the form will list, locked against a rival manifest. Given ids must each be the key's purchased,
+ * unmanifested outbound label of this carrier and day; each one that is not is named.
+ */
+async function labelsToManifest(trx: Kysely<DB>, ctx: Context, input: ManifestCreate): Promise<ShipmentsTable[]> {
+  let q = trx
+    .selectFrom('shipments')
+    .selectAll()
+    .where('owner_key_id', '=', ctx.principal.keyId)
+    .where('carrier', '=', input.carrier)
+    .where('status', '=', 'purchased')
+    .where('is_return', '=', 0)
+    .where('manifest_id', 'is', null)
+    .where('created_at', '>=', `${input.ship_date}T00:00:00.000Z`)
+    .where('created_at', '<', nextDay(input.ship_date))
+    .orderBy('id');
+  if (input.shipment_ids) q = q.where('id', 'in', input.shipment_ids);
+  if (ctx.dbKind === 'postgres') q = q.forUpdate();
+  const rows = await q.execute();
+  if (input.shipment_ids && rows.length < input.shipment_ids.length) {
+    const found = new Set(rows.map((r) => r.id));
+    const errors: FieldError[] = input.shipment_ids.flatMap((id, i) =>
+      found.has(id)
+        ? []
+        : [{ in: 'body' as const, pointer: `/shipment_ids/${i}`, detail: `${id} is not a purchased, unmanifested outbound ${input.carrier} label of yours bought on ${input.ship_date}` }],
+    );
+    throw new ApiError('validation_failed', `${errors.length} of the shipment_ids cannot go on this manifest`, errors);
+  }
+  if (rows.length === 0) {
+    throw new ApiError('nothing_to_manifest', `You have no purchased ${carrierName(input.carrier)} labels bought on ${input.ship_date} that are not on a manifest yet`);
+  }
+  return rows;
+}
+
+/**
+ * POST /manifests: the end-of-day form for a carrier and day. The labels on it are handed over: in test mode they
+ * can no longer be voided, as a real carrier refuses to void what it has accepted.
+ */
+export async function createManifest(ctx: Context, input: ManifestCreate): Promise<Manifest> {
+  const now = ctx.clock.now();
+  const at = now.toISOString();
+  const id = newId('man', now.getTime());
+  return inTransaction(ctx.db, async (trx) => {
+    const rows = await labelsToManifest(trx, ctx, input);
+    const lines = rows.map((row) => {
+      const record: PurchaseRecord = JSON.parse(row.purchase);
+      const postageCents = row.postage_cents ?? row.quoted_cents;
+      return { row, record, postageCents };
+    });
+    const totalWeightOz = Math.round(lines.reduce((sum, l) => sum + l.record.parcel.weightLb * 16, 0));
+    const totalPostageCents = lines.reduce((sum, l) => sum + l.postageCents, 0);
+    const manifest: ManifestsTable = {
+      id,
+      owner_key_id: ctx.principal.keyId,
+      account_id: ctx.principal.accountId,
+      mode: ctx.principal.mode,
+      carrier: input.carrier,
+      ship_date: input.ship_date,
+      shipment_count: rows.length,
+      total_weight_oz: totalWeightOz,
+      total_postage_cents: totalPostageCents,
+      created_at: at,
+    };
+    const origins = [...new Set(lines.map(({ record: { from } }) => `${from.name ? `${from.name}, ` : ''}${from.street1}, ${from.city}, ${from.state} ${from.zip}`))];
+    const pdf = await writeManifestForm({
+      id,
+      title: formTitles[input.carrier],
+      carrierName: carrierName(input.carrier),
+      shipDate: input.ship_date,
+      createdAt: now,
+      origin: origins.length === 1 ? [`Ship from: ${origins[0]}`] : [`Ship from: ${origins.length} locations`],
+      lines: lines.map(({ row, record, postageCents }) => ({
+        trackingNumber: row.tracking_number!,
+        service: serviceName(row.carrier, row.service),
+        weightLb: record.parcel.weightLb,
+        destinationZip: record.to.zip,
+        postage: money(postageCents).amount,
+      })),
+      totalWeightLb: totalWeightOz / 16,
+      totalPostage: money(totalPostageCents).amount,
+      sample: ctx.principal.mode === 'test',
+    });
+    await trx.insertInto('manifests').values(manifest).execute();
+    await trx
+      .updateTable('shipments')
+      .set({ manifest_id: id, updated_at: at })
+      .where('id', 'in', rows.map((r) => r.id))
+      .execute();
+    await ctx.labels.put(trx, id, 'pdf', pdf, at);
+    return toManifest(ctx, manifest, rows.map((r) => r.id));
+  });
+}
+
+export async function getManifest(ctx: Context, id: string): Promise<Manifest> {
+  const row = await ctx.db.selectFrom('manifests').selectAll().where('id', '=', id).where('owner_key_id', '=', ctx.principal.keyId).executeTakeFirst();
+  if (!row) throw new ApiError('not_found', `No manifest ${id}`);
+  return toManifest(ctx, row, await shipmentIds(ctx.db, id));
+}
+
+export async function listManifests(ctx: Context, query: ListInput & { carrier?: CarrierId; ship_date?: string }): Promise<Page<Manifest>> {
+  let q = ctx.db.selectFrom('manifests').selectAll().where('owner_key_id', '=', ctx.principal.keyId);
+  if (query.carrier) q = q.where('carrier', '=', query.carrier);
+  if (query.ship_date) q = q.where('ship_date', '=', query.ship_date);
+  const page = await fetchPage(q, query, 'man', (row) => row);
+  const data: Manifest[] = [];
+  for (const row of page.data) data.push(toManifest(ctx, row, await shipmentIds(ctx.db, row.id)));
+  return { ...page, data };
+}

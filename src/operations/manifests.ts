@@ -1,0 +1,57 @@
+import { Type } from '@sinclair/typebox';
+import { createManifest, getManifest, listManifests } from '../domain/manifests.ts';
+import { Manifest, ManifestCreate, ManifestIdParams, ManifestList, ManifestListQuery } from '../schemas/manifest.ts';
+import { defineOperation } from './operation.ts';
+
+const tag = 'Manifests';
+const feature = 'manifests';
+
+export const manifestOperations = [
+  defineOperation({
+    id: 'createManifest',
+    method: 'POST',
+    path: '/manifests',
+    tag,
+    feature,
+    summary: 'Close the day: an end-of-day manifest',
+    description:
+      "The end-of-day form for a carrier and ship date (USPS SCAN Form, UPS End of Day Summary, FedEx Ground Close Manifest) as a PDF at `form_url`. Without `shipment_ids` it lists all of the key's purchased outbound labels of that carrier bought that day (UTC) that are on no manifest yet. Labels on a manifest have been handed over: in test mode, voiding one answers 409 `label_manifested`. Send an Idempotency-Key.",
+    body: ManifestCreate,
+    response: Type.Ref(Manifest),
+    responseDescription: 'The manifest',
+    successStatus: 201,
+    errors: ['nothing_to_manifest'],
+    idempotent: true,
+    handler: (ctx, { body }) => createManifest(ctx, body),
+  }),
+  defineOperation({
+    id: 'listManifests',
+    method: 'GET',
+    path: '/manifests',
+    tag,
+    feature,
+    summary: 'List manifests',
+    description: "The calling key's manifests, newest first; filter by `carrier` and `ship_date`.",
+    query: ManifestListQuery,
+    response: Type.Ref(ManifestList),
+    responseDescription: 'A page of manifests',
+    errors: [],
+    readOnly: true,
+    handler: (ctx, { query }) => listManifests(ctx, query),
+  }),
+  defineOperation({
+    id: 'getManifest',
+    method: 'GET',
+    path: '/manifests/:id',
+    tag,
+    feature,
+    summary: 'Get a manifest',
+    description: 'With a fresh `form_url`.',
+    params: ManifestIdParams,
+    response: Type.Ref(Manifest),
+    responseDescription: 'The manifest',
+    errors: ['not_found'],
+    readOnly: true,
+    handler: (ctx, { params }) => getManifest(ctx, params.id),
+  }),
+];
