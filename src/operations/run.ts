@@ -38,8 +38,17 @@ export function idempotencyStore(services: Services, waitForFirstMs?: number): I
 }
 
 /** Answers a client's retry must not replay: it may fix the request, or simply come back later. */
-// A missing or declined payment method is fixed on the account, after which the same request must succeed.
-const unstoredCodes = new Set<ErrorCode>(['validation_failed', 'malformed_json', 'rate_limited', 'invalid_idempotency_key', 'payment_method_required', 'payment_declined']);
+// A missing or declined payment method is fixed on the account, after which the same request must succeed. A
+// purchase still running (after a carrier time-out) is finished by the retry that comes once it is stale.
+const unstoredCodes = new Set<ErrorCode>([
+  'validation_failed',
+  'malformed_json',
+  'rate_limited',
+  'invalid_idempotency_key',
+  'payment_method_required',
+  'payment_declined',
+  'idempotency_key_in_use',
+]);
 
 /**
  * Runs an operation that holds an Idempotency-Key. Its answer is stored in the same transaction as the change,

@@ -1,0 +1,63 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { problem, startServer } from '../harness.ts';
+import { austin, orderBody } from '../fixtures.ts';
+import { startUpsFake, upsFakeCredentials } from '../fakes/ups.ts';
+import { setPaymentMethod } from '../../src/domain/billing.ts';
+
+// A purchase whose carrier call was cut off by the time-out (504) is left pending, to be finished or undone. The
+// client's retry with the same Idempotency-Key must hear "come back later" while it is, and then get the label:
+// a 409 idempotency_key_in_use stored as the key's answer would be replayed to it for the key's 7 days.
+
+test('a purchase cut off by a carrier time-out: retries with its Idempotency-Key end with its one label', { timeout: 60_000 }, async () => {
+  const ups = await startUpsFake();
+  const server = await startServer({
+    env: {
+      UPS_BASE_URL: ups.url,
+      UPS_CLIENT_ID: upsFakeCredentials.clientId,
+      UPS_CLIENT_SECRET: upsFakeCredentials.clientSecret,
+      UPS_ACCOUNT_NUMBER: upsFakeCredentials.accountNumber,
+      SHIPD_CARRIER_TIMEOUT_MS: '300',
+    },
+  });
+  try {
+    const account = await server.account();
+    await setPaymentMethod(server.services.database.db, server.clock, account, 'live', 'pm_live_card_4242');
+    const key = (await server.key(account, 'live')).secret;
+    const order = await server.request('POST', '/orders', { key, body: orderBody({ ship_from: { ...austin, phone: '512-555-0100' } }) });
+    assert.equal(order.status, 201, order.text);
+    const shop = await server.request('POST', '/rates', { key, body: { order_id: order.body.id, carriers: ['ups'] } });
+    const rate = shop.body.rates?.[0];
+    assert.ok(rate, shop.text);
+
+    const buy = () => server.request('POST', '/shipments', { key, body: { order_id: order.body.id, rate_id: rate.id }, headers: { 'idempotency-key': 'label-1' } });
+    ups.failNext({ kind: 'slow', ms: 2_000 }, '/api/shipments');
+    problem(await buy(), 504, 'carrier_timeout');
+
+    // Stale after the carrier time-out plus 5 s; then the retry finishes the purchase itself.
+    const deadline = Date.now() + 20_000;
+    let answer = await buy();
+    while (answer.status === 409) {
+      problem(answer, 409, 'idempotency_key_in_use');
+      assert.equal(answer.headers.get('idempotent-replayed'), null, 'a come-back-later answer is not the key answer');
+      assert.ok(Date.now() < deadline, 'the retry got its label once the purchase was stale');
+      await new Promise((r) => setTimeout(r, 500));
+      answer = await buy();
+    }
+    assert.equal(answer.status, 201, answer.text);
+    assert.equal(answer.body.status, 'purchased');
+
+    const replay = await buy();
+    assert.equal(replay.status, 201);
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    assert.equal(replay.body.id, answer.body.id);
+    const db = server.services.database.db;
+    const labels = await db.selectFrom('shipments').select(['id', 'status']).where('order_id', '=', order.body.id).execute();
+    assert.deepEqual(labels, [{ id: answer.body.id, status: 'purchased' }]);
+    const charges = await db.selectFrom('postage_ledger').select('amount_cents').where('shipment_id', '=', answer.body.id).execute();
+    assert.equal(charges.length, 1, 'charged once');
+  } finally {
+    await server.close();
+    await ups.close();
+  }
+});
