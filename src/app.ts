@@ -1,7 +1,9 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { randomUUID } from 'node:crypto';
+import type { Registry } from 'prom-client';
 import type { Services } from './services.ts';
+import type { Config } from './config.ts';
 import { operations as allOperations, featureSchemas, sharedSchemas } from './operations/index.ts';
 import type { AnyOperation } from './operations/operation.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -10,7 +12,8 @@ import { registerNulGuard } from './http/nul-guard.ts';
 import { ApiError } from './domain/errors.ts';
 import { preloadZipData } from './carriers/zips.ts';
 import { authenticator } from './http/auth.ts';
-import { MemoryBucketStore } from './http/rate-limit.ts';
+import { MemoryBucketStore, type BucketStore } from './http/rate-limit.ts';
+import { RedisBucketStore } from './http/rate-limit-redis.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerHealth } from './http/health.ts';
@@ -28,6 +31,19 @@ export interface AppOptions {
   operations?: AnyOperation[];
   /** How long a duplicate request waits for the first one with its Idempotency-Key. */
   idempotencyWaitMs?: number;
+}
+
+/** Rate-limit buckets in this process, or in Redis when REDIS_URL makes several processes share them. */
+async function bucketStore(app: FastifyInstance, config: Config, logger: Logger, metrics: Registry): Promise<BucketStore> {
+  const { perSecond, burst } = config.rateLimit;
+  if (!config.redis) return new MemoryBucketStore(perSecond, burst);
+  const store = new RedisBucketStore({ ...config.redis, perSecond, burst, log: logger.child({ component: 'rate-limit' }), metrics });
+  await store.connect();
+  app.addHook('onClose', (_instance, done) => {
+    store.close();
+    done();
+  });
+  return store;
 }
 
 /** Builds the HTTP app over already-created services. It does not listen. */
@@ -87,14 +103,13 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
   });
 
   registerProblemHandlers(app, services.config.publicUrl);
-  registerMetrics(app);
+  const metrics = registerMetrics(app);
   registerHealth(app, services);
   await registerOpenApi(app, services.config.publicUrl);
 
   const idempotency = idempotencyStore(services, options.idempotencyWaitMs);
   await app.register(idempotencyPlugin, { store: idempotency });
-  const { perSecond, burst } = services.config.rateLimit;
-  const authenticate = authenticator(services.keys, new MemoryBucketStore(perSecond, burst), { perSecond, burst });
+  const authenticate = authenticator(services.keys, await bucketStore(app, services.config, logger, metrics), services.config.rateLimit);
   registerOperations(app, services, operations, authenticate);
   await registerMcpRoute(app, services, idempotency, authenticate);
   registerLabelFiles(app, services);

@@ -70,3 +70,15 @@ test('test-mode tracking runs a simulated day per real minute unless SHIPD_SIM_T
     assert.throws(() => loadConfig({ SHIPD_DATA_DIR: dir(), SHIPD_SIM_TRACKING_SPEED: bad }), (e: ConfigError) => e.setting === 'SHIPD_SIM_TRACKING_SPEED');
   }
 });
+
+test('REDIS_URL shares rate limits; a bad one is refused without echoing its password', () => {
+  assert.equal(loadConfig({ SHIPD_DATA_DIR: dir() }).redis, undefined);
+  assert.deepEqual(loadConfig({ SHIPD_DATA_DIR: dir(), REDIS_URL: 'rediss://:pw@cache:6380/2' }).redis, { url: 'rediss://:pw@cache:6380/2', prefix: 'shipd:' });
+  assert.equal(loadConfig({ SHIPD_DATA_DIR: dir(), REDIS_URL: 'redis://cache', SHIPD_REDIS_PREFIX: 'eu:' }).redis?.prefix, 'eu:');
+  for (const env of [{ REDIS_URL: 'http://:secretpw@cache' }, { REDIS_URL: 'redis://cache', SHIPD_REDIS_PREFIX: 'a b' }]) {
+    assert.throws(
+      () => loadConfig({ SHIPD_DATA_DIR: dir(), ...env }),
+      (e: ConfigError) => e.setting === Object.keys(env).at(-1) && !e.message.includes('secretpw'),
+    );
+  }
+});

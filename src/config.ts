@@ -26,6 +26,8 @@ export interface Config {
   webhooksAllowInsecure: boolean;
   logLevel: (typeof logLevels)[number];
   rateLimit: { perSecond: number; burst: number };
+  /** Where rate-limit buckets are shared by every process of one deployment; without it each process keeps its own. */
+  redis: { url: string; prefix: string } | undefined;
   /** Whether `serve` also runs the job worker in its process. */
   worker: boolean;
   /** How long one carrier call may take before it counts as failed. */
@@ -63,6 +65,8 @@ export const settingNames = [
   'SHIPD_LOG_LEVEL',
   'SHIPD_RATE_LIMIT_PER_SECOND',
   'SHIPD_RATE_LIMIT_BURST',
+  'REDIS_URL',
+  'SHIPD_REDIS_PREFIX',
   'SHIPD_WORKER',
   'SHIPD_CARRIER_TIMEOUT_MS',
   'SHIPD_SIM_TRACKING_SPEED',
@@ -128,6 +132,22 @@ function database(raw: Raw, dataDir: string): Config['database'] {
     return { kind: 'sqlite', file: resolve(file) };
   }
   throw new ConfigError('DATABASE_URL', 'must start with postgres://, postgresql:// or sqlite:');
+}
+
+function redis(raw: Raw): Config['redis'] {
+  const value = raw.REDIS_URL?.trim();
+  if (!value) return undefined;
+  // The URL may hold a password, so the messages do not repeat it.
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('REDIS_URL', 'is not a valid redis:// or rediss:// URL');
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
+  const prefix = raw.SHIPD_REDIS_PREFIX?.trim() || 'shipd:';
+  if (!/^[\x21-\x7e]{1,100}$/.test(prefix)) throw new ConfigError('SHIPD_REDIS_PREFIX', 'must be 1 to 100 printable characters without spaces');
+  return { url: value, prefix };
 }
 
 function secret(raw: Raw, dataDir: string): string {
@@ -228,6 +248,7 @@ export function loadConfig(env: Raw = process.env, file?: string): Config {
       perSecond: integer(raw, 'SHIPD_RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000),
       burst: integer(raw, 'SHIPD_RATE_LIMIT_BURST', 200, 1, 1_000_000),
     },
+    redis: redis(raw),
     worker: boolean(raw, 'SHIPD_WORKER', true),
     carrierTimeoutMs: integer(raw, 'SHIPD_CARRIER_TIMEOUT_MS', 10_000, 100, 120_000),
     // One simulated day per real minute: a developer sees a label delivered within minutes of buying it.

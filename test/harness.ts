@@ -101,8 +101,16 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(options: { env?: Record<string, string>; operations?: AnyOperation[]; idempotencyWaitMs?: number } = {}): Promise<TestServer> {
-  const db = await createTestDatabase();
+export async function startServer(
+  options: {
+    env?: Record<string, string>;
+    operations?: AnyOperation[];
+    idempotencyWaitMs?: number;
+    /** Another server's database, to run a second instance beside it; that server drops it. */
+    database?: TestDatabase;
+  } = {},
+): Promise<TestServer> {
+  const db = options.database ?? (await createTestDatabase());
   const env = { PORT: '0', HOST: '127.0.0.1', SHIPD_LOG_LEVEL: 'info', ...db.env, ...options.env };
   const config = loadConfig(env);
   const clock = new TestClock();
@@ -177,7 +185,7 @@ export async function startServer(options: { env?: Record<string, string>; opera
     async close() {
       await app.close();
       await services.close();
-      await db.drop();
+      if (!options.database) await db.drop();
     },
   };
   return server;

@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-/** Request counts and latency by route and status, plus the process's own figures, at GET /metrics. */
-export function registerMetrics(app: FastifyInstance): void {
+/**
+ * Request counts and latency by route and status, plus the process's own figures, at GET /metrics.
+ * Returns the registry, for other parts of the app to add their own.
+ */
+export function registerMetrics(app: FastifyInstance): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
@@ -27,4 +30,5 @@ export function registerMetrics(app: FastifyInstance): void {
     reply.type(registry.contentType);
     return registry.metrics();
   });
+  return registry;
 }

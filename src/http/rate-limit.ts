@@ -13,6 +13,16 @@ export interface BucketStore {
   take(key: string, now: number): RateDecision | Promise<RateDecision>;
 }
 
+/** What a bucket holding `left` tokens after this request tells the caller; the same wherever the bucket lives. */
+export function decision(allowed: boolean, left: number, perSecond: number, burst: number): RateDecision {
+  return {
+    allowed,
+    remaining: Math.floor(left),
+    resetSeconds: Math.ceil((burst - left) / perSecond),
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - left) / perSecond)),
+  };
+}
+
 /**
  * Token buckets in this process: `burst` tokens at most, refilled at `perSecond`. A bucket that is full
  * again is forgotten, so memory grows with the keys active in the last few seconds, not with all keys.
@@ -33,12 +43,7 @@ export class MemoryBucketStore implements BucketStore {
     const allowed = tokens >= 1;
     const left = allowed ? tokens - 1 : tokens;
     this.buckets.set(key, { tokens: left, at: now });
-    return {
-      allowed,
-      remaining: Math.floor(left),
-      resetSeconds: Math.ceil((this.burst - left) / this.perSecond),
-      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - left) / this.perSecond)),
-    };
+    return decision(allowed, left, this.perSecond, this.burst);
   }
 
   private sweep(now: number): void {
