@@ -1,0 +1,34 @@
+# syntax=docker/dockerfile:1
+
+# Dependencies are installed where a compiler is at hand: better-sqlite3 builds from source with node-gyp
+# whenever no prebuilt binary can be downloaded. Only production dependencies: tsx is one of them, because
+# bin/shipd.js runs the TypeScript sources directly and there is no build step.
+FROM node:20-bookworm-slim AS deps
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+# PNG labels draw their text with a system font; the slim image has none.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends fonts-dejavu-core \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json package-lock.json tsconfig.json ./
+COPY bin ./bin
+COPY src ./src
+# The data dir holds the generated secret and, on SQLite, the database and label files. The named volume
+# that compose mounts here takes this directory's owner, so the non-root user can write to it.
+RUN mkdir /data && chown node:node /data
+ENV SHIPD_DATA_DIR=/data
+VOLUME ["/data"]
+USER node
+EXPOSE 8080
+# The image has no curl; Node's fetch does. `shipd worker` serves no HTTP: compose turns this off for it.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "bin/shipd.js", "serve"]
