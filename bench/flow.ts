@@ -1,70 +1,91 @@
-// npm run bench:flow — the order push flow end to end on SQLite: create an order, shop its rates, buy the
-// cheapest rate of UPS, USPS and FedEx in turn, download the PDF label. Flows per second are printed beside the label renderer's own rate (PDF
-// labels rendered per second in this process, in the same run). Goal: at least 100 flows/s, and the flow at
-// least 0.6 of the renderer's rate.
+// npm run bench:flow — the order push flow end to end: create an order, shop its rates, buy the cheapest rate of
+// UPS, USPS and FedEx in turn, download the PDF label. Flows per second are printed beside two baselines measured
+// in the same run: the label renderer's own rate (PDF labels rendered per second in this process) and the
+// database's raw rate (order rows inserted through Kysely, one per transaction, as many in flight as flows). Goal:
+// at least 100 flows/s, and the flow at least 0.6 of the renderer's rate. On SQLite, or on PostgreSQL with
+// BENCH_DATABASE_URL=postgres://… (a fresh database made on that server, dropped after).
 import { labelsPerSecond } from './label-renderer.ts';
-import { startShipd } from './lib.ts';
-
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
-
-const shipd = await startShipd();
-const api = `${shipd.url}/api/integrations/v1`;
-const headers = { authorization: `Bearer ${shipd.key}`, 'content-type': 'application/json' };
-const order = {
-  ship_from: { name: 'Warehouse', street1: '1100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' },
-  ship_to: { name: 'Ada Lovelace', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105' },
-  items: [{ sku: 'MUG-1', name: 'Mug', quantity: 2, unit_price: { amount: '12.50', currency: 'USD' } }],
-  parcel: { weight: { value: 2, unit: 'lb' }, dimensions: { length: 10, width: 8, height: 4, unit: 'in' } },
-};
+import { isMain, megabytes, sampleOrder, startShipd, type Result } from './lib.ts';
+import { rawInsertsPerSecond } from './raw-insert.ts';
 
 type Answer = { id: string; rates: { id: string; carrier: string }[]; label_url: string };
-
-async function call(method: string, url: string, body?: unknown): Promise<Answer> {
-  const res = await fetch(url, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
-  if (res.status >= 300) throw new Error(`${method} ${url} answered ${res.status}: ${await res.text()}`);
-  return res.json() as Promise<Answer>;
-}
 
 // Flows take the carriers in turn, as the renderer's own measure does, so both render the same mix of labels
 // (a UPS label, with its MaxiCode, costs twice a USPS one).
 const carriers = ['ups', 'usps', 'fedex'];
 
-/** One whole flow, and the bytes of the label it ends with. */
-async function flow(n: number): Promise<number> {
-  const created = await call('POST', `${api}/orders`, { ...order, order_number: `bench-${n}` });
-  const shop = await call('POST', `${api}/rates`, { order_id: created.id });
-  const cheapest = shop.rates.find((r) => r.carrier === carriers[Math.abs(n) % carriers.length])!;
-  const shipment = await call('POST', `${api}/shipments`, { order_id: created.id, rate_id: cheapest.id });
-  const label = new URL(shipment.label_url);
-  const res = await fetch(`${shipd.url}${label.pathname}${label.search}`);
-  const pdf = Buffer.from(await res.arrayBuffer());
-  if (res.status !== 200 || pdf.subarray(0, 5).toString() !== '%PDF-') throw new Error(`the label answered ${res.status}`);
-  return pdf.length;
+export async function benchFlow(seconds: number, databaseUrl: string | undefined, concurrency = 8): Promise<Result> {
+  const shipd = await startShipd(databaseUrl);
+  const api = `${shipd.url}/api/integrations/v1`;
+  const headers = { authorization: `Bearer ${shipd.key}`, 'content-type': 'application/json' };
+
+  async function call(method: string, url: string, body?: unknown): Promise<Answer> {
+    const res = await fetch(url, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    if (res.status >= 300) throw new Error(`${method} ${url} answered ${res.status}: ${await res.text()}`);
+    return res.json() as Promise<Answer>;
+  }
+
+  /** One whole flow, and the bytes of the label it ends with. */
+  async function flow(n: number): Promise<number> {
+    const created = await call('POST', `${api}/orders`, { ...sampleOrder, order_number: `bench-${n}` });
+    const shop = await call('POST', `${api}/rates`, { order_id: created.id });
+    const cheapest = shop.rates.find((r) => r.carrier === carriers[Math.abs(n) % carriers.length])!;
+    const shipment = await call('POST', `${api}/shipments`, { order_id: created.id, rate_id: cheapest.id });
+    const label = new URL(shipment.label_url);
+    const res = await fetch(`${shipd.url}${label.pathname}${label.search}`);
+    const pdf = Buffer.from(await res.arrayBuffer());
+    if (res.status !== 200 || pdf.subarray(0, 5).toString() !== '%PDF-') throw new Error(`the label answered ${res.status}`);
+    return pdf.length;
+  }
+
+  let started = 0;
+  const latencies: number[] = [];
+  let flowsPerSecond: number;
+  let peakRssBytes: number | undefined;
+  try {
+    for (let i = 0; i < 20; i++) await flow(-i);
+    const begin = performance.now();
+    const end = begin + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (performance.now() < end) {
+          const t = performance.now();
+          await flow(started++);
+          latencies.push(performance.now() - t);
+        }
+      }),
+    );
+    flowsPerSecond = latencies.length / ((performance.now() - begin) / 1000);
+    peakRssBytes = shipd.peakRss();
+  } finally {
+    await shipd.stop();
+  }
+
+  const rendered = await labelsPerSecond('pdf', seconds);
+  const inserts = await rawInsertsPerSecond(databaseUrl, seconds, concurrency);
+  latencies.sort((a, b) => a - b);
+  const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
+  const ratio = flowsPerSecond / rendered;
+  console.error(`order → rates → buy → PDF label, ${shipd.database}, ${concurrency} flows in flight, ${seconds} s`);
+  console.error(`flows            ${flowsPerSecond.toFixed(0).padStart(6)} /s   p50 ${p(0.5).toFixed(0)} ms   p99 ${p(0.99).toFixed(0)} ms   (${latencies.length} flows)   shipd peak RSS ${megabytes(peakRssBytes)}`);
+  console.error(`label renderer   ${rendered.toFixed(0).padStart(6)} PDF labels/s in one process`);
+  console.error(`raw inserts      ${inserts.toFixed(0).padStart(6)} order rows/s on ${shipd.database} through Kysely, one per transaction, ${concurrency} in flight   (flows ÷ inserts ${(flowsPerSecond / inserts).toFixed(3)})`);
+  console.error(`ratio ${ratio.toFixed(2)} (goal ≥ 0.60)   flows ${flowsPerSecond.toFixed(0)}/s (goal ≥ 100)`);
+  return {
+    benchmark: 'flow: order → rates → buy → label',
+    database: shipd.database,
+    value: flowsPerSecond,
+    unit: 'flows/s',
+    baselines: [
+      { name: 'PDF label renderer alone', value: rendered, unit: 'labels/s' },
+      { name: `raw order INSERTs, Kysely, 1 per transaction, ${concurrency} in flight`, value: inserts, unit: 'rows/s' },
+    ],
+    p99Ms: p(0.99),
+    peakRssBytes,
+    ok: true,
+  };
 }
 
-for (let i = 0; i < 20; i++) await flow(-i);
-let started = 0;
-const latencies: number[] = [];
-const begin = performance.now();
-const end = begin + seconds * 1000;
-await Promise.all(
-  Array.from({ length: concurrency }, async () => {
-    while (performance.now() < end) {
-      const t = performance.now();
-      await flow(started++);
-      latencies.push(performance.now() - t);
-    }
-  }),
-);
-const flowsPerSecond = latencies.length / ((performance.now() - begin) / 1000);
-await shipd.stop();
-
-const rendered = await labelsPerSecond('pdf', seconds);
-latencies.sort((a, b) => a - b);
-const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(0);
-const ratio = flowsPerSecond / rendered;
-console.error(`order → rates → buy → PDF label, SQLite, ${concurrency} flows in flight, ${seconds} s`);
-console.error(`flows            ${flowsPerSecond.toFixed(0).padStart(6)} /s   p50 ${p(0.5)} ms   p99 ${p(0.99)} ms   (${latencies.length} flows)`);
-console.error(`label renderer   ${rendered.toFixed(0).padStart(6)} PDF labels/s in one process`);
-console.error(`ratio ${ratio.toFixed(2)} (goal ≥ 0.60)   flows ${flowsPerSecond.toFixed(0)}/s (goal ≥ 100)`);
+if (isMain(import.meta.url)) {
+  await benchFlow(Number(process.env.BENCH_SECONDS ?? 10), process.env.BENCH_DATABASE_URL, Number(process.env.BENCH_CONCURRENCY ?? 8));
+}

@@ -1,8 +1,8 @@
 // The label renderer alone, in this process: labels per second per format, for carriers in turn.
 // `node --import tsx bench/label-renderer.ts` prints them; bench/flow.ts compares the whole API flow against it.
-import { pathToFileURL } from 'node:url';
 import type { LabelData, LabelFormat } from '../src/labels/label-data.ts';
 import { renderLabel } from '../src/labels/render.ts';
+import { isMain } from './lib.ts';
 
 const base = {
   from: { name: 'Warehouse', street1: '1100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' },
@@ -32,7 +32,7 @@ export async function labelsPerSecond(format: LabelFormat, seconds: number, labe
   return n / ((performance.now() - start) / 1000);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (isMain(import.meta.url)) {
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
   for (const format of ['pdf', 'zpl', 'png'] as const) {
     const rate = await labelsPerSecond(format, seconds);

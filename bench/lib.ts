@@ -1,9 +1,101 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
+
+/** Whether the module of `url` is the script node was started with, rather than imported by bench/all.ts. */
+export function isMain(url: string): boolean {
+  return url === pathToFileURL(process.argv[1] ?? '').href;
+}
+
+/** The bench order: the same body wherever an order is made or stored. */
+export const sampleOrder = {
+  ship_from: { name: 'Warehouse', street1: '1100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' },
+  ship_to: { name: 'Ada Lovelace', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105' },
+  items: [{ sku: 'MUG-1', name: 'Mug', quantity: 2, unit_price: { amount: '12.50', currency: 'USD' } }],
+  parcel: { weight: { value: 2, unit: 'lb' }, dimensions: { length: 10, width: 8, height: 4, unit: 'in' } },
+};
+
+export type DatabaseName = 'SQLite' | 'PostgreSQL';
+
+export interface BenchDatabase {
+  name: DatabaseName;
+  /** The settings that point shipd at it. */
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+async function onServer(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A fresh, empty database in a temporary data dir: SQLite there, or, given a postgres:// URL, a database created on
+ * that server and dropped by drop(), so runs never see each other's rows.
+ */
+export async function freshDatabase(url: string | undefined): Promise<BenchDatabase> {
+  if (url && !/^postgres(ql)?:\/\//.test(url)) throw new Error('BENCH_DATABASE_URL must be a postgres:// URL (leave it unset for SQLite)');
+  const name = `shipd_bench_${randomBytes(6).toString('hex')}`;
+  if (url) await onServer(url, `CREATE DATABASE ${name}`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'shipd-bench-'));
+  const removeDir = () => rmSync(dataDir, { recursive: true, force: true });
+  // Empty means SQLite to shipd, and a DATABASE_URL in the caller's environment must not reach it.
+  if (!url) return { name: 'SQLite', env: { SHIPD_DATA_DIR: dataDir, DATABASE_URL: '' }, drop: async () => removeDir() };
+  const fresh = new URL(url);
+  fresh.pathname = `/${name}`;
+  return {
+    name: 'PostgreSQL',
+    env: { SHIPD_DATA_DIR: dataDir, DATABASE_URL: fresh.href },
+    drop: async () => {
+      removeDir();
+      await onServer(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}
+
+/**
+ * The peak resident set of a live process, in bytes. The kernel keeps the high-water mark (VmHWM) itself, so one
+ * read before the process stops is its peak over the whole run: no sampling to miss a spike. Undefined without /proc.
+ */
+export function peakRss(pid: number | undefined): number | undefined {
+  try {
+    const kb = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) * 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One benchmark's figure and what it is compared with, as bench/all.ts tabulates them. */
+export interface Result {
+  benchmark: string;
+  database: DatabaseName;
+  value: number;
+  unit: string;
+  /** Measured in the same run; the ratio is value ÷ baseline value. */
+  baselines: { name: string; value: number; unit: string }[];
+  /** In ms, where the benchmark has a latency that means something. */
+  p99Ms?: number;
+  /** Of the shipd process under test, in bytes. */
+  peakRssBytes?: number;
+  /** False when the run failed its own checks (errors under load, a webhook lost or sent twice). */
+  ok: boolean;
+}
+
+export function megabytes(bytes: number | undefined): string {
+  return bytes === undefined ? '—' : `${(bytes / 1_048_576).toFixed(0)} MB`;
+}
 
 /** A port nothing listens on right now. */
 function freePort(): Promise<number> {
@@ -40,6 +132,8 @@ export interface Measured {
 
 export interface Server {
   url: string;
+  /** The peak RSS so far of the server's process (see peakRss): read it before stop(). */
+  peakRss(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -47,6 +141,7 @@ interface Started {
   /** The ready line's match. */
   match: RegExpExecArray;
   stdout: string;
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -67,6 +162,7 @@ export function startProcess(args: string[], env: Record<string, string>, ready:
         resolve({
           match,
           stdout,
+          pid: child.pid,
           stop: () =>
             new Promise<void>((done) => {
               child.once('close', () => done());
@@ -80,37 +176,46 @@ export function startProcess(args: string[], env: Record<string, string>, ready:
 }
 
 /**
- * A fresh shipd on SQLite in a temporary data dir, with rate limits out of the way and logs at warn (as the
- * bare route logs nothing); returns it and the test key it printed on first start.
+ * A fresh shipd on a fresh database (see freshDatabase: SQLite unless given a postgres:// URL), with rate limits
+ * out of the way and logs at warn (as the bare route logs nothing); returns it and the test key it printed on first
+ * start. stop() stops it and drops its database.
  */
-export async function startShipd(extraEnv: Record<string, string> = {}): Promise<Server & { key: string }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'shipd-bench-'));
+export async function startShipd(databaseUrl: string | undefined, extraEnv: Record<string, string> = {}): Promise<Server & { key: string; database: DatabaseName }> {
+  const database = await freshDatabase(databaseUrl);
   const port = await freePort();
-  const server = await startProcess(
-    // BENCH_PROFILE_DIR=dir writes a CPU profile of the server there when it stops.
-    [...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), 'bin/shipd.js', 'serve'],
-    {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SHIPD_DATA_DIR: dataDir,
-      SHIPD_LOG_LEVEL: 'warn',
-      SHIPD_RATE_LIMIT_PER_SECOND: '1000000',
-      SHIPD_RATE_LIMIT_BURST: '1000000',
-      ...extraEnv,
-    },
-    // Printed on first start whatever the log level.
-    /^\s+(svc_test_[0-9A-Za-z]{32})$/m,
-  );
+  let server: Started;
+  try {
+    server = await startProcess(
+      // BENCH_PROFILE_DIR=dir writes a CPU profile of the server there when it stops.
+      [...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), 'bin/shipd.js', 'serve'],
+      {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SHIPD_LOG_LEVEL: 'warn',
+        SHIPD_RATE_LIMIT_PER_SECOND: '1000000',
+        SHIPD_RATE_LIMIT_BURST: '1000000',
+        ...database.env,
+        ...extraEnv,
+      },
+      // Printed on first start whatever the log level.
+      /^\s+(svc_test_[0-9A-Za-z]{32})$/m,
+    );
+  } catch (err) {
+    await database.drop();
+    throw err;
+  }
   const url = `http://127.0.0.1:${port}`;
-  await waitReady(url);
-  return {
-    url,
-    key: server.match[1]!,
-    stop: async () => {
-      await server.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+  const stop = async () => {
+    await server.stop();
+    await database.drop();
   };
+  try {
+    await waitReady(url);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url, key: server.match[1]!, database: database.name, peakRss: () => peakRss(server.pid), stop };
 }
 
 export async function load(url: string, options: { body: string; headers?: Record<string, string>; seconds?: number; connections?: number }): Promise<Measured> {
