@@ -18,7 +18,12 @@ function find(dir, out = []) {
 
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
-const files = [...find('test'), ...find('src')].filter((f) => filters.length === 0 || filters.some((p) => f.includes(p)));
+// The reliability suite (fuzzing, crashes, several processes) takes minutes: it runs when a filter names it,
+// as `npm run test:reliability` does, never as part of the plain `npm test`.
+const reliability = join('test', 'reliability');
+const files = [...find('test'), ...find('src')].filter((f) =>
+  filters.length === 0 ? !f.startsWith(reliability) : filters.some((p) => f.includes(p)),
+);
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
