@@ -30,11 +30,12 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
-async function onServer(url: string, statement: string): Promise<void> {
+/** One statement on the PostgreSQL server of `url`, over a connection of its own; its rows. */
+export async function onServer(url: string, statement: string): Promise<Record<string, unknown>[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(statement);
+    return (await client.query(statement)).rows;
   } finally {
     await client.end();
   }

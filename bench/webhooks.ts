@@ -294,9 +294,9 @@ interface Options {
 /** Each mode's heading, and its name in bench/all.ts's table. */
 const modeNames: Record<string, { title: string; short: string }> = {
   http: { title: 'http: orders POSTed over HTTP, closed loop', short: 'webhooks http: orders over HTTP, closed loop' },
-  paced: { title: `paced: orders POSTed over HTTP at a steady ${orderRate}/s`, short: `webhooks paced: ${orderRate} orders/s over HTTP` },
-  bulk: { title: `bulk: events written with recordEvent at a steady ${rate}/s`, short: `webhooks bulk: ${rate} outbox events/s` },
-  drain: { title: `drain: ${backlog} events in the outbox, delivered once the worker starts`, short: `webhooks drain: ${backlog} queued events` },
+  paced: { title: `paced: orders POSTed over HTTP at a steady ${orderRate}/s`, short: `webhooks paced: ${orderRate.toLocaleString('en-US')} orders/s over HTTP` },
+  bulk: { title: `bulk: events written with recordEvent at a steady ${rate}/s`, short: `webhooks bulk: ${rate.toLocaleString('en-US')} outbox events/s` },
+  drain: { title: `drain: ${backlog} events in the outbox, delivered once the worker starts`, short: `webhooks drain: ${backlog.toLocaleString('en-US')} queued events` },
 };
 
 const root = join(import.meta.dirname, '..');
@@ -443,8 +443,8 @@ async function run(mode: string, { seconds, warmupSeconds, databaseUrl }: Option
     value: deliveriesPerSecond,
     unit: 'deliveries/s',
     baselines: bare
-      ? [{ name: "shipd's attempt code alone, no database (bare-sender.ts)", value: bare.perSecond, unit: 'deliveries/s' }]
-      : [{ name: 'events created: the load', value: made.events / loadSeconds, unit: 'events/s' }],
+      ? [{ name: "shipd's attempt code, no database", value: bare.perSecond, unit: 'deliveries/s' }]
+      : [{ name: 'events created (the load)', value: made.events / loadSeconds, unit: 'events/s' }],
     ...(!bare && { p99Ms: quantile(latency, 0.99) }),
     peakRssBytes,
     ok,

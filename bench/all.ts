@@ -1,0 +1,97 @@
+// npm run bench — the benchmarks on SQLite and then on PostgreSQL, in one run: POST /rates beside a bare Fastify
+// route; the order flow beside the PDF label renderer and the database's raw insert rate; webhook delivery, a queued
+// backlog beside shipd's attempt code with no database, and orders at a steady rate beside that load itself. Prints
+// one table, each figure beside its baselines from the same run, with p99 and the shipd process's peak RSS, and
+// writes it with the machine it came from into bench/RESULTS.md: a section a day, which a later run that day
+// replaces (BENCH_RECORD=0 only prints). BENCH_SECONDS (8) per measurement; BENCH_DATABASE_URL is the PostgreSQL
+// server (postgres://postgres@127.0.0.1:5432/postgres), where each benchmark makes a database of its own and drops it.
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { benchFlow } from './flow.ts';
+import { megabytes, onServer, type Result } from './lib.ts';
+import { benchRates } from './rates.ts';
+import { benchWebhooks } from './webhooks.ts';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const postgresUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const resultsFile = join(import.meta.dirname, 'RESULTS.md');
+
+let postgresVersion: string;
+try {
+  postgresVersion = String((await onServer(postgresUrl, 'SHOW server_version'))[0]?.server_version);
+} catch (err) {
+  console.error(`no PostgreSQL at ${postgresUrl} (${(err as Error).message}): set BENCH_DATABASE_URL to a server where this user may create databases`);
+  process.exit(1);
+}
+
+const began = Date.now();
+const loadAtStart = os.loadavg()[0]!;
+const results: Result[] = [];
+for (const databaseUrl of [undefined, postgresUrl]) {
+  results.push(await benchRates(seconds, databaseUrl));
+  results.push(await benchFlow(seconds, databaseUrl));
+  results.push(...(await benchWebhooks(['drain', 'paced'], { seconds, warmupSeconds: 2, databaseUrl })));
+}
+const loadAtEnd = os.loadavg()[0]!;
+const minutes = (Date.now() - began) / 60_000;
+
+function number(n: number): string {
+  return n.toLocaleString('en-US', { maximumFractionDigits: n < 10 ? 1 : 0 });
+}
+
+/** A line per baseline: a benchmark with two has its figure, p99 and RSS on the first. */
+function tableRows(): string[][] {
+  const rows: string[][] = [];
+  for (const r of results) {
+    r.baselines.forEach((b, i) => {
+      const first = i === 0;
+      const ratio = r.value / b.value;
+      rows.push([
+        first ? r.benchmark : '',
+        first ? r.database : '',
+        first ? `${number(r.value)} ${r.unit}${r.ok ? '' : ' (checks FAILED)'}` : '',
+        `${b.name}: ${number(b.value)} ${b.unit}`,
+        ratio.toFixed(ratio < 0.1 ? 3 : 2),
+        first ? (r.p99Ms === undefined ? '—' : `${number(r.p99Ms)} ms`) : '',
+        first ? megabytes(r.peakRssBytes) : '',
+      ]);
+    });
+  }
+  return rows;
+}
+
+const header = ['benchmark', 'database', 'figure', 'baseline (same run)', 'ratio', 'p99', 'peak RSS'];
+const rows = tableRows();
+const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
+const line = (cells: string[]) => cells.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd();
+console.error(`\n${line(header)}\n${line(widths.map((w) => '-'.repeat(w)))}\n${rows.map(line).join('\n')}`);
+
+const date = new Date().toISOString().slice(0, 10);
+const heading = `## \`npm run bench\`, ${date}`;
+const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GB RAM, Node ${process.version}, PostgreSQL ${postgresVersion}, Linux ${os.release()}`;
+const section = `${heading}
+
+${machine}.
+${seconds} s per measurement, the load generator on the same cores as the server. 1-minute load average ${loadAtStart.toFixed(2)} when
+the run started, ${loadAtEnd.toFixed(2)} when it ended; it took ${minutes.toFixed(1)} minutes.
+
+| ${header.join(' | ')} |
+|${header.map(() => '---').join('|')}|
+${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}
+
+The ratio is the figure over its baseline. p99 is of a request (rates), of a whole flow (flow), and of an event's
+\`created_at\` to its first arrival at the receiver (webhooks paced); a queued backlog's latency is only how long it
+waited, so drain has none. Peak RSS is the shipd process's VmHWM (in drain, that process also wrote the backlog).
+`;
+
+if (process.env.BENCH_RECORD !== '0') {
+  const text = readFileSync(resultsFile, 'utf8');
+  const at = text.indexOf(`${heading}\n`);
+  const next = text.indexOf('\n## ', at);
+  // Newest first, after the introduction; a run later the same day replaces that day's section.
+  const updated = at < 0 ? text.replace(/\n## /, `\n${section}\n## `) : text.slice(0, at) + section + (next < 0 ? '' : text.slice(next));
+  writeFileSync(resultsFile, updated);
+  console.error(`\nrecorded in ${resultsFile}`);
+}
+if (results.some((r) => !r.ok)) process.exit(1);
