@@ -78,7 +78,7 @@ export async function benchFlow(seconds: number, databaseUrl: string | undefined
     unit: 'flows/s',
     baselines: [
       { name: 'PDF label renderer alone', value: rendered, unit: 'labels/s' },
-      { name: `raw order INSERTs, Kysely, 1 per transaction, ${concurrency} in flight`, value: inserts, unit: 'rows/s' },
+      { name: `raw order INSERTs, 1 per transaction, ${concurrency} in flight`, value: inserts, unit: 'rows/s' },
     ],
     p99Ms: p(0.99),
     peakRssBytes,
