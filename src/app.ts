@@ -1,13 +1,12 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { randomUUID } from 'node:crypto';
 import type { Registry } from 'prom-client';
 import type { Services } from './services.ts';
 import type { Config } from './config.ts';
 import { operations as allOperations, featureSchemas, sharedSchemas } from './operations/index.ts';
 import type { AnyOperation } from './operations/operation.ts';
 import { validatorCompiler } from './http/validation.ts';
-import { registerProblemHandlers, sendProblem } from './http/problems.ts';
+import { clientErrorHandler, newRequestId, refuseExpectations, registerProblemHandlers, sendProblem } from './http/problems.ts';
 import { registerNulGuard } from './http/nul-guard.ts';
 import { ApiError } from './domain/errors.ts';
 import { preloadZipData } from './carriers/zips.ts';
@@ -57,6 +56,7 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
     bodyLimit: 1_048_576,
     return503OnClosing: true,
+    clientErrorHandler: clientErrorHandler(services.config.publicUrl),
     // Errors found while routing, before any hook runs, are problems like every other.
     frameworkErrors: (error, request, reply) =>
       sendProblem(
@@ -70,11 +70,12 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
     // A client's X-Request-Id is echoed when it is printable; otherwise we make one.
     genReqId: (req) => {
       const sent = req.headers['x-request-id'];
-      return typeof sent === 'string' && requestIdPattern.test(sent) ? sent : `req_${randomUUID().replace(/-/g, '')}`;
+      return typeof sent === 'string' && requestIdPattern.test(sent) ? sent : newRequestId();
     },
   });
   app.decorateRequest('principal', null);
   const schemas = [...sharedSchemas, ...[...services.config.features].flatMap((f) => featureSchemas[f])];
+  refuseExpectations(app.server, services.config.publicUrl);
   app.setValidatorCompiler(validatorCompiler(schemas));
   for (const schema of schemas) app.addSchema(schema);
   // JSON is the only request body the API takes; anything else is a 415 problem.

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
+import { connect } from 'node:net';
 import { operations } from '../src/operations/index.ts';
 import { defineOperation } from '../src/operations/operation.ts';
 import { problem, startServer, type TestServer } from './harness.ts';
@@ -58,6 +59,24 @@ before(async () => {
   key = (await server.key(await server.account())).secret;
 });
 after(() => server.close());
+
+/** Writes bytes no HTTP client would send, and reads the answer up to the close. */
+function onTheWire(request: string): Promise<{ status: number; headers: Record<string, string>; text: string }> {
+  const { port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', text = ''] = Buffer.concat(chunks).toString('utf8').split(/\r\n\r\n(.*)/s);
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, text });
+    });
+    socket.end(request, 'latin1');
+  });
+}
 
 describe('malformed requests get problem answers, and the process stays up', () => {
   test('an unknown route is 404 route_not_found', async () => {
@@ -173,6 +192,27 @@ describe('malformed requests get problem answers, and the process stays up', () 
     problem(long, 414, 'uri_too_long');
     assert.ok(long.headers['x-request-id']);
     problem(await server.raw('GET', '/api/integrations/v1/orders/%E0%A4%A', { headers: auth() }), 400, 'bad_request');
+  });
+
+  test("what Node's HTTP parser refuses is a problem too: broken header syntax, headers over 16 KB, an Expect it cannot meet", async () => {
+    const broken = await onTheWire(`GET /api/integrations/v1/carriers HTTP/1.1\r\nHost: x\r\nX(bad): 1\r\n\r\n`);
+    problem(broken, 400, 'bad_request');
+    assert.match(String(broken.headers['x-request-id']), /^req_/);
+    problem(await onTheWire(`GET /api/integrations/v1/carriers HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), 431, 'headers_too_large');
+    const body = JSON.stringify({ name: 'x', count: 1 });
+    const expect = `POST /api/integrations/v1/test/echo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nExpect: 200-ok\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    problem(await onTheWire(expect), 417, 'expectation_failed');
+  });
+
+  test('an operation that takes no body refuses one, however deep, before its Idempotency-Key is looked at; {} passes', async () => {
+    const path = `/webhooks/whk_${'0'.repeat(26)}/rotate-secret`;
+    const headers = { 'idempotency-key': 'deep-1' };
+    const deep = '{"a":'.repeat(10_000) + '{}' + '}'.repeat(10_000);
+    const refused = problem(await server.raw('POST', `/api/integrations/v1${path}`, { headers: { ...auth(), ...headers, 'content-type': 'application/json' }, body: deep }), 400, 'validation_failed');
+    assert.deepEqual(refused.errors, [{ in: 'body', pointer: '', detail: 'must be empty: this operation takes no body' }]);
+    problem(await server.request('POST', path, { key, headers, body: { note: 'ignored?' } }), 400, 'validation_failed');
+    problem(await server.request('POST', path, { key, headers, body: {} }), 404, 'not_found');
+    problem(await server.request('POST', path, { key }), 404, 'not_found');
   });
 
   test('the process is still up', async () => {

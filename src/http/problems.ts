@@ -1,4 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { randomUUID } from 'node:crypto';
 import type { ErrorObject } from 'ajv';
 import { ApiError, errorCodes, problemDocument, type ErrorCode, type FieldError } from '../domain/errors.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
@@ -89,6 +92,49 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, proble
     .type('application/problem+json')
     .serializer(JSON.stringify)
     .send(problemDocument(problem, request.id, publicUrl));
+}
+
+export const newRequestId = () => `req_${randomUUID().replace(/-/g, '')}`;
+
+/** A problem's headers and body, for the few answers written before Fastify has a request. */
+function problemAnswer(problem: ApiError, publicUrl: string): { headers: Record<string, string>; body: string } {
+  const requestId = newRequestId();
+  const body = JSON.stringify(problemDocument(problem, requestId, publicUrl));
+  return {
+    headers: { 'Content-Type': 'application/problem+json', 'Content-Length': String(Buffer.byteLength(body)), 'X-Request-Id': requestId, Connection: 'close' },
+    body,
+  };
+}
+
+/**
+ * Node's HTTP parser refuses some requests before Fastify sees them: broken framing or header syntax, headers over
+ * its 16 KB limit, a request too slow to arrive. Fastify's own answer to them is plain JSON; ours is the problem
+ * document every other error is.
+ */
+export function clientErrorHandler(publicUrl: string): (error: NodeJS.ErrnoException, socket: Duplex) => void {
+  return (error, socket) => {
+    // A client that hung up cannot be answered.
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const problem =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? new ApiError('headers_too_large', 'The request line and headers may be at most 16 KB together')
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? new ApiError('request_timeout', 'The request did not arrive in time')
+          : new ApiError('bad_request', 'The request is not well-formed HTTP/1.1: its request line, a header or its body framing is broken');
+    const { headers, body } = problemAnswer(problem, publicUrl);
+    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    if (socket.writable) socket.write(`HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n${head}\r\n${body}`);
+    socket.destroy(error);
+  };
+}
+
+/** Node answers an Expect other than 100-continue with a bare 417 unless someone listens; we answer with a problem. */
+export function refuseExpectations(server: Server, publicUrl: string): void {
+  server.on('checkExpectation', (request, response) => {
+    const problem = new ApiError('expectation_failed', `Expect: ${String(request.headers.expect).slice(0, 100)} is not supported; only 100-continue is`);
+    const { headers, body } = problemAnswer(problem, publicUrl);
+    response.writeHead(problem.status, headers).end(body);
+  });
 }
 
 export function registerProblemHandlers(app: FastifyInstance, publicUrl: string): void {

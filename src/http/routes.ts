@@ -9,6 +9,7 @@ import { operationContext, runClaimed, type OperationInput, type StoredAnswer } 
 import { apiBase } from '../domain/paths.ts';
 import { IdempotencyKey } from '../schemas/common.ts';
 import { carrierTrace } from '../carriers/live/trace.ts';
+import { validationError } from './problems.ts';
 
 export { apiBase };
 
@@ -77,6 +78,17 @@ async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
   if (request.body === undefined || request.body === null) request.body = {};
 }
 
+/**
+ * An operation without a body schema takes no body: what one held would be silently ignored (unknown fields are
+ * refused, DESIGN §3), and never validated, so no bound on its depth or size would hold further in. `{}` passes,
+ * as some clients send it with every POST.
+ */
+async function refuseBody(request: FastifyRequest): Promise<void> {
+  const body = request.body;
+  if (body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) return;
+  throw validationError([{ in: 'body', pointer: '', detail: 'must be empty: this operation takes no body' }]);
+}
+
 export function registerOperations(
   app: FastifyInstance,
   services: Services,
@@ -88,12 +100,13 @@ export function registerOperations(
     const url = apiBase + op.path;
     methodsByPath.set(url, (methodsByPath.get(url) ?? new Set()).add(op.method));
     const status = op.successStatus ?? 200;
+    // A POST whose fields are all optional may come without a body; it means "nothing to add".
+    const preValidation = op.body ? (!(op.body as { required?: string[] }).required?.length && emptyBodyAsObject) : refuseBody;
     app.route({
       method: op.method,
       url,
       onRequest: authenticate,
-      // A POST whose fields are all optional may come without a body; it means "nothing to add".
-      ...(op.body && !(op.body as { required?: string[] }).required?.length && { preValidation: emptyBodyAsObject }),
+      ...(preValidation && { preValidation }),
       config: { idempotent: op.idempotent === true },
       schema: {
         operationId: op.id,
