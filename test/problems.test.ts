@@ -215,6 +215,21 @@ describe('malformed requests get problem answers, and the process stays up', () 
     problem(await server.request('POST', path, { key }), 404, 'not_found');
   });
 
+  test('a client that hangs up in the middle of its body is not taken for a database outage', async () => {
+    const { port } = new URL(server.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.write(
+      `POST /api/integrations/v1/test/echo HTTP/1.1\r\nHost: x\r\nX-Request-Id: hung-up-1\r\nAuthorization: Bearer ${key}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.destroy();
+    // The request has no answer to wait for; the server has had time to handle the hang-up.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const lines = server.logs.filter((l) => l.includes('hung-up-1'));
+    assert.deepEqual(lines.filter((l) => l.includes('"level":50') || l.includes('service_unavailable')), [], 'an error was logged');
+  });
+
   test('the process is still up', async () => {
     assert.equal((await server.request('GET', '/healthz')).status, 200);
     assert.equal((await server.request('GET', '/carriers', { key })).status, 200);

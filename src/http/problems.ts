@@ -73,10 +73,13 @@ function problemFor(error: FastifyError): ApiError {
   if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
     return new ApiError('malformed_json', `The body is not valid JSON: ${error.message}`);
   }
+  const status = error.statusCode ?? 500;
+  // A client that hangs up while sending its body leaves Fastify an ECONNRESET marked 400: the client's doing,
+  // not the database's, whose lost connections carry the same code.
+  if (error.message === 'aborted' && status === 400) return new ApiError('bad_request', 'The client closed the connection before the body arrived');
   if (isDatabaseUnavailable(error)) {
     return new ApiError('service_unavailable', 'The database cannot be reached right now; retry shortly', undefined, { 'Retry-After': '5' });
   }
-  const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     const code = (Object.keys(errorCodes) as ErrorCode[]).find((c) => errorCodes[c].status === status) ?? 'bad_request';
     return new ApiError(code, errorCodes[code].title);
