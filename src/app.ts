@@ -22,6 +22,8 @@ import { registerMcpRoute } from './mcp/http.ts';
 import { idempotencyPlugin } from './http/idempotency.ts';
 import { idempotencyStore } from './operations/run.ts';
 import { setCarrierTraceLog } from './carriers/registry.ts';
+import { registerDashboard } from './dashboard/plugin.ts';
+import { KeyUsage } from './domain/key-usage.ts';
 
 const requestIdPattern = /^[\x21-\x7e]{1,200}$/;
 
@@ -103,6 +105,13 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
     done();
   });
 
+  // When each key was last used, for the dashboard's key list; MCP calls count too.
+  const keyUsage = new KeyUsage(services.database.db, services.clock, (err) => logger.warn({ err }, 'could not record when a key was used'));
+  app.addHook('onResponse', (request, _reply, done) => {
+    if (request.principal) keyUsage.note(request.principal.keyId);
+    done();
+  });
+
   registerProblemHandlers(app, services.config.publicUrl);
   const metrics = registerMetrics(app);
   registerHealth(app, services);
@@ -114,6 +123,7 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
   registerOperations(app, services, operations, authenticate);
   await registerMcpRoute(app, services, idempotency, authenticate);
   registerLabelFiles(app, services);
+  await registerDashboard(app, services);
   preloadZipData();
   await app.ready();
   return app;

@@ -79,7 +79,7 @@ export const settingNames = [
 ] as const;
 
 /** SHIPD_ variables that are not settings of the server but are read by one command. */
-const nonSettingVariables = new Set(['SHIPD_API_KEY', 'SHIPD_CONFIG', 'SHIPD_CARRIER_CLIENT_SECRET']);
+const nonSettingVariables = new Set(['SHIPD_API_KEY', 'SHIPD_CONFIG', 'SHIPD_CARRIER_CLIENT_SECRET', 'SHIPD_USER_PASSWORD']);
 
 const defaultCarrierBaseUrls: Record<CarrierId, string> = {
   ups: 'https://onlinetools.ups.com',

@@ -22,6 +22,7 @@ usage: shipd [--config FILE] COMMAND
   carriers connect|disconnect|list   an account's own UPS, USPS or FedEx credentials for live labels
   locations add              add a ship-from location
   packages add               add a custom box
+  users create|list          the people who sign in to the web dashboard at /dashboard
 
 Settings come from the environment (and --config FILE, a JSON object of the same names); see README.md.`;
 

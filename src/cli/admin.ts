@@ -10,6 +10,7 @@ import { connectCarrier, disconnectCarrier, listCarrierAccounts } from '../domai
 import { addLocation } from '../domain/locations.ts';
 import { addPackage } from '../domain/packages.ts';
 import { systemClock } from '../domain/clock.ts';
+import { checkPassword, createUser, generatePassword, listUsers } from '../domain/dashboard-users.ts';
 import { print, table } from './output.ts';
 
 type Options = Record<string, { type: 'string' | 'boolean'; short?: string }>;
@@ -53,6 +54,7 @@ const usage = {
     'shipd carriers connect --account ID|NAME --carrier ups|usps|fedex --client-id ID [--client-secret SECRET] [--account-number N] | ' +
     'carriers disconnect --account ID|NAME --carrier ups|usps|fedex | carriers list --account ID|NAME',
   locations: 'shipd locations add --account ID|NAME --name NAME --street1 … [--street2 …] --city … --state … --zip … [--phone …] [--company …] [--default]',
+  users: 'shipd users create --account ID|NAME --email EMAIL (password from SHIPD_USER_PASSWORD, else one is generated) | users list --account ID|NAME',
 } as const;
 
 export type AdminGroup = keyof typeof usage;
@@ -189,6 +191,24 @@ export async function runAdmin(config: Config, group: AdminGroup, args: string[]
           maxWeight: { value: num('max-weight'), unit: ((values['weight-unit'] as string) ?? 'lb') as 'lb' },
         });
         print(created.id);
+        return;
+      }
+      case 'users create': {
+        const { values } = parse(rest, { account: { type: 'string' }, email: { type: 'string' } }, ['account', 'email']);
+        const account = await findAccount(db, values.account as string);
+        // Never an argument: arguments end up in shell history and the process list.
+        const given = process.env.SHIPD_USER_PASSWORD;
+        if (given !== undefined) checkPassword(given);
+        const password = given ?? generatePassword();
+        const user = await createUser(db, systemClock, account.id, values.email as string, password);
+        print(given === undefined ? `${user.id} ${user.email}\npassword (shown once): ${password}` : `${user.id} ${user.email}`);
+        return;
+      }
+      case 'users list': {
+        const { values } = parse(rest, { account: { type: 'string' } }, ['account']);
+        const account = await findAccount(db, values.account as string);
+        const users = await listUsers(db, account.id);
+        print(users.length === 0 ? 'no users' : table([['ID', 'EMAIL', 'CREATED'], ...users.map((u) => [u.id, u.email, u.created_at])]));
         return;
       }
       default:

@@ -338,6 +338,42 @@ export interface PickupsTable {
   cancelled_at: string | null;
 }
 
+/** A person who signs in to the web dashboard, acting for one account. */
+export interface DashboardUsersTable {
+  id: string;
+  account_id: string;
+  /** Trimmed and lower-cased. */
+  email: string;
+  /** Argon2id, in its PHC string form. */
+  password_hash: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DashboardSessionsTable {
+  /** SHA-256 of the session id the cookie carries. */
+  id_hash: string;
+  user_id: string;
+  /** The synchronizer token every form of this session must send back. */
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  /** The absolute end, however active the session is. */
+  expires_at: string;
+}
+
+export interface DashboardLoginFailuresTable {
+  email: string;
+  failures: number;
+  first_failed_at: string;
+  locked_until: string | null;
+}
+
+export interface ApiKeyUsageTable {
+  key_id: string;
+  last_used_at: string;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -362,4 +398,8 @@ export interface DB {
   batch_items: BatchItemsTable;
   manifests: ManifestsTable;
   pickups: PickupsTable;
+  dashboard_users: DashboardUsersTable;
+  dashboard_sessions: DashboardSessionsTable;
+  dashboard_login_failures: DashboardLoginFailuresTable;
+  api_key_usage: ApiKeyUsageTable;
 }

@@ -8,6 +8,7 @@ import * as webhooksTracking from './006_webhooks_tracking.ts';
 import * as carrierAccounts from './007_carrier_accounts.ts';
 import * as opsBatchesManifests from './008_ops_batches_manifests.ts';
 import * as pickups from './009_pickups.ts';
+import * as dashboard from './010_dashboard.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '007_carrier_accounts': carrierAccounts,
   '008_ops_batches_manifests': opsBatchesManifests,
   '009_pickups': pickups,
+  '010_dashboard': dashboard,
 };

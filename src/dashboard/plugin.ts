@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import { modes, type Mode } from '../domain/api-key-format.ts';
+import { ApiError } from '../domain/errors.ts';
+import type { Services } from '../services.ts';
+import { render } from './render.ts';
+import { requireSession } from './session.ts';
+import { registerLogin } from './pages/login.ts';
+import { registerKeys } from './pages/keys.ts';
+
+/** What a page module gets: the services, and the mode its routes are registered for. */
+export interface PageDeps {
+  services: Services;
+  mode: Mode;
+}
+
+const pages: ((app: FastifyInstance, deps: PageDeps) => void)[] = [registerKeys];
+
+const require = createRequire(import.meta.url);
+const assets: Record<string, { type: string; body: Buffer }> = {
+  'pico.min.css': { type: 'text/css; charset=utf-8', body: readFileSync(require.resolve('@picocss/pico/css/pico.min.css')) },
+  'dashboard.css': { type: 'text/css; charset=utf-8', body: readFileSync(join(import.meta.dirname, 'assets', 'dashboard.css')) },
+  'dashboard.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(join(import.meta.dirname, 'assets', 'dashboard.js')) },
+};
+
+// Everything comes from shipd itself: no CDN, no inline script, no framing by another site.
+const securityHeaders = {
+  'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+};
+
+function errorPage(reply: FastifyReply, status: number, title: string, detail: string): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(render('error', { title, detail }));
+}
+
+/** Every dashboard route as "METHOD /path", as registered; the security tests walk them all. */
+export const dashboardRoutes = new Set<string>();
+
+/**
+ * The web dashboard at /dashboard: server-rendered pages over the domain functions, in a scope of its own, so
+ * its form parsing, cookies and HTML errors never reach the JSON API, and its routes stay out of /openapi.json.
+ */
+export async function registerDashboard(app: FastifyInstance, services: Services): Promise<void> {
+  await app.register(
+    async (scope) => {
+      scope.addHook('onRoute', (route) => {
+        route.schema = { ...route.schema, hide: true };
+        for (const method of [route.method].flat()) if (method !== 'HEAD') dashboardRoutes.add(`${method} ${route.url}`);
+      });
+      await scope.register(formbody, { bodyLimit: 65_536 });
+      await scope.register(cookie);
+      scope.decorateRequest('dashboard', null);
+      scope.addHook('onRequest', (_request, reply, done) => {
+        reply.headers(securityHeaders);
+        done();
+      });
+      scope.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+        if (error instanceof ApiError && error.status < 500) return errorPage(reply, error.status, error.title, error.detail);
+        if (error.statusCode && error.statusCode < 500) return errorPage(reply, error.statusCode, 'The request was refused', error.message);
+        request.log.error({ err: error }, 'dashboard request failed');
+        return errorPage(reply, 500, 'Something went wrong', `Our fault. Quote ${request.id} if you report it.`);
+      });
+      scope.setNotFoundHandler((_request, reply) => errorPage(reply, 404, 'No such page', 'There is no page at this address.'));
+
+      scope.get('/assets/:name', (request, reply) => {
+        const asset = assets[(request.params as { name: string }).name];
+        if (!asset) return errorPage(reply, 404, 'No such file', 'There is no such file.');
+        return reply.type(asset.type).header('Cache-Control', 'public, max-age=3600').send(asset.body);
+      });
+      registerLogin(scope, services);
+
+      await scope.register(async (signedIn) => {
+        // No page is served without a session, and no answer of a signed-in page is kept by a cache.
+        signedIn.addHook('preHandler', requireSession(services));
+        signedIn.addHook('onSend', (_request, reply, payload, done) => {
+          reply.header('Cache-Control', 'no-store');
+          done(null, payload);
+        });
+        signedIn.get('/', (_request, reply) => reply.redirect('/dashboard/test/keys', 303));
+        for (const mode of modes) {
+          signedIn.get(`/${mode}`, (_request, reply) => reply.redirect(`/dashboard/${mode}/keys`, 303));
+          for (const register of pages) register(signedIn, { services, mode });
+        }
+      });
+    },
+    { prefix: '/dashboard' },
+  );
+}

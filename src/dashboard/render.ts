@@ -1,0 +1,86 @@
+import { join } from 'node:path';
+import { Eta } from 'eta';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Mode } from '../domain/api-key-format.ts';
+import type { DashboardSession } from '../domain/dashboard-sessions.ts';
+
+// Templates are compiled once; <%= %> escapes for HTML, so only <%~ %> (used for nested templates) writes raw.
+const eta = new Eta({ views: join(import.meta.dirname, 'views'), cache: true, autoEscape: true });
+
+export const sections = [
+  { id: 'keys', name: 'API keys' },
+  { id: 'webhooks', name: 'Webhooks' },
+  { id: 'orders', name: 'Orders' },
+  { id: 'shipments', name: 'Shipments' },
+  { id: 'billing', name: 'Billing' },
+  { id: 'locations', name: 'Locations' },
+  { id: 'packages', name: 'Packages' },
+  { id: 'carriers', name: 'Carrier accounts' },
+] as const;
+export type Section = (typeof sections)[number]['id'];
+
+/** Where a page of one mode lives: its route inside the dashboard's scope, and the link to it. */
+export const routeOf = (mode: Mode, rest: string) => `/${mode}/${rest}`;
+export const pathOf = (mode: Mode, rest: string) => `/dashboard${routeOf(mode, rest)}`;
+
+/** Messages a redirect after a change may show, named in its `notice` query so no page echoes text it was sent. */
+const notices: Record<string, string> = {
+  key_revoked: 'The key was revoked. Requests with it are refused from now on.',
+  webhook_deleted: 'The webhook was removed.',
+  webhook_test_sent: 'A webhook.test event is on its way; it appears in the delivery log below.',
+  delivery_replayed: 'The delivery was queued to be sent again now.',
+  webhook_updated: 'The webhook was updated.',
+  shipment_voided: 'The label was voided and its postage refunded.',
+  tracking_checked: 'Tracking was checked with the carrier just now.',
+  billing_saved: 'The payment method was saved.',
+  billing_cleared: 'The payment method was removed.',
+  location_saved: 'The location was saved.',
+  location_default: 'The default location was changed.',
+  package_saved: 'The package was saved.',
+  carrier_connected: 'The carrier account was connected.',
+  carrier_disconnected: 'The carrier account was disconnected.',
+};
+
+/** Formatting the templates share. */
+const helpers = {
+  /** 2026-11-22 18:11 UTC: exact, and the same for everyone looking at it. */
+  time: (iso: string | null | undefined) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '—'),
+  money: (m: { amount: string; currency: string } | null | undefined) => (m ? `$${m.amount}` : '—'),
+  json: (value: unknown) => JSON.stringify(value, null, 2),
+};
+
+export function render(view: string, data: object): string {
+  return eta.render(`./${view}`, { ...data, h: helpers });
+}
+
+export interface PageData {
+  title: string;
+  section: Section;
+  /** Field name → the error shown beside that field. */
+  errors?: Record<string, string>;
+  [key: string]: unknown;
+}
+
+/** Sends a signed-in page: the view inside the layout with its header, mode switch and section links. */
+export function sendPage(request: FastifyRequest, reply: FastifyReply, mode: Mode, view: string, data: PageData, status = 200): FastifyReply {
+  const session = request.dashboard as DashboardSession;
+  const notice = (request.query as Record<string, unknown> | undefined)?.notice;
+  const html = render(view, {
+    errors: {},
+    ...data,
+    mode,
+    sections,
+    account: session.account.name,
+    email: session.user.email,
+    csrf: session.csrfToken,
+    notice: typeof notice === 'string' ? notices[notice] : undefined,
+    switchTo: { test: pathOf('test', data.section), live: pathOf('live', data.section) },
+    base: `/dashboard/${mode}`,
+  });
+  return reply.code(status).type('text/html; charset=utf-8').send(html);
+}
+
+/** After a change: back to a page (303, so a reload does not post again), with a notice. */
+export function redirectWith(reply: FastifyReply, path: string, notice?: keyof typeof notices | string): FastifyReply {
+  return reply.redirect(notice ? `${path}${path.includes('?') ? '&' : '?'}notice=${notice}` : path, 303);
+}
