@@ -51,6 +51,10 @@ export function openDatabase(config: Pick<Config, 'database'>): Database {
     });
     // An idle client losing its connection (a database restart) must not crash the process.
     pool.on('error', () => {});
+    // Nor may a checked-out one: the pool listens for errors only on the clients it holds, and a client in use
+    // (mid-query, or between two statements of a transaction) emits its lost connection as an 'error' event.
+    // Its queries fail instead, so the request answers 503, and the pool drops the client when it comes back.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { kind: 'postgres', db, postgresUrl: config.database.url, close: () => db.destroy() };
   }

@@ -5,7 +5,7 @@ import { isDatabaseUnavailable } from './unavailable.ts';
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 
 test('lost connections and shutdowns are unavailability', () => {
-  for (const e of [withCode('ECONNREFUSED'), withCode('08006'), withCode('57P01'), withCode('SQLITE_BUSY'), new Error('timeout exceeded when trying to connect'), new Error('Connection terminated unexpectedly')]) {
+  for (const e of [withCode('ECONNREFUSED'), withCode('08006'), withCode('57P01'), withCode('SQLITE_BUSY'), new Error('timeout exceeded when trying to connect'), new Error('Connection terminated unexpectedly'), new Error('Client has encountered a connection error and is not queryable')]) {
     assert.equal(isDatabaseUnavailable(e), true, e.message);
   }
 });

@@ -1,5 +1,5 @@
 const networkCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY', 'SQLITE_LOCKED']);
-const unavailableMessages = [/timeout exceeded when trying to connect/i, /connection terminated/i, /Connection ended/i, /database is locked/i];
+const unavailableMessages = [/timeout exceeded when trying to connect/i, /connection terminated/i, /Connection ended/i, /is not queryable/i, /database is locked/i];
 
 /**
  * Whether an error means the database cannot be reached right now (as opposed to a bug): a refused or lost
