@@ -139,6 +139,11 @@ export class Cluster {
     return this.apis[this.turn++ % this.apis.length]!;
   }
 
+  /** What each process printed last, for the report of a failure. */
+  tails(): string {
+    return [...this.apis, ...this.workers].map((p) => `--- ${p.name}\n${p.tail()}`).join('\n');
+  }
+
   /** A connection of the test's own, for the invariants the API does not show (the postage ledger). */
   db(): Kysely<DB> {
     this.database ??= openDatabase(loadConfig(this.env));
@@ -205,6 +210,18 @@ export interface Answer {
   ms: number;
 }
 
+/** A request as the client saw it, answered or not. */
+export interface Exchange {
+  method: string;
+  path: string;
+  /** Date.now() when it was sent. */
+  startedAt: number;
+  ms: number;
+  status: number | 'no answer';
+  contentType: string | null;
+  code: string | undefined;
+}
+
 export interface CallOptions {
   body?: unknown;
   idempotencyKey?: string;
@@ -222,6 +239,8 @@ const comeBackLater = (a: Answer) => a.status === 503 || a.status === 504 || (a.
 export class Client {
   /** Requests sent again after a lost connection or a come-back-later answer. */
   retries = 0;
+  /** When set, every request sent is written down here. */
+  exchanges: Exchange[] | undefined;
 
   /** @param patienceMs how long `call` keeps retrying one request; 0 never retries. */
   constructor(
@@ -236,17 +255,28 @@ export class Client {
     const headers: Record<string, string> = { authorization: `Bearer ${this.key}` };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+    const startedAt = Date.now();
     const started = performance.now();
-    const res = await fetch(target.url + (rootPath.test(path) ? path : v1 + path), {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      // Nothing in these tests may hang: a request that would is a failure, not a wait.
-      signal: AbortSignal.timeout(30_000),
-    });
-    const text = await res.text();
+    const note = (status: Exchange['status'], contentType: string | null = null, code?: string) =>
+      this.exchanges?.push({ method, path, startedAt, ms: performance.now() - started, status, contentType, code });
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(target.url + (rootPath.test(path) ? path : v1 + path), {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        // Nothing in these tests may hang: a request that would is a failure, not a wait.
+        signal: AbortSignal.timeout(30_000),
+      });
+      text = await res.text();
+    } catch (err) {
+      note('no answer');
+      throw err;
+    }
     let body: Json = {};
     if (res.headers.get('content-type')?.includes('json')) body = JSON.parse(text) as Json;
+    note(res.status, res.headers.get('content-type'), body.code as string | undefined);
     return { status: res.status, headers: res.headers, text, body, ms: performance.now() - started };
   }
 
