@@ -6,11 +6,13 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { modes, type Mode } from '../domain/api-key-format.ts';
 import { ApiError } from '../domain/errors.ts';
+import { findNul } from '../http/nul-guard.ts';
 import type { Services } from '../services.ts';
 import { render } from './render.ts';
 import { requireSession } from './session.ts';
 import { registerLogin } from './pages/login.ts';
 import { registerKeys } from './pages/keys.ts';
+import { registerWebhooks } from './pages/webhooks.ts';
 
 /** What a page module gets: the services, and the mode its routes are registered for. */
 export interface PageDeps {
@@ -18,7 +20,7 @@ export interface PageDeps {
   mode: Mode;
 }
 
-const pages: ((app: FastifyInstance, deps: PageDeps) => void)[] = [registerKeys];
+const pages: ((app: FastifyInstance, deps: PageDeps) => void)[] = [registerKeys, registerWebhooks];
 
 const require = createRequire(import.meta.url);
 const assets: Record<string, { type: string; body: Buffer }> = {
@@ -56,6 +58,11 @@ export async function registerDashboard(app: FastifyInstance, services: Services
       await scope.register(formbody, { bodyLimit: 65_536 });
       await scope.register(cookie);
       scope.decorateRequest('dashboard', null);
+      // As the API refuses NUL in JSON: PostgreSQL's text cannot hold it, and no form field needs it.
+      scope.addHook('preValidation', (request, reply, done) => {
+        if (findNul(request.body) === undefined) return done();
+        errorPage(reply, 400, 'The form was refused', 'A field holds the NUL character, which no field may hold.');
+      });
       scope.addHook('onRequest', (_request, reply, done) => {
         reply.headers(securityHeaders);
         done();
