@@ -234,7 +234,7 @@ describe('delivering events', () => {
     const webhook = await register(receiver, ['order.created']);
     await newOrder();
     await receiver.waitFor((r) => r.length === 1);
-    const log = await eventually(() => deliveries(webhook.id), (l) => Boolean(l[0]?.next_attempt_at));
+    const log = await eventually(() => deliveries(webhook.id), (l) => Boolean(l[0]?.next_attempt_at) && l[0]!.attempts.length > 0);
     const due = Date.parse(log[0]!.next_attempt_at) - Date.parse(log[0]!.attempts[0].attempted_at);
     assert.equal(due, 120_000);
 
