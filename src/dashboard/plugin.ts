@@ -13,6 +13,8 @@ import { requireSession } from './session.ts';
 import { registerLogin } from './pages/login.ts';
 import { registerKeys } from './pages/keys.ts';
 import { registerWebhooks } from './pages/webhooks.ts';
+import { registerOrders } from './pages/orders.ts';
+import { registerShipments } from './pages/shipments.ts';
 
 /** What a page module gets: the services, and the mode its routes are registered for. */
 export interface PageDeps {
@@ -20,7 +22,7 @@ export interface PageDeps {
   mode: Mode;
 }
 
-const pages: ((app: FastifyInstance, deps: PageDeps) => void)[] = [registerKeys, registerWebhooks];
+const pages: ((app: FastifyInstance, deps: PageDeps) => void)[] = [registerKeys, registerWebhooks, registerOrders, registerShipments];
 
 const require = createRequire(import.meta.url);
 const assets: Record<string, { type: string; body: Buffer }> = {

@@ -1,0 +1,49 @@
+import type { FastifyRequest } from 'fastify';
+import type { ListInput } from '../domain/pagination.ts';
+
+/** A list page's filters as given in its query, what the domain's list takes, and the errors beside each filter. */
+export interface Filters<F> {
+  values: Record<string, string>;
+  query: ListInput & F;
+  errors: Record<string, string>;
+  /** The query string of these filters, for the next page's link. */
+  next(cursor: string): string;
+}
+
+const day = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Reads `from` and `to` (dates, UTC, both days included), a cursor, and the page's own filters; each own filter
+ * is given its allowed values, or null for free text.
+ */
+export function readFilters<F>(request: FastifyRequest, own: Record<string, readonly string[] | null>): Filters<F> {
+  const raw = request.query as Record<string, unknown>;
+  const text = (name: string) => (typeof raw[name] === 'string' ? (raw[name] as string).trim() : '');
+  const values: Record<string, string> = {};
+  const errors: Record<string, string> = {};
+  const query: Record<string, unknown> = { limit: 25 };
+  for (const [name, allowed] of Object.entries(own)) {
+    const value = text(name);
+    values[name] = value;
+    if (!value) continue;
+    if (allowed && !allowed.includes(value)) errors[name] = `Choose one of ${allowed.join(', ')}`;
+    else if (value.length > 100) errors[name] = 'At most 100 characters';
+    else query[name] = value;
+  }
+  for (const [name, bound] of [['from', 'created_after'], ['to', 'created_before']] as const) {
+    const value = text(name);
+    values[name] = value;
+    if (!value) continue;
+    const at = Date.parse(`${value}T00:00:00Z`);
+    if (!day.test(value) || Number.isNaN(at)) errors[name] = 'A date such as 2026-11-23';
+    else query[bound] = new Date(name === 'to' ? at + 86_400_000 : at).toISOString();
+  }
+  const cursor = text('cursor');
+  if (cursor && Object.keys(errors).length === 0) query.cursor = cursor;
+  return {
+    values,
+    query: query as ListInput & F,
+    errors,
+    next: (c) => `?${new URLSearchParams({ ...Object.fromEntries(Object.entries(values).filter(([, v]) => v)), cursor: c })}`,
+  };
+}
