@@ -354,13 +354,40 @@ export interface Tenant {
 }
 
 /** Registers the webhook of an account the cluster made. */
-export async function tenant(cluster: Cluster, name: string, patienceMs = 0): Promise<Tenant> {
+async function tenant(cluster: Cluster, name: string, patienceMs: number): Promise<Tenant> {
   const key = cluster.keys.get(name);
   if (!key) throw new Error(`the cluster made no account ${name}`);
   const client = new Client(cluster, key, patienceMs);
   const receiver = await startReceiver(`/hooks/${name}`);
-  const hook = await client.expect(201, 'POST', '/webhooks', { body: { url: receiver.url, events: [...eventTypes] }, idempotencyKey: `${name}-webhook` });
-  return { name, client, receiver, secret: hook.secret as string };
+  try {
+    const hook = await client.expect(201, 'POST', '/webhooks', { body: { url: receiver.url, events: [...eventTypes] }, idempotencyKey: `${name}-webhook` });
+    return { name, client, receiver, secret: hook.secret as string };
+  } catch (err) {
+    await receiver.close();
+    throw err;
+  }
+}
+
+/**
+ * Starts a cluster, registers a webhook for each of its accounts, and runs `body`; whatever happens, then closes the
+ * receivers and stops the cluster, having printed what the processes printed last if `body` failed.
+ */
+export async function withCluster(
+  options: ClusterOptions & { /** How long the tenants' clients retry a request. */ patienceMs?: number },
+  body: (cluster: Cluster, tenants: Tenant[]) => Promise<void>,
+): Promise<void> {
+  const cluster = await startCluster(options);
+  const tenants: Tenant[] = [];
+  try {
+    for (const name of options.accounts ?? []) tenants.push(await tenant(cluster, name, options.patienceMs ?? 0));
+    await body(cluster, tenants);
+  } catch (err) {
+    console.error(cluster.tails());
+    throw err;
+  } finally {
+    await Promise.all(tenants.map((tn) => tn.receiver.close()));
+    await cluster.stop();
+  }
 }
 
 export interface Flow {

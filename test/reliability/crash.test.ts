@@ -8,11 +8,9 @@ import {
   orderPush,
   ordersWithTwoLabels,
   postgresOnly,
-  startCluster,
-  tenant,
   until,
+  withCluster,
   type ShipdProcess,
-  type Tenant,
 } from './cluster.ts';
 
 // The multi-process load again, while API and worker processes are SIGKILLed at random moments and started
@@ -57,14 +55,12 @@ function killSchedule(rand: () => number, group: ShipdProcess[]): Kill[] {
   })).sort((a, b) => a.afterFlows - b.afterFlows);
 }
 
-test('SIGKILLed API and worker processes: no label twice, every answer holds, ledgers balance, every event reaches its own key', { skip: postgresOnly, timeout: 400_000 }, async (t) => {
+test('SIGKILLed API and worker processes: no label twice, every answer holds, ledgers balance, every event reaches its own key', { skip: postgresOnly, timeout: 280_000 }, async (t) => {
   console.error(`crash test seed ${seed}: RELIABILITY_SEED=${seed} repeats this kill schedule`);
   const started = Date.now();
   // A purchase cut off is stale 6 s after it began, and a cut-off request's Idempotency-Key lapses after 12 s.
-  const cluster = await startCluster({ apis: 2, workers: 2, accounts: ['alpha', 'beta'], env: { SHIPD_CARRIER_TIMEOUT_MS: '1000' } });
-  const tenants: Tenant[] = [];
-  try {
-    tenants.push(...(await Promise.all(['alpha', 'beta'].map((name) => tenant(cluster, name, 90_000)))));
+  const options = { apis: 2, workers: 2, accounts: ['alpha', 'beta'], env: { SHIPD_CARRIER_TIMEOUT_MS: '1000' }, patienceMs: 90_000 };
+  await withCluster(options, async (cluster, tenants) => {
     const rand = random(seed);
     const schedules = [killSchedule(rand, cluster.apis), killSchedule(rand, cluster.workers)];
     let finished = 0;
@@ -128,11 +124,5 @@ test('SIGKILLed API and worker processes: no label twice, every answer holds, le
       t.diagnostic(`${tn.name}: ${delivered.size} events, all delivered; ${again} deliveries sent again after a crash (at least once allows it)`);
     }
     t.diagnostic(`whole test ${Date.now() - started} ms`);
-  } catch (err) {
-    console.error(cluster.tails());
-    throw err;
-  } finally {
-    await Promise.all(tenants.map((tn) => tn.receiver.close()));
-    await cluster.stop();
-  }
+  });
 });

@@ -1,17 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  checkFlowEvents,
-  flowEventTypes,
-  inParallel,
-  ledgerMismatches,
-  orderPush,
-  ordersWithTwoLabels,
-  postgresOnly,
-  startCluster,
-  tenant,
-  type Tenant,
-} from './cluster.ts';
+import { checkFlowEvents, flowEventTypes, inParallel, ledgerMismatches, orderPush, ordersWithTwoLabels, postgresOnly, withCluster } from './cluster.ts';
 
 // Two `shipd serve` and two `shipd worker` processes on one PostgreSQL database behave as one service: 1,000 order
 // push flows of two keys, spread over both API processes, every event delivered once to its own key's receiver.
@@ -22,10 +11,7 @@ const inFlight = 16;
 test('2 API and 2 worker processes on one database: 1,000 flows, every event delivered exactly once to its own key', { skip: postgresOnly, timeout: 240_000 }, async (t) => {
   const started = Date.now();
   // Each serve runs a worker too (the default), so four delivery workers and four job runners race for the same rows.
-  const cluster = await startCluster({ apis: 2, workers: 2, accounts: ['alpha', 'beta'] });
-  const tenants: Tenant[] = [];
-  try {
-    tenants.push(...(await Promise.all(['alpha', 'beta'].map((name) => tenant(cluster, name)))));
+  await withCluster({ apis: 2, workers: 2, accounts: ['alpha', 'beta'] }, async (cluster, tenants) => {
     t.diagnostic(`4 processes and 2 keys ready in ${Date.now() - started} ms`);
     const loadStarted = Date.now();
     const done = await inParallel(flows, inFlight, (n) => orderPush(cluster, tenants[n % 2]!.client, 'mp', n));
@@ -53,11 +39,5 @@ test('2 API and 2 worker processes on one database: 1,000 flows, every event del
     assert.equal(log.length, flows * flowEventTypes.length);
     assert.deepEqual(log.filter((d) => d.status !== 'succeeded' || d.attempts !== 1), []);
     t.diagnostic(`whole test ${Date.now() - started} ms`);
-  } catch (err) {
-    console.error(cluster.tails());
-    throw err;
-  } finally {
-    await Promise.all(tenants.map((tn) => tn.receiver.close()));
-    await cluster.stop();
-  }
+  });
 });

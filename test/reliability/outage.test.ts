@@ -19,9 +19,8 @@ import {
   orderPush,
   ordersWithTwoLabels,
   settledEvents,
-  startCluster,
-  tenant,
   until,
+  withCluster,
   Client,
   type Exchange,
   type Flow,
@@ -132,108 +131,105 @@ function keepFlowing(run: (n: number) => Promise<Flow>, inFlight: number) {
   };
 }
 
-test('a 10 s database outage under load: fast 503 problems meanwhile, then recovery without restarting shipd', { skip: postgresOnly, timeout: 300_000 }, async (t) => {
+test('a 10 s database outage under load: fast 503 problems meanwhile, then recovery without restarting shipd', { skip: postgresOnly, timeout: 240_000 }, async (t) => {
   const started = Date.now();
   const postgres = await privatePostgres();
   const database: TestDatabase = { env: { SHIPD_DATA_DIR: postgres.dataDir, DATABASE_URL: postgres.url }, drop: postgres.destroy };
   // A request cut off by the outage holds its Idempotency-Key for twice the carrier time-out plus 10 s.
-  const cluster = await startCluster({ apis: 1, workers: 0, accounts: ['solo'], database, env: { SHIPD_CARRIER_TIMEOUT_MS: '1000' } });
-  /** What must end even when an assertion fails half-way: the load, the prober, the receiver. */
-  const cleanups: (() => Promise<void>)[] = [];
-  try {
-    const tn = await tenant(cluster, 'solo');
-    cleanups.push(() => tn.receiver.close());
-    const api = cluster.apis[0]!;
-    const { client } = tn;
-    t.diagnostic(`private PostgreSQL and shipd ready in ${Date.now() - started} ms`);
+  const options = { apis: 1, workers: 0, accounts: ['solo'], database, env: { SHIPD_CARRIER_TIMEOUT_MS: '1000' } };
+  await withCluster(options, async (cluster, tenants) => {
+    const tn = tenants[0]!;
+    /** What must end before the cluster stops, even when an assertion fails half-way: the load and the prober. */
+    const cleanups: (() => Promise<void>)[] = [];
+    try {
+      const api = cluster.apis[0]!;
+      const { client } = tn;
+      t.diagnostic(`private PostgreSQL and shipd ready in ${Date.now() - started} ms`);
 
-    // The load's client is a careful one: a 503 is retried, the same request with the same Idempotency-Key, so the
-    // flows the outage catches finish once the database is back.
-    const careful = new Client(cluster, client.key, 60_000);
-    const exchanges: Exchange[] = (careful.exchanges = []);
-    const load = keepFlowing((n) => orderPush(cluster, careful, 'outage', n), 6);
-    cleanups.push(load.stop);
-    await until(async () => load.succeeded.length, (n) => n >= 30, 60_000);
-    assert.equal(careful.retries, 0, 'before the outage every request succeeds');
+      // The load's client is a careful one: a 503 is retried, the same request with the same Idempotency-Key, so the
+      // flows the outage catches finish once the database is back.
+      const careful = new Client(cluster, client.key, 60_000);
+      const exchanges: Exchange[] = (careful.exchanges = []);
+      const load = keepFlowing((n) => orderPush(cluster, careful, 'outage', n), 6);
+      cleanups.push(load.stop);
+      await until(async () => load.succeeded.length, (n) => n >= 30, 60_000);
+      assert.equal(careful.retries, 0, 'before the outage every request succeeds');
 
-    const stopping = Date.now();
-    await postgres.stop();
-    const down = Date.now();
-    // Health as a load balancer sees it, twice a second, for the whole outage and the recovery.
-    const health = new Client(cluster, client.key);
-    const probes: Exchange[] = (health.exchanges = []);
-    let probing = true;
-    const prober = (async () => {
-      while (probing) {
-        for (const path of ['/readyz', '/healthz']) await health.send('GET', path, { to: api }).catch(() => undefined);
-        await sleep(500);
+      const stopping = Date.now();
+      await postgres.stop();
+      const down = Date.now();
+      // Health as a load balancer sees it, twice a second, for the whole outage and the recovery.
+      const health = new Client(cluster, client.key);
+      const probes: Exchange[] = (health.exchanges = []);
+      let probing = true;
+      const prober = (async () => {
+        while (probing) {
+          for (const path of ['/readyz', '/healthz']) await health.send('GET', path, { to: api }).catch(() => undefined);
+          await sleep(500);
+        }
+      })();
+      cleanups.push(async () => {
+        probing = false;
+        await prober;
+      });
+      await sleep(outageMs - (down - stopping));
+      const restarting = Date.now();
+      await postgres.start();
+      const up = Date.now();
+      t.diagnostic(`database stopped in ${down - stopping} ms, away ${restarting - down} ms, back in ${up - restarting} ms`);
+
+      const ready = await until(
+        async () => probes.filter((p) => p.path === '/readyz' && p.startedAt > up && p.status === 200).length,
+        (n) => n > 0,
+        30_000,
+      );
+      assert.ok(ready > 0, 'readyz says ready again');
+      const readyAt = Date.now();
+      t.diagnostic(`ready again ${readyAt - up} ms after the database came back`);
+      await load.stop();
+
+      // The outage proper: sent after the server was gone, answered before it was started again.
+      const within = (e: Exchange) => e.startedAt >= down && e.startedAt + e.ms <= restarting;
+      const during = [...exchanges, ...probes.filter((e) => e.path === '/readyz')].filter(within);
+      assert.ok(during.length > 20, `requests kept coming during the outage (${during.length})`);
+      for (const e of during) {
+        assert.equal(e.status, 503, `${e.method} ${e.path} during the outage: ${JSON.stringify(e)}`);
+        assert.match(String(e.contentType), /^application\/problem\+json/);
+        assert.equal(e.code, 'service_unavailable');
       }
-    })();
-    cleanups.push(async () => {
-      probing = false;
-      await prober;
-    });
-    await sleep(outageMs - (down - stopping));
-    const restarting = Date.now();
-    await postgres.start();
-    const up = Date.now();
-    t.diagnostic(`database stopped in ${down - stopping} ms, away ${restarting - down} ms, back in ${up - restarting} ms`);
+      for (const e of probes.filter((e) => e.path === '/healthz' && within(e))) assert.equal(e.status, 200, 'the process itself stays healthy');
+      const around = [...exchanges, ...probes].filter((e) => e.startedAt + e.ms >= stopping && e.startedAt <= up);
+      assert.deepEqual(around.filter((e) => e.ms > fastMs), [], `every request around the outage answered within ${fastMs} ms`);
+      t.diagnostic(`${during.length} requests during the outage, all 503 problems; slowest around it ${Math.round(Math.max(...around.map((e) => e.ms)))} ms`);
 
-    const ready = await until(
-      async () => probes.filter((p) => p.path === '/readyz' && p.startedAt > up && p.status === 200).length,
-      (n) => n > 0,
-      30_000,
-    );
-    assert.ok(ready > 0, 'readyz says ready again');
-    const readyAt = Date.now();
-    t.diagnostic(`ready again ${readyAt - up} ms after the database came back`);
-    await load.stop();
+      assert.deepEqual(load.failures, [], 'every flow the outage caught finished once the database was back');
 
-    // The outage proper: sent after the server was gone, answered before it was started again.
-    const within = (e: Exchange) => e.startedAt >= down && e.startedAt + e.ms <= restarting;
-    const during = [...exchanges, ...probes.filter((e) => e.path === '/readyz')].filter(within);
-    assert.ok(during.length > 20, `requests kept coming during the outage (${during.length})`);
-    for (const e of during) {
-      assert.equal(e.status, 503, `${e.method} ${e.path} during the outage: ${JSON.stringify(e)}`);
-      assert.match(String(e.contentType), /^application\/problem\+json/);
-      assert.equal(e.code, 'service_unavailable');
+      // Recovery, with no restart of shipd: new flows succeed the first time.
+      const fresh = await inParallel(30, 6, (n) => orderPush(cluster, client, 'after', n));
+      assert.equal(client.retries, 0);
+      t.diagnostic(`${load.succeeded.length} flows before, through and after the outage (${careful.retries} requests retried), ${fresh.length} after`);
+
+      const db = cluster.db();
+      await until(
+        () => db.selectFrom('shipments').select('id').where('status', '=', 'pending').execute(),
+        (rows) => rows.length === 0,
+        30_000,
+      );
+      assert.deepEqual(await ordersWithTwoLabels(db), [], 'no order has two active labels');
+      assert.deepEqual(await ledgerMismatches(db), [], 'the ledger balances');
+
+      // The worker resumed: the new flows' events are written (the last by the tracking job), and every event in the
+      // log, from before, during and after the outage, reaches the receiver.
+      const complete = (list: Json[]) => fresh.every((f) => eventTypesByOrder(list).get(f.orderId)?.length === flowEventTypes.length);
+      const log = await until(() => client.all('/events'), complete, 90_000);
+      const byOrder = eventTypesByOrder(log);
+      for (const f of fresh) assert.deepEqual(byOrder.get(f.orderId), flowEventTypes, `${f.orderId}: its events, after the outage`);
+      await settledEvents(tn, log.length, 90_000);
+      t.diagnostic(`whole test ${Date.now() - started} ms`);
+    } finally {
+      for (const cleanup of cleanups) await cleanup().catch((err: unknown) => t.diagnostic(`clean-up: ${String(err)}`));
     }
-    for (const e of probes.filter((e) => e.path === '/healthz' && within(e))) assert.equal(e.status, 200, 'the process itself stays healthy');
-    const around = [...exchanges, ...probes].filter((e) => e.startedAt + e.ms >= stopping && e.startedAt <= up);
-    assert.deepEqual(around.filter((e) => e.ms > fastMs), [], `every request around the outage answered within ${fastMs} ms`);
-    t.diagnostic(`${during.length} requests during the outage, all 503 problems; slowest around it ${Math.round(Math.max(...around.map((e) => e.ms)))} ms`);
-
-    assert.deepEqual(load.failures, [], 'every flow the outage caught finished once the database was back');
-
-    // Recovery, with no restart of shipd: new flows succeed the first time.
-    const fresh = await inParallel(30, 6, (n) => orderPush(cluster, client, 'after', n));
-    assert.equal(client.retries, 0);
-    t.diagnostic(`${load.succeeded.length} flows before, through and after the outage (${careful.retries} requests retried), ${fresh.length} after`);
-
-    const db = cluster.db();
-    await until(
-      () => db.selectFrom('shipments').select('id').where('status', '=', 'pending').execute(),
-      (rows) => rows.length === 0,
-      30_000,
-    );
-    assert.deepEqual(await ordersWithTwoLabels(db), [], 'no order has two active labels');
-    assert.deepEqual(await ledgerMismatches(db), [], 'the ledger balances');
-
-    // The worker resumed: the new flows' events are written (the last by the tracking job), and every event in the
-    // log, from before, during and after the outage, reaches the receiver.
-    const complete = (list: Json[]) => fresh.every((f) => eventTypesByOrder(list).get(f.orderId)?.length === flowEventTypes.length);
-    const log = await until(() => client.all('/events'), complete, 90_000);
-    const byOrder = eventTypesByOrder(log);
-    for (const f of fresh) assert.deepEqual(byOrder.get(f.orderId), flowEventTypes, `${f.orderId}: its events, after the outage`);
-    await settledEvents(tn, log.length, 90_000);
-    t.diagnostic(`whole test ${Date.now() - started} ms`);
-  } catch (err) {
-    console.error(cluster.tails());
-    throw err;
-  } finally {
-    for (const cleanup of cleanups) await cleanup().catch((err: unknown) => t.diagnostic(`clean-up: ${String(err)}`));
-    await cluster.stop();
-  }
+  });
 });
 
 test('a connection lost between two statements of a transaction fails that transaction as unavailable, and takes nothing else down', { skip: postgresOnly }, async () => {
