@@ -46,9 +46,10 @@ interface Kill {
   victim: ShipdProcess;
 }
 
+/** Kills within the first 60% of the flows, so that a slow restart still leaves load for the next kill. */
 function killSchedule(rand: () => number, group: ShipdProcess[]): Kill[] {
   return Array.from({ length: killsEach }, () => ({
-    afterFlows: Math.floor(flows * (0.05 + 0.75 * rand())),
+    afterFlows: Math.floor(flows * (0.05 + 0.55 * rand())),
     delayMs: Math.floor(rand() * 500),
     downMs: 200 + Math.floor(rand() * 2_000),
     victim: group[Math.floor(rand() * group.length)]!,
