@@ -234,7 +234,17 @@ export function validValue(doc: ApiDocument, schema: Json, rng: Rng, lookup: Loo
   const s = resolve(doc, schema);
   const known = lookup(name, s);
   if (known !== undefined) return known;
-  if (Array.isArray(s.examples) && s.examples.length > 0 && rng.chance(0.5)) return structuredClone(rng.pick(s.examples));
+  if (Array.isArray(s.examples) && s.examples.length > 0 && rng.chance(0.5)) {
+    const example: Json = structuredClone(rng.pick(s.examples));
+    // An example's ids are made up; the ones the caller knows make it one the API can act on.
+    if (example && typeof example === 'object' && !Array.isArray(example) && s.properties) {
+      for (const key of Object.keys(example)) {
+        const own = lookup(key, resolve(doc, s.properties[key]));
+        if (own !== undefined) example[key] = own;
+      }
+    }
+    return example;
+  }
   if (s.const !== undefined) return s.const;
   if (Array.isArray(s.enum)) return rng.pick(s.enum);
   const union: Json[] | undefined = s.anyOf ?? s.oneOf;
