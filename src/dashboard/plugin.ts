@@ -6,6 +6,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { modes, type Mode } from '../domain/api-key-format.ts';
 import { ApiError } from '../domain/errors.ts';
+import { AccountError } from '../domain/accounts.ts';
 import { findNul } from '../http/nul-guard.ts';
 import type { Services } from '../services.ts';
 import { render } from './render.ts';
@@ -15,6 +16,10 @@ import { registerKeys } from './pages/keys.ts';
 import { registerWebhooks } from './pages/webhooks.ts';
 import { registerOrders } from './pages/orders.ts';
 import { registerShipments } from './pages/shipments.ts';
+import { registerBilling } from './pages/billing.ts';
+import { registerLocations } from './pages/locations.ts';
+import { registerPackages } from './pages/packages.ts';
+import { registerCarriers } from './pages/carriers.ts';
 
 /** What a page module gets: the services, and the mode its routes are registered for. */
 export interface PageDeps {
@@ -22,7 +27,16 @@ export interface PageDeps {
   mode: Mode;
 }
 
-const pages: ((app: FastifyInstance, deps: PageDeps) => void)[] = [registerKeys, registerWebhooks, registerOrders, registerShipments];
+const pages: ((app: FastifyInstance, deps: PageDeps) => void)[] = [
+  registerKeys,
+  registerWebhooks,
+  registerOrders,
+  registerShipments,
+  registerBilling,
+  registerLocations,
+  registerPackages,
+  registerCarriers,
+];
 
 const require = createRequire(import.meta.url);
 const assets: Record<string, { type: string; body: Buffer }> = {
@@ -71,6 +85,8 @@ export async function registerDashboard(app: FastifyInstance, services: Services
       });
       scope.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
         if (error instanceof ApiError && error.status < 500) return errorPage(reply, error.status, error.title, error.detail);
+        // The account functions the CLI shares say "no location loc_…" for what is not the account's.
+        if (error instanceof AccountError) return errorPage(reply, /^no /.test(error.message) ? 404 : 400, 'The request was refused', error.message);
         if (error.statusCode && error.statusCode < 500) return errorPage(reply, error.statusCode, 'The request was refused', error.message);
         request.log.error({ err: error }, 'dashboard request failed');
         return errorPage(reply, 500, 'Something went wrong', `Our fault. Quote ${request.id} if you report it.`);

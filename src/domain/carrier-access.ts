@@ -1,9 +1,10 @@
 import type { CarrierId } from '../config.ts';
 import type { ShipmentsTable } from '../db/schema.ts';
-import type { Carrier } from '../carriers/carrier.ts';
+import { failure, type Carrier, type CarrierResult, type RateRequest } from '../carriers/carrier.ts';
 import { carriersFor } from '../carriers/registry.ts';
 import type { Mode } from './api-key-format.ts';
 import { ownCredentials } from './carrier-accounts.ts';
+import { callCarrier } from './carrier-call.ts';
 import type { Context } from './context.ts';
 
 export interface CarrierAccess {
@@ -28,4 +29,24 @@ export async function carrierForShipment(ctx: Deps, row: ShipmentsTable): Promis
   const carrier = row.carrier as CarrierId;
   if (row.payment === 'carrier_account') return (await carrierAccess(ctx, row.account_id, row.mode)).carriers[carrier];
   return carriersFor(row.mode, ctx.config, ctx.clock)[carrier];
+}
+
+/** A sample shipment any carrier rates: a 2 lb box from Austin to San Francisco. */
+const sample: Omit<RateRequest, 'shipDate'> = {
+  from: { name: 'Connection test', street1: '1100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701', country: 'US' },
+  to: { name: 'Connection test', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105', country: 'US' },
+  parcel: { weightLb: 2, dimensionsIn: { length: 10, width: 8, height: 4 } },
+};
+
+/**
+ * Tries the account's own credentials for a carrier by rating a sample shipment with them alone: an answer with
+ * rates means the carrier accepted the credentials. Nothing is bought. Answers how many rates came back.
+ */
+export async function testOwnCarrier(ctx: Deps, accountId: string, carrier: CarrierId): Promise<CarrierResult<number>> {
+  const { carriers, own } = await carrierAccess(ctx, accountId, 'live');
+  const client = carriers[carrier];
+  // Credentials sealed under another secret leave a stand-in whose answer says so; the platform's prove nothing here.
+  if (!own.has(carrier) && client.usable) return failure('credentials_missing', `The account has not connected its own ${client.name} account`);
+  const answer = await callCarrier(client, ctx.config.carrierTimeoutMs, (signal) => client.rate({ ...sample, shipDate: ctx.clock.now() }, signal));
+  return answer.ok ? { ok: true, value: answer.value.length } : answer;
 }

@@ -28,6 +28,16 @@ export function toLocation(row: LocationsTable): Location {
   };
 }
 
+/** The location's address as stored, or an AccountError naming the field that is wrong. */
+function checkedLocation(input: { name: string; address: Address }): Address {
+  const address = { country: 'US' as const, ...input.address, state: input.address.state.toUpperCase() };
+  const firstError = Value.Errors(Address, address).First();
+  if (firstError) throw new AccountError(`address${firstError.path.replace(/\//g, '.')} ${firstError.message}`);
+  if (!isKnownState(address.state)) throw new AccountError(`address.state "${address.state}" is not a US state code`);
+  if (!input.name.trim()) throw new AccountError('a location needs a name');
+  return address;
+}
+
 /** Adds a ship-from location. The account's first location, or one added as default, becomes the default. */
 export async function addLocation(
   db: Kysely<DB>,
@@ -35,11 +45,7 @@ export async function addLocation(
   accountId: string,
   input: { name: string; address: Address; isDefault?: boolean },
 ): Promise<Location> {
-  const address = { country: 'US' as const, ...input.address, state: input.address.state.toUpperCase() };
-  const firstError = Value.Errors(Address, address).First();
-  if (firstError) throw new AccountError(`address${firstError.path.replace(/\//g, '.')} ${firstError.message}`);
-  if (!isKnownState(address.state)) throw new AccountError(`address.state "${address.state}" is not a US state code`);
-  if (!input.name.trim()) throw new AccountError('a location needs a name');
+  const address = checkedLocation(input);
   const now = clock.now().toISOString();
   return db.transaction().execute(async (trx) => {
     const existing = await trx.selectFrom('locations').select('id').where('account_id', '=', accountId).executeTakeFirst();
@@ -63,4 +69,35 @@ export async function addLocation(
 export async function listLocations(db: Kysely<DB>, accountId: string): Promise<Location[]> {
   const rows = await db.selectFrom('locations').selectAll().where('account_id', '=', accountId).orderBy('is_default', 'desc').orderBy('created_at').execute();
   return rows.map(toLocation);
+}
+
+export async function getLocation(db: Kysely<DB>, accountId: string, id: string): Promise<Location> {
+  const row = await db.selectFrom('locations').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+  if (!row) throw new AccountError(`no location ${id}`);
+  return toLocation(row);
+}
+
+/** Changes a location's name and address; orders already made keep the address they were made with. */
+export async function updateLocation(db: Kysely<DB>, clock: Clock, accountId: string, id: string, input: { name: string; address: Address }): Promise<Location> {
+  const address = checkedLocation(input);
+  const now = clock.now().toISOString();
+  const changed = await db
+    .updateTable('locations')
+    .set({ name: input.name, address: JSON.stringify(address), updated_at: now })
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  if (Number(changed.numUpdatedRows) !== 1) throw new AccountError(`no location ${id}`);
+  return getLocation(db, accountId, id);
+}
+
+/** Makes the location the one orders without ship_from use. */
+export async function setDefaultLocation(db: Kysely<DB>, clock: Clock, accountId: string, id: string): Promise<void> {
+  const now = clock.now().toISOString();
+  await db.transaction().execute(async (trx) => {
+    const exists = await trx.selectFrom('locations').select('id').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    if (!exists) throw new AccountError(`no location ${id}`);
+    await trx.updateTable('locations').set({ is_default: 0, updated_at: now }).where('account_id', '=', accountId).where('is_default', '=', 1).execute();
+    await trx.updateTable('locations').set({ is_default: 1, updated_at: now }).where('id', '=', id).execute();
+  });
 }

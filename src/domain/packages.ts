@@ -58,11 +58,13 @@ function fromRow(row: PackagesTable): PackagePreset {
 
 export async function listPackages(ctx: Context, filter: { carrier?: CarrierId; kind?: 'carrier_box' | 'custom' }): Promise<PackagePreset[]> {
   const boxes = filter.kind === 'custom' ? [] : carrierBoxes.filter((b) => !filter.carrier || b.carrier === filter.carrier).map(fromBox);
-  const custom =
-    filter.kind === 'carrier_box' || filter.carrier
-      ? []
-      : (await ctx.db.selectFrom('packages').selectAll().where('account_id', '=', ctx.principal.accountId).orderBy('created_at').execute()).map(fromRow);
+  const custom = filter.kind === 'carrier_box' || filter.carrier ? [] : await customPackages(ctx.db, ctx.principal.accountId);
   return [...boxes, ...custom];
+}
+
+/** The account's own boxes, oldest first. */
+export async function customPackages(db: Kysely<DB>, accountId: string): Promise<PackagePreset[]> {
+  return (await db.selectFrom('packages').selectAll().where('account_id', '=', accountId).orderBy('created_at').execute()).map(fromRow);
 }
 
 /** A carrier box, or one of the calling account's boxes; undefined for anything else. */
@@ -73,12 +75,9 @@ export async function findPackage(db: Kysely<DB>, accountId: string, id: string)
   return row ? { preset: fromRow(row) } : undefined;
 }
 
-export async function addPackage(
-  db: Kysely<DB>,
-  clock: Clock,
-  accountId: string,
-  input: { name: string; dimensions: Dimensions; maxWeight: Weight },
-): Promise<PackagePreset> {
+type PackageInput = { name: string; dimensions: Dimensions; maxWeight: Weight };
+
+function checkPackage(input: PackageInput): void {
   if (!input.name.trim()) throw new AccountError('a package needs a name');
   const { length, width, height, unit } = input.dimensions;
   if (![length, width, height].every((v) => Number.isFinite(v) && v > 0)) throw new AccountError('length, width and height must be positive numbers');
@@ -87,6 +86,10 @@ export async function addPackage(
   if (!['lb', 'oz', 'kg', 'g'].includes(input.maxWeight.unit)) throw new AccountError('--weight-unit must be lb, oz, kg or g');
   if (lengthPlusGirthIn(input.dimensions) > maxLengthPlusGirthIn) throw new AccountError(`the box is over ${maxLengthPlusGirthIn} in of length plus girth`);
   if (weightInLb(input.maxWeight) > maxWeightLb) throw new AccountError(`the max weight is over ${maxWeightLb} lb`);
+}
+
+export async function addPackage(db: Kysely<DB>, clock: Clock, accountId: string, input: PackageInput): Promise<PackagePreset> {
+  checkPackage(input);
   const row: PackagesTable = {
     id: newId('pkg'),
     account_id: accountId,
@@ -97,4 +100,17 @@ export async function addPackage(
   };
   await db.insertInto('packages').values(row).execute();
   return fromRow(row);
+}
+
+/** Changes one of the account's boxes; orders that name it are rated with its new size from then on. */
+export async function updatePackage(db: Kysely<DB>, accountId: string, id: string, input: PackageInput): Promise<PackagePreset> {
+  checkPackage(input);
+  const changed = await db
+    .updateTable('packages')
+    .set({ name: input.name, dimensions: JSON.stringify(input.dimensions), max_weight: JSON.stringify(input.maxWeight) })
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  if (Number(changed.numUpdatedRows) !== 1) throw new AccountError(`no package ${id}`);
+  return (await findPackage(db, accountId, id))!.preset;
 }
