@@ -73,6 +73,20 @@ export class KeyStore {
     return { ok: true, principal: entry.principal };
   }
 
+  /** Moves whenever any process changes a key; null while this process cannot tell. */
+  changeVersion(): number | null {
+    return this.watcher.version();
+  }
+
+  /**
+   * Waits until this process has heard of a key change made after `since` was read (on PostgreSQL the
+   * notification trails the commit by a round trip), so a key just revoked here is refused by the next request.
+   */
+  async awaitChange(since: number | null, timeoutMs = 2_000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    while (since !== null && this.watcher.version() === since && Date.now() < until) await new Promise((r) => setTimeout(r, 2));
+  }
+
   /** The caller behind a key that may use the API (the REST routes, the MCP tools), or the ApiError refusing it. */
   async principalFor(secret: string): Promise<Principal> {
     const result = await this.authenticate(secret);

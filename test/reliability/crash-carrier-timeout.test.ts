@@ -17,7 +17,8 @@ test('a purchase cut off by a carrier time-out: retries with its Idempotency-Key
       UPS_CLIENT_ID: upsFakeCredentials.clientId,
       UPS_CLIENT_SECRET: upsFakeCredentials.clientSecret,
       UPS_ACCOUNT_NUMBER: upsFakeCredentials.accountNumber,
-      SHIPD_CARRIER_TIMEOUT_MS: '300',
+      // Long enough for the fake's token and rate calls on a busy machine; the purchase's stall outlasts it.
+      SHIPD_CARRIER_TIMEOUT_MS: '2000',
     },
   });
   try {
@@ -31,11 +32,11 @@ test('a purchase cut off by a carrier time-out: retries with its Idempotency-Key
     assert.ok(rate, shop.text);
 
     const buy = () => server.request('POST', '/shipments', { key, body: { order_id: order.body.id, rate_id: rate.id }, headers: { 'idempotency-key': 'label-1' } });
-    ups.failNext({ kind: 'slow', ms: 2_000 }, '/api/shipments');
+    ups.failNext({ kind: 'slow', ms: 5_000 }, '/api/shipments');
     problem(await buy(), 504, 'carrier_timeout');
 
     // Stale after the carrier time-out plus 5 s; then the retry finishes the purchase itself.
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 30_000;
     let answer = await buy();
     while (answer.status === 409) {
       problem(answer, 409, 'idempotency_key_in_use');
