@@ -1,11 +1,15 @@
 import type { FastifyRequest } from 'fastify';
-import type { ListInput } from '../domain/pagination.ts';
+import type { ListInput, Page } from '../domain/pagination.ts';
 
 /** A list page's filters as given in its query, what the domain's list takes, and the errors beside each filter. */
 export interface Filters<F> {
   values: Record<string, string>;
   query: ListInput & F;
   errors: Record<string, string>;
+  /** Whether any filter was given, so an empty list can say none matched rather than none exist. */
+  filtered: boolean;
+  /** The page these filters select; none while a filter is wrong (its error says why). */
+  load<T>(list: (query: ListInput & F) => Promise<Page<T>>): Promise<Page<T>>;
   /** The query string of these filters, for the next page's link. */
   next(cursor: string): string;
 }
@@ -39,11 +43,14 @@ export function readFilters<F>(request: FastifyRequest, own: Record<string, read
     else query[bound] = new Date(name === 'to' ? at + 86_400_000 : at).toISOString();
   }
   const cursor = text('cursor');
-  if (cursor && Object.keys(errors).length === 0) query.cursor = cursor;
+  if (cursor) query.cursor = cursor;
+  const valid = Object.keys(errors).length === 0;
   return {
     values,
     query: query as ListInput & F,
     errors,
+    filtered: Object.values(values).some(Boolean),
+    load: async (list) => (valid ? list(query as ListInput & F) : { object: 'list', data: [], has_more: false, next_cursor: null }),
     next: (c) => `?${new URLSearchParams({ ...Object.fromEntries(Object.entries(values).filter(([, v]) => v)), cursor: c })}`,
   };
 }

@@ -59,7 +59,10 @@ export function registerKeys(app: FastifyInstance, { services, mode }: PageDeps)
 
   app.post(`${route}/:id/revoke`, async (request, reply) => {
     const key = await keyOf(db, scopeOf(request, mode), keyPath(request), true);
+    const since = services.keys.changeVersion();
     await revokeApiKey(admin, key.id);
+    // "Revoked" on the page means refused by this process's next request; other processes hear of it within ms.
+    await services.keys.awaitChange(since);
     return redirectWith(reply, list, 'key_revoked');
   });
 
@@ -75,7 +78,9 @@ export function registerKeys(app: FastifyInstance, { services, mode }: PageDeps)
     if (!grace) {
       return sendPage(request, reply, mode, 'roll', { title: 'Roll key', section: 'keys', key, graces, action: `${list}/${key.id}/roll`, cancel: list, errors: { grace: 'Choose a grace period' } }, 400);
     }
+    const since = services.keys.changeVersion();
     const rolled = await rollApiKey(admin, key.id, grace.ms);
+    await services.keys.awaitChange(since);
     const note = grace.ms === 0 ? 'The old secret no longer works.' : `The old secret keeps working for ${grace.label}.`;
     return sendPage(request, reply, mode, 'keys', await listPage(request, scope, { created: { title: `New secret for ${key.id}`, secret: rolled.secret, id: key.id, note } }));
   });

@@ -44,16 +44,12 @@ export function registerShipments(app: FastifyInstance, { services, mode }: Page
       carrier: carrierIds,
       tracking_number: null,
     });
-    const empty = { object: 'list' as const, data: [], has_more: false, next_cursor: null };
-    const ctx = serviceContext(services, request.id);
-    const page = Object.keys(filters.errors).length > 0 ? empty : await shipmentsOf(ctx, scopeOf(request, mode), filters.query);
-    const filtered = Object.values(filters.values).some(Boolean);
+    const page = await filters.load((query) => shipmentsOf(serviceContext(services, request.id), scopeOf(request, mode), query));
     return sendPage(request, reply, mode, 'shipments', {
       title: 'Shipments',
       section: 'shipments',
       page,
       filters,
-      filtered,
       statuses,
       carriers: carrierIds,
       errors: filters.errors,
