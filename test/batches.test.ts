@@ -1,18 +1,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Kysely } from 'kysely';
-import { createTestDatabase, problem, startServer, type TestDatabase, type TestServer } from './harness.ts';
+import { problem, startServer, type TestServer } from './harness.ts';
 import { orderBody } from './fixtures.ts';
 import { openPdf } from './barcodes.ts';
-import { bootstrapKey, freePort, startShipd } from './shipd-process.ts';
+import { bootstrapKey, freePort, processDatabase, startShipd } from './shipd-process.ts';
 import { setPaymentMethod } from '../src/domain/billing.ts';
 import { createJobRunner } from '../src/jobs/index.ts';
 import type { JobRunner } from '../src/jobs/runner.ts';
 import { createLogger } from '../src/http/logger.ts';
 import { newId } from '../src/domain/ids.ts';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase, type Database } from '../src/db/database.ts';
-import type { DB } from '../src/db/schema.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
@@ -282,23 +278,12 @@ describe('the batches feature switch', () => {
 });
 
 describe('a batch across a crash', () => {
-  let testDb: TestDatabase;
-  let database: Database;
-  let db: Kysely<DB>;
-
-  before(async () => {
-    testDb = await createTestDatabase();
-    database = openDatabase(loadConfig(testDb.env));
-    db = database.db;
-  });
-  after(async () => {
-    await database.close();
-    await testDb.drop();
-  });
+  const shared = processDatabase();
 
   test('the worker killed mid-batch and started again: 190 labels, 10 problems, nothing bought twice, a 190-page PDF', { timeout: 180_000 }, async () => {
+    const db = shared.db();
     const env = {
-      ...testDb.env,
+      ...shared.env(),
       SHIPD_FEATURES: 'batches',
       // A crashed worker's batch is taken over once its lease lapses; keep the wait short.
       SHIPD_JOB_LEASE_MS: '2000',

@@ -1,31 +1,14 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Kysely } from 'kysely';
-import { createTestDatabase, type TestDatabase } from './harness.ts';
-import { bootstrapKey, freePort, startShipd } from './shipd-process.ts';
+import { bootstrapKey, freePort, processDatabase, startShipd } from './shipd-process.ts';
 import { orderBody } from './fixtures.ts';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase, type Database } from '../src/db/database.ts';
-import type { DB } from '../src/db/schema.ts';
 
 // A real shipd process, killed with SIGKILL in the middle of purchases and started again on the same database.
 
-let testDb: TestDatabase;
-let database: Database;
-let db: Kysely<DB>;
+const shared = processDatabase();
 
 // A purchase left pending is stale after the carrier time-out plus 5 s; keep the wait short.
-const startShipdHere = (port: number) => startShipd(port, { ...testDb.env, SHIPD_CARRIER_TIMEOUT_MS: '1000' });
-
-before(async () => {
-  testDb = await createTestDatabase();
-  database = openDatabase(loadConfig(testDb.env));
-  db = database.db;
-});
-after(async () => {
-  await database.close();
-  await testDb.drop();
-});
+const startShipdHere = (port: number) => startShipd(port, { ...shared.env(), SHIPD_CARRIER_TIMEOUT_MS: '1000' });
 
 interface Attempt {
   orderId: string;
@@ -36,6 +19,7 @@ interface Attempt {
 }
 
 test('SIGKILL in the middle of purchases: no order with two labels, every 2xx has its shipment, the ledger balances', { timeout: 120_000 }, async () => {
+  const db = shared.db();
   const port = await freePort();
   let shipd = await startShipdHere(port);
   const key = bootstrapKey(shipd);

@@ -1,6 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
+import type { Kysely } from 'kysely';
+import { createTestDatabase, type TestDatabase } from './harness.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase, type Database } from '../src/db/database.ts';
+import type { DB } from '../src/db/schema.ts';
 
 // A real `shipd serve` process, for tests that kill it with SIGKILL and start it again on the same database.
 
@@ -59,4 +65,22 @@ export async function startShipd(port: number, env: Record<string, string>): Pro
 /** The test key a first start on an empty database prints. */
 export function bootstrapKey(shipd: Shipd): string | undefined {
   return /(svc_test_[0-9A-Za-z]{32})/.exec(shipd.stdout())?.[1];
+}
+
+/**
+ * A database of the suite's own for shipd processes to share, and a connection to it from outside them, so the test
+ * can check what a killed process left behind. Call it in a suite (or at the top of a file): it adds the hooks.
+ */
+export function processDatabase(): { env: () => Record<string, string>; db: () => Kysely<DB> } {
+  let testDb: TestDatabase;
+  let database: Database;
+  before(async () => {
+    testDb = await createTestDatabase();
+    database = openDatabase(loadConfig(testDb.env));
+  });
+  after(async () => {
+    await database.close();
+    await testDb.drop();
+  });
+  return { env: () => testDb.env, db: () => database.db };
 }
