@@ -6,6 +6,9 @@ import type { Context } from './context.ts';
 import { ApiError } from './errors.ts';
 import { hasPrefix } from './ids.ts';
 import { checkLabelToken } from './label-tokens.ts';
+import { storedDocument } from './document-files.ts';
+
+const idPattern = /^(shp|bat|man)_[0-9a-z]{26}$/;
 import { serviceName, type PurchaseRecord } from './shipments.ts';
 
 /** What the label of this purchase shows. */
@@ -29,22 +32,24 @@ export function labelDataFor(row: ShipmentsTable, trackingNumber: string): Label
 }
 
 /**
- * The label file behind a label URL: GET /labels/{shp_id}.{format}?token=…, which needs no API key because the
- * token signs it. Formats other than the one bought are rendered on first request and kept.
+ * The file behind a label URL: GET /labels/{id}.{format}?token=…, which needs no API key because the token signs
+ * it for that id alone. A shp_ id is a label, in any format (those other than the one bought are rendered on first
+ * request and kept); a bat_ or manifest id is the batch's merged labels or the manifest's form.
  */
 export async function labelFile(
   ctx: Pick<Context, 'db' | 'labels' | 'config' | 'clock'>,
-  shipmentId: string,
+  id: string,
   format: LabelFormat,
   token: string,
 ): Promise<{ bytes: Buffer; contentType: string }> {
-  const check = hasPrefix(shipmentId, 'shp') ? checkLabelToken(ctx.config.secret, shipmentId, token, ctx.clock.now()) : 'invalid';
+  const check = idPattern.test(id) ? checkLabelToken(ctx.config.secret, id, token, ctx.clock.now()) : 'invalid';
   if (check !== 'valid') {
-    throw new ApiError('invalid_label_token', check === 'expired' ? 'This label link has expired; GET the shipment for a fresh label_url' : 'This label link is not valid');
+    throw new ApiError('invalid_label_token', check === 'expired' ? 'This link has expired; GET the shipment, batch or manifest for a fresh one' : 'This link is not valid');
   }
-  const row = await ctx.db.selectFrom('shipments').selectAll().where('id', '=', shipmentId).executeTakeFirst();
-  if (!row || row.tracking_number === null) throw new ApiError('not_found', `No label for ${shipmentId}`);
-  if (row.status !== 'purchased') throw new ApiError('label_voided', `The label of ${shipmentId} was voided; printing it would ship an unpaid parcel`);
+  if (!hasPrefix(id, 'shp')) return { bytes: await storedDocument(ctx, id, format), contentType: labelContentTypes[format] };
+  const row = await ctx.db.selectFrom('shipments').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row || row.tracking_number === null) throw new ApiError('not_found', `No label for ${id}`);
+  if (row.status !== 'purchased') throw new ApiError('label_voided', `The label of ${id} was voided; printing it would ship an unpaid parcel`);
   return { bytes: await labelBytes(ctx, row, format), contentType: labelContentTypes[format] };
 }
 

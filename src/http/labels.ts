@@ -3,7 +3,6 @@ import { Type } from '@sinclair/typebox';
 import type { Services } from '../services.ts';
 import { ApiError } from '../domain/errors.ts';
 import { labelFile } from '../domain/label-files.ts';
-import { documentFile } from '../domain/document-files.ts';
 import type { LabelFormat } from '../labels/label-data.ts';
 import { apiBase } from '../domain/paths.ts';
 
@@ -42,9 +41,9 @@ export function registerLabelFiles(app: FastifyInstance, services: Services): vo
       const { token } = request.query as { token: string };
       const match = filePattern.exec(file);
       if (!match) throw new ApiError('not_found', `No label ${file}; label files are named {shp_id}.pdf, .zpl or .png`);
-      const [, id, prefix, format] = match as unknown as [string, string, string, LabelFormat];
+      const [, id, , format] = match as unknown as [string, string, string, LabelFormat];
       const ctx = { db: services.database.db, labels: services.labels, config: services.config, clock: services.clock };
-      const { bytes, contentType } = prefix === 'shp' ? await labelFile(ctx, id, format, token) : await documentFile(ctx, id, format, token);
+      const { bytes, contentType } = await labelFile(ctx, id, format, token);
       return reply
         .type(contentType)
         .header('Cache-Control', 'private, no-store')
