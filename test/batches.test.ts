@@ -214,6 +214,23 @@ describe('batches', () => {
     assert.equal(batch.label_url, null);
   });
 
+  test('a label voided after the batch completed leaves its file; when all are voided the file is gone', async () => {
+    const orders = await inParallel(3, () => newOrder());
+    const created = await server.request('POST', '/batches', { key, body: { order_ids: orders.map((o) => o.id) } });
+    const batch = await finished(created.body.id);
+    const pages = async () => {
+      const res = await fetch(at(server.url, batch.label_url));
+      return res.status === 200 ? (await openPdf(Buffer.from(await res.arrayBuffer()), 72)).pages : res.status;
+    };
+    assert.equal(await pages(), 3);
+    const [first, ...rest] = batch.results.map((r: Json) => r.shipment_id as string);
+    assert.equal((await server.request('POST', `/shipments/${first}/void`, { key })).status, 200);
+    assert.equal(await pages(), 2);
+    assert.equal(await pages(), 2, 'the remade file is kept');
+    for (const id of rest) assert.equal((await server.request('POST', `/shipments/${id}/void`, { key })).status, 200);
+    assert.equal(await pages(), 410);
+  });
+
   test('no payment method: 402 before anything is written; with one, the same request is accepted', async () => {
     const poor = await server.account();
     const poorKey = (await server.key(poor)).secret;

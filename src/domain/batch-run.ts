@@ -1,12 +1,11 @@
 import { sql } from 'kysely';
 import type { BatchesTable, BatchItemsTable } from '../db/schema.ts';
 import { enqueue } from '../jobs/queue.ts';
-import { mergedFormat, mergeLabels } from '../labels/merge.ts';
 import { batchRound, toBatch } from './batches.ts';
+import { buildBatchDocument } from './batch-document.ts';
 import type { Context } from './context.ts';
 import { ApiError, problemDocument } from './errors.ts';
 import { recordEvent } from './events.ts';
-import { labelBytes } from './label-files.ts';
 import { buyLabel, pendingStaleMs } from './purchase.ts';
 import { inTransaction } from './transaction.ts';
 
@@ -68,27 +67,9 @@ async function record(ctx: Omit<Context, 'principal'>, batch: BatchesTable, item
   });
 }
 
-/** The merged file of the batch's labels, kept beside the labels themselves; null when no order got one. */
-async function buildDocument(ctx: Omit<Context, 'principal'>, batch: BatchesTable): Promise<'pdf' | 'zpl' | null> {
-  const rows = await ctx.db
-    .selectFrom('batch_items')
-    .innerJoin('shipments', 'shipments.id', 'batch_items.shipment_id')
-    .selectAll('shipments')
-    .where('batch_items.batch_id', '=', batch.id)
-    .where('batch_items.status', '=', 'purchased')
-    .orderBy('batch_items.position')
-    .execute();
-  if (rows.length === 0) return null;
-  const files: Buffer[] = [];
-  for (const row of rows) files.push(await labelBytes(ctx, row, batch.label_format));
-  const format = mergedFormat(batch.label_format);
-  await ctx.labels.put(ctx.db, batch.id, format, await mergeLabels(batch.label_format, files), ctx.clock.now().toISOString());
-  return format;
-}
-
 /** Marks the batch completed and reports it, once. */
 async function complete(ctx: Omit<Context, 'principal'>, batch: BatchesTable, log: Log): Promise<void> {
-  const documentFormat = await buildDocument(ctx, batch);
+  const documentFormat = await buildBatchDocument(ctx, batch);
   const at = ctx.clock.now().toISOString();
   await inTransaction(ctx.db, async (trx) => {
     const updated = await trx

@@ -13,7 +13,7 @@ import { recordEvent } from './events.ts';
 import { newId } from './ids.ts';
 import { ownOrderRow, toOrder } from './orders.ts';
 import { inputsFingerprint, orderInputs, quoteAll, rateRequest, type ShipmentInputs } from './rating.ts';
-import { labelDataFor } from './label-files.ts';
+import { labelDataFor } from './label-bytes.ts';
 import { ownerOf, serviceName, toShipment, type PurchaseRecord } from './shipments.ts';
 import { inTransaction } from './transaction.ts';
 

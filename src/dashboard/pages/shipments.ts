@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { asOwner, lastTracker, shipmentOf, shipmentsOf } from '../../domain/account-view.ts';
 import { ApiError } from '../../domain/errors.ts';
-import { labelBytes } from '../../domain/label-files.ts';
+import { labelBytes } from '../../domain/label-bytes.ts';
 import { toShipment } from '../../domain/shipments.ts';
 import { refreshTracking } from '../../domain/tracking.ts';
 import { voidLabel } from '../../domain/void.ts';

@@ -1,0 +1,47 @@
+import type { BatchesTable } from '../db/schema.ts';
+import { mergedFormat, mergeLabels } from '../labels/merge.ts';
+import type { Context } from './context.ts';
+import { ApiError } from './errors.ts';
+import { labelBytes } from './label-bytes.ts';
+
+type Deps = Pick<Context, 'db' | 'labels' | 'clock'>;
+
+/** The merged file of the batch's labels that are still good, kept beside the labels; null when none is. */
+export async function buildBatchDocument(ctx: Deps, batch: BatchesTable): Promise<'pdf' | 'zpl' | null> {
+  const rows = await ctx.db
+    .selectFrom('batch_items')
+    .innerJoin('shipments', 'shipments.id', 'batch_items.shipment_id')
+    .selectAll('shipments')
+    .where('batch_items.batch_id', '=', batch.id)
+    .where('batch_items.status', '=', 'purchased')
+    .where('shipments.status', '=', 'purchased')
+    .orderBy('batch_items.position')
+    .execute();
+  if (rows.length === 0) return null;
+  const files: Buffer[] = [];
+  for (const row of rows) files.push(await labelBytes(ctx, row, batch.label_format));
+  const format = mergedFormat(batch.label_format);
+  await ctx.labels.put(ctx.db, batch.id, format, await mergeLabels(batch.label_format, files), ctx.clock.now().toISOString());
+  return format;
+}
+
+/**
+ * The batch's merged file as it may be printed now: a label voided since the file was made would ship an unpaid
+ * parcel, so the file is made again without it (the batch's updated_at marks when the file was last made).
+ */
+export async function currentBatchDocument(ctx: Deps, batch: BatchesTable): Promise<void> {
+  const voided = await ctx.db
+    .selectFrom('batch_items')
+    .innerJoin('shipments', 'shipments.id', 'batch_items.shipment_id')
+    .select('shipments.id')
+    .where('batch_items.batch_id', '=', batch.id)
+    .where('shipments.status', '!=', 'purchased')
+    .where('shipments.voided_at', '>=', batch.updated_at)
+    .limit(1)
+    .executeTakeFirst();
+  if (!voided) return;
+  const at = ctx.clock.now().toISOString();
+  const format = await buildBatchDocument(ctx, batch);
+  await ctx.db.updateTable('batches').set({ updated_at: at }).where('id', '=', batch.id).execute();
+  if (!format) throw new ApiError('label_voided', `Every label of ${batch.id} was voided; there is nothing to print`);
+}
