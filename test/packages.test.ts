@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { addLocation } from '../src/domain/locations.ts';
+import { addPackage, setDefaultPackage } from '../src/domain/packages.ts';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { austin, orderBody, sanFrancisco } from './fixtures.ts';
 
@@ -36,6 +37,7 @@ describe('GET /packages', () => {
       dimensions: { length: 11, width: 8.5, height: 5.5, unit: 'in' },
       max_weight: { value: 70, unit: 'lb' },
       flat_rate: true,
+      is_default: false,
       created_at: null,
     });
     const usps = (await server.request('GET', '/packages?carrier=usps', { key })).body.data;
@@ -107,6 +109,80 @@ describe('rating in a package', () => {
     assert.deepEqual(rates.map((r: Rate) => [r.service, r.amount.amount]), [['PRIORITY_MAIL', '10.40']]);
     const bad = problem(await server.request('POST', '/orders', { key, body: orderBody({ package_id: 'pkg_usps_small_flat_rate_box' }) }), 400, 'validation_failed');
     assert.equal(bad.errors[0].pointer, '/parcel/dimensions');
+  });
+});
+
+describe('the default package', () => {
+  test("orders and rates that name no package and give no dimensions use the account's default box, and only that account's", async () => {
+    const db = server.services.database.db;
+    const kind = server.services.database.kind;
+    const ownAccount = await server.account();
+    const own = (await server.key(ownAccount)).secret;
+    const other = (await server.key(await server.account())).secret;
+    const add = (name: string, side: number) =>
+      addPackage(db, server.clock, ownAccount, { name, dimensions: { length: side, width: side, height: side, unit: 'in' }, maxWeight: { value: 50, unit: 'lb' } });
+    const small = await add('Small cube', 6);
+    const big = await add('Big cube', 20);
+    const weightOnly = { weight: { value: 1, unit: 'lb' } };
+    const order = (key: string, body: Record<string, unknown>) => server.request('POST', '/orders', { key, body: orderBody(body) });
+    const rate = (key: string, body: object) => server.request('POST', '/rates', { key, body: { ship_from: austin, ship_to: sanFrancisco, ...body } });
+    const upsBillable = (res: { body: { rates: (Rate & { billable_weight: object })[] } }) => res.body.rates.find((r) => r.carrier === 'ups')!.billable_weight;
+
+    // Without a default, nothing changes: a parcel without dimensions is rated by its weight alone.
+    const before = await order(own, { parcel: weightOnly });
+    assert.equal(before.body.package_id, null);
+    assert.deepEqual(upsBillable(await rate(own, { parcel: weightOnly })), { value: 1, unit: 'lb' });
+    const missing = problem(await rate(own, {}), 400, 'validation_failed');
+    assert.equal(missing.errors[0].pointer, '/parcel');
+    assert.match(missing.errors[0].detail, /default package/);
+
+    await setDefaultPackage(db, kind, ownAccount, small.id);
+    await setDefaultPackage(db, kind, ownAccount, big.id);
+    const listed = (await server.request('GET', '/packages?kind=custom', { key: own })).body.data;
+    assert.deepEqual(listed.map((p: { id: string; is_default: boolean }) => [p.id, p.is_default]), [[small.id, false], [big.id, true]]);
+    await assert.rejects(db.updateTable('packages').set({ is_default: 1 }).where('id', '=', small.id).execute(), 'the index allows one default per account');
+    await assert.rejects(setDefaultPackage(db, kind, ownAccount, 'pkg_usps_small_flat_rate_box'), /no package/);
+
+    // 20 × 20 × 20 = 8,000 in³; 8,000 / 139 = 57.55 → 58 lb at UPS, the box's size and not the 1 lb it weighs.
+    const explicit = await rate(own, { parcel: weightOnly, package_id: big.id });
+    const defaulted = await rate(own, { parcel: weightOnly });
+    assert.equal(defaulted.status, 200, defaulted.text);
+    assert.deepEqual(upsBillable(defaulted), { value: 58, unit: 'lb' });
+    assert.deepEqual(defaulted.body.rates.map((r: Rate) => [r.service, r.amount.amount]), explicit.body.rates.map((r: Rate) => [r.service, r.amount.amount]));
+    assert.equal(problem(await rate(own, {}), 400, 'validation_failed').errors[0].pointer, '/parcel');
+    const tooHeavy = problem(await rate(own, { parcel: { weight: { value: 60, unit: 'lb' } } }), 400, 'validation_failed');
+    assert.equal(tooHeavy.errors[0].pointer, '/parcel/weight/value');
+
+    const withoutParcel = await order(own, { parcel: undefined });
+    assert.equal(withoutParcel.status, 201, withoutParcel.text);
+    assert.equal(withoutParcel.body.package_id, big.id);
+    const inDefault = await order(own, { parcel: weightOnly });
+    assert.equal(inDefault.body.package_id, big.id);
+    const orderRates = await server.request('POST', '/rates', { key: own, body: { order_id: inDefault.body.id } });
+    assert.deepEqual(upsBillable(orderRates), { value: 58, unit: 'lb' });
+    assert.equal((await order(own, {})).body.package_id, null, 'a parcel with its own dimensions keeps them');
+
+    // An order made before the default keeps its box until a patch sets its parcel.
+    const notes = await server.request('PATCH', `/orders/${before.body.id}`, { key: own, body: { notes: 'fragile' } });
+    assert.equal(notes.body.package_id, null);
+    const patched = await server.request('PATCH', `/orders/${before.body.id}`, { key: own, body: { parcel: { weight: { value: 2, unit: 'lb' } } } });
+    assert.equal(patched.body.package_id, big.id);
+
+    // A later default is for later orders: the ones made keep the box they were made with.
+    await setDefaultPackage(db, kind, ownAccount, small.id);
+    assert.equal((await server.request('GET', `/orders/${inDefault.body.id}`, { key: own })).body.package_id, big.id);
+
+    assert.equal((await order(other, { parcel: weightOnly })).body.package_id, null);
+    assert.deepEqual(upsBillable(await rate(other, { parcel: weightOnly })), { value: 1, unit: 'lb' });
+  });
+
+  test('the CLI adds a box as the default', async () => {
+    const name = `dp-${Date.now()}`;
+    const ownKey = (await server.key(await server.account(name))).secret;
+    const out = await server.cli(['packages', 'add', '--account', name, '--name', 'Tube', '--length', '30', '--width', '4', '--height', '4', '--max-weight', '10', '--default']);
+    assert.equal(out.code, 0, out.stderr);
+    const custom = (await server.request('GET', '/packages?kind=custom', { key: ownKey })).body.data;
+    assert.deepEqual(custom.map((p: { id: string; is_default: boolean }) => [p.id, p.is_default]), [[out.stdout.trim(), true]]);
   });
 });
 

@@ -8,7 +8,7 @@ import type { Mode } from '../domain/api-key-format.ts';
 import { clearPaymentMethod, setPaymentMethod } from '../domain/billing.ts';
 import { connectCarrier, disconnectCarrier, listCarrierAccounts } from '../domain/carrier-accounts.ts';
 import { addLocation } from '../domain/locations.ts';
-import { addPackage } from '../domain/packages.ts';
+import { addPackage, setDefaultPackage } from '../domain/packages.ts';
 import { systemClock } from '../domain/clock.ts';
 import { checkPassword, createUser, generatePassword, listUsers } from '../domain/dashboard-users.ts';
 import { print, table } from './output.ts';
@@ -49,7 +49,7 @@ const usage = {
     'shipd keys create --account ID|NAME --mode test|live [--name LABEL] | keys list --account ID|NAME | ' +
     'keys revoke KEY_ID | keys roll KEY_ID [--grace 24h]',
   billing: 'shipd billing set --account ID|NAME --mode test|live --payment-method PM | billing clear --account ID|NAME --mode test|live',
-  packages: 'shipd packages add --account ID|NAME --name NAME --length L --width W --height H [--unit in|cm] --max-weight N [--weight-unit lb|oz|kg|g]',
+  packages: 'shipd packages add --account ID|NAME --name NAME --length L --width W --height H [--unit in|cm] --max-weight N [--weight-unit lb|oz|kg|g] [--default]',
   carriers:
     'shipd carriers connect --account ID|NAME --carrier ups|usps|fedex --client-id ID [--client-secret SECRET] [--account-number N] | ' +
     'carriers disconnect --account ID|NAME --carrier ups|usps|fedex | carriers list --account ID|NAME',
@@ -178,6 +178,7 @@ export async function runAdmin(config: Config, group: AdminGroup, args: string[]
       case 'packages add': {
         const names = ['account', 'name', 'length', 'width', 'height', 'unit', 'max-weight', 'weight-unit'];
         const options: Options = Object.fromEntries(names.map((n) => [n, { type: 'string' as const }]));
+        options.default = { type: 'boolean' };
         const { values } = parse(rest, options, ['account', 'name', 'length', 'width', 'height', 'max-weight']);
         const account = await findAccount(db, values.account as string);
         const num = (name: string) => {
@@ -190,6 +191,7 @@ export async function runAdmin(config: Config, group: AdminGroup, args: string[]
           dimensions: { length: num('length'), width: num('width'), height: num('height'), unit: ((values.unit as string) ?? 'in') as 'in' },
           maxWeight: { value: num('max-weight'), unit: ((values['weight-unit'] as string) ?? 'lb') as 'lb' },
         });
+        if (values.default === true) await setDefaultPackage(db, database.kind, account.id, created.id);
         print(created.id);
         return;
       }

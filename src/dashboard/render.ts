@@ -37,6 +37,7 @@ const notices: Record<string, string> = {
   location_saved: 'The location was saved.',
   location_default: 'The default location was changed.',
   package_saved: 'The package was saved.',
+  package_default: 'The default package was changed.',
   carrier_connected: 'The carrier account was connected.',
   carrier_disconnected: 'The carrier account was disconnected.',
 };

@@ -143,6 +143,8 @@ export interface PackagesTable {
   name: string;
   dimensions: string;
   max_weight: string;
+  /** 1 for the one box orders and rates use when they name no package and give no dimensions. */
+  is_default: number;
   created_at: string;
 }
 

@@ -3,7 +3,7 @@ import type { DB, OrdersTable } from '../db/schema.ts';
 import type { Order, OrderCreate, OrderStatus, OrderUpdate, Parcel } from '../schemas/order.ts';
 import type { Context } from './context.ts';
 import { ApiError, type FieldError } from './errors.ts';
-import { checkService, failIfAny, field, normalizeAddress, resolvePackage, resolveShipFrom } from './shipment-inputs.ts';
+import { checkService, failIfAny, field, normalizeAddress, packageIdFor, resolvePackage, resolveShipFrom } from './shipment-inputs.ts';
 import { recordEvent } from './events.ts';
 import { hasPrefix, newId } from './ids.ts';
 import { fetchPage, type ListInput, type Page } from './pagination.ts';
@@ -42,7 +42,8 @@ export async function createOrder(ctx: Context, input: OrderCreate): Promise<Ord
     const shipTo = normalizeAddress(input.ship_to, '/ship_to', errors);
     const shipFrom = await resolveShipFrom(trx, ctx, input, errors);
     checkParcel(input.parcel, errors);
-    if (input.package_id) await resolvePackage(trx, ctx, input.package_id, input.parcel, errors);
+    const packageId = await packageIdFor(trx, ctx, input.package_id, input.parcel);
+    if (packageId) await resolvePackage(trx, ctx, packageId, input.parcel, errors);
     if (input.requested_service) checkService(input.requested_service, '/requested_service', errors);
     failIfAny(errors);
     const now = ctx.clock.now();
@@ -59,7 +60,7 @@ export async function createOrder(ctx: Context, input: OrderCreate): Promise<Ord
       ship_from_id: shipFrom.id,
       items: JSON.stringify(input.items ?? []),
       parcel: input.parcel ? JSON.stringify(input.parcel) : null,
-      package_id: input.package_id ?? null,
+      package_id: packageId ?? null,
       requested_service: input.requested_service ? JSON.stringify(input.requested_service) : null,
       notes: input.notes ?? null,
       metadata: JSON.stringify(input.metadata ?? {}),
@@ -122,6 +123,11 @@ export async function updateOrder(ctx: Context, id: string, patch: OrderUpdate):
       next.parcel = patch.parcel === null ? null : JSON.stringify(patch.parcel);
     }
     if (patch.package_id !== undefined) next.package_id = patch.package_id;
+    else if (patch.parcel && row.package_id === null) {
+      // Only a patch that sets the parcel picks up the default box: an order's box never changes behind its back.
+      const fallback = await packageIdFor(trx, ctx, undefined, patch.parcel);
+      if (fallback) next.package_id = fallback;
+    }
     const packageId = next.package_id !== undefined ? next.package_id : row.package_id;
     if (packageId && (patch.package_id || patch.parcel)) {
       const parcel = next.parcel !== undefined ? (next.parcel === null ? null : JSON.parse(next.parcel)) : row.parcel === null ? null : JSON.parse(row.parcel);

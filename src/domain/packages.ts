@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { CarrierId } from '../config.ts';
+import type { DatabaseKind } from '../db/database.ts';
 import type { DB, PackagesTable } from '../db/schema.ts';
 import { carrierBoxes, type CarrierBox } from '../carriers/packages.ts';
 import type { Dimensions, Weight } from '../schemas/order.ts';
@@ -18,6 +19,7 @@ export interface PackagePreset {
   dimensions: Dimensions;
   max_weight: Weight;
   flat_rate: boolean;
+  is_default: boolean;
   created_at: string | null;
 }
 
@@ -38,6 +40,7 @@ function fromBox(box: CarrierBox): PackagePreset {
     dimensions: { length, width, height, unit: 'in' },
     max_weight: { value: box.maxWeightLb, unit: 'lb' },
     flat_rate: Boolean(box.flatRate),
+    is_default: false,
     created_at: null,
   };
 }
@@ -52,6 +55,7 @@ function fromRow(row: PackagesTable): PackagePreset {
     dimensions: JSON.parse(row.dimensions),
     max_weight: JSON.parse(row.max_weight),
     flat_rate: false,
+    is_default: row.is_default === 1,
     created_at: row.created_at,
   };
 }
@@ -96,6 +100,7 @@ export async function addPackage(db: Kysely<DB>, clock: Clock, accountId: string
     name: input.name,
     dimensions: JSON.stringify(input.dimensions),
     max_weight: JSON.stringify(input.maxWeight),
+    is_default: 0,
     created_at: clock.now().toISOString(),
   };
   await db.insertInto('packages').values(row).execute();
@@ -113,4 +118,23 @@ export async function updatePackage(db: Kysely<DB>, accountId: string, id: strin
     .executeTakeFirst();
   if (Number(changed.numUpdatedRows) !== 1) throw new AccountError(`no package ${id}`);
   return (await findPackage(db, accountId, id))!.preset;
+}
+
+/** The account's default box, if it has one. */
+export async function defaultPackage(db: Kysely<DB>, accountId: string): Promise<ResolvedPackage | undefined> {
+  const row = await db.selectFrom('packages').selectAll().where('account_id', '=', accountId).where('is_default', '=', 1).executeTakeFirst();
+  return row ? { preset: fromRow(row) } : undefined;
+}
+
+/** Makes the box the one orders and rates use when they name no package and give no dimensions; orders already made keep theirs. */
+export async function setDefaultPackage(db: Kysely<DB>, dbKind: DatabaseKind, accountId: string, id: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    // Locking every box of the account makes a concurrent change wait and then clear this one, instead of failing on the unique index.
+    let q = trx.selectFrom('packages').select('id').where('account_id', '=', accountId).orderBy('id');
+    if (dbKind === 'postgres') q = q.forUpdate();
+    const ids = (await q.execute()).map((r) => r.id);
+    if (!ids.includes(id)) throw new AccountError(`no package ${id}`);
+    await trx.updateTable('packages').set({ is_default: 0 }).where('account_id', '=', accountId).where('is_default', '=', 1).execute();
+    await trx.updateTable('packages').set({ is_default: 1 }).where('id', '=', id).execute();
+  });
 }

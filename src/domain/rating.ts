@@ -14,7 +14,7 @@ import { maxRatesPerShop, newRateShopIds } from './rate-ids.ts';
 import { encodeRates } from './rate-store.ts';
 import { money } from './money.ts';
 import { dimensionsInInches, parcelErrors, weightInLb } from './parcels.ts';
-import { failIfAny, field, normalizeAddress, resolvePackage, resolveShipFrom } from './shipment-inputs.ts';
+import { failIfAny, field, normalizeAddress, packageIdFor, resolvePackage, resolveShipFrom } from './shipment-inputs.ts';
 import type { ResolvedPackage } from './packages.ts';
 
 export const rateLifetimeMs = 24 * 3_600_000;
@@ -97,10 +97,11 @@ async function resolveInputs(ctx: Context, input: RateShopRequest): Promise<Ship
     return orderInputs(ctx.db, ctx, await ownOrderRow(ctx.db, ctx, input.order_id, false));
   }
   if (!input.ship_to) errors.push(field('/ship_to', 'is required without order_id'));
-  if (!input.parcel) errors.push(field('/parcel', 'is required without order_id'));
+  if (!input.parcel) errors.push(field('/parcel', "is required without order_id: at least its weight, as package_id or the account's default package gives only the size"));
   const to = input.ship_to ? normalizeAddress(input.ship_to, '/ship_to', errors) : undefined;
   if (input.parcel) errors.push(...parcelErrors(input.parcel, '/parcel'));
-  const pkg = input.package_id ? await resolvePackage(ctx.db, ctx, input.package_id, input.parcel, errors) : undefined;
+  const packageId = await packageIdFor(ctx.db, ctx, input.package_id, input.parcel);
+  const pkg = packageId ? await resolvePackage(ctx.db, ctx, packageId, input.parcel, errors) : undefined;
   const from = await resolveShipFrom(ctx.db, ctx, input, errors);
   failIfAny(errors);
   return { orderId: null, from: from.address!, to: to!, parcel: input.parcel!, pkg };

@@ -6,7 +6,7 @@ import type { RequestedService } from '../schemas/order.ts';
 import type { Context } from './context.ts';
 import { ApiError, type FieldError } from './errors.ts';
 import { toLocation } from './locations.ts';
-import { findPackage, type ResolvedPackage } from './packages.ts';
+import { defaultPackage, findPackage, type ResolvedPackage } from './packages.ts';
 import { weightInLb } from './parcels.ts';
 import type { Parcel } from '../schemas/order.ts';
 
@@ -62,6 +62,14 @@ export async function resolveShipFrom(
   return { address: toLocation(row).address, id: row.id };
 }
 
+/**
+ * The package id a parcel goes in: the one named, else the account's default box when the parcel gives no size of
+ * its own. Orders store the result, so a later change of default never changes what an existing order ships in.
+ */
+export async function packageIdFor(db: Kysely<DB>, ctx: Context, packageId: string | undefined, parcel: Parcel | null | undefined): Promise<string | undefined> {
+  if (packageId || parcel?.dimensions) return packageId;
+  return (await defaultPackage(db, ctx.principal.accountId))?.preset.id;
+}
 
 /** The package a parcel is packed in: its dimensions come from the package, and its weight must fit it. */
 export async function resolvePackage(

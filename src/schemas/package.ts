@@ -13,6 +13,7 @@ export const PackagePreset = Type.Object(
     dimensions: Type.Ref(Dimensions),
     max_weight: Type.Ref(Weight),
     flat_rate: Type.Boolean({ description: 'Priced the same for any weight up to max_weight and any distance' }),
+    is_default: Type.Boolean({ description: "The account's default box, used by orders and rates that give neither package_id nor parcel dimensions; always false for carrier boxes" }),
     created_at: Type.Union([Timestamp, Type.Null()], { description: 'For custom boxes' }),
   },
   { $id: 'PackagePreset', title: 'PackagePreset', additionalProperties: false },

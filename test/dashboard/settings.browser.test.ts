@@ -4,6 +4,7 @@ import { startServer, type TestServer } from '../harness.ts';
 import { startUpsFake, upsFakeCredentials, type UpsFake } from '../fakes/ups.ts';
 import { launchBrowser, screenshots, signInWith, type TestBrowser } from './browser.ts';
 import { accountWithUser, password } from './client.ts';
+import { sanFrancisco } from '../fixtures.ts';
 
 let server: TestServer;
 let ups: UpsFake;
@@ -95,9 +96,15 @@ test('in Chromium: billing per mode, locations, packages and carrier accounts, e
   await page.getByLabel('Height').fill('4');
   await page.getByRole('button', { name: 'Save box' }).click();
   await page.getByText('12 × 9 × 4 in').waitFor();
+  await page.locator('tr', { hasText: 'Mailer' }).getByRole('button', { name: 'Make default' }).click();
+  await page.getByText('The default package was changed.').waitFor();
+  await page.locator('tr', { hasText: 'Mailer' }).getByText('Default', { exact: true }).waitFor();
   await screenshots(page, 'packages');
   const boxes = await server.request('GET', '/packages?kind=custom', { key: testKey });
   assert.deepEqual(boxes.body.data[0].dimensions, { length: 12, width: 9, height: 4, unit: 'in' });
+  assert.equal(boxes.body.data[0].is_default, true);
+  const order = await server.request('POST', '/orders', { key: testKey, body: { ship_to: sanFrancisco, parcel: { weight: { value: 1, unit: 'lb' } } } });
+  assert.equal(order.body.package_id, boxes.body.data[0].id);
 
   // Carrier accounts: nothing to connect in test mode; in live mode connect UPS and test the connection.
   await page.getByRole('link', { name: 'Carrier accounts' }).click();

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AccountError } from '../../domain/accounts.ts';
-import { addPackage, customPackages, findPackage, updatePackage } from '../../domain/packages.ts';
+import { addPackage, customPackages, findPackage, setDefaultPackage, updatePackage } from '../../domain/packages.ts';
 import { carrierBoxes } from '../../carriers/packages.ts';
 import type { Dimensions, Weight } from '../../schemas/order.ts';
 import type { PageDeps } from '../plugin.ts';
@@ -107,5 +107,11 @@ export function registerPackages(app: FastifyInstance, { services, mode }: PageD
       return sendPage(request, reply, mode, 'package-edit', editPage(preset, form, packageErrors(err)), 400);
     }
     return redirectWith(reply, list, 'package_saved');
+  });
+
+  app.post(`${route}/:id/default`, async (request, reply) => {
+    const preset = await custom(request);
+    await setDefaultPackage(db, services.database.kind, scopeOf(request, mode).accountId, preset.id);
+    return redirectWith(reply, list, 'package_default');
   });
 }

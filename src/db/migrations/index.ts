@@ -9,6 +9,7 @@ import * as carrierAccounts from './007_carrier_accounts.ts';
 import * as opsBatchesManifests from './008_ops_batches_manifests.ts';
 import * as pickups from './009_pickups.ts';
 import * as dashboard from './010_dashboard.ts';
+import * as defaultPackage from './011_default_package.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '008_ops_batches_manifests': opsBatchesManifests,
   '009_pickups': pickups,
   '010_dashboard': dashboard,
+  '011_default_package': defaultPackage,
 };
