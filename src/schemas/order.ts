@@ -72,7 +72,7 @@ export type OrderStatus = Static<typeof OrderStatus>;
 const shipFromId = Type.String({ pattern: '^loc_[0-9a-z]{26}$', description: 'One of the account\'s ship-from locations (GET /ship-from)' });
 const orderNumber = Type.String({ minLength: 1, maxLength: 100, description: 'Your own order number' });
 const notes = Type.String({ maxLength: 2000 });
-const packageId = Type.String({ pattern: '^pkg_[0-9a-z_]{1,60}$', description: 'A carrier box or one of your packages (GET /packages); the parcel then gives only its weight' });
+const packageId = Type.String({ pattern: '^pkg_[0-9a-z_]{1,60}$', description: "A carrier box or one of your packages (GET /packages); the parcel then gives only its weight. Without it, a parcel without dimensions goes in the account's default package, whose id the order stores" });
 
 export const OrderCreate = Type.Object(
   {

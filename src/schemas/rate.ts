@@ -12,7 +12,7 @@ export const RateShopRequest = Type.Object(
     ship_to: Type.Optional(Type.Ref(Address)),
     parcel: Type.Optional(Type.Ref(Parcel)),
     package_id: Type.Optional(
-      Type.String({ pattern: '^pkg_[0-9a-z_]{1,60}$', description: 'A carrier box or one of your packages; the parcel then gives only its weight' }),
+      Type.String({ pattern: '^pkg_[0-9a-z_]{1,60}$', description: "A carrier box or one of your packages; the parcel then gives only its weight. Without it, a parcel without dimensions goes in the account's default package" }),
     ),
     carriers: Type.Optional(Type.Array(Type.Ref(CarrierIdSchema), { minItems: 1, uniqueItems: true, description: 'Only these carriers' })),
     services: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { minItems: 1, maxItems: 50, uniqueItems: true, description: 'Only these service codes' })),
