@@ -38,6 +38,8 @@ export interface Config {
   jobLeaseMs: number;
   /** Label purchases under way at once for one batch. */
   batchConcurrency: number;
+  /** How long one PostgreSQL query may go unanswered before its connection is given up as lost. */
+  dbQueryTimeoutMs: number;
   carriers: Record<CarrierId, CarrierCredentials>;
 }
 
@@ -72,6 +74,7 @@ export const settingNames = [
   'SHIPD_SIM_TRACKING_SPEED',
   'SHIPD_JOB_LEASE_MS',
   'SHIPD_BATCH_CONCURRENCY',
+  'SHIPD_DB_QUERY_TIMEOUT_MS',
   ...carrierIds.flatMap((c) => {
     const p = c.toUpperCase();
     return [`${p}_CLIENT_ID`, `${p}_CLIENT_SECRET`, `${p}_ACCOUNT_NUMBER`, `${p}_BASE_URL`];
@@ -255,6 +258,7 @@ export function loadConfig(env: Raw = process.env, file?: string): Config {
     simTrackingSpeed: integer(raw, 'SHIPD_SIM_TRACKING_SPEED', 1440, 1, 1_000_000),
     jobLeaseMs: integer(raw, 'SHIPD_JOB_LEASE_MS', 30_000, 1_000, 3_600_000),
     batchConcurrency: integer(raw, 'SHIPD_BATCH_CONCURRENCY', 4, 1, 64),
+    dbQueryTimeoutMs: integer(raw, 'SHIPD_DB_QUERY_TIMEOUT_MS', 30_000, 100, 3_600_000),
     carriers,
   };
 }

@@ -11,6 +11,11 @@ export type DatabaseKind = 'sqlite' | 'postgres';
 export interface Database {
   kind: DatabaseKind;
   db: Kysely<DB>;
+  /**
+   * Runs work that may rightly take long (migrations: waiting for another process's, building an index) on a
+   * database handle without the per-query deadline requests have.
+   */
+  unbounded<T>(work: (db: Kysely<DB>) => Promise<T>): Promise<T>;
   /** The SQLite file, for the read-only side connection that watches key changes. */
   sqliteFile?: string;
   postgresUrl?: string;
@@ -41,22 +46,55 @@ function withStatementCache(sqlite: BetterSqlite3.Database, max = 1_000): Sqlite
   };
 }
 
-export function openDatabase(config: Pick<Config, 'database'>): Database {
+/**
+ * A query with no answer by the deadline has its connection destroyed: it fails as "database unavailable" (503) and
+ * the pool drops the client. A frozen or partitioned server keeps its sockets open, so without this neither the
+ * pool nor TCP notices, and requests wait for as long as the server is gone.
+ */
+function armQueryDeadline(client: pg.PoolClient, ms: number): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  // The socket at the moment of the deadline: TLS replaces the plain one after the handshake.
+  const connection = (client as unknown as { connection: { stream: { destroy(): void } } }).connection;
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const pending = query(...args);
+    if (!(pending instanceof Promise)) return pending;
+    const timer = setTimeout(() => connection.stream.destroy(), ms);
+    return pending.finally(() => clearTimeout(timer));
+  };
+}
+
+function openPostgres(url: string, queryTimeoutMs: number | null): Kysely<DB> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its connection (a database restart) must not crash the process.
+  pool.on('error', () => {});
+  // Nor may a checked-out one: the pool listens for errors only on the clients it holds, and a client in use
+  // (mid-query, or between two statements of a transaction) emits its lost connection as an 'error' event.
+  // Its queries fail instead, so the request answers 503, and the pool drops the client when it comes back.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    if (queryTimeoutMs !== null) armQueryDeadline(client, queryTimeoutMs);
+  });
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+}
+
+export function openDatabase(config: Pick<Config, 'database'> & Partial<Pick<Config, 'dbQueryTimeoutMs'>>): Database {
   if (config.database.kind === 'postgres') {
-    const pool = new pg.Pool({
-      connectionString: config.database.url,
-      max: 10,
-      connectionTimeoutMillis: 5_000,
-      idleTimeoutMillis: 30_000,
-    });
-    // An idle client losing its connection (a database restart) must not crash the process.
-    pool.on('error', () => {});
-    // Nor may a checked-out one: the pool listens for errors only on the clients it holds, and a client in use
-    // (mid-query, or between two statements of a transaction) emits its lost connection as an 'error' event.
-    // Its queries fail instead, so the request answers 503, and the pool drops the client when it comes back.
-    pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { kind: 'postgres', db, postgresUrl: config.database.url, close: () => db.destroy() };
+    const url = config.database.url;
+    const db = openPostgres(url, config.dbQueryTimeoutMs ?? null);
+    const unbounded = async <T>(work: (db: Kysely<DB>) => Promise<T>): Promise<T> => {
+      const own = openPostgres(url, null);
+      try {
+        return await work(own);
+      } finally {
+        await own.destroy();
+      }
+    };
+    return { kind: 'postgres', db, unbounded, postgresUrl: url, close: () => db.destroy() };
   }
   const file = config.database.file;
   mkdirSync(dirname(file), { recursive: true });
@@ -66,5 +104,5 @@ export function openDatabase(config: Pick<Config, 'database'>): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { kind: 'sqlite', db, sqliteFile: file, close: () => db.destroy() };
+  return { kind: 'sqlite', db, unbounded: (work) => work(db), sqliteFile: file, close: () => db.destroy() };
 }

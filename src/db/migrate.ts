@@ -33,12 +33,15 @@ export async function migrate(database: Database): Promise<string[]> {
       }
     });
   }
-  return database.db.connection().execute(async (conn) => {
-    await sql`select pg_advisory_lock(${migrationLockId})`.execute(conn);
-    try {
-      return await run(conn);
-    } finally {
-      await sql`select pg_advisory_unlock(${migrationLockId})`.execute(conn);
-    }
-  });
+  // Waiting for another process's migrations, and a migration itself, may outlast a request's query deadline.
+  return database.unbounded((db) =>
+    db.connection().execute(async (conn) => {
+      await sql`select pg_advisory_lock(${migrationLockId})`.execute(conn);
+      try {
+        return await run(conn);
+      } finally {
+        await sql`select pg_advisory_unlock(${migrationLockId})`.execute(conn);
+      }
+    }),
+  );
 }
