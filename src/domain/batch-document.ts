@@ -6,17 +6,17 @@ import { labelBytes } from './label-bytes.ts';
 
 type Deps = Pick<Context, 'db' | 'labels' | 'clock'>;
 
-/** The merged file of the batch's labels that are still good, kept beside the labels; null when none is. */
-export async function buildBatchDocument(ctx: Deps, batch: BatchesTable): Promise<'pdf' | 'zpl' | null> {
-  const rows = await ctx.db
+/** The labels a batch bought, as shipments, in the order given. */
+const batchShipments = (ctx: Deps, batchId: string) =>
+  ctx.db
     .selectFrom('batch_items')
     .innerJoin('shipments', 'shipments.id', 'batch_items.shipment_id')
-    .selectAll('shipments')
-    .where('batch_items.batch_id', '=', batch.id)
-    .where('batch_items.status', '=', 'purchased')
-    .where('shipments.status', '=', 'purchased')
-    .orderBy('batch_items.position')
-    .execute();
+    .where('batch_items.batch_id', '=', batchId)
+    .orderBy('batch_items.position');
+
+/** The merged file of the batch's labels that are still good, kept beside the labels; null when none is. */
+export async function buildBatchDocument(ctx: Deps, batch: BatchesTable): Promise<'pdf' | 'zpl' | null> {
+  const rows = await batchShipments(ctx, batch.id).selectAll('shipments').where('batch_items.status', '=', 'purchased').where('shipments.status', '=', 'purchased').execute();
   if (rows.length === 0) return null;
   const files: Buffer[] = [];
   for (const row of rows) files.push(await labelBytes(ctx, row, batch.label_format));
@@ -30,11 +30,8 @@ export async function buildBatchDocument(ctx: Deps, batch: BatchesTable): Promis
  * parcel, so the file is made again without it (the batch's updated_at marks when the file was last made).
  */
 export async function currentBatchDocument(ctx: Deps, batch: BatchesTable): Promise<void> {
-  const voided = await ctx.db
-    .selectFrom('batch_items')
-    .innerJoin('shipments', 'shipments.id', 'batch_items.shipment_id')
+  const voided = await batchShipments(ctx, batch.id)
     .select('shipments.id')
-    .where('batch_items.batch_id', '=', batch.id)
     .where('shipments.status', '!=', 'purchased')
     .where('shipments.voided_at', '>=', batch.updated_at)
     .limit(1)
