@@ -229,6 +229,7 @@ describe('batches', () => {
     assert.equal(await pages(), 2, 'the remade file is kept');
     for (const id of rest) assert.equal((await server.request('POST', `/shipments/${id}/void`, { key })).status, 200);
     assert.equal(await pages(), 410);
+    assert.equal(await pages(), 410, 'the old file is never served again');
   });
 
   test('no payment method: 402 before anything is written; with one, the same request is accepted', async () => {

@@ -38,7 +38,8 @@ export async function currentBatchDocument(ctx: Deps, batch: BatchesTable): Prom
     .executeTakeFirst();
   if (!voided) return;
   const at = ctx.clock.now().toISOString();
-  const format = await buildBatchDocument(ctx, batch);
+  // With no label left there is no new file: the mark stays, so every later download finds the voids again and is
+  // refused, rather than served the last file made, voided labels and all.
+  if (!(await buildBatchDocument(ctx, batch))) throw new ApiError('label_voided', `Every label of ${batch.id} was voided; there is nothing to print`);
   await ctx.db.updateTable('batches').set({ updated_at: at }).where('id', '=', batch.id).execute();
-  if (!format) throw new ApiError('label_voided', `Every label of ${batch.id} was voided; there is nothing to print`);
 }
