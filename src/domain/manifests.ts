@@ -21,8 +21,13 @@ const formTitles: Record<CarrierId, string> = {
 
 const carrierName = (id: CarrierId) => carrierCatalog.find((c) => c.id === id)!.name;
 
-async function shipmentIds(db: Kysely<DB>, manifestId: string): Promise<string[]> {
-  return (await db.selectFrom('shipments').select('id').where('manifest_id', '=', manifestId).orderBy('id').execute()).map((r) => r.id);
+/** The labels on each of these manifests, in one query however many there are. */
+async function shipmentIds(db: Kysely<DB>, manifestIds: string[]): Promise<Map<string, string[]>> {
+  const byManifest = new Map<string, string[]>(manifestIds.map((id) => [id, []]));
+  if (manifestIds.length === 0) return byManifest;
+  const rows = await db.selectFrom('shipments').select(['id', 'manifest_id']).where('manifest_id', 'in', manifestIds).orderBy('id').execute();
+  for (const row of rows) byManifest.get(row.manifest_id!)!.push(row.id);
+  return byManifest;
 }
 
 function toManifest(ctx: Pick<Context, 'config' | 'clock'>, row: ManifestsTable, ids: string[]): Manifest {
@@ -139,7 +144,7 @@ export async function createManifest(ctx: Context, input: ManifestCreate): Promi
 export async function getManifest(ctx: Context, id: string): Promise<Manifest> {
   const row = await ctx.db.selectFrom('manifests').selectAll().where('id', '=', id).where('owner_key_id', '=', ctx.principal.keyId).executeTakeFirst();
   if (!row) throw new ApiError('not_found', `No manifest ${id}`);
-  return toManifest(ctx, row, await shipmentIds(ctx.db, id));
+  return toManifest(ctx, row, (await shipmentIds(ctx.db, [id])).get(id)!);
 }
 
 export async function listManifests(ctx: Context, query: ListInput & { carrier?: CarrierId; ship_date?: string }): Promise<Page<Manifest>> {
@@ -147,7 +152,6 @@ export async function listManifests(ctx: Context, query: ListInput & { carrier?:
   if (query.carrier) q = q.where('carrier', '=', query.carrier);
   if (query.ship_date) q = q.where('ship_date', '=', query.ship_date);
   const page = await fetchPage(q, query, 'man', (row) => row);
-  const data: Manifest[] = [];
-  for (const row of page.data) data.push(toManifest(ctx, row, await shipmentIds(ctx.db, row.id)));
-  return { ...page, data };
+  const ids = await shipmentIds(ctx.db, page.data.map((row) => row.id));
+  return { ...page, data: page.data.map((row) => toManifest(ctx, row, ids.get(row.id)!)) };
 }
