@@ -62,6 +62,17 @@ async function recorded(webhookId: string, attempts: number): Promise<void> {
   if (log[0]?.attempt_count !== attempts) throw new Error(`delivery never had ${attempts} attempts on record`);
 }
 
+/** A webhook on a receiver that answers 500, once its first failed attempt at an order.created is on record. */
+async function failedOnce(): Promise<{ receiver: Receiver; webhook: Json }> {
+  const receiver = await startReceiver();
+  receiver.answer = () => ({ status: 500 });
+  const webhook = await register(receiver, ['order.created']);
+  await newOrder();
+  await receiver.waitFor((r) => r.length === 1);
+  await recorded(webhook.id, 1);
+  return { receiver, webhook };
+}
+
 const webhookNow = async (id: string): Promise<Json> => (await server.request('GET', `/webhooks/${id}`, { key })).body;
 
 const types = (receiver: Receiver, secret: string) => receiver.received.filter((r) => r.status === 204).map((r) => verify(secret, r).type);
@@ -211,12 +222,7 @@ describe('delivering events', () => {
   });
 
   test('a delivery waiting for its retry survives a worker restart', async () => {
-    const receiver = await startReceiver();
-    receiver.answer = () => ({ status: 500 });
-    const webhook = await register(receiver, ['order.created']);
-    await newOrder();
-    await receiver.waitFor((r) => r.length === 1);
-    await recorded(webhook.id, 1);
+    const { receiver, webhook } = await failedOnce();
     await runner.stop();
     receiver.answer = () => ({ status: 204 });
     runner = createJobRunner(server.services, createLogger('silent'), { pollMs: 20, delivery: { pollMs: 20, timeoutMs: 2_000, perEndpoint: 4 } });
@@ -261,12 +267,7 @@ describe('delivering events', () => {
   });
 
   test('an endpoint that fails for 5 days is disabled, and says so', async () => {
-    const receiver = await startReceiver();
-    receiver.answer = () => ({ status: 500 });
-    const webhook = await register(receiver, ['order.created']);
-    await newOrder();
-    await receiver.waitFor((r) => r.length === 1);
-    await recorded(webhook.id, 1);
+    const { receiver, webhook } = await failedOnce();
     server.clock.advance(3 * 24 * 3_600_000);
     await newOrder();
     await receiver.waitFor((r) => r.length >= 2);
