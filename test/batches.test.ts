@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { problem, startServer, type TestServer } from './harness.ts';
+import { inParallel, problem, startServer, type TestServer } from './harness.ts';
 import { orderBody } from './fixtures.ts';
 import { openPdf } from './barcodes.ts';
 import { bootstrapKey, freePort, processDatabase, startShipd } from './shipd-process.ts';
@@ -26,21 +26,6 @@ async function poll<T>(what: string, look: () => Promise<T | undefined>, timeout
     assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-/** Sends requests with a few in flight at a time, keeping their order in the answers. */
-async function inParallel<T>(count: number, make: (i: number) => Promise<T>, width = 8): Promise<T[]> {
-  const out: T[] = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < count) {
-        const i = next++;
-        out[i] = await make(i);
-      }
-    }),
-  );
-  return out;
 }
 
 describe('batches', () => {
@@ -81,14 +66,14 @@ describe('batches', () => {
     });
 
   test('200 orders, 10 of them invalid: 190 labels, 10 problems naming why, one PDF of 190 pages, and the usual events', { timeout: 180_000 }, async () => {
-    const valid = await inParallel(190, (i) => newOrder({ order_number: `B-${i}` }));
-    const cancelled = await inParallel(3, async (i) => {
+    const valid = await inParallel(190, 8, (i) => newOrder({ order_number: `B-${i}` }));
+    const cancelled = await inParallel(3, 8, async (i) => {
       const order = await newOrder({ order_number: `B-cancelled-${i}` });
       assert.equal((await server.request('POST', `/orders/${order.id}/cancel`, { key })).status, 200);
       return order;
     });
-    const unserved = await inParallel(2, (i) => newOrder({ order_number: `B-nozip-${i}`, ship_to: { name: 'Nobody', street1: '1 Main St', city: 'Nowhere', state: 'CA', zip: '99999' } }));
-    const someoneElses = await inParallel(2, (i) => newOrder({ order_number: `B-other-${i}` }, otherKey));
+    const unserved = await inParallel(2, 8, (i) => newOrder({ order_number: `B-nozip-${i}`, ship_to: { name: 'Nobody', street1: '1 Main St', city: 'Nowhere', state: 'CA', zip: '99999' } }));
+    const someoneElses = await inParallel(2, 8, (i) => newOrder({ order_number: `B-other-${i}` }, otherKey));
     const missing = [newId('ord'), newId('ord'), 'not-an-order-id'];
     const invalid = new Map<string, string>([
       ...cancelled.map((o) => [o.id, 'order_not_purchasable'] as const),
@@ -177,7 +162,7 @@ describe('batches', () => {
   });
 
   test('selection cheapest ignores the requested service; a ZPL batch merges into one ZPL stream', async () => {
-    const orders = await inParallel(3, () => newOrder({ requested_service: { carrier: 'ups', service: '01' } }));
+    const orders = await inParallel(3, 8, () => newOrder({ requested_service: { carrier: 'ups', service: '01' } }));
     const created = await server.request('POST', '/batches', { key, body: { order_ids: orders.map((o) => o.id), selection: 'cheapest', label_format: 'zpl' } });
     assert.equal(created.status, 201, created.text);
     const batch = await finished(created.body.id);
@@ -196,7 +181,7 @@ describe('batches', () => {
   });
 
   test('selection requested buys the requested service; a PNG batch merges into a PDF of its images', async () => {
-    const orders = await inParallel(2, () => newOrder({ requested_service: { carrier: 'usps', service: 'PRIORITY_MAIL' } }));
+    const orders = await inParallel(2, 8, () => newOrder({ requested_service: { carrier: 'usps', service: 'PRIORITY_MAIL' } }));
     const created = await server.request('POST', '/batches', { key, body: { order_ids: orders.map((o) => o.id), selection: 'requested', label_format: 'png' } });
     const batch = await finished(created.body.id);
     for (const r of batch.results) {
@@ -215,7 +200,7 @@ describe('batches', () => {
   });
 
   test('a label voided after the batch completed leaves its file; when all are voided the file is gone', async () => {
-    const orders = await inParallel(3, () => newOrder());
+    const orders = await inParallel(3, 8, () => newOrder());
     const created = await server.request('POST', '/batches', { key, body: { order_ids: orders.map((o) => o.id) } });
     const batch = await finished(created.body.id);
     const pages = async () => {
@@ -319,7 +304,7 @@ describe('a batch across a crash', () => {
       return { status: res.status, body: (await res.json()) as Json };
     };
 
-    const orders = await inParallel(190, async (i) => (await call('POST', '/orders', orderBody({ order_number: `K-${i}` }))).body.id as string);
+    const orders = await inParallel(190, 8, async (i) => (await call('POST', '/orders', orderBody({ order_number: `K-${i}` }))).body.id as string);
     const invalid = Array.from({ length: 10 }, () => newId('ord'));
     const orderIds = [...orders];
     invalid.forEach((id, i) => orderIds.splice(i * 19 + 3, 0, id));

@@ -224,3 +224,24 @@ export function problem(res: Response | RawResponse, status: number, code: strin
   if (!String(body.type).endsWith(`/problems/${code}`)) throw new Error(`problem type ${body.type}`);
   return body;
 }
+
+/** Runs `count` tasks, at most `concurrency` at a time; the first failure fails the whole. */
+export async function inParallel<T>(count: number, concurrency: number, task: (n: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  let next = 0;
+  let failed = false;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count && !failed) {
+        const n = next++;
+        try {
+          results[n] = await task(n);
+        } catch (err) {
+          failed = true;
+          throw err;
+        }
+      }
+    }),
+  );
+  return results;
+}

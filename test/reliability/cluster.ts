@@ -11,6 +11,8 @@ import { openDatabase, type Database } from '../../src/db/database.ts';
 import type { DB } from '../../src/db/schema.ts';
 import { eventTypes } from '../../src/schemas/event.ts';
 
+export { inParallel } from '../harness.ts';
+
 // Several real shipd processes (`shipd serve` and `shipd worker`) on one database, as an operator would run them,
 // and a client that spreads its requests over the API processes the way a load balancer would.
 
@@ -322,27 +324,6 @@ export class Client {
     } while (cursor);
     return items;
   }
-}
-
-/** Runs `count` tasks, at most `concurrency` at a time; the first failure fails the whole. */
-export async function inParallel<T>(count: number, concurrency: number, task: (n: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = [];
-  let next = 0;
-  let failed = false;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count && !failed) {
-        const n = next++;
-        try {
-          results[n] = await task(n);
-        } catch (err) {
-          failed = true;
-          throw err;
-        }
-      }
-    }),
-  );
-  return results;
 }
 
 /** A key of its own account, with a webhook for every event type on a receiver of its own. */
