@@ -7,6 +7,7 @@ import type { Context } from './context.ts';
 import { ApiError, problemDocument } from './errors.ts';
 import { recordEvent } from './events.ts';
 import { buyLabel, pendingStaleMs } from './purchase.ts';
+import { ownerOf } from './shipments.ts';
 import { inTransaction } from './transaction.ts';
 
 interface Log {
@@ -80,7 +81,7 @@ async function complete(ctx: Omit<Context, 'principal'>, batch: BatchesTable, lo
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return;
     const done = await trx.selectFrom('batches').selectAll().where('id', '=', batch.id).executeTakeFirstOrThrow();
-    await recordEvent(trx, { principal: { keyId: done.owner_key_id, accountId: done.account_id, mode: done.mode } }, 'batch.completed', toBatch(ctx, done), at);
+    await recordEvent(trx, ownerOf(done), 'batch.completed', toBatch(ctx, done), at);
     log.info({ batch: batch.id, purchased: done.purchased, failed: done.failed }, 'batch completed');
   });
 }
@@ -94,7 +95,7 @@ export async function runBatchRound(ctx: Omit<Context, 'principal'>, batchId: st
   const batch = await ctx.db.selectFrom('batches').selectAll().where('id', '=', batchId).executeTakeFirst();
   if (!batch || batch.status === 'completed') return;
   // The key's plan was checked when it handed the batch in; the batch is that request, carried out later.
-  const owner: Context = { ...ctx, principal: { keyId: batch.owner_key_id, accountId: batch.account_id, mode: batch.mode, plan: 'api' } };
+  const owner: Context = { ...ctx, principal: { ...ownerOf(batch).principal, plan: 'api' } };
   const pending = await ctx.db.selectFrom('batch_items').selectAll().where('batch_id', '=', batchId).where('status', '=', 'pending').orderBy('position').execute();
   const stopAt = Date.now() + options.roundMs;
   let next = 0;

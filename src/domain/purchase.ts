@@ -338,7 +338,7 @@ export async function reconcilePending(ctx: Omit<Context, 'principal'>, log: { i
   const before = new Date(ctx.clock.now().getTime() - pendingStaleMs(ctx)).toISOString();
   const rows = await ctx.db.selectFrom('shipments').selectAll().where('status', '=', 'pending').where('updated_at', '<=', before).orderBy('updated_at').limit(100).execute();
   for (const row of rows) {
-    const owner = { ...ctx, principal: { keyId: row.owner_key_id, accountId: row.account_id, mode: row.mode } } as Context;
+    const owner = { ...ctx, ...ownerOf(row) } as Context;
     try {
       const shipment = await finishPending(owner, row);
       log.info({ shipment: shipment.id, tracking: shipment.tracking_number }, 'finished a purchase left pending');

@@ -27,7 +27,7 @@ export interface PurchaseRecord {
 }
 
 /** Events belong to the key that made the shipment, whoever (a request, a job) reports on it. */
-export const ownerOf = (row: ShipmentsTable) => ({ principal: { keyId: row.owner_key_id, accountId: row.account_id, mode: row.mode } });
+export const ownerOf = (row: Pick<ShipmentsTable, 'owner_key_id' | 'account_id' | 'mode'>) => ({ principal: { keyId: row.owner_key_id, accountId: row.account_id, mode: row.mode } });
 
 /** The statuses clients see; `pending` and `failed` purchases are the purchase machinery's own. */
 export const visibleStatuses = ['purchased', 'voided', 'void_pending'] as const;
