@@ -8,7 +8,7 @@ import type { IdempotencyClaim } from '../domain/idempotency.ts';
 import { operationContext, runClaimed, type OperationInput, type StoredAnswer } from '../operations/run.ts';
 import { apiBase } from '../domain/paths.ts';
 import { IdempotencyKey } from '../schemas/common.ts';
-import { carrierTrace } from '../carriers/live/trace.ts';
+import { withCarrierTrace } from '../carriers/live/trace.ts';
 import { validationError } from './problems.ts';
 
 export { apiBase };
@@ -127,7 +127,7 @@ export function registerOperations(
         const ctx = operationContext(services, request.principal!, request.id);
         const input = { params: request.params, query: request.query, body: request.body };
         // Carrier calls made for this request carry its id into their debug trace.
-        return carrierTrace.run({ requestId: request.id }, async () => {
+        return withCarrierTrace(services.config.logLevel, request.id, async () => {
           if (request.idempotencyClaim) {
             return sendClaimed(op, ctx, input, request.idempotencyClaim, request, reply, status);
           }

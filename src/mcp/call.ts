@@ -5,7 +5,7 @@ import { ApiError, problemDocument } from '../domain/errors.ts';
 import { fingerprint, type IdempotencyStore } from '../domain/idempotency.ts';
 import type { Principal } from '../domain/key-store.ts';
 import { apiBase } from '../domain/paths.ts';
-import { carrierTrace } from '../carriers/live/trace.ts';
+import { withCarrierTrace } from '../carriers/live/trace.ts';
 import { operationContext, runClaimed, type StoredAnswer } from '../operations/run.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import type { Services } from '../services.ts';
@@ -68,7 +68,7 @@ export async function callTool(env: ToolEnv, tool: McpTool, args: Record<string,
     const principal = await env.principal();
     const { input, idempotencyKey } = parseArguments(tool.op, args);
     const ctx = operationContext(env.services, principal, requestId);
-    return await carrierTrace.run({ requestId }, async () => {
+    return await withCarrierTrace(env.services.config.logLevel, requestId, async () => {
       if (idempotencyKey === undefined) return success(tool, await tool.op.handler(ctx, input));
       const scope = { owner_key_id: principal.keyId, method: tool.op.method, path: restPath(tool.op, input.params as Record<string, string>), idem_key: idempotencyKey };
       const outcome = await env.idempotency.claim(scope, fingerprint(input.body));
