@@ -22,6 +22,8 @@ export type Section = (typeof sections)[number]['id'];
 /** Where a page of one mode lives: its route inside the dashboard's scope, and the link to it. */
 export const routeOf = (mode: Mode, rest: string) => `/${mode}/${rest}`;
 export const pathOf = (mode: Mode, rest: string) => `/dashboard${routeOf(mode, rest)}`;
+/** The `:id` of a page's route. */
+export const idParam = (request: FastifyRequest) => (request.params as { id: string }).id;
 
 /** Messages a redirect after a change may show, named in its `notice` query so no page echoes text it was sent. */
 const notices: Record<string, string> = {

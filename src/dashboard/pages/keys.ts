@@ -3,7 +3,7 @@ import { keyOf, keysOf, type AccountScope } from '../../domain/account-view.ts';
 import { createApiKey, revokeApiKey, rollApiKey, type KeyAdmin } from '../../domain/api-keys.ts';
 import type { PageDeps } from '../plugin.ts';
 import { field, FormError, formErrors } from '../forms.ts';
-import { pathOf, redirectWith, routeOf, sendPage } from '../render.ts';
+import { idParam, pathOf, redirectWith, routeOf, sendPage } from '../render.ts';
 import { scopeOf } from '../scope.ts';
 
 /** The grace periods a roll offers: how long the replaced secret keeps working. */
@@ -19,7 +19,6 @@ export function registerKeys(app: FastifyInstance, { services, mode }: PageDeps)
   const admin: KeyAdmin = { db, kind: services.database.kind, clock: services.clock };
   const list = pathOf(mode, 'keys');
   const route = routeOf(mode, 'keys');
-  const keyPath = (request: FastifyRequest) => (request.params as { id: string }).id;
 
   const listPage = async (request: FastifyRequest, scope: AccountScope, extra: Record<string, unknown> = {}) => ({
     title: 'API keys',
@@ -45,7 +44,7 @@ export function registerKeys(app: FastifyInstance, { services, mode }: PageDeps)
   });
 
   app.get(`${route}/:id/revoke`, async (request, reply) => {
-    const key = await keyOf(db, scopeOf(request, mode), keyPath(request), true);
+    const key = await keyOf(db, scopeOf(request, mode), idParam(request), true);
     return sendPage(request, reply, mode, 'confirm', {
       title: 'Revoke key',
       section: 'keys',
@@ -58,7 +57,7 @@ export function registerKeys(app: FastifyInstance, { services, mode }: PageDeps)
   });
 
   app.post(`${route}/:id/revoke`, async (request, reply) => {
-    const key = await keyOf(db, scopeOf(request, mode), keyPath(request), true);
+    const key = await keyOf(db, scopeOf(request, mode), idParam(request), true);
     const since = services.keys.changeVersion();
     await revokeApiKey(admin, key.id);
     // "Revoked" on the page means refused by this process's next request; other processes hear of it within ms.
@@ -67,13 +66,13 @@ export function registerKeys(app: FastifyInstance, { services, mode }: PageDeps)
   });
 
   app.get(`${route}/:id/roll`, async (request, reply) => {
-    const key = await keyOf(db, scopeOf(request, mode), keyPath(request), true);
+    const key = await keyOf(db, scopeOf(request, mode), idParam(request), true);
     return sendPage(request, reply, mode, 'roll', { title: 'Roll key', section: 'keys', key, graces, action: `${list}/${key.id}/roll`, cancel: list });
   });
 
   app.post(`${route}/:id/roll`, async (request, reply) => {
     const scope = scopeOf(request, mode);
-    const key = await keyOf(db, scope, keyPath(request), true);
+    const key = await keyOf(db, scope, idParam(request), true);
     const grace = graces.find((g) => g.value === field(request, 'grace'));
     if (!grace) {
       return sendPage(request, reply, mode, 'roll', { title: 'Roll key', section: 'keys', key, graces, action: `${list}/${key.id}/roll`, cancel: list, errors: { grace: 'Choose a grace period' } }, 400);

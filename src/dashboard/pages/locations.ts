@@ -4,7 +4,7 @@ import { addLocation, getLocation, listLocations, setDefaultLocation, updateLoca
 import type { Address } from '../../schemas/address.ts';
 import type { PageDeps } from '../plugin.ts';
 import { checked, field, formErrors } from '../forms.ts';
-import { pathOf, redirectWith, routeOf, sendPage } from '../render.ts';
+import { idParam, pathOf, redirectWith, routeOf, sendPage } from '../render.ts';
 import { scopeOf } from '../scope.ts';
 
 const addressFields = ['company', 'street1', 'street2', 'city', 'state', 'zip', 'phone'] as const;
@@ -42,7 +42,6 @@ export function registerLocations(app: FastifyInstance, { services, mode }: Page
   const db = services.database.db;
   const list = pathOf(mode, 'locations');
   const route = routeOf(mode, 'locations');
-  const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
   const listPage = async (accountId: string, extra: Record<string, unknown> = {}) => ({
     title: 'Ship-from locations',
     section: 'locations' as const,
@@ -65,13 +64,13 @@ export function registerLocations(app: FastifyInstance, { services, mode }: Page
   });
 
   app.get(`${route}/:id/edit`, async (request, reply) => {
-    const location = await getLocation(db, scopeOf(request, mode).accountId, idOf(request));
+    const location = await getLocation(db, scopeOf(request, mode).accountId, idParam(request));
     return sendPage(request, reply, mode, 'location-edit', { title: 'Edit location', section: 'locations', location, form: flat(location) });
   });
 
   app.post(`${route}/:id/edit`, async (request, reply) => {
     const { accountId } = scopeOf(request, mode);
-    const location = await getLocation(db, accountId, idOf(request));
+    const location = await getLocation(db, accountId, idParam(request));
     const input = readLocation(request);
     try {
       await updateLocation(db, services.clock, accountId, location.id, input);
@@ -83,7 +82,7 @@ export function registerLocations(app: FastifyInstance, { services, mode }: Page
 
   app.post(`${route}/:id/default`, async (request, reply) => {
     const { accountId } = scopeOf(request, mode);
-    await setDefaultLocation(db, services.clock, accountId, (await getLocation(db, accountId, idOf(request))).id);
+    await setDefaultLocation(db, services.clock, accountId, (await getLocation(db, accountId, idParam(request))).id);
     return redirectWith(reply, list, 'location_default');
   });
 }

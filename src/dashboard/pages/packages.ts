@@ -5,7 +5,7 @@ import { carrierBoxes } from '../../carriers/packages.ts';
 import type { Dimensions, Weight } from '../../schemas/order.ts';
 import type { PageDeps } from '../plugin.ts';
 import { field, FormError, formErrors } from '../forms.ts';
-import { pathOf, redirectWith, routeOf, sendPage } from '../render.ts';
+import { idParam, pathOf, redirectWith, routeOf, sendPage } from '../render.ts';
 import { scopeOf } from '../scope.ts';
 
 const lengthUnits = ['in', 'cm'] as const;
@@ -48,7 +48,6 @@ export function registerPackages(app: FastifyInstance, { services, mode }: PageD
   const db = services.database.db;
   const list = pathOf(mode, 'packages');
   const route = routeOf(mode, 'packages');
-  const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 
   async function listPage(request: FastifyRequest, extra: Record<string, unknown> = {}) {
     return {
@@ -64,8 +63,8 @@ export function registerPackages(app: FastifyInstance, { services, mode }: PageD
   }
 
   async function custom(request: FastifyRequest) {
-    const found = await findPackage(db, scopeOf(request, mode).accountId, idOf(request));
-    if (!found || found.preset.kind !== 'custom') throw new AccountError(`no package ${idOf(request)}`);
+    const found = await findPackage(db, scopeOf(request, mode).accountId, idParam(request));
+    if (!found || found.preset.kind !== 'custom') throw new AccountError(`no package ${idParam(request)}`);
     return found.preset;
   }
 

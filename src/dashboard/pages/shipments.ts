@@ -6,13 +6,13 @@ import { toShipment } from '../../domain/shipments.ts';
 import { refreshTracking } from '../../domain/tracking.ts';
 import { voidLabel } from '../../domain/void.ts';
 import { carrierIds } from '../../config.ts';
-import { labelContentTypes } from '../../labels/render.ts';
+import { labelContentTypes } from '../../labels/label-data.ts';
 import type { LabelFormat } from '../../labels/label-data.ts';
 import type { Shipment } from '../../schemas/shipment.ts';
 import { serviceContext } from '../../services.ts';
 import type { PageDeps } from '../plugin.ts';
 import { readFilters } from '../filters.ts';
-import { pathOf, redirectWith, routeOf, sendPage } from '../render.ts';
+import { idParam, pathOf, redirectWith, routeOf, sendPage } from '../render.ts';
 import { scopeOf } from '../scope.ts';
 
 const statuses = ['purchased', 'voided', 'void_pending'] as const;
@@ -22,11 +22,10 @@ export function registerShipments(app: FastifyInstance, { services, mode }: Page
   const db = services.database.db;
   const list = pathOf(mode, 'shipments');
   const route = routeOf(mode, 'shipments');
-  const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 
   async function shipmentPage(request: FastifyRequest, extra: Record<string, unknown> = {}) {
     const scope = scopeOf(request, mode);
-    const row = await shipmentOf(db, scope, idOf(request));
+    const row = await shipmentOf(db, scope, idParam(request));
     const ctx = serviceContext(services, request.id);
     return {
       title: `Shipment ${row.tracking_number}`,
@@ -62,7 +61,7 @@ export function registerShipments(app: FastifyInstance, { services, mode }: Page
   app.get(`${route}/:id/label/:format`, async (request, reply) => {
     const format = (request.params as { format: string }).format as LabelFormat;
     if (!formats.includes(format)) throw new ApiError('not_found', 'Labels come as pdf, png or zpl');
-    const row = await shipmentOf(db, scopeOf(request, mode), idOf(request));
+    const row = await shipmentOf(db, scopeOf(request, mode), idParam(request));
     if (row.status !== 'purchased') throw new ApiError('label_voided', 'This label was voided; printing it would ship an unpaid parcel');
     const bytes = await labelBytes(serviceContext(services, request.id), row, format);
     return reply
@@ -72,7 +71,7 @@ export function registerShipments(app: FastifyInstance, { services, mode }: Page
   });
 
   app.post(`${route}/:id/track`, async (request, reply) => {
-    const row = await shipmentOf(db, scopeOf(request, mode), idOf(request));
+    const row = await shipmentOf(db, scopeOf(request, mode), idParam(request));
     try {
       await refreshTracking(serviceContext(services, request.id), row);
     } catch (err) {
@@ -83,7 +82,7 @@ export function registerShipments(app: FastifyInstance, { services, mode }: Page
   });
 
   app.get(`${route}/:id/void`, async (request, reply) => {
-    const row = await shipmentOf(db, scopeOf(request, mode), idOf(request));
+    const row = await shipmentOf(db, scopeOf(request, mode), idParam(request));
     return sendPage(request, reply, mode, 'confirm', {
       title: 'Void label',
       section: 'shipments',
@@ -100,7 +99,7 @@ export function registerShipments(app: FastifyInstance, { services, mode }: Page
 
   app.post(`${route}/:id/void`, async (request, reply) => {
     const scope = scopeOf(request, mode);
-    const row = await shipmentOf(db, scope, idOf(request));
+    const row = await shipmentOf(db, scope, idParam(request));
     try {
       await voidLabel(asOwner(serviceContext(services, request.id), scope, row.owner_key_id), row.id);
     } catch (err) {

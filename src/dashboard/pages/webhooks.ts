@@ -6,7 +6,7 @@ import type { WebhookCreate } from '../../schemas/webhook.ts';
 import { serviceContext } from '../../services.ts';
 import type { PageDeps } from '../plugin.ts';
 import { field, fields, FormError, formErrors } from '../forms.ts';
-import { pathOf, redirectWith, routeOf, sendPage } from '../render.ts';
+import { idParam, pathOf, redirectWith, routeOf, sendPage } from '../render.ts';
 import { scopeOf } from '../scope.ts';
 
 export function registerWebhooks(app: FastifyInstance, { services, mode }: PageDeps): void {
@@ -14,12 +14,11 @@ export function registerWebhooks(app: FastifyInstance, { services, mode }: PageD
   const list = pathOf(mode, 'webhooks');
   const route = routeOf(mode, 'webhooks');
   const types = eventTypes.filter((t) => t !== 'batch.completed' || services.config.features.has('batches'));
-  const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 
   /** The webhook a path names, with a context acting as the key that owns it. */
   async function owned(request: FastifyRequest) {
     const scope = scopeOf(request, mode);
-    const row = await webhookOf(db, scope, idOf(request));
+    const row = await webhookOf(db, scope, idParam(request));
     return { scope, row, ctx: asOwner(serviceContext(services, request.id), scope, row.owner_key_id) };
   }
 
