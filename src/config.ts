@@ -1,6 +1,7 @@
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 
 export const carrierIds = ['ups', 'usps', 'fedex'] as const;
 export type CarrierId = (typeof carrierIds)[number];
@@ -38,6 +39,8 @@ export interface Config {
   jobLeaseMs: number;
   /** Label purchases under way at once for one batch. */
   batchConcurrency: number;
+  /** Threads that draw label files beside the event loop; 0 draws them on it. */
+  renderThreads: number;
   /** How long one PostgreSQL query may go unanswered before its connection is given up as lost. */
   dbQueryTimeoutMs: number;
   carriers: Record<CarrierId, CarrierCredentials>;
@@ -74,6 +77,7 @@ export const settingNames = [
   'SHIPD_SIM_TRACKING_SPEED',
   'SHIPD_JOB_LEASE_MS',
   'SHIPD_BATCH_CONCURRENCY',
+  'SHIPD_RENDER_THREADS',
   'SHIPD_DB_QUERY_TIMEOUT_MS',
   ...carrierIds.flatMap((c) => {
     const p = c.toUpperCase();
@@ -258,6 +262,8 @@ export function loadConfig(env: Raw = process.env, file?: string): Config {
     simTrackingSpeed: integer(raw, 'SHIPD_SIM_TRACKING_SPEED', 1440, 1, 1_000_000),
     jobLeaseMs: integer(raw, 'SHIPD_JOB_LEASE_MS', 30_000, 1_000, 3_600_000),
     batchConcurrency: integer(raw, 'SHIPD_BATCH_CONCURRENCY', 4, 1, 64),
+    // One core is left to the event loop, which has the HTTP and the database to do.
+    renderThreads: integer(raw, 'SHIPD_RENDER_THREADS', Math.min(4, Math.max(1, availableParallelism() - 1)), 0, 32),
     dbQueryTimeoutMs: integer(raw, 'SHIPD_DB_QUERY_TIMEOUT_MS', 30_000, 100, 3_600_000),
     carriers,
   };

@@ -7,6 +7,7 @@ import { KeyStore } from './domain/key-store.ts';
 import { systemClock, type Clock } from './domain/clock.ts';
 import { RateStore } from './domain/rate-store.ts';
 import { labelStoreFor, type LabelStore } from './domain/label-store.ts';
+import { labelRenderer, type LabelRenderer } from './labels/render-pool.ts';
 
 /** A domain context without a caller: what jobs work with, and what a request adds its principal to. */
 export function serviceContext(services: Services, requestId: string): Omit<Context, 'principal'> {
@@ -18,6 +19,7 @@ export function serviceContext(services: Services, requestId: string): Omit<Cont
     requestId,
     rateStore: services.rateStore,
     labels: services.labels,
+    renderer: services.renderer,
   };
 }
 
@@ -29,6 +31,7 @@ export interface Services {
   keys: KeyStore;
   rateStore: RateStore;
   labels: LabelStore;
+  renderer: LabelRenderer;
   /** True once migrations have run in this process. */
   ready: boolean;
   close(): Promise<void>;
@@ -52,6 +55,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
     keys: new KeyStore(database.db, w, clock),
     rateStore: new RateStore(database.db),
     labels: labelStoreFor(database, config.dataDir),
+    renderer: labelRenderer(config.renderThreads),
     ready: true,
     close: async () => {
       await w.close();

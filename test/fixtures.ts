@@ -1,3 +1,5 @@
+import type { LabelData } from '../src/labels/label-data.ts';
+
 /** Request bodies the tests share. */
 export const sanFrancisco = { name: 'Ada Lovelace', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105' };
 export const austin = { name: 'Warehouse', street1: '1100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' };
@@ -12,3 +14,22 @@ export function orderBody(overrides: Record<string, unknown> = {}): Record<strin
     ...overrides,
   };
 }
+
+/** What the label tests draw: one label of each carrier, with a ZIP+4 and a second address line. */
+export const labelBase = {
+  from: { name: 'Warehouse', street1: '1100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' },
+  to: { name: 'Ada Lovelace', street1: '415 Mission St', street2: 'Apt 4', city: 'San Francisco', state: 'CA', zip: '94105-1804' },
+  weightLb: 2.4,
+  dimensionsIn: { length: 10, width: 8, height: 4 },
+  shipDate: '2026-11-23',
+  zone: '8',
+  reference: '1042',
+  isReturn: false,
+  sample: true,
+};
+
+export const sampleLabels: LabelData[] = [
+  { ...labelBase, carrier: 'ups', serviceCode: '03', serviceName: 'UPS Ground', trackingNumber: '1Z1442YY7229014688' },
+  { ...labelBase, carrier: 'usps', serviceCode: 'PRIORITY_MAIL', serviceName: 'Priority Mail', trackingNumber: '9400111206206406260787' },
+  { ...labelBase, carrier: 'fedex', serviceCode: 'FEDEX_2_DAY', serviceName: 'FedEx 2Day', trackingNumber: '794953535000' },
+];

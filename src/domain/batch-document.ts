@@ -1,10 +1,9 @@
 import type { BatchesTable } from '../db/schema.ts';
-import { mergedFormat, mergeLabels } from '../labels/merge.ts';
 import type { Context } from './context.ts';
 import { ApiError } from './errors.ts';
 import { labelBytes } from './label-bytes.ts';
 
-type Deps = Pick<Context, 'db' | 'labels' | 'clock'>;
+type Deps = Pick<Context, 'db' | 'labels' | 'clock' | 'renderer'>;
 
 /** The labels a batch bought, as shipments, in the order given. */
 const batchShipments = (ctx: Deps, batchId: string) =>
@@ -20,6 +19,9 @@ export async function buildBatchDocument(ctx: Deps, batch: BatchesTable): Promis
   if (rows.length === 0) return null;
   const files: Buffer[] = [];
   for (const row of rows) files.push(await labelBytes(ctx, row, batch.label_format));
+  // Loaded when first needed: the PDF libraries would otherwise sit in the API thread's memory for nothing, as
+  // labels are drawn on the render threads.
+  const { mergedFormat, mergeLabels } = await import('../labels/merge.ts');
   const format = mergedFormat(batch.label_format);
   await ctx.labels.put(ctx.db, batch.id, format, await mergeLabels(batch.label_format, files), ctx.clock.now().toISOString());
   return format;

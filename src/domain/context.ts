@@ -6,6 +6,7 @@ import type { Clock } from './clock.ts';
 import type { Principal } from './key-store.ts';
 import type { RateStore } from './rate-store.ts';
 import type { LabelStore } from './label-store.ts';
+import type { LabelRenderer } from '../labels/render-pool.ts';
 
 /** What every domain operation gets: who is asking, in which mode, and the means to answer. */
 export interface Context {
@@ -17,6 +18,7 @@ export interface Context {
   requestId: string;
   rateStore: RateStore;
   labels: LabelStore;
+  renderer: LabelRenderer;
   /** The request's Idempotency-Key, when it sent one and the operation honours it. */
   idempotencyKey?: string;
   /**

@@ -8,7 +8,7 @@ import { currentBatchDocument } from './batch-document.ts';
  * A batch's or manifest's file, kept in the label store beside the labels so any instance serves it. A batch's file
  * leaves out the labels voided since it was made.
  */
-export async function storedDocument(ctx: Pick<Context, 'db' | 'labels' | 'clock'>, id: string, format: LabelFormat): Promise<Buffer> {
+export async function storedDocument(ctx: Pick<Context, 'db' | 'labels' | 'clock' | 'renderer'>, id: string, format: LabelFormat): Promise<Buffer> {
   let known = false;
   if (hasPrefix(id, 'bat')) {
     const batch = await ctx.db.selectFrom('batches').selectAll().where('id', '=', id).executeTakeFirst();

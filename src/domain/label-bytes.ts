@@ -1,7 +1,6 @@
 import type { CarrierId } from '../config.ts';
 import type { ShipmentsTable } from '../db/schema.ts';
 import type { LabelData, LabelFormat } from '../labels/label-data.ts';
-import { renderLabel } from '../labels/render.ts';
 import type { Context } from './context.ts';
 import { serviceName, type PurchaseRecord } from './shipments.ts';
 
@@ -26,10 +25,10 @@ export function labelDataFor(row: ShipmentsTable, trackingNumber: string): Label
 }
 
 /** A bought label's file in a format: the stored one, else rendered once and kept. */
-export async function labelBytes(ctx: Pick<Context, 'db' | 'labels' | 'clock'>, row: ShipmentsTable, format: LabelFormat): Promise<Buffer> {
+export async function labelBytes(ctx: Pick<Context, 'db' | 'labels' | 'clock' | 'renderer'>, row: ShipmentsTable, format: LabelFormat): Promise<Buffer> {
   const stored = await ctx.labels.get(row.id, format);
   if (stored) return stored;
-  const bytes = await renderLabel(labelDataFor(row, row.tracking_number!), format);
+  const bytes = await ctx.renderer.render(labelDataFor(row, row.tracking_number!), format);
   await ctx.labels.put(ctx.db, row.id, format, bytes, ctx.clock.now().toISOString());
   return bytes;
 }

@@ -1,5 +1,5 @@
 import type { LabelFormat } from '../labels/label-data.ts';
-import { labelContentTypes } from '../labels/render.ts';
+import { labelContentTypes } from '../labels/label-data.ts';
 import type { Context } from './context.ts';
 import { ApiError } from './errors.ts';
 import { hasPrefix } from './ids.ts';
@@ -15,7 +15,7 @@ const idPattern = /^(shp|bat|man)_[0-9a-z]{26}$/;
  * request and kept); a bat_ or manifest id is the batch's merged labels or the manifest's form.
  */
 export async function labelFile(
-  ctx: Pick<Context, 'db' | 'labels' | 'config' | 'clock'>,
+  ctx: Pick<Context, 'db' | 'labels' | 'renderer' | 'config' | 'clock'>,
   id: string,
   format: LabelFormat,
   token: string,

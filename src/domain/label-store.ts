@@ -1,9 +1,14 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import type { LabelFormat } from '../labels/label-data.ts';
+import { FileWriter } from './file-writer.ts';
+
+/** One writer thread serves every directory store of the process: they share one disk. */
+const writer = new FileWriter();
 
 /** Where label files are kept once rendered or bought, so every download serves the same bytes. */
 export interface LabelStore {
@@ -14,7 +19,7 @@ export interface LabelStore {
 
 /** SQLite's default: files in a directory under the data dir, written whole or not at all. */
 export class DirectoryLabelStore implements LabelStore {
-  private ready: Promise<unknown> | undefined;
+  private ready = false;
   /** The labels written last: a printer fetches a label seconds after it is bought. */
   private readonly recent = new Map<string, Buffer>();
 
@@ -36,13 +41,11 @@ export class DirectoryLabelStore implements LabelStore {
   }
 
   async put(_db: Kysely<DB>, shipmentId: string, format: LabelFormat, bytes: Buffer): Promise<void> {
-    this.ready ??= mkdir(this.dir, { recursive: true });
-    await this.ready;
-    const path = this.path(shipmentId, format);
-    // A reader sees the old file or the whole new one, never half of it.
-    const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    await writeFile(temp, bytes);
-    await rename(temp, path);
+    if (!this.ready) {
+      mkdirSync(this.dir, { recursive: true });
+      this.ready = true;
+    }
+    await writer.write(this.path(shipmentId, format), bytes);
     if (this.recent.size >= 256) this.recent.delete(this.recent.keys().next().value!);
     this.recent.set(`${shipmentId}.${format}`, bytes);
   }

@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { CarrierId } from '../config.ts';
 import type { DB, ManifestsTable, ShipmentsTable } from '../db/schema.ts';
 import { carrierCatalog } from '../carriers/catalog.ts';
-import { writeManifestForm } from '../labels/manifest-form.ts';
 import type { Manifest, ManifestCreate } from '../schemas/manifest.ts';
 import type { Context } from './context.ts';
 import { ApiError, type FieldError } from './errors.ts';
@@ -112,6 +111,8 @@ export async function createManifest(ctx: Context, input: ManifestCreate): Promi
       created_at: at,
     };
     const origins = [...new Set(lines.map(({ record: { from } }) => `${from.name ? `${from.name}, ` : ''}${from.street1}, ${from.city}, ${from.state} ${from.zip}`))];
+    // Loaded when first needed, as batch files are (see batch-document.ts).
+    const { writeManifestForm } = await import('../labels/manifest-form.ts');
     const pdf = await writeManifestForm({
       id,
       title: formTitles[input.carrier],

@@ -2,7 +2,6 @@ import type { CarrierId } from '../config.ts';
 import type { OrdersTable, ShipmentsTable } from '../db/schema.ts';
 import type { Carrier, PurchasedLabel, Quote } from '../carriers/carrier.ts';
 import type { LabelFormat } from '../labels/label-data.ts';
-import { renderLabel } from '../labels/render.ts';
 import type { Shipment, ShipmentCreate } from '../schemas/shipment.ts';
 import { chargePostage, requirePaymentMethod } from './billing.ts';
 import { carrierAccess, carrierForShipment, type CarrierAccess } from './carrier-access.ts';
@@ -266,7 +265,7 @@ async function buyAndComplete(ctx: Context, carrier: Carrier, row: ShipmentsTabl
 /** Stores the label, charges the postage, ships the order and reports it, all or nothing. */
 async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel): Promise<Shipment> {
   const format = row.label_format;
-  const file = label.file?.format === format ? label.file.bytes : await renderLabel(labelDataFor(row, label.trackingNumber), format);
+  const file = label.file?.format === format ? label.file.bytes : await ctx.renderer.render(labelDataFor(row, label.trackingNumber), format);
   const at = ctx.clock.now().toISOString();
   await ctx.labels.put(ctx.db, row.id, format, file, at);
   return inTransaction(ctx.db, async (trx) => {

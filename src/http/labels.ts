@@ -42,7 +42,7 @@ export function registerLabelFiles(app: FastifyInstance, services: Services): vo
       const match = filePattern.exec(file);
       if (!match) throw new ApiError('not_found', `No label ${file}; label files are named {shp_id}.pdf, .zpl or .png`);
       const [, id, , format] = match as unknown as [string, string, string, LabelFormat];
-      const ctx = { db: services.database.db, labels: services.labels, config: services.config, clock: services.clock };
+      const ctx = { db: services.database.db, labels: services.labels, renderer: services.renderer, config: services.config, clock: services.clock };
       const { bytes, contentType } = await labelFile(ctx, id, format, token);
       return reply
         .type(contentType)

@@ -2,6 +2,16 @@ import type { Address } from '../schemas/address.ts';
 
 export type LabelFormat = 'pdf' | 'zpl' | 'png';
 
+/**
+ * What each format is served as. ZPL has no registered media type; `application/zpl` is what label printers'
+ * print servers and carriers' APIs commonly send, and the file is plain ASCII.
+ */
+export const labelContentTypes: Record<LabelFormat, string> = {
+  pdf: 'application/pdf',
+  zpl: 'application/zpl',
+  png: 'image/png',
+};
+
 /** Everything a 4×6 label prints, in carrier-neutral terms. */
 export interface LabelData {
   carrier: 'ups' | 'usps' | 'fedex';

@@ -4,26 +4,10 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { decodePng, decodeRegion, openPdf, type Decoded } from '../../test/barcodes.ts';
 import { isValidTrackingNumber } from '../carriers/tracking-numbers.ts';
 import type { LabelData } from './label-data.ts';
+import { labelBase as base, sampleLabels as labels } from '../../test/fixtures.ts';
 import { layoutLabel, type BarcodeItem } from './layout.ts';
-import { labelContentTypes, renderLabel } from './render.ts';
-
-const base = {
-  from: { name: 'Warehouse', street1: '1100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' },
-  to: { name: 'Ada Lovelace', street1: '415 Mission St', street2: 'Apt 4', city: 'San Francisco', state: 'CA', zip: '94105-1804' },
-  weightLb: 2.4,
-  dimensionsIn: { length: 10, width: 8, height: 4 },
-  shipDate: '2026-11-23',
-  zone: '8',
-  reference: '1042',
-  isReturn: false,
-  sample: true,
-};
-
-const labels: LabelData[] = [
-  { ...base, carrier: 'ups', serviceCode: '03', serviceName: 'UPS Ground', trackingNumber: '1Z1442YY7229014688' },
-  { ...base, carrier: 'usps', serviceCode: 'PRIORITY_MAIL', serviceName: 'Priority Mail', trackingNumber: '9400111206206406260787' },
-  { ...base, carrier: 'fedex', serviceCode: 'FEDEX_2_DAY', serviceName: 'FedEx 2Day', trackingNumber: '794953535000' },
-];
+import { labelContentTypes } from './label-data.ts';
+import { renderLabel } from './render.ts';
 
 /** What each carrier's barcodes must read back as, found in an image of the whole label. */
 function checkBarcodes(d: LabelData, found: Decoded[]): void {

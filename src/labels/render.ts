@@ -4,16 +4,6 @@ import { writePdf } from './pdf.ts';
 import { writePng } from './png.ts';
 import { writeZpl } from './zpl.ts';
 
-/**
- * What each format is served as. ZPL has no registered media type; `application/zpl` is what label printers'
- * print servers and carriers' APIs commonly send, and the file is plain ASCII.
- */
-export const labelContentTypes: Record<LabelFormat, string> = {
-  pdf: 'application/pdf',
-  zpl: 'application/zpl',
-  png: 'image/png',
-};
-
 /** The label of a shipment in the format asked for. */
 export async function renderLabel(data: LabelData, format: LabelFormat): Promise<Buffer> {
   const items = layoutLabel(data);

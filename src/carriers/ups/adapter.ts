@@ -21,7 +21,6 @@ import type { LiveCarrierOptions } from '../live/options.ts';
 import { buildAddressRequest, parseAddressResponse } from './address.ts';
 import { buildVoidRequest, parseVoidResponse } from './cancel.ts';
 import { upsErrors, upsFailure } from './errors.ts';
-import { gifToPng } from './label-image.ts';
 import { buildRateRequest, parseRateResponse } from './rate.ts';
 import { buildLabelRecoveryRequest, parseLabelRecoveryResponse } from './recovery.ts';
 import { buildShipRequest, parseShipResponse, shipImageFormat, type UpsShipment } from './ship.ts';
@@ -84,6 +83,8 @@ export class UpsCarrier implements Carrier {
       return undefined;
     }
     if (format === 'zpl') return { format: 'zpl', bytes: s.label.bytes };
+    // The image library is loaded on the first live UPS label, not into every process that never buys one.
+    const { gifToPng } = await import('./label-image.ts');
     const png = await gifToPng(s.label.bytes).catch(() => undefined);
     if (!png) this.warn(s.trackingNumber, "UPS's GIF label is not a readable image");
     if (format === 'png' || !png) return png && { format: 'png', bytes: png };

@@ -1,0 +1,87 @@
+import { JobThread, type PendingJob } from '../job-thread.ts';
+import type { LabelData, LabelFormat } from './label-data.ts';
+import type { RenderJob } from './render-worker.ts';
+
+/** Turns a label's data into its file. */
+export interface LabelRenderer {
+  render(data: LabelData, format: LabelFormat): Promise<Buffer>;
+}
+
+/** SHIPD_RENDER_THREADS=0: renders on the calling thread, blocking it for the few milliseconds a label takes. */
+export const inThreadRenderer: LabelRenderer = {
+  render: async (data, format) => (await import('./render.ts')).renderLabel(data, format),
+};
+
+// Worker threads do not inherit the main thread's TypeScript loader, so each registers tsx before loading its body.
+const bootstrap = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => {
+  tsx.register();
+  return import(${JSON.stringify(new URL('./render-worker.ts', import.meta.url).href)});
+});`;
+
+type RenderThread = JobThread<RenderJob, Uint8Array>;
+type Pending = PendingJob<RenderJob, Uint8Array> & { retried?: boolean };
+
+/**
+ * Renders labels on worker threads. A PDF label with its barcodes takes milliseconds of CPU, which on the main
+ * thread would hold up every other request for that long; here the event loop goes on serving while labels are
+ * drawn on the other cores. Threads start on the first label and keep the process alive only while they have work.
+ */
+export class RenderPool implements LabelRenderer {
+  private readonly threads: (RenderThread | undefined)[];
+  private closed = false;
+
+  constructor(size: number) {
+    if (size < 1) throw new RangeError('a render pool needs at least one thread');
+    this.threads = new Array<RenderThread | undefined>(size).fill(undefined);
+  }
+
+  async render(data: LabelData, format: LabelFormat): Promise<Buffer> {
+    if (this.closed) throw new Error('the label renderer is closed');
+    const bytes = await this.leastBusy().run({ data, format });
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  /** Stops the threads; labels still being drawn fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.threads.map((t) => t?.terminate()));
+  }
+
+  private leastBusy(): RenderThread {
+    let best: RenderThread | undefined;
+    for (let i = 0; i < this.threads.length; i++) {
+      let thread = this.threads[i];
+      if (!thread || thread.dead) thread = this.threads[i] = this.spawn();
+      if (!best || thread.load < best.load) best = thread;
+    }
+    return best!;
+  }
+
+  private spawn(): RenderThread {
+    // A thread that dies takes its labels with it. Rendering is pure, so each is tried once more on a new
+    // thread; a label that kills that one too fails rather than killing threads for ever.
+    return new JobThread(bootstrap, 'shipd-label-render', 'rendering the label failed', (orphans: Pending[], err) => {
+      for (const p of orphans) {
+        if (this.closed) p.reject(new Error('the label renderer was closed'));
+        else if (p.retried) p.reject(err);
+        else {
+          p.retried = true;
+          this.leastBusy().send(p);
+        }
+      }
+    });
+  }
+}
+
+const shared = new Map<number, LabelRenderer>();
+
+/**
+ * The process's renderer for a thread count: threads are the process's to share, so every set of services in one
+ * process (the API and the worker of `serve`, the test servers) draws on the same pool.
+ */
+export function labelRenderer(threads: number): LabelRenderer {
+  if (threads === 0) return inThreadRenderer;
+  let renderer = shared.get(threads);
+  if (!renderer) shared.set(threads, (renderer = new RenderPool(threads)));
+  return renderer;
+}
