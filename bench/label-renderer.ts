@@ -2,13 +2,14 @@
 // `node --import tsx bench/label-renderer.ts` prints them; bench/flow.ts compares the whole API flow against it.
 import type { LabelData, LabelFormat } from '../src/labels/label-data.ts';
 import { renderLabel } from '../src/labels/render.ts';
-import { isMain } from './lib.ts';
+import { isMain, sampleOrder } from './lib.ts';
 
+// What the flow's labels print: the bench order's addresses and parcel, so the two measures draw the same labels.
 const base = {
-  from: { name: 'Warehouse', street1: '1100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' },
-  to: { name: 'Ada Lovelace', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105' },
-  weightLb: 2,
-  dimensionsIn: { length: 10, width: 8, height: 4 },
+  from: sampleOrder.ship_from,
+  to: sampleOrder.ship_to,
+  weightLb: sampleOrder.parcel.weight.value,
+  dimensionsIn: { length: sampleOrder.parcel.dimensions.length, width: sampleOrder.parcel.dimensions.width, height: sampleOrder.parcel.dimensions.height },
   shipDate: '2026-11-23',
   zone: '8',
   reference: '1042',

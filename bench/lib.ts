@@ -78,6 +78,21 @@ export function peakRss(pid: number | undefined): number | undefined {
   }
 }
 
+/**
+ * CPU seconds a live process has used so far (user + system), from /proc/<pid>/stat; undefined without /proc.
+ * Read twice around a measurement, it says how much of the two cores the server took. With `thread`, of that one
+ * thread only (the main thread's id is the pid).
+ */
+export function cpuSeconds(pid: number | undefined, thread?: number): number | undefined {
+  try {
+    // Fields after the command name (which may hold spaces, hence from the last ')'); utime and stime are 12th and 13th.
+    const fields = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8').split(') ').pop()!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 /** One benchmark's figure and what it is compared with, as bench/all.ts tabulates them. */
 export interface Result {
   benchmark: string;
@@ -135,6 +150,8 @@ export interface Server {
   url: string;
   /** The peak RSS so far of the server's process (see peakRss): read it before stop(). */
   peakRss(): number | undefined;
+  /** CPU seconds the server's process has used so far (see cpuSeconds), all threads or the main (event loop) thread. */
+  cpuSeconds(thread?: 'main'): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -216,7 +233,7 @@ export async function startShipd(databaseUrl: string | undefined, extraEnv: Reco
     await stop();
     throw err;
   }
-  return { url, key: server.match[1]!, database: database.name, peakRss: () => peakRss(server.pid), stop };
+  return { url, key: server.match[1]!, database: database.name, peakRss: () => peakRss(server.pid), cpuSeconds: (thread) => cpuSeconds(server.pid, thread && server.pid), stop };
 }
 
 export async function load(url: string, options: { body: string; headers?: Record<string, string>; seconds?: number; connections?: number }): Promise<Measured> {
