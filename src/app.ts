@@ -8,6 +8,7 @@ import type { AnyOperation } from './operations/operation.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { clientErrorHandler, newRequestId, refuseExpectations, registerProblemHandlers, sendProblem } from './http/problems.ts';
 import { registerNulGuard } from './http/nul-guard.ts';
+import { registerJsonBody } from './http/json-body.ts';
 import { ApiError } from './domain/errors.ts';
 import { preloadZipData } from './carriers/zips.ts';
 import { authenticator } from './http/auth.ts';
@@ -82,6 +83,7 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
   for (const schema of schemas) app.addSchema(schema);
   // JSON is the only request body the API takes; anything else is a 415 problem.
   app.removeContentTypeParser('text/plain');
+  registerJsonBody(app);
   registerNulGuard(app);
 
   // Callback-style hooks: every request runs them, and they need no promise.

@@ -266,6 +266,12 @@ for (const transport of transports) {
       await refused('update_order', { id: 'ord_x' }, 'validation_failed', 400);
       const nul = await refused('create_order', orderBody({ notes: 'a\u0000b' }), 'validation_failed', 400);
       assert.deepEqual(nul.errors.map((e: Json) => e.pointer), ['/notes']);
+      const huge = await refused('create_order', orderBody({ items: Array.from({ length: 1001 }, () => 0) }), 'validation_failed', 400);
+      assert.deepEqual(huge.errors, [{ in: 'body', pointer: '/items', detail: 'must NOT have more than 1000 items' }]);
+      const item = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, 0]));
+      const wrong = await refused('create_order', orderBody({ items: Array.from({ length: 500 }, () => item) }), 'validation_failed', 400);
+      assert.equal(wrong.errors.length, 100);
+      assert.match(wrong.detail, / and 11497 more$/);
       await refused('buy_label', { order_id: 'ord_x', idempotency_key: 'tab\there' }, 'invalid_idempotency_key', 400);
     });
 

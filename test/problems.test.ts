@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { operations } from '../src/operations/index.ts';
 import { defineOperation } from '../src/operations/operation.ts';
 import { problem, startServer, type TestServer } from './harness.ts';
+import { orderBody } from './fixtures.ts';
 
 // Routes that exist only in this test: one that takes a body, one with a bug.
 const echo = defineOperation({
@@ -185,6 +186,32 @@ describe('malformed requests get problem answers, and the process stays up', () 
     assert.deepEqual(inQuery.errors[0], { in: 'query', pointer: '/order_number', detail: 'must not contain the NUL character (\\u0000)' });
     const inPath = problem(await server.request('GET', '/events/evt%00', { key }), 400, 'validation_failed');
     assert.deepEqual(inPath.errors[0].in, 'path');
+  });
+
+  test('an array or object larger than any schema takes is refused before validation, naming where', async () => {
+    const tooMany = Array.from({ length: 1001 }, (_, i) => i);
+    const inArray = problem(await server.request('POST', '/orders', { key, body: orderBody({ items: tooMany }) }), 400, 'validation_failed');
+    assert.deepEqual(inArray.errors, [{ in: 'body', pointer: '/items', detail: 'must NOT have more than 1000 items' }]);
+    const wide = Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`k${i}`, '1']));
+    const inObject = problem(await server.request('POST', '/test/echo', { key, body: { name: 'x', count: 1, nested: { 'a/b': [wide] } } }), 400, 'validation_failed');
+    assert.deepEqual(inObject.errors, [{ in: 'body', pointer: '/nested/a~1b/0', detail: 'must NOT have more than 1000 properties' }]);
+    const json = { ...auth(), 'content-type': 'application/json' };
+    const deep = (inner: string) => '{"a":'.repeat(20_000) + inner + '}'.repeat(20_000);
+    const deepArray = problem(await server.raw('POST', '/api/integrations/v1/test/echo', { headers: json, body: deep(JSON.stringify(tooMany)) }), 400, 'validation_failed');
+    assert.deepEqual(deepArray.errors, [{ in: 'body', pointer: '/a'.repeat(20_000), detail: 'must NOT have more than 1000 items' }]);
+    const deepNul = problem(await server.raw('POST', '/api/integrations/v1/test/echo', { headers: json, body: deep('"\\u0000"') }), 400, 'validation_failed');
+    assert.deepEqual(deepNul.errors, [{ in: 'body', pointer: '/a'.repeat(20_000), detail: 'must not contain the NUL character (\\u0000)' }]);
+  });
+
+  test('a body wrong in thousands of places lists the first 100 and counts them all', async () => {
+    // 1,000 line items of 100 unknown fields each: 103,001 errors in a 790 KB body.
+    const item = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, 0]));
+    const res = await server.request('POST', '/orders', { key, body: orderBody({ items: Array.from({ length: 1000 }, () => item) }) });
+    const p = problem(res, 400, 'validation_failed');
+    assert.equal(p.errors.length, 100);
+    assert.deepEqual(p.errors[0], { in: 'body', pointer: '/items', detail: 'must NOT have more than 500 items' });
+    assert.match(p.detail, / and 102998 more$/);
+    assert.ok(res.text.length < 20_000, `the answer is ${res.text.length} bytes`);
   });
 
   test('routing errors are problems too: an over-long path parameter, a broken URL', async () => {

@@ -7,7 +7,7 @@ import formbody from '@fastify/formbody';
 import { modes, type Mode } from '../domain/api-key-format.ts';
 import { ApiError } from '../domain/errors.ts';
 import { AccountError } from '../domain/accounts.ts';
-import { findNul } from '../http/nul-guard.ts';
+import { findNul } from '../http/json-faults.ts';
 import type { Services } from '../services.ts';
 import { render } from './render.ts';
 import { requireSession } from './session.ts';

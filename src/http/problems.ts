@@ -12,10 +12,23 @@ export function escapePointer(token: string): string {
 
 const parts: Record<string, FieldError['in']> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
-/** Turns ajv's errors into one entry per offending field, each named by JSON Pointer. */
-export function fieldErrors(errors: ErrorObject[], context: string | undefined): FieldError[] {
+/** A body can be wrong in thousands of places; an answer lists this many and counts the rest in `detail`. */
+export const maxFieldErrors = 100;
+
+/** The offending fields a problem lists, and how many there are in all. */
+export interface FieldErrors {
+  list: FieldError[];
+  total: number;
+}
+
+/**
+ * Turns ajv's errors into one entry per offending field, each named by JSON Pointer. Past `maxFieldErrors` they are
+ * only counted (not told apart, so a repeated one counts twice): a hostile body can hold 100,000 of them.
+ */
+export function fieldErrors(errors: ErrorObject[], context: string | undefined): FieldErrors {
   const where = parts[context ?? 'body'] ?? 'body';
-  const out: FieldError[] = [];
+  const list: FieldError[] = [];
+  let total = 0;
   const seen = new Set<string>();
   // Where a nullable field failed, "must be null" only restates that the value was not null.
   const unions = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
@@ -23,6 +36,10 @@ export function fieldErrors(errors: ErrorObject[], context: string | undefined):
     if (e.keyword === 'type' && (e.params as { type: string }).type === 'null' && unions.has(e.instancePath)) continue;
     // The branches of a union each report why they failed; the summary line says it better.
     if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
+    if (list.length === maxFieldErrors) {
+      total++;
+      continue;
+    }
     let pointer = e.instancePath;
     let detail = e.message ?? 'is invalid';
     if (e.keyword === 'required') {
@@ -39,27 +56,33 @@ export function fieldErrors(errors: ErrorObject[], context: string | undefined):
     const id = `${pointer} ${detail}`;
     if (seen.has(id)) continue;
     seen.add(id);
-    out.push({ in: where, pointer: pointer || '', detail });
+    list.push({ in: where, pointer: pointer || '', detail });
+    total++;
   }
-  if (out.length === 0) {
+  if (list.length === 0) {
     const first = errors[0];
-    out.push({ in: where, pointer: first?.instancePath ?? '', detail: first?.message ?? 'is invalid' });
+    list.push({ in: where, pointer: first?.instancePath ?? '', detail: first?.message ?? 'is invalid' });
+    total = 1;
   }
-  return out;
+  return { list, total };
 }
 
-export function validationError(errors: FieldError[]): ApiError {
+/** A 400 listing the first `maxFieldErrors` of the fields at fault, its detail naming three and counting the rest. */
+export function validationError(errors: FieldError[], total = errors.length): ApiError {
   const summary = errors
     .slice(0, 3)
     .map((e) => `${e.in === 'body' ? '' : e.in + ' '}${e.pointer || '(the whole ' + e.in + ')'} ${e.detail}`)
     .join('; ');
-  const more = errors.length > 3 ? ` and ${errors.length - 3} more` : '';
-  return new ApiError('validation_failed', `${summary}${more}`, errors);
+  const more = total > 3 ? ` and ${total - 3} more` : '';
+  return new ApiError('validation_failed', `${summary}${more}`, errors.slice(0, maxFieldErrors));
 }
 
 function problemFor(error: FastifyError): ApiError {
   if (error instanceof ApiError) return error;
-  if (error.validation) return validationError(fieldErrors(error.validation as ErrorObject[], error.validationContext));
+  if (error.validation) {
+    const { list, total } = fieldErrors(error.validation as ErrorObject[], error.validationContext);
+    return validationError(list, total);
+  }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError('unsupported_media_type', 'Send request bodies as JSON with Content-Type: application/json');

@@ -6,6 +6,14 @@ import type { TSchema } from '@sinclair/typebox';
 // ajv-formats is CommonJS; under NodeNext its function arrives as the namespace's default.
 const addFormats = ajvFormats.default as unknown as (ajv: Ajv) => Ajv;
 
+/**
+ * ajv's code adds the errors of a referenced schema to those found so far with `concat`, a copy of them all, once
+ * per element of an array of that schema: with every error reported, validating grows with the square of a wrong
+ * array (50,000 wrong line items took 35 s of the event loop). Appending them in place keeps it linear.
+ */
+const concatErrors = /vErrors = vErrors === null \? ([\w$.]+) : vErrors\.concat\(\1\);/g;
+export const appendErrorsInPlace = (code: string) => code.replace(concatErrors, 'if (vErrors === null) vErrors = $1; else for (const vError of $1) vErrors.push(vError);');
+
 /** An ajv with the project's formats and shared schemas, as every request is validated with. */
 export function makeAjv(options: Options, shared: TSchema[]): Ajv {
   const ajv = new Ajv({
@@ -14,6 +22,7 @@ export function makeAjv(options: Options, shared: TSchema[]): Ajv {
     removeAdditional: false,
     useDefaults: true,
     strict: false,
+    code: { process: appendErrorsInPlace },
     ...options,
   });
   addFormats(ajv);

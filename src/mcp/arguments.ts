@@ -4,7 +4,7 @@ import type { FieldError } from '../domain/errors.ts';
 import { parseIdempotencyHeader } from '../domain/idempotency.ts';
 import { makeAjv } from '../http/validation.ts';
 import { fieldErrors, validationError } from '../http/problems.ts';
-import { findNul } from '../http/nul-guard.ts';
+import { findNul, findOversized, nulDetail } from '../http/json-faults.ts';
 import { sharedSchemas } from '../operations/index.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import type { OperationInput } from '../operations/run.ts';
@@ -57,20 +57,29 @@ export function parseArguments(op: AnyOperation, args: Record<string, unknown>):
   }
 
   const errors: FieldError[] = [];
+  let uncounted = 0;
   for (const { part, in: where, ajvContext } of parts) {
     const nul = findNul(input[part]);
     if (nul !== undefined) {
-      errors.push({ in: where, pointer: nul, detail: 'must not contain the NUL character (\\u0000)' });
+      errors.push({ in: where, pointer: nul, detail: nulDetail });
+      continue;
+    }
+    const oversized = findOversized(input[part]);
+    if (oversized) {
+      errors.push({ in: where, ...oversized });
       continue;
     }
     const schema = op[part];
     if (!schema) continue;
     const validate = validator(schema);
-    if (!validate(input[part])) errors.push(...fieldErrors(validate.errors ?? [], ajvContext));
+    if (validate(input[part])) continue;
+    const found = fieldErrors(validate.errors ?? [], ajvContext);
+    errors.push(...found.list);
+    uncounted += found.total - found.list.length;
   }
   if (idempotencyKey !== undefined && !validator(IdempotencyKey)(idempotencyKey)) {
     errors.push({ in: 'header', pointer: `/${idempotencyField}`, detail: 'must be a string of 1 to 255 characters' });
   }
-  if (errors.length > 0) throw validationError(errors);
+  if (errors.length > 0) throw validationError(errors, errors.length + uncounted);
   return { input, ...(idempotencyKey !== undefined && { idempotencyKey: parseIdempotencyHeader(idempotencyKey as string) }) };
 }

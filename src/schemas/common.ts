@@ -42,7 +42,7 @@ export const Problem = Type.Object(
       description: 'Stable machine-readable code; branch on this, not on title or detail',
     }),
     request_id: Type.String({ description: 'Quote this when asking for help' }),
-    errors: Type.Optional(Type.Array(FieldErrorSchema, { description: 'For validation_failed: every field at fault' })),
+    errors: Type.Optional(Type.Array(FieldErrorSchema, { description: 'For validation_failed: the fields at fault, at most 100 (`detail` counts them all)' })),
   },
   {
     $id: 'Problem',
