@@ -12,10 +12,11 @@ describe('manifests', () => {
   let server: TestServer;
   let key: string;
   let otherKey: string;
+  let account: string;
 
   before(async () => {
     server = await startServer({ env: { SHIPD_FEATURES: 'manifests' } });
-    const account = await server.account();
+    account = await server.account();
     await setPaymentMethod(server.services.database.db, server.clock, account, 'test', 'pm_test_visa');
     key = (await server.key(account)).secret;
     otherKey = (await server.key(await server.account())).secret;
@@ -25,7 +26,8 @@ describe('manifests', () => {
   const today = () => server.clock.now().toISOString().slice(0, 10);
 
   /** Buys a label of the carrier's cheapest service for a new order; returns the shipment. */
-  async function label(carrier: string, zip = '94105', weightLb = 2): Promise<Json> {
+  async function label(carrier: string, zip = '94105', weightLb = 2, buyer = key): Promise<Json> {
+    const key = buyer;
     const order = await server.request('POST', '/orders', {
       key,
       body: orderBody({ ship_to: { name: 'Ada Lovelace', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip }, parcel: { weight: { value: weightLb, unit: 'lb' } } }),
@@ -114,6 +116,23 @@ describe('manifests', () => {
     assert.deepEqual(only.body.shipment_ids, [mine.id]);
     const bad = problem(await server.request('POST', '/manifests', { key, body: { carrier: 'dhl', ship_date: '2026-13-01' } }), 400, 'validation_failed');
     assert.deepEqual(bad.errors.map((e: Json) => e.pointer).sort(), ['/carrier', '/ship_date']);
+  });
+
+  test('two manifests at once for one day: every label lands on exactly one of them, the other finds nothing left', async () => {
+    // A key of its own: what the other tests leave unmanifested is not its to list.
+    const buyer = (await server.key(account)).secret;
+    const labels = [await label('fedex', '94105', 2, buyer), await label('fedex', '10001', 3, buyer), await label('fedex', '60601', 1, buyer)];
+    const answers = await Promise.all([1, 2, 3].map(() => server.request('POST', '/manifests', { key: buyer, body: { carrier: 'fedex', ship_date: today() } })));
+    const made = answers.filter((a) => a.status === 201);
+    assert.equal(made.length, 1, answers.map((a) => `${a.status} ${a.text}`).join('\n'));
+    for (const a of answers) if (a.status !== 201) problem(a, 422, 'nothing_to_manifest');
+    assert.deepEqual([...made[0]!.body.shipment_ids].sort(), labels.map((l) => l.id).sort());
+    assert.equal(made[0]!.body.shipment_count, 3);
+    const listed = await server.request('GET', `/manifests?carrier=fedex&ship_date=${today()}`, { key: buyer });
+    assert.deepEqual(listed.body.data.map((m: Json) => m.id), [made[0]!.body.id]);
+    for (const l of labels) problem(await server.request('POST', `/shipments/${l.order_id}/void`, { key: buyer }), 409, 'label_manifested');
+    const pages = await form(made[0]!.body);
+    for (const l of labels) assert.ok(pages.text.includes(l.tracking_number), `${l.tracking_number} is on the form`);
   });
 
   test('off: the routes answer 404 and the OpenAPI document has no manifests', async () => {

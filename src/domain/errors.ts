@@ -34,6 +34,7 @@ export const errorCodes = {
   shipment_already_voided: { status: 409, title: "The order's label is already voided" },
   webhook_disabled: { status: 409, title: 'The webhook is disabled; enable it first' },
   idempotency_key_in_use: { status: 409, title: 'A request with this Idempotency-Key is still running' },
+  labels_changed: { status: 409, title: 'The labels changed while the manifest was being made; try again' },
   pickup_already_cancelled: { status: 409, title: 'The pickup is already cancelled' },
   pickup_not_cancellable: { status: 409, title: 'The pickup window has begun; the pickup can no longer be cancelled' },
   label_voided: { status: 410, title: 'The label was voided and must not be printed' },

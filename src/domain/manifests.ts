@@ -48,11 +48,11 @@ function toManifest(ctx: Pick<Context, 'config' | 'clock'>, row: ManifestsTable,
 const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString();
 
 /**
- * The labels the form will list, locked against a rival manifest. Given ids must each be the key's purchased,
- * unmanifested outbound label of this carrier and day; each one that is not is named.
+ * The labels the form will list. Given ids must each be the key's purchased, unmanifested outbound label of this
+ * carrier and day; each one that is not is named.
  */
-async function labelsToManifest(trx: Kysely<DB>, ctx: Context, input: ManifestCreate): Promise<ShipmentsTable[]> {
-  let q = trx
+async function labelsToManifest(db: Kysely<DB>, ctx: Context, input: ManifestCreate): Promise<ShipmentsTable[]> {
+  let q = db
     .selectFrom('shipments')
     .selectAll()
     .where('owner_key_id', '=', ctx.principal.keyId)
@@ -64,7 +64,6 @@ async function labelsToManifest(trx: Kysely<DB>, ctx: Context, input: ManifestCr
     .where('created_at', '<', nextDay(input.ship_date))
     .orderBy('id');
   if (input.shipment_ids) q = q.where('id', 'in', input.shipment_ids);
-  if (ctx.dbKind === 'postgres') q = q.forUpdate();
   const rows = await q.execute();
   if (input.shipment_ids && rows.length < input.shipment_ids.length) {
     const found = new Set(rows.map((r) => r.id));
@@ -81,65 +80,89 @@ async function labelsToManifest(trx: Kysely<DB>, ctx: Context, input: ManifestCr
   return rows;
 }
 
+/** Tries before a manifest whose labels keep changing under it (voided, or taken by a rival manifest) gives up. */
+const manifestTries = 3;
+
 /**
  * POST /manifests: the end-of-day form for a carrier and day. The labels on it are handed over: in test mode they
  * can no longer be voided, as a real carrier refuses to void what it has accepted.
+ *
+ * The form is drawn before the transaction, not inside it: a form of a thousand labels takes a while to draw, and
+ * on SQLite a transaction holds the only connection. The transaction then claims exactly the labels drawn, and if
+ * any of them changed meanwhile, the form is drawn again from what is there now.
  */
 export async function createManifest(ctx: Context, input: ManifestCreate): Promise<Manifest> {
   const now = ctx.clock.now();
-  const at = now.toISOString();
   const id = newId('man', now.getTime());
-  return inTransaction(ctx.db, async (trx) => {
-    const rows = await labelsToManifest(trx, ctx, input);
-    const lines = rows.map((row) => {
-      const record: PurchaseRecord = JSON.parse(row.purchase);
-      const postageCents = row.postage_cents ?? row.quoted_cents;
-      return { row, record, postageCents };
+  for (let tries = 1; ; tries++) {
+    const rows = await labelsToManifest(ctx.db, ctx, input);
+    const { manifest, pdf } = await drawManifest(ctx, input, id, now, rows);
+    await ctx.labels.put(ctx.db, id, 'pdf', pdf, manifest.created_at);
+    const claimed = await inTransaction(ctx.db, async (trx) => {
+      const updated = await trx
+        .updateTable('shipments')
+        .set({ manifest_id: id, updated_at: manifest.created_at })
+        .where('id', 'in', rows.map((r) => r.id))
+        .where('status', '=', 'purchased')
+        .where('manifest_id', 'is', null)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== rows.length) throw new LabelsChanged();
+      await trx.insertInto('manifests').values(manifest).execute();
+      return true;
+    }).catch((err: unknown) => {
+      if (err instanceof LabelsChanged && tries < manifestTries) return false;
+      if (err instanceof LabelsChanged) throw new ApiError('labels_changed', `The labels for this manifest changed while it was being made (voided, or put on another manifest) ${manifestTries} times; try again`);
+      throw err;
     });
-    const totalWeightOz = Math.round(lines.reduce((sum, l) => sum + l.record.parcel.weightLb * 16, 0));
-    const totalPostageCents = lines.reduce((sum, l) => sum + l.postageCents, 0);
-    const manifest: ManifestsTable = {
-      id,
-      owner_key_id: ctx.principal.keyId,
-      account_id: ctx.principal.accountId,
-      mode: ctx.principal.mode,
-      carrier: input.carrier,
-      ship_date: input.ship_date,
-      shipment_count: rows.length,
-      total_weight_oz: totalWeightOz,
-      total_postage_cents: totalPostageCents,
-      created_at: at,
-    };
-    const origins = [...new Set(lines.map(({ record: { from } }) => `${from.name ? `${from.name}, ` : ''}${from.street1}, ${from.city}, ${from.state} ${from.zip}`))];
-    // Loaded when first needed, as batch files are (see batch-document.ts).
-    const { writeManifestForm } = await import('../labels/manifest-form.ts');
-    const pdf = await writeManifestForm({
-      id,
-      title: formTitles[input.carrier],
-      carrierName: carrierName(input.carrier),
-      shipDate: input.ship_date,
-      createdAt: now,
-      origin: origins.length === 1 ? [`Ship from: ${origins[0]}`] : [`Ship from: ${origins.length} locations`],
-      lines: lines.map(({ row, record, postageCents }) => ({
-        trackingNumber: row.tracking_number!,
-        service: serviceName(row.carrier, row.service),
-        weightLb: record.parcel.weightLb,
-        destinationZip: record.to.zip,
-        postage: money(postageCents).amount,
-      })),
-      totalWeightLb: totalWeightOz / 16,
-      totalPostage: money(totalPostageCents).amount,
-      sample: ctx.principal.mode === 'test',
-    });
-    await trx.insertInto('manifests').values(manifest).execute();
-    await trx
-      .updateTable('shipments')
-      .set({ manifest_id: id, updated_at: at })
-      .where('id', 'in', rows.map((r) => r.id))
-      .execute();
-    await ctx.labels.put(trx, id, 'pdf', pdf, at);
-    return toManifest(ctx, manifest, rows.map((r) => r.id));
+    if (claimed) return toManifest(ctx, manifest, rows.map((r) => r.id));
+  }
+}
+
+/** Rolls back a claim that found one of its labels no longer free. */
+class LabelsChanged extends Error {}
+
+async function drawManifest(ctx: Context, input: ManifestCreate, id: string, now: Date, rows: ShipmentsTable[]): Promise<{ manifest: ManifestsTable; pdf: Buffer }> {
+  const lines = rows.map((row) => {
+    const record: PurchaseRecord = JSON.parse(row.purchase);
+    const postageCents = row.postage_cents ?? row.quoted_cents;
+    return { row, record, postageCents };
   });
+  const totalWeightOz = Math.round(lines.reduce((sum, l) => sum + l.record.parcel.weightLb * 16, 0));
+  const totalPostageCents = lines.reduce((sum, l) => sum + l.postageCents, 0);
+  const manifest: ManifestsTable = {
+    id,
+    owner_key_id: ctx.principal.keyId,
+    account_id: ctx.principal.accountId,
+    mode: ctx.principal.mode,
+    carrier: input.carrier,
+    ship_date: input.ship_date,
+    shipment_count: rows.length,
+    total_weight_oz: totalWeightOz,
+    total_postage_cents: totalPostageCents,
+    created_at: now.toISOString(),
+  };
+  const origins = [...new Set(lines.map(({ record: { from } }) => `${from.name ? `${from.name}, ` : ''}${from.street1}, ${from.city}, ${from.state} ${from.zip}`))];
+  // Loaded when first needed, as batch files are (see batch-document.ts).
+  const { writeManifestForm } = await import('../labels/manifest-form.ts');
+  const pdf = await writeManifestForm({
+    id,
+    title: formTitles[input.carrier],
+    carrierName: carrierName(input.carrier),
+    shipDate: input.ship_date,
+    createdAt: now,
+    origin: origins.length === 1 ? [`Ship from: ${origins[0]}`] : [`Ship from: ${origins.length} locations`],
+    lines: lines.map(({ row, record, postageCents }) => ({
+      trackingNumber: row.tracking_number!,
+      service: serviceName(row.carrier, row.service),
+      weightLb: record.parcel.weightLb,
+      destinationZip: record.to.zip,
+      postage: money(postageCents).amount,
+    })),
+    totalWeightLb: totalWeightOz / 16,
+    totalPostage: money(totalPostageCents).amount,
+    sample: ctx.principal.mode === 'test',
+  });
+  return { manifest, pdf };
 }
 
 export async function getManifest(ctx: Context, id: string): Promise<Manifest> {

@@ -20,7 +20,7 @@ export const manifestOperations = [
     response: Type.Ref(Manifest),
     responseDescription: 'The manifest',
     successStatus: 201,
-    errors: ['nothing_to_manifest'],
+    errors: ['nothing_to_manifest', 'labels_changed'],
     idempotent: true,
     handler: (ctx, { body }) => createManifest(ctx, body),
   }),
