@@ -1,10 +1,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { problem, startServer, type TestServer } from './harness.ts';
+import { databaseUnderTest, problem, startServer, type TestServer } from './harness.ts';
 import { orderBody } from './fixtures.ts';
 import { decodePng, openPdf } from './barcodes.ts';
 import { setPaymentMethod } from '../src/domain/billing.ts';
 import { newId } from '../src/domain/ids.ts';
+import { sql } from 'kysely';
+
+const postgresOnly = databaseUnderTest === 'postgres' ? false : 'holding a row mid-request needs PostgreSQL: set TEST_DATABASE_URL to run this';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
@@ -133,6 +136,44 @@ describe('manifests', () => {
     for (const l of labels) problem(await server.request('POST', `/shipments/${l.order_id}/void`, { key: buyer }), 409, 'label_manifested');
     const pages = await form(made[0]!.body);
     for (const l of labels) assert.ok(pages.text.includes(l.tracking_number), `${l.tracking_number} is on the form`);
+  });
+
+  // The row is held by the test so that both requests have read the label before either writes: the manifest
+  // then claims it first, and the void, which read it free, must not go through. PostgreSQL lets a test hold a
+  // row; SQLite serialises writers and offers no such pause.
+  test('a void that read the label free before a manifest claimed it is refused, not voided as well', { skip: postgresOnly }, async () => {
+    const buyer = (await server.key(account)).secret;
+    const bought = await label('ups', '94105', 2, buyer);
+    const db = server.services.database.db;
+    const waiting = async (n: number) => {
+      for (let i = 0; i < 500; i++) {
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`.execute(db);
+        if (rows[0]!.n >= n) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.fail(`${n} requests never waited on the held label`);
+    };
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    const holder = db.transaction().execute(async (trx) => {
+      await sql`select id from shipments where id = ${bought.id} for update`.execute(trx);
+      held();
+      await released;
+    });
+    await holding;
+    const manifest = server.request('POST', '/manifests', { key: buyer, body: { carrier: 'ups', ship_date: today(), shipment_ids: [bought.id] } });
+    await waiting(1);
+    const voided = server.request('POST', `/shipments/${bought.order_id}/void`, { key: buyer });
+    await waiting(2);
+    release();
+    await holder;
+    const made = await manifest;
+    assert.equal(made.status, 201, made.text);
+    problem(await voided, 409, 'label_manifested');
+    const now = (await server.request('GET', `/shipments/${bought.id}`, { key: buyer })).body;
+    assert.equal(now.status, 'purchased');
   });
 
   test('off: the routes answer 404 and the OpenAPI document has no manifests', async () => {

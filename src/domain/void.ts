@@ -74,8 +74,14 @@ export async function voidLabel(ctx: Context, id: string): Promise<Shipment> {
       .set({ status, voided_at: at, updated_at: at, tracking_status: 'cancelled', tracking_next_check_at: null })
       .where('id', '=', row.id)
       .where('status', '=', 'purchased')
+      // A manifest may have taken the label since it was read.
+      .$if(row.mode === 'test', (q) => q.where('manifest_id', 'is', null))
       .executeTakeFirst();
-    if (Number(changed.numUpdatedRows) !== 1) throw new ApiError('shipment_already_voided', `The label ${row.id} was voided by another request`);
+    if (Number(changed.numUpdatedRows) !== 1) {
+      const now = await trx.selectFrom('shipments').select(['status', 'manifest_id']).where('id', '=', row.id).executeTakeFirstOrThrow();
+      if (now.status === 'purchased') throw new ApiError('label_manifested', `The label ${row.id} was put on manifest ${now.manifest_id} while it was being voided; it can no longer be voided`);
+      throw new ApiError('shipment_already_voided', `The label ${row.id} was voided by another request`);
+    }
     if (status === 'voided') await refundPostage(trx, row.id, at);
     const shipment = toShipment(ctx, { ...row, status, voided_at: at, updated_at: at });
     await recordEvent(trx, ctx, 'shipment.voided', shipment, at);
