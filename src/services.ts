@@ -38,7 +38,7 @@ export interface Services {
 }
 
 export async function createServices(config: Config, clock: Clock = systemClock): Promise<Services> {
-  const database = openDatabase(config);
+  const database = openDatabase(config, { checkpointThread: true });
   let watcher: KeyChangeWatcher | undefined;
   try {
     await migrate(database);

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
+import { WalCheckpointer } from './wal-checkpointer.ts';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -82,7 +83,11 @@ function openPostgres(url: string, queryTimeoutMs: number | null): Kysely<DB> {
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
 }
 
-export function openDatabase(config: Pick<Config, 'database'> & Partial<Pick<Config, 'dbQueryTimeoutMs'>>): Database {
+/**
+ * `checkpointThread`: a long-running server's SQLite WAL is copied into the database file on a thread of its own
+ * once it gets busy (see WalCheckpointer); a short command checkpoints as SQLite does by itself.
+ */
+export function openDatabase(config: Pick<Config, 'database'> & Partial<Pick<Config, 'dbQueryTimeoutMs'>>, { checkpointThread = false } = {}): Database {
   if (config.database.kind === 'postgres') {
     const url = config.database.url;
     const db = openPostgres(url, config.dbQueryTimeoutMs ?? null);
@@ -104,5 +109,10 @@ export function openDatabase(config: Pick<Config, 'database'> & Partial<Pick<Con
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { kind: 'sqlite', db, unbounded: (work) => work(db), sqliteFile: file, close: () => db.destroy() };
+  const checkpointer = checkpointThread ? new WalCheckpointer(file, sqlite) : undefined;
+  const close = async () => {
+    await checkpointer?.close();
+    await db.destroy();
+  };
+  return { kind: 'sqlite', db, unbounded: (work) => work(db), sqliteFile: file, close };
 }
