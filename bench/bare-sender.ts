@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 // The baseline of bench:webhooks' drain mode: shipd's own attempt code (sendAttempt: the Standard Webhooks body,
 // its signature, undici through the webhook dispatcher) in a loop, with as many attempts in flight as the delivery
 // worker gives one endpoint, and no database. What the worker delivers beside this is what the outbox costs: the
@@ -7,9 +8,12 @@ import { createWebhookDispatcher } from '../src/events/address-guard.ts';
 import { sendAttempt } from '../src/events/delivery-attempt.ts';
 import { systemClock } from '../src/domain/clock.ts';
 import { newId } from '../src/domain/ids.ts';
+import { sealWebhookSecret } from '../src/domain/webhook-secrets.ts';
 
 const url = process.env.BARE_URL!;
-const secret = process.env.BARE_SECRET!;
+// Stored sealed, as the worker finds it, so each attempt opens it as the worker's do.
+const shipdSecret = randomBytes(32).toString('base64url');
+const secret = sealWebhookSecret(shipdSecret, process.env.BARE_SECRET!);
 const data = process.env.BARE_DATA!;
 const seconds = Number(process.env.BARE_SECONDS);
 // DeliveryWorker's perEndpoint: the bench's one endpoint never has more attempts in flight than this.
@@ -41,6 +45,7 @@ async function attempt(): Promise<void> {
     systemClock,
     dispatcher,
     timeoutMs,
+    shipdSecret,
   );
   if (!counting) return;
   if (outcome.error === null) delivered++;

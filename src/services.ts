@@ -8,6 +8,7 @@ import { systemClock, type Clock } from './domain/clock.ts';
 import { RateStore } from './domain/rate-store.ts';
 import { labelStoreFor, type LabelStore } from './domain/label-store.ts';
 import { labelRenderer, type LabelRenderer } from './labels/render-pool.ts';
+import { sealPlaintextWebhookSecrets } from './domain/webhook-secrets.ts';
 
 /** A domain context without a caller: what jobs work with, and what a request adds its principal to. */
 export function serviceContext(services: Services, requestId: string): Omit<Context, 'principal'> {
@@ -42,6 +43,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
   let watcher: KeyChangeWatcher | undefined;
   try {
     await migrate(database);
+    await sealPlaintextWebhookSecrets(database.db, config.secret);
     watcher = watchKeyChanges(database);
   } catch (err) {
     await database.close();

@@ -7,6 +7,7 @@ import { setPaymentMethod } from '../src/domain/billing.ts';
 import { createJobRunner } from '../src/jobs/index.ts';
 import { createLogger } from '../src/http/logger.ts';
 import type { JobRunner } from '../src/jobs/runner.ts';
+import { openWebhookSecret, sealPlaintextWebhookSecrets, sealWebhookSecret } from '../src/domain/webhook-secrets.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
@@ -73,6 +74,8 @@ async function failedOnce(): Promise<{ receiver: Receiver; webhook: Json }> {
   return { receiver, webhook };
 }
 
+const stored = (id: string) => server.services.database.db.selectFrom('webhooks').select(['secret', 'previous_secret']).where('id', '=', id).executeTakeFirstOrThrow();
+
 const webhookNow = async (id: string): Promise<Json> => (await server.request('GET', `/webhooks/${id}`, { key })).body;
 
 const types = (receiver: Receiver, secret: string) => receiver.received.filter((r) => r.status === 204).map((r) => verify(secret, r).type);
@@ -105,6 +108,20 @@ describe('registering webhooks', () => {
     const removed = await server.request('DELETE', `/webhooks/${third.id}`, { key });
     assert.equal(removed.status, 200);
     problem(await server.request('DELETE', `/webhooks/${third.id}`, { key }), 404, 'not_found');
+    await receiver.close();
+  });
+
+  test('the database holds each signing secret sealed under SHIPD_SECRET, never the secret itself', async () => {
+    const receiver = await startReceiver();
+    const created = await register(receiver, ['order.created']);
+    const rotated = (await server.request('POST', `/webhooks/${created.id}/rotate-secret`, { key })).body;
+    const row = await stored(created.id);
+    for (const plain of [created.secret, rotated.secret]) {
+      assert.ok(![row.secret, row.previous_secret].some((v) => v?.includes(plain.slice(6, 30))), 'no part of a secret is stored as it is');
+    }
+    assert.equal(openWebhookSecret(server.services.config.secret, row.secret), rotated.secret);
+    assert.equal(openWebhookSecret(server.services.config.secret, row.previous_secret!), created.secret);
+    assert.equal(openWebhookSecret('another SHIPD_SECRET', row.secret), null);
     await receiver.close();
   });
 
@@ -174,6 +191,31 @@ describe('delivering events', () => {
     assert.equal(new Set(ids).size, ids.length);
     const logged = await server.request('GET', `/events/${ids[0]}`, { key });
     assert.equal(logged.status, 200);
+    await receiver.close();
+  });
+
+  test('a secret stored as plaintext by an older version is sealed at start, and goes on signing', async () => {
+    const receiver = await startReceiver();
+    const webhook = await register(receiver, ['order.created']);
+    await server.services.database.db.updateTable('webhooks').set({ secret: webhook.secret }).where('id', '=', webhook.id).execute();
+    assert.ok((await sealPlaintextWebhookSecrets(server.services.database.db, server.services.config.secret)) >= 1);
+    const row = await stored(webhook.id);
+    assert.notEqual(row.secret, webhook.secret);
+    assert.equal(await sealPlaintextWebhookSecrets(server.services.database.db, server.services.config.secret), 0, 'nothing is sealed twice');
+    await newOrder();
+    await receiver.waitFor(() => types(receiver, webhook.secret).includes('order.created'));
+    await receiver.close();
+  });
+
+  test('a secret sealed under another SHIPD_SECRET is not sent at all, and the attempt says why', async () => {
+    const receiver = await startReceiver();
+    const webhook = await register(receiver, ['order.created']);
+    await server.services.database.db.updateTable('webhooks').set({ secret: sealWebhookSecret('the SHIPD_SECRET of another install', webhook.secret) }).where('id', '=', webhook.id).execute();
+    await newOrder();
+    await recorded(webhook.id, 1);
+    const [delivery] = await deliveries(webhook.id);
+    assert.match(delivery!.attempts[0].error, /SHIPD_SECRET/);
+    assert.equal(receiver.received.length, 0);
     await receiver.close();
   });
 
@@ -411,7 +453,7 @@ describe('the SSRF guard', () => {
         url: receiver.url,
         events: '["order.created"]',
         description: null,
-        secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        secret: sealWebhookSecret(strict.services.config.secret, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'),
         previous_secret: null,
         previous_secret_expires_at: null,
         status: 'enabled',

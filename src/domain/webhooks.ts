@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB, WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from '../db/schema.ts';
 import { checkWebhookUrl } from '../events/address-guard.ts';
@@ -10,13 +9,10 @@ import { recordEvent } from './events.ts';
 import { newId } from './ids.ts';
 import { fetchPage, type ListInput, type Page } from './pagination.ts';
 import { inTransaction } from './transaction.ts';
+import { newWebhookSecret } from './webhook-secrets.ts';
 
 /** How long the secret before a rotation keeps signing, so receivers can switch without losing deliveries. */
 export const rotationOverlapMs = 24 * 3_600_000;
-
-function newSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64')}`;
-}
 
 export function toWebhook(row: WebhooksTable): Webhook {
   return {
@@ -49,6 +45,7 @@ export async function createWebhook(ctx: Context, input: WebhookCreate): Promise
   const url = await allowedUrl(ctx, input.url);
   const now = ctx.clock.now();
   const at = now.toISOString();
+  const secret = newWebhookSecret(ctx.config.secret);
   const row: WebhooksTable = {
     id: newId('whk', now.getTime()),
     owner_key_id: ctx.principal.keyId,
@@ -57,7 +54,7 @@ export async function createWebhook(ctx: Context, input: WebhookCreate): Promise
     url,
     events: JSON.stringify(input.events),
     description: input.description ?? null,
-    secret: newSecret(),
+    secret: secret.sealed,
     previous_secret: null,
     previous_secret_expires_at: null,
     status: 'enabled',
@@ -67,7 +64,7 @@ export async function createWebhook(ctx: Context, input: WebhookCreate): Promise
     updated_at: at,
   };
   await ctx.db.insertInto('webhooks').values(row).execute();
-  return { ...toWebhook(row), secret: row.secret };
+  return { ...toWebhook(row), secret: secret.plain };
 }
 
 export async function listWebhooks(ctx: Context, query: ListInput): Promise<Page<Webhook>> {
@@ -135,9 +132,10 @@ export async function rotateWebhookSecret(ctx: Context, id: string): Promise<Web
   return inTransaction(ctx.db, async (trx) => {
     const row = await ownWebhookRow(trx, ctx, id);
     const now = ctx.clock.now();
+    const secret = newWebhookSecret(ctx.config.secret);
     const rotated: WebhooksTable = {
       ...row,
-      secret: newSecret(),
+      secret: secret.sealed,
       previous_secret: row.secret,
       previous_secret_expires_at: new Date(now.getTime() + rotationOverlapMs).toISOString(),
       updated_at: now.toISOString(),
@@ -147,7 +145,7 @@ export async function rotateWebhookSecret(ctx: Context, id: string): Promise<Web
       .set({ secret: rotated.secret, previous_secret: rotated.previous_secret, previous_secret_expires_at: rotated.previous_secret_expires_at, updated_at: rotated.updated_at })
       .where('id', '=', row.id)
       .execute();
-    return { ...toWebhook(rotated), secret: rotated.secret };
+    return { ...toWebhook(rotated), secret: secret.plain };
   });
 }
 

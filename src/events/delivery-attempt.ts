@@ -3,6 +3,7 @@ import type { Clock } from '../domain/clock.ts';
 import type { Claimed } from './delivery-claim.ts';
 import { parseRetryAfter } from './retry-schedule.ts';
 import { signatureHeader } from './signature.ts';
+import { openWebhookSecret } from '../domain/webhook-secrets.ts';
 
 const excerptLength = 500;
 /** Past this much of an answer the rest is thrown away: the log keeps only an excerpt. */
@@ -45,13 +46,17 @@ function describe(err: unknown): string {
   return [code, e.cause?.message ?? e.message].filter(Boolean).join(': ') || 'network error';
 }
 
-function secrets(c: Claimed, now: Date): string[] {
+/** The secrets that sign now, opened; null when the current one was sealed under another SHIPD_SECRET. */
+function secrets(c: Claimed, shipdSecret: string, now: Date): string[] | null {
+  const current = openWebhookSecret(shipdSecret, c.secret);
+  if (current === null) return null;
   const previousValid = c.previousSecret && c.previousSecretExpiresAt && c.previousSecretExpiresAt > now.toISOString();
-  return previousValid ? [c.secret, c.previousSecret!] : [c.secret];
+  const previous = previousValid ? openWebhookSecret(shipdSecret, c.previousSecret!) : null;
+  return previous === null ? [current] : [current, previous];
 }
 
 /** Sends one attempt of a claimed delivery, signed as Standard Webhooks prescribes: a network error is an outcome too. */
-export async function sendAttempt(c: Claimed, clock: Clock, dispatcher: Dispatcher, timeoutMs: number): Promise<Outcome> {
+export async function sendAttempt(c: Claimed, clock: Clock, dispatcher: Dispatcher, timeoutMs: number, shipdSecret: string): Promise<Outcome> {
   const attemptedAt = clock.now();
   // The receiver checks webhook-timestamp against its own clock to refuse replays, so it is the real time even
   // when shipd's clock is a simulated one.
@@ -59,6 +64,11 @@ export async function sendAttempt(c: Claimed, clock: Clock, dispatcher: Dispatch
   const body = payload(c);
   const started = performance.now();
   const result: Omit<Outcome, 'latencyMs'> = { claimed: c, attemptedAt, statusCode: null, error: null, excerpt: null, retryAfterMs: null };
+  const signing = secrets(c, shipdSecret, attemptedAt);
+  if (signing === null) {
+    // Sending it unsigned, or signed with something else, would only teach the receiver to distrust it.
+    return { ...result, error: "not sent: the webhook's signing secret was sealed under another SHIPD_SECRET; rotate the secret", latencyMs: 0 };
+  }
   try {
     const res = await request(c.url, {
       method: 'POST',
@@ -68,7 +78,7 @@ export async function sendAttempt(c: Claimed, clock: Clock, dispatcher: Dispatch
         'user-agent': 'shipd-webhooks/1',
         'webhook-id': c.eventId,
         'webhook-timestamp': String(Math.floor(signedAt.getTime() / 1000)),
-        'webhook-signature': signatureHeader(secrets(c, attemptedAt), c.eventId, signedAt, body),
+        'webhook-signature': signatureHeader(signing, c.eventId, signedAt, body),
       },
       body,
       signal: AbortSignal.timeout(timeoutMs),

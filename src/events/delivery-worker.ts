@@ -18,6 +18,8 @@ export interface DeliveryWorkerOptions {
   /** Idle wait between looks for new events and due retries. */
   pollMs?: number;
   allowInsecure: boolean;
+  /** SHIPD_SECRET, which opens the sealed signing secrets. */
+  secret: string;
 }
 
 /**
@@ -57,6 +59,7 @@ export class DeliveryWorker {
   private readonly concurrency: number;
   private readonly perEndpoint: number;
   private readonly timeoutMs: number;
+  private readonly secret: string;
   private readonly pollMs: number;
   private readonly leaseMs: number;
   private readonly heldLimit: number;
@@ -100,6 +103,7 @@ export class DeliveryWorker {
     this.concurrency = options.concurrency ?? 100;
     this.perEndpoint = options.perEndpoint ?? 10;
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.secret = options.secret;
     this.pollMs = options.pollMs ?? 50;
     this.leaseMs = this.timeoutMs + 30_000;
     this.heldLimit = this.concurrency * heldFactor;
@@ -262,7 +266,7 @@ export class DeliveryWorker {
   private send(e: Endpoint, c: Claimed): void {
     this.inFlight++;
     e.inFlight++;
-    const p = sendAttempt(c, this.clock, this.dispatcher, this.timeoutMs)
+    const p = sendAttempt(c, this.clock, this.dispatcher, this.timeoutMs, this.secret)
       .then((outcome) => {
         this.outcomes.push(outcome);
         this.scheduleFlush();
