@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 // The baseline of bench:webhooks' drain mode: shipd's own attempt code (sendAttempt: the Standard Webhooks body,
 // its signature, undici through the webhook dispatcher) in a loop, with as many attempts in flight as the delivery
 // worker gives one endpoint, and no database. What the worker delivers beside this is what the outbox costs: the
 // fan-out, the leases and the recorded outcomes. Sends for a warm-up second, then BARE_SECONDS measured, and prints
 // one line: `delivered <2xx answers in the measured time> failed <others> in <ms>`.
+import { randomBytes } from 'node:crypto';
 import { createWebhookDispatcher } from '../src/events/address-guard.ts';
 import { sendAttempt } from '../src/events/delivery-attempt.ts';
 import { systemClock } from '../src/domain/clock.ts';

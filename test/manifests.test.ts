@@ -30,15 +30,14 @@ describe('manifests', () => {
 
   /** Buys a label of the carrier's cheapest service for a new order; returns the shipment. */
   async function label(carrier: string, zip = '94105', weightLb = 2, buyer = key): Promise<Json> {
-    const key = buyer;
     const order = await server.request('POST', '/orders', {
-      key,
+      key: buyer,
       body: orderBody({ ship_to: { name: 'Ada Lovelace', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip }, parcel: { weight: { value: weightLb, unit: 'lb' } } }),
     });
     assert.equal(order.status, 201, order.text);
-    const rates = (await server.request('POST', '/rates', { key, body: { order_id: order.body.id } })).body.rates as Json[];
+    const rates = (await server.request('POST', '/rates', { key: buyer, body: { order_id: order.body.id } })).body.rates as Json[];
     const rate = rates.find((r) => r.carrier === carrier)!;
-    const bought = await server.request('POST', '/shipments', { key, body: { order_id: order.body.id, rate_id: rate.id } });
+    const bought = await server.request('POST', '/shipments', { key: buyer, body: { order_id: order.body.id, rate_id: rate.id } });
     assert.equal(bought.status, 201, bought.text);
     return bought.body;
   }

@@ -98,28 +98,26 @@ export async function createManifest(ctx: Context, input: ManifestCreate): Promi
     const rows = await labelsToManifest(ctx.db, ctx, input);
     const { manifest, pdf } = await drawManifest(ctx, input, id, now, rows);
     await ctx.labels.put(ctx.db, id, 'pdf', pdf, manifest.created_at);
-    const claimed = await inTransaction(ctx.db, async (trx) => {
-      const updated = await trx
-        .updateTable('shipments')
-        .set({ manifest_id: id, updated_at: manifest.created_at })
-        .where('id', 'in', rows.map((r) => r.id))
-        .where('status', '=', 'purchased')
-        .where('manifest_id', 'is', null)
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) !== rows.length) throw new LabelsChanged();
-      await trx.insertInto('manifests').values(manifest).execute();
-      return true;
-    }).catch((err: unknown) => {
-      if (err instanceof LabelsChanged && tries < manifestTries) return false;
-      if (err instanceof LabelsChanged) throw new ApiError('labels_changed', `The labels for this manifest changed while it was being made (voided, or put on another manifest) ${manifestTries} times; try again`);
-      throw err;
-    });
-    if (claimed) return toManifest(ctx, manifest, rows.map((r) => r.id));
+    try {
+      await inTransaction(ctx.db, async (trx) => {
+        const updated = await trx
+          .updateTable('shipments')
+          .set({ manifest_id: id, updated_at: manifest.created_at })
+          .where('id', 'in', rows.map((r) => r.id))
+          .where('status', '=', 'purchased')
+          .where('manifest_id', 'is', null)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) !== rows.length) {
+          throw new ApiError('labels_changed', `The labels for this manifest changed while it was being made (voided, or put on another manifest) ${manifestTries} times; try again`);
+        }
+        await trx.insertInto('manifests').values(manifest).execute();
+      });
+      return toManifest(ctx, manifest, rows.map((r) => r.id));
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 'labels_changed') || tries === manifestTries) throw err;
+    }
   }
 }
-
-/** Rolls back a claim that found one of its labels no longer free. */
-class LabelsChanged extends Error {}
 
 async function drawManifest(ctx: Context, input: ManifestCreate, id: string, now: Date, rows: ShipmentsTable[]): Promise<{ manifest: ManifestsTable; pdf: Buffer }> {
   const lines = rows.map((row) => {

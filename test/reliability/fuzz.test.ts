@@ -694,7 +694,8 @@ test('20,000 generated requests, valid and hostile, to every route of the OpenAP
         const sentAt = Date.now();
         try {
           answer = await send(pool, server.url, c);
-          if (Date.now() - sentAt > slowest.ms) slowest = { ms: Date.now() - sentAt, what: describeCase(i, c).slice(0, 300) };
+          const ms = Date.now() - sentAt;
+          if (ms > slowest.ms) slowest = { ms, what: describeCase(i, c).slice(0, 300) };
         } catch (error) {
           // The server may close a connection on a body it will not read; anything else is a request it dropped.
           const tolerated = c.wire !== undefined || (c.body !== undefined && c.body.length > 1_048_576);
