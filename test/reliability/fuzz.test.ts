@@ -68,7 +68,12 @@ function serve(db: TestDatabase): Promise<Served> {
   let stdout = '';
   let stderr = '';
   return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`shipd serve did not start in 30 s: ${stdout} ${stderr}`)), 30_000);
+    // As long as the cluster tests allow: the suite runs two files at once, and beside four starting processes a
+    // start that takes 6 s alone was seen taking over 30.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`shipd serve did not start in 60 s: ${stdout} ${stderr}`));
+    }, 60_000);
     let served: Served | undefined;
     const ready = () => {
       const key = /^\s+(svc_test_[0-9A-Za-z]{32})$/m.exec(stdout)?.[1];
