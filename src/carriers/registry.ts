@@ -40,10 +40,11 @@ function simulatorsFor(clock: Clock, trackingSpeed: number): Record<CarrierId, C
 }
 
 /** A live carrier without usable credentials: it says why, per carrier, instead of failing the whole request. */
-class UncredentialedCarrier implements Carrier {
+export class UncredentialedCarrier implements Carrier {
   readonly name: string;
   readonly services: Carrier['services'];
   readonly usable = false;
+  readonly idempotentPurchase = true;
 
   constructor(
     readonly id: CarrierId,

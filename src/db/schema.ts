@@ -148,7 +148,8 @@ export interface PackagesTable {
   created_at: string;
 }
 
-export type ShipmentStatus = 'pending' | 'purchased' | 'voided' | 'void_pending' | 'failed';
+/** `abandoned`: the carrier's answer was lost and it cannot be asked again without risking a second label. */
+export type ShipmentStatus = 'pending' | 'purchased' | 'voided' | 'void_pending' | 'failed' | 'abandoned';
 
 /**
  * A label purchase. `pending` rows were written before the carrier was called and are not shown to clients;

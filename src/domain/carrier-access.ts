@@ -1,7 +1,7 @@
 import type { CarrierId } from '../config.ts';
 import type { ShipmentsTable } from '../db/schema.ts';
 import { failure, type Carrier, type CarrierResult, type RateRequest } from '../carriers/carrier.ts';
-import { carriersFor } from '../carriers/registry.ts';
+import { carriersFor, UncredentialedCarrier } from '../carriers/registry.ts';
 import type { Mode } from './api-key-format.ts';
 import { ownCredentials } from './carrier-accounts.ts';
 import { callCarrier } from './carrier-call.ts';
@@ -24,11 +24,18 @@ export async function carrierAccess(ctx: Deps, accountId: string, mode: Mode): P
   return { carriers: carriersFor(mode, ctx.config, ctx.clock, own, unreadable), own: new Set(Object.keys(own) as CarrierId[]) };
 }
 
-/** The carrier, with the credentials, a label was bought with: a void or a tracking request must go where the label came from. */
+/**
+ * The carrier, with the credentials, a label was bought with: a void, a tracking request or a purchase finished
+ * later must go where the label came from. A label of the account's own carrier account never falls back to the
+ * platform's: that would buy on the platform's bill what the ledger records as the carrier's.
+ */
 export async function carrierForShipment(ctx: Deps, row: ShipmentsTable): Promise<Carrier> {
   const carrier = row.carrier as CarrierId;
-  if (row.payment === 'carrier_account') return (await carrierAccess(ctx, row.account_id, row.mode)).carriers[carrier];
-  return carriersFor(row.mode, ctx.config, ctx.clock)[carrier];
+  if (row.payment !== 'carrier_account') return carriersFor(row.mode, ctx.config, ctx.clock)[carrier];
+  const access = await carrierAccess(ctx, row.account_id, row.mode);
+  const client = access.carriers[carrier];
+  if (access.own.has(carrier) || !client.usable) return client;
+  return new UncredentialedCarrier(carrier, `The label was bought with the account's own ${client.name} account, which is no longer connected; connect it again`);
 }
 
 /** A sample shipment any carrier rates: a 2 lb box from Austin to San Francisco. */

@@ -68,10 +68,17 @@ async function planFromRate(ctx: Context, inputs: ShipmentInputs, rateId: string
  */
 export type Selection = 'requested' | 'cheapest';
 
+const requestedService = (order: OrdersTable, selection: Selection): { carrier: CarrierId; service: string } | null =>
+  selection === 'requested' && order.requested_service ? JSON.parse(order.requested_service) : null;
+
+/** The one carrier the order can go with, when its requested service or its carrier's box decides it. */
+const onlyCarrier = (order: OrdersTable, inputs: ShipmentInputs, selection: Selection): CarrierId | undefined =>
+  requestedService(order, selection)?.carrier ?? inputs.pkg?.box?.carrier;
+
 async function planFromQuotes(ctx: Context, carriers: Record<CarrierId, Carrier>, inputs: ShipmentInputs, order: OrdersTable, selection: Selection): Promise<PurchasePlan> {
-  const requested: { carrier: CarrierId; service: string } | null = selection === 'requested' && order.requested_service ? JSON.parse(order.requested_service) : null;
-  const box = inputs.pkg?.box;
-  const chosen = requested ? [carriers[requested.carrier]] : box ? [carriers[box.carrier]] : Object.values(carriers);
+  const requested = requestedService(order, selection);
+  const only = onlyCarrier(order, inputs, selection);
+  const chosen = only ? [carriers[only]] : Object.values(carriers);
   const { quotes, errors } = await quoteAll(ctx, chosen, rateRequest(inputs, ctx.clock.now(), requested ? [requested.service] : undefined));
   const best = quotes[0];
   if (!best) {
@@ -104,7 +111,8 @@ export async function buyLabel(ctx: Context, input: ShipmentCreate, selection: S
   // Payment is settled before any carrier is asked anything: without a good payment method, only the account's
   // own carrier accounts (billed by the carrier) may be quoted.
   const platform = await platformPayment(ctx);
-  if (platform instanceof ApiError && access.own.size === 0) throw platform;
+  const only = onlyCarrier(order, inputs, selection);
+  if (platform instanceof ApiError && (only ? !access.own.has(only) : access.own.size === 0)) throw platform;
   const candidates = platform instanceof ApiError ? pick(access.carriers, access.own) : access.carriers;
   const plan = await planFromQuotes(ctx, candidates, inputs, order, selection);
   return purchase(ctx, access.carriers, { ...rest, plan, ...(await paymentFor(ctx, access, plan.carrier)) });
@@ -150,13 +158,15 @@ export async function purchaseByKey(ctx: Context, orderId: string, isReturn: boo
     .where('order_id', '=', orderId)
     .where('is_return', '=', isReturn ? 1 : 0)
     .where('idempotency_key', '=', key)
-    .where('status', 'in', ['pending', 'purchased', 'voided', 'void_pending'])
+    .where('status', 'in', ['pending', 'purchased', 'voided', 'void_pending', 'abandoned'])
     .orderBy('id', 'desc')
     .executeTakeFirst();
 }
 
 /** A retry of a purchase whose first request never answered: its label if it was bought, else finish buying it. */
 export async function resumePurchase(ctx: Context, row: ShipmentsTable): Promise<Shipment> {
+  // Its retries get the same failure: buying anew under the key could sell the second label the key is there to prevent.
+  if (row.status === 'abandoned') throw new ApiError('carrier_error', `The purchase ${row.id} failed: ${row.last_error}`);
   if (row.status !== 'pending') return toShipment(ctx, row);
   if (Date.parse(row.updated_at) > ctx.clock.now().getTime() - pendingStaleMs(ctx)) {
     throw new ApiError('idempotency_key_in_use', `The purchase ${row.id} with this Idempotency-Key is still running; retry in a few seconds for its answer`);
@@ -248,8 +258,9 @@ async function buyAndComplete(ctx: Context, carrier: Carrier, row: ShipmentsTabl
   const bought = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.purchase(purchaseRequest(row), signal));
   if (!bought.ok) {
     if (bought.error.code === 'carrier_timeout') {
-      // The carrier may have sold the label without our hearing of it: the reconcile job asks again with the same key.
-      throw new ApiError('carrier_timeout', `${bought.error.detail}. The purchase ${row.id} will be finished or undone shortly; GET /shipments/${row.order_id} shows the outcome`);
+      // The carrier may have sold the label without our hearing of it: the reconcile job decides it (finishPending).
+      const then = carrier.idempotentPurchase ? 'finished or undone' : 'given up (the carrier cannot be asked again safely)';
+      throw new ApiError('carrier_timeout', `${bought.error.detail}. The purchase ${row.id} will be ${then} shortly; GET /shipments/${row.order_id} shows the outcome`);
     }
     await ctx.db
       .updateTable('shipments')
@@ -295,7 +306,7 @@ async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel
     if (Number(updated.numUpdatedRows) !== 1) {
       // Someone else (the reconcile job, or a retry) finished it first; theirs is the answer.
       const now = await trx.selectFrom('shipments').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
-      if (now.status === 'failed') throw new ApiError('carrier_error', `The purchase ${row.id} failed: ${now.last_error ?? 'the carrier refused it'}`);
+      if (now.status === 'failed' || now.status === 'abandoned') throw new ApiError('carrier_error', `The purchase ${row.id} failed: ${now.last_error ?? 'the carrier refused it'}`);
       return toShipment(ctx, now);
     }
     if (row.payment === 'platform' && label.postageCents > 0) {
@@ -324,12 +335,22 @@ async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel
 }
 
 /**
- * Finishes a purchase a crash left pending: asks the carrier again with the same idempotency key (getting the
- * label it may already have sold) and completes it; if the carrier refuses, the purchase is marked failed and
- * the order is free again.
+ * Finishes a purchase a crash or a time-out left pending: asks the carrier again with the same idempotency key
+ * (getting the label it may already have sold) and completes it; if the carrier refuses, the purchase is marked
+ * failed and the order is free again. A carrier that does not honour the key is never asked again, as asking
+ * could sell a second label: the purchase is marked failed and says where to look.
  */
 export async function finishPending(ctx: Context, row: ShipmentsTable): Promise<Shipment> {
-  return buyAndComplete(ctx, await carrierForShipment(ctx, row), row);
+  const carrier = await carrierForShipment(ctx, row);
+  if (carrier.idempotentPurchase) return buyAndComplete(ctx, carrier, row);
+  const detail = `${carrier.name} did not answer the purchase, and asking it again could sell a second label. If it sold one, it was not charged here and shipd cannot void it: look in the ${carrier.name} account's shipping history for a label bought at ${row.created_at} for order ${row.order_id}, and void it there`;
+  await ctx.db
+    .updateTable('shipments')
+    .set({ status: 'abandoned', last_error: detail, updated_at: ctx.clock.now().toISOString() })
+    .where('id', '=', row.id)
+    .where('status', '=', 'pending')
+    .execute();
+  throw new ApiError('carrier_error', `The purchase ${row.id} failed: ${detail}`);
 }
 
 /** The reconcile job: every purchase left pending past its time, finished or marked failed. */

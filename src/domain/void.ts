@@ -82,7 +82,9 @@ export async function voidLabel(ctx: Context, id: string): Promise<Shipment> {
       if (now.status === 'purchased') throw new ApiError('label_manifested', `The label ${row.id} was put on manifest ${now.manifest_id} while it was being voided; it can no longer be voided`);
       throw new ApiError('shipment_already_voided', `The label ${row.id} was voided by another request`);
     }
-    if (status === 'voided') await refundPostage(trx, row.id, at);
+    // Refunded on void whatever the carrier's review: the label is void and the order open again, so charging the
+    // account on until a review that no carrier API reports would bill a second label beside it.
+    await refundPostage(trx, row.id, at);
     const shipment = toShipment(ctx, { ...row, status, voided_at: at, updated_at: at });
     await recordEvent(trx, ctx, 'shipment.voided', shipment, at);
     if (row.is_return === 0) {

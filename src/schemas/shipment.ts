@@ -44,7 +44,7 @@ export type ReturnCreate = Static<typeof ReturnCreate>;
 export const ShipmentStatusSchema = StringEnum(['purchased', 'voided', 'void_pending'], {
   $id: 'ShipmentStatus',
   title: 'ShipmentStatus',
-  description: '`void_pending`: voided, with the refund still under the carrier\'s review',
+  description: '`void_pending`: voided, with the carrier\'s refund to the platform still under its review (USPS); platform postage is refunded to the account at once either way',
 });
 
 export const Shipment = Type.Object(

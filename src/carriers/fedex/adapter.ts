@@ -42,6 +42,7 @@ export class FedexCarrier implements Carrier {
   readonly name = info.name;
   readonly services: readonly ServiceInfo[] = info.services;
   readonly usable = true;
+  readonly idempotentPurchase = false;
   private readonly client: BearerClient;
 
   constructor(private readonly options: LiveCarrierOptions) {

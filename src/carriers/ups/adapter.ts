@@ -38,6 +38,7 @@ export class UpsCarrier implements Carrier {
   readonly name = info.name;
   readonly services = info.services;
   readonly usable = true;
+  readonly idempotentPurchase = false;
   private readonly client: BearerClient;
 
   constructor(private readonly options: LiveCarrierOptions) {

@@ -36,6 +36,7 @@ export class UspsCarrier implements Carrier {
   readonly name = info.name;
   readonly services = info.services;
   readonly usable = true;
+  readonly idempotentPurchase = true;
   private readonly client: BearerClient;
   /** The payment authorization token is good for eight hours and is not to be asked for per label (carriers.md 3.3). */
   private readonly payments: TokenCache;

@@ -1,0 +1,189 @@
+// Live purchases whose answer was lost, own carrier accounts that go away, and refunds under a carrier's review:
+// the ways a live label could be bought twice, bought on the wrong bill, or charged after its void.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { problem, startServer, type TestServer } from './harness.ts';
+import { austin, orderBody } from './fixtures.ts';
+import { startUpsFake, upsFakeCredentials, type UpsFake } from './fakes/ups.ts';
+import { fakeUspsCredentials, startUspsFake, type UspsFake } from './fakes/usps.ts';
+import { startFedexFake, type FedexFake } from './fakes/fedex.ts';
+import { setPaymentMethod } from '../src/domain/billing.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
+
+let ups: UpsFake;
+let usps: UspsFake;
+let fedex: FedexFake;
+
+before(async () => {
+  [ups, usps, fedex] = await Promise.all([startUpsFake(), startUspsFake(), startFedexFake()]);
+});
+after(async () => {
+  await Promise.all([ups.close(), usps.close(), fedex.close()]);
+});
+
+function carrierEnv(which: ('ups' | 'usps' | 'fedex')[]): Record<string, string> {
+  const env: Record<string, string> = { UPS_BASE_URL: ups.url, USPS_BASE_URL: usps.url, FEDEX_BASE_URL: fedex.url };
+  const creds = {
+    ups: upsFakeCredentials,
+    usps: fakeUspsCredentials,
+    fedex: { clientId: fedex.clientId, clientSecret: fedex.clientSecret, accountNumber: fedex.accountNumber },
+  };
+  for (const c of which) {
+    const p = c.toUpperCase();
+    env[`${p}_CLIENT_ID`] = creds[c].clientId;
+    env[`${p}_CLIENT_SECRET`] = creds[c].clientSecret;
+    env[`${p}_ACCOUNT_NUMBER`] = creds[c].accountNumber;
+  }
+  return env;
+}
+
+/** FedEx labels need the shipper's phone. */
+const liveOrder = (over: Record<string, unknown> = {}) => orderBody({ ship_from: { ...austin, phone: '512-555-0100' }, ...over });
+
+const upsShipCalls = () => ups.calls.filter((c) => c.method === 'POST' && /\/api\/shipments\/v\w+\/ship$/.test(c.path)).length;
+
+async function upsRate(server: TestServer, key: string, orderId: string): Promise<string> {
+  const shop = await server.request('POST', '/rates', { key, body: { order_id: orderId } });
+  assert.equal(shop.status, 200, shop.text);
+  return shop.body.rates.find((r: Json) => r.carrier === 'ups').id;
+}
+
+/** Lets the pending purchase go stale, as the reconcile job and a retry judge it (the carrier time-out + 5 s). */
+async function staleAfterTimeout(server: TestServer): Promise<void> {
+  // The fake sells the label once its slow answer is done.
+  await new Promise((r) => setTimeout(r, 700));
+  server.clock.advance(7_000);
+}
+
+describe('a UPS purchase whose answer was lost', () => {
+  let server: TestServer;
+  let key: string;
+  let account: string;
+  before(async () => {
+    server = await startServer({ env: { ...carrierEnv(['ups', 'usps', 'fedex']), SHIPD_CARRIER_TIMEOUT_MS: '1000' } });
+    account = await server.account();
+    await setPaymentMethod(server.services.database.db, server.clock, account, 'live', 'pm_live_4242');
+    key = (await server.key(account, 'live')).secret;
+  });
+  after(() => server.close());
+
+  test('is never bought again: UPS does not honour an idempotency key, so the retry answers the failure and says where to look', async () => {
+    const o = (await server.request('POST', '/orders', { key, body: liveOrder() })).body;
+    const body = { order_id: o.id, rate_id: await upsRate(server, key, o.id) };
+    const before = upsShipCalls();
+    ups.failNext({ kind: 'slow', ms: 1500 }, '/api/shipments');
+    problem(await server.request('POST', '/shipments', { key, body, headers: { 'idempotency-key': 'ups-lost' } }), 504, 'carrier_timeout');
+    await staleAfterTimeout(server);
+
+    for (let i = 0; i < 2; i++) {
+      const retry = problem(await server.request('POST', '/shipments', { key, body, headers: { 'idempotency-key': 'ups-lost' } }), 502, 'carrier_error');
+      assert.match(retry.detail, /could sell a second label/);
+      assert.match(retry.detail, new RegExp(o.id));
+    }
+    assert.equal(upsShipCalls() - before, 1, 'UPS was asked to ship once, whoever finished the purchase');
+    const ledger = await server.services.database.db.selectFrom('postage_ledger').selectAll().where('account_id', '=', account).execute();
+    assert.equal(ledger.length, 0, 'nothing charged for a label shipd does not know');
+
+    // The order is free again: a new request (a new key) buys a label.
+    const fresh = await server.request('POST', '/shipments', { key, body, headers: { 'idempotency-key': 'ups-lost-2' } });
+    assert.equal(fresh.status, 201, fresh.text);
+    assert.equal(upsShipCalls() - before, 2);
+  });
+});
+
+describe('a label of the account own UPS account', () => {
+  let server: TestServer;
+  let key: string;
+  let account: string;
+  before(async () => {
+    server = await startServer({ env: { ...carrierEnv(['ups', 'usps', 'fedex']), SHIPD_CARRIER_TIMEOUT_MS: '1000' } });
+    account = await server.account('own-ups');
+    key = (await server.key(account, 'live')).secret;
+    const connected = await server.cli(['carriers', 'connect', '--account', 'own-ups', '--carrier', 'ups', '--client-id', upsFakeCredentials.clientId, '--account-number', upsFakeCredentials.accountNumber], {
+      SHIPD_CARRIER_CLIENT_SECRET: upsFakeCredentials.clientSecret,
+    });
+    assert.equal(connected.code, 0, connected.stderr);
+  });
+  after(() => server.close());
+
+  test('is never finished, voided or tracked with the platform credentials once the own account is disconnected', async () => {
+    const o = (await server.request('POST', '/orders', { key, body: liveOrder() })).body;
+    const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.id, rate_id: await upsRate(server, key, o.id) } });
+    assert.equal(bought.status, 201, bought.text);
+    assert.equal(bought.body.payment, 'carrier_account');
+    const gone = await server.cli(['carriers', 'disconnect', '--account', 'own-ups', '--carrier', 'ups']);
+    assert.equal(gone.code, 0, gone.stderr);
+    const voids = ups.calls.filter((c) => c.method === 'DELETE').length;
+    const voided = problem(await server.request('POST', `/shipments/${o.id}/void`, { key }), 502, 'carrier_error');
+    assert.match(voided.detail, /no longer connected/);
+    assert.equal(ups.calls.filter((c) => c.method === 'DELETE').length, voids, 'the platform account was not asked to void it');
+    const ledger = await server.services.database.db.selectFrom('postage_ledger').selectAll().where('account_id', '=', account).execute();
+    assert.equal(ledger.length, 0);
+  });
+});
+
+describe('an account with its own UPS account and no payment method', () => {
+  let server: TestServer;
+  let key: string;
+  before(async () => {
+    server = await startServer({ env: carrierEnv(['usps', 'fedex']) });
+    const account = await server.account('own-ups-only');
+    key = (await server.key(account, 'live')).secret;
+    const connected = await server.cli(['carriers', 'connect', '--account', 'own-ups-only', '--carrier', 'ups', '--client-id', upsFakeCredentials.clientId, '--account-number', upsFakeCredentials.accountNumber], {
+      SHIPD_CARRIER_CLIENT_SECRET: upsFakeCredentials.clientSecret,
+    });
+    assert.equal(connected.code, 0, connected.stderr);
+  });
+  after(() => server.close());
+
+  test('answers 402 for an order whose requested service is a platform carrier', async () => {
+    const o = await server.request('POST', '/orders', { key, body: liveOrder({ requested_service: { carrier: 'usps', service: 'PRIORITY_MAIL' } }) });
+    assert.equal(o.status, 201, o.text);
+    problem(await server.request('POST', '/shipments', { key, body: { order_id: o.body.id } }), 402, 'payment_method_required');
+  });
+
+  test("answers 402 for an order in a platform carrier's box", async () => {
+    const boxes = await server.request('GET', '/packages?carrier=usps', { key });
+    const o = await server.request('POST', '/orders', { key, body: liveOrder({ parcel: { weight: { value: 2, unit: 'lb' } }, package_id: boxes.body.data[0].id }) });
+    assert.equal(o.status, 201, o.text);
+    problem(await server.request('POST', '/shipments', { key, body: { order_id: o.body.id } }), 402, 'payment_method_required');
+  });
+
+  test('buys its own UPS label when the order asks for UPS', async () => {
+    const o = await server.request('POST', '/orders', { key, body: liveOrder({ requested_service: { carrier: 'ups', service: '03' } }) });
+    const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.body.id } });
+    assert.equal(bought.status, 201, bought.text);
+    assert.equal(bought.body.payment, 'carrier_account');
+  });
+});
+
+describe('a USPS void whose refund goes under review', () => {
+  let server: TestServer;
+  let key: string;
+  let account: string;
+  before(async () => {
+    server = await startServer({ env: carrierEnv(['ups', 'usps', 'fedex']) });
+    account = await server.account();
+    await setPaymentMethod(server.services.database.db, server.clock, account, 'live', 'pm_live_4242');
+    key = (await server.key(account, 'live')).secret;
+  });
+  after(() => server.close());
+
+  test('is void_pending and refunded in the ledger at once, so the next label is the only one charged', async () => {
+    const o = (await server.request('POST', '/orders', { key, body: liveOrder({ requested_service: { carrier: 'usps', service: 'PRIORITY_MAIL' } }) })).body;
+    const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.id } });
+    assert.equal(bought.status, 201, bought.text);
+    usps.manifested = true;
+    const voided = await server.request('POST', `/shipments/${o.id}/void`, { key });
+    usps.manifested = false;
+    assert.equal(voided.status, 200, voided.text);
+    assert.equal(voided.body.status, 'void_pending');
+    const again = await server.request('POST', '/shipments', { key, body: { order_id: o.id } });
+    assert.equal(again.status, 201, again.text);
+    const ledger = await server.services.database.db.selectFrom('postage_ledger').selectAll().where('account_id', '=', account).execute();
+    const net = (id: string) => ledger.filter((l) => l.shipment_id === id).reduce((s, l) => s + l.amount_cents, 0);
+    assert.equal(net(bought.body.id), 0, JSON.stringify(ledger));
+    assert.ok(net(again.body.id) > 0);
+  });
+});
