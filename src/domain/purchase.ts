@@ -14,6 +14,7 @@ import { ownOrderRow, toOrder } from './orders.ts';
 import { inputsFingerprint, orderInputs, quoteAll, rateRequest, type ShipmentInputs } from './rating.ts';
 import { labelDataFor } from './label-bytes.ts';
 import { ownerOf, serviceName, toShipment, type PurchaseRecord } from './shipments.ts';
+import { idempotencyTtlMs } from './idempotency.ts';
 import { inTransaction } from './transaction.ts';
 
 /**
@@ -96,7 +97,7 @@ function checkPurchasable(order: OrdersTable): void {
 
 /** Buys the order's label: POST /shipments, and each order of a batch. */
 export async function buyLabel(ctx: Context, input: ShipmentCreate, selection: Selection = 'requested'): Promise<Shipment> {
-  const earlier = ctx.idempotencyKey ? await purchaseByKey(ctx, input.order_id, false, ctx.idempotencyKey) : undefined;
+  const earlier = ctx.idempotencyKey ? await purchaseByKey(ctx, input.order_id, false, ctx.idempotencyKey, input) : undefined;
   if (earlier) return resumePurchase(ctx, earlier);
 
   const order = await ownOrderRow(ctx.db, ctx, input.order_id, false);
@@ -149,9 +150,22 @@ export interface PurchaseInput {
   metadata: Record<string, string> | undefined;
 }
 
-/** The purchase this Idempotency-Key already started for the order, if any. */
-export async function purchaseByKey(ctx: Context, orderId: string, isReturn: boolean, key: string): Promise<ShipmentsTable | undefined> {
-  return ctx.db
+/** What a purchase request asks for beyond its order. */
+interface PurchaseAsk {
+  rate_id?: string;
+  label_format?: LabelFormat;
+  metadata?: Record<string, string>;
+}
+
+const canonicalMetadata = (m: Record<string, string>) => JSON.stringify(Object.entries(m).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/**
+ * The purchase this Idempotency-Key started for the order within the key's 7 days, if any. The HTTP layer forgets
+ * a key whose request failed with a 5xx, so a retry reaches here even when its body differs: a purchase started
+ * for another request is refused, not answered.
+ */
+export async function purchaseByKey(ctx: Context, orderId: string, isReturn: boolean, key: string, ask: PurchaseAsk): Promise<ShipmentsTable | undefined> {
+  const row = await ctx.db
     .selectFrom('shipments')
     .selectAll()
     .where('owner_key_id', '=', ctx.principal.keyId)
@@ -159,8 +173,16 @@ export async function purchaseByKey(ctx: Context, orderId: string, isReturn: boo
     .where('is_return', '=', isReturn ? 1 : 0)
     .where('idempotency_key', '=', key)
     .where('status', 'in', ['pending', 'purchased', 'voided', 'void_pending', 'abandoned'])
+    .where('created_at', '>', new Date(ctx.clock.now().getTime() - idempotencyTtlMs).toISOString())
     .orderBy('id', 'desc')
     .executeTakeFirst();
+  if (!row) return undefined;
+  const same =
+    (ask.rate_id ?? null) === row.rate_id &&
+    (ask.label_format ?? 'pdf') === row.label_format &&
+    canonicalMetadata(ask.metadata ?? {}) === canonicalMetadata(JSON.parse(row.metadata) as Record<string, string>);
+  if (!same) throw new ApiError('idempotency_key_reused', `This Idempotency-Key already started the purchase ${row.id} with a different request; use a new key for a new request`);
+  return row;
 }
 
 /** A retry of a purchase whose first request never answered: its label if it was bought, else finish buying it. */

@@ -13,7 +13,7 @@ import { currentShipmentRow } from './shipments.ts';
  * service when the carrier offers it for the way back, else its cheapest. POST /shipments/{order_id}/return.
  */
 export async function createReturnLabel(ctx: Context, orderId: string, input: ReturnCreate): Promise<Shipment> {
-  const earlier = ctx.idempotencyKey ? await purchaseByKey(ctx, orderId, true, ctx.idempotencyKey) : undefined;
+  const earlier = ctx.idempotencyKey ? await purchaseByKey(ctx, orderId, true, ctx.idempotencyKey, input) : undefined;
   if (earlier) return resumePurchase(ctx, earlier);
 
   const order = await ownOrderRow(ctx.db, ctx, orderId, false);

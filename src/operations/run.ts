@@ -39,7 +39,8 @@ export function idempotencyStore(services: Services, waitForFirstMs?: number): I
 
 /** Answers a client's retry must not replay: it may fix the request, or simply come back later. */
 // A missing or declined payment method is fixed on the account, after which the same request must succeed. A
-// purchase still running (after a carrier time-out) is finished by the retry that comes once it is stale.
+// purchase still running (after a carrier time-out) is finished by the retry that comes once it is stale. A key that
+// started a purchase for another request is refused for this one only: stored, it would refuse the request it is for.
 const unstoredCodes = new Set<ErrorCode>([
   'validation_failed',
   'malformed_json',
@@ -48,6 +49,7 @@ const unstoredCodes = new Set<ErrorCode>([
   'payment_method_required',
   'payment_declined',
   'idempotency_key_in_use',
+  'idempotency_key_reused',
 ]);
 
 /**
