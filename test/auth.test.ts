@@ -127,6 +127,27 @@ describe('revocation and rolling through the CLI, a separate process', () => {
     assert.equal((await server.request('GET', '/carriers', { key: out.stdout.trim() })).status, 200);
   });
 
+  test('a roll with no grace also ends a secret still in an earlier roll\'s grace (the roll after a leak)', async () => {
+    const { id, secret: first } = await server.key(accountId);
+    const out = await server.cli(['keys', 'roll', id, '--grace', '24h']);
+    assert.equal(out.code, 0, out.stderr);
+    const again = await server.cli(['keys', 'roll', id, '--grace', '0']);
+    assert.equal(again.code, 0, again.stderr);
+    problem(await server.request('GET', '/carriers', { key: first }), 401, 'expired_api_key');
+    problem(await server.request('GET', '/carriers', { key: out.stdout.trim() }), 401, 'expired_api_key');
+    assert.equal((await server.request('GET', '/carriers', { key: again.stdout.trim() })).status, 200);
+  });
+
+  test('a longer grace never extends an earlier, shorter one', async () => {
+    const { id, secret: first } = await server.key(accountId);
+    const admin = { db: server.services.database.db, kind: server.services.database.kind, clock: server.clock };
+    const { secret: second } = await rollApiKey(admin, id, 60_000);
+    await rollApiKey(admin, id, 60 * 60_000);
+    server.clock.advance(60_001);
+    problem(await server.request('GET', '/carriers', { key: first }), 401, 'expired_api_key');
+    assert.equal((await server.request('GET', '/carriers', { key: second })).status, 200);
+  });
+
   test('the grace period follows the server clock', async () => {
     const { id, secret: old } = await server.key(accountId);
     const admin = { db: server.services.database.db, kind: server.services.database.kind, clock: server.clock };

@@ -70,11 +70,14 @@ export async function rollApiKey(admin: KeyAdmin, keyId: string, graceMs: number
     const key = await liveKey(trx, keyId);
     const now = admin.clock.now();
     const s = generateKeySecret(key.mode);
+    const ends = new Date(now.getTime() + graceMs).toISOString();
+    // Every older secret stops by then, including one still in an earlier roll's longer grace: a roll after a leak
+    // must not leave the leaked secret working.
     await trx
       .updateTable('api_key_secrets')
-      .set({ expires_at: new Date(now.getTime() + graceMs).toISOString() })
+      .set({ expires_at: ends })
       .where('key_id', '=', keyId)
-      .where('expires_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', ends)]))
       .execute();
     await trx.insertInto('api_key_secrets').values({ hash: s.hash, key_id: keyId, created_at: now.toISOString(), expires_at: null }).execute();
     await trx.updateTable('api_keys').set({ prefix: s.prefix, last4: s.last4 }).where('id', '=', keyId).execute();
