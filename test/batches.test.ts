@@ -348,3 +348,38 @@ describe('a batch across a crash', () => {
     }
   });
 });
+
+describe('a batch whose key is revoked before the worker reaches it', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer({ env: { SHIPD_FEATURES: 'batches' } });
+  });
+  after(() => server.close());
+
+  test('buys nothing: each order fails with revoked_api_key and nothing is charged', async () => {
+    const account = await server.account();
+    await setPaymentMethod(server.services.database.db, server.clock, account, 'test', 'pm_test_visa');
+    const k = await server.key(account);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await server.request('POST', '/orders', { key: k.secret, body: orderBody() })).body.id);
+    const created = await server.request('POST', '/batches', { key: k.secret, body: { order_ids: ids } });
+    assert.equal(created.status, 201, created.text);
+    const out = await server.cli(['keys', 'revoke', k.id]);
+    assert.equal(out.code, 0, out.stderr);
+    const runner = createJobRunner(server.services, createLogger('silent'), { pollMs: 20 });
+    runner.start();
+    const db = server.services.database.db;
+    try {
+      await poll('the batch completed', async () => {
+        const row = await db.selectFrom('batches').select('status').where('id', '=', created.body.id).executeTakeFirst();
+        return row?.status === 'completed' ? row : undefined;
+      });
+    } finally {
+      await runner.stop();
+    }
+    const items = await db.selectFrom('batch_items').select(['status', 'error']).where('batch_id', '=', created.body.id).execute();
+    assert.deepEqual(items.map((i) => [i.status, JSON.parse(i.error ?? '{}').code]), ids.map(() => ['failed', 'revoked_api_key']));
+    assert.equal((await db.selectFrom('shipments').select('id').where('owner_key_id', '=', k.id).execute()).length, 0);
+    assert.equal((await db.selectFrom('postage_ledger').select('id').where('account_id', '=', account).execute()).length, 0);
+  });
+});

@@ -33,6 +33,11 @@ const undecided = new Set(['idempotency_key_in_use', 'carrier_timeout']);
 async function buyItem(owner: Context, batch: BatchesTable, item: BatchItemsTable): Promise<Outcome> {
   const ctx: Context = { ...owner, idempotencyKey: `${batch.id}:${item.position}`, requestId: `${batch.id}:${item.position}` };
   try {
+    // Asked before every label: a revoked key's requests are refused from the moment it is revoked, this one too.
+    const key = await ctx.db.selectFrom('api_keys').select('revoked_at').where('id', '=', batch.owner_key_id).executeTakeFirst();
+    if (!key || key.revoked_at !== null) {
+      throw new ApiError('revoked_api_key', `The API key that handed in ${batch.id} was revoked at ${key?.revoked_at}; the orders left were not bought`);
+    }
     const shipment = await buyLabel(ctx, { order_id: item.order_id, label_format: batch.label_format }, batch.selection);
     return { status: 'purchased', shipmentId: shipment.id };
   } catch (err) {
