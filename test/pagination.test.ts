@@ -280,6 +280,14 @@ describe('filters of GET /orders', () => {
 
     queryProblem(await server.request('GET', '/orders?created_after=yesterday', { key: k }), '/created_after');
     queryProblem(await server.request('GET', '/orders?created_before=2026-13-01T00:00:00Z', { key: k }), '/created_before');
+
+    // A leap second is a date-time too: the second after :59 (it once answered 500).
+    assert.deepEqual(await window({ created_after: '2016-12-31T23:59:60Z' }), all);
+    assert.deepEqual(await window({ created_before: '2016-12-31T23:59:60Z' }), []);
+    for (const path of ['/orders', '/events', '/shipments']) {
+      const res = await server.request('GET', `${path}?created_before=2016-12-31T23%3A59%3A60Z&created_after=2016-12-31T23%3A59%3A60.5%2B00%3A00`, { key: k });
+      assert.equal(res.status, 200, `${path}: ${res.text}`);
+    }
   });
 });
 

@@ -43,6 +43,20 @@ function toPage<R extends { id: string }, T>(rows: R[], limit: number, map: (row
   };
 }
 
+const leapSecond = /:60(?=(\.\d+)?(z|[+-]\d\d:\d\d)$)/i;
+
+/**
+ * A date-time filter as the stored form. RFC 3339 allows a leap second (23:59:60), which the schema lets through
+ * and Date cannot read: it is the second after :59.
+ */
+function instant(value: string, field: string): string {
+  const ms = leapSecond.test(value) ? Date.parse(value.replace(leapSecond, ':59')) + 1_000 : Date.parse(value);
+  if (Number.isNaN(ms)) {
+    throw new ApiError('validation_failed', `${field} is not a date-time this server can read`, [{ in: 'query', pointer: `/${field}`, detail: 'must be an RFC 3339 date-time such as 2026-11-25T10:00:00Z' }]);
+  }
+  return new Date(ms).toISOString();
+}
+
 /**
  * One page of a list, newest first: the shared time window, cursor and limit applied to a query the caller has
  * already narrowed to the key's own rows and its own filters.
@@ -56,8 +70,8 @@ export async function fetchPage<R extends { id: string; created_at: string }, T>
 ): Promise<Page<T>> {
   const limit = input.limit ?? 20;
   let q = query;
-  if (input.created_after) q = q.where(sql.ref('created_at'), '>=', new Date(input.created_after).toISOString());
-  if (input.created_before) q = q.where(sql.ref('created_at'), '<', new Date(input.created_before).toISOString());
+  if (input.created_after) q = q.where(sql.ref('created_at'), '>=', instant(input.created_after, 'created_after'));
+  if (input.created_before) q = q.where(sql.ref('created_at'), '<', instant(input.created_before, 'created_before'));
   if (input.cursor) q = q.where(sql.ref('id'), '<', decodeCursor(input.cursor, prefix));
   const rows = await q.orderBy(sql.ref('id'), 'desc').limit(limit + 1).execute();
   return toPage(rows, limit, map);
