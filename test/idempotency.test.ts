@@ -104,13 +104,13 @@ describe('Idempotency-Key on POST /orders', () => {
   test('malformed keys are 400 invalid_idempotency_key and nothing is created', async () => {
     const before = await countOrders();
     // (HTTP itself trims spaces around a header value, so those are not tried.)
-    for (const bad of ['x'.repeat(256), 'tab\there', 'caf\u00e9']) {
+    for (const bad of ['x'.repeat(256), 'x'.repeat(258), 'x'.repeat(5_000), 'tab\there', 'caf\u00e9']) {
       const res = await server.raw('POST', '/api/integrations/v1/orders', {
         headers: { authorization: `Bearer ${keyA.secret}`, 'content-type': 'application/json', 'idempotency-key': Buffer.from(bad, 'latin1').toString('latin1') },
         body: JSON.stringify(orderBody()),
       });
       assert.equal(res.status, 400, bad);
-      assert.match(JSON.parse(res.text).code, /^(invalid_idempotency_key|validation_failed)$/);
+      assert.equal(JSON.parse(res.text).code, 'invalid_idempotency_key', `${bad.length} characters: ${res.text}`);
     }
     assert.equal(await countOrders(), before);
   });

@@ -50,7 +50,7 @@ test('every operation has auth, a described answer, problem answers and a summar
       if (op.operationId === 'getLabelFile') {
         assert.deepEqual(op.security, [], 'label files take no API key');
         const responses = op.responses as Record<string, unknown>;
-        for (const status of ['200', '403', '404', '410']) assert.ok(responses[status], `getLabelFile ${status}`);
+        for (const status of ['200', '400', '403', '404', '410', '414', '500', '503']) assert.ok(responses[status], `getLabelFile ${status}`);
         continue;
       }
       assert.deepEqual(op.security, [{ bearerAuth: [] }, { apiKeyHeader: [] }]);
@@ -58,6 +58,11 @@ test('every operation has auth, a described answer, problem answers and a summar
       for (const status of ['400', '401', '403', '429', '500']) {
         assert.deepEqual(responses[status]?.content['application/problem+json']?.schema, { $ref: '#/components/schemas/Problem' }, `${op.operationId} ${status}`);
       }
+      // Answers the framework gives before the operation runs: a path parameter over 100 characters, and a body too
+      // large or not JSON on any method that may carry one.
+      const [path, method] = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, i]) => Object.entries(i).filter(([, o]) => o === op).map(([m]) => [p, m]))[0]!;
+      if (path!.includes('{')) assert.ok(responses['414'], `${op.operationId} 414`);
+      if (method !== 'get') for (const status of ['413', '415']) assert.ok(responses[status], `${op.operationId} ${status}`);
       const success = Object.entries(responses).find(([s]) => s.startsWith('2'));
       assert.ok(success, `${op.operationId} has a success answer`);
       assert.notEqual(success[1].description, 'Default Response');

@@ -5,6 +5,7 @@ import { ApiError } from '../domain/errors.ts';
 import { labelFile } from '../domain/label-files.ts';
 import type { LabelFormat } from '../labels/label-data.ts';
 import { apiBase } from '../domain/paths.ts';
+import { problemResponses } from './routes.ts';
 
 const filePattern = /^((shp|bat|man)_[0-9a-z]{26})\.(pdf|zpl|png)$/;
 
@@ -30,9 +31,7 @@ export function registerLabelFiles(app: FastifyInstance, services: Services): vo
             description: 'The label: application/pdf, image/png, or ZPL II text',
             content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) }, 'image/png': { schema: Type.String({ format: 'binary' }) }, 'application/zpl': { schema: Type.String() } },
           },
-          403: { description: '`invalid_label_token`: the token is not valid for this label, or has expired', content: { 'application/problem+json': { schema: Type.Ref('Problem') } } },
-          404: { description: '`not_found`: no such label', content: { 'application/problem+json': { schema: Type.Ref('Problem') } } },
-          410: { description: '`label_voided`: the label was voided', content: { 'application/problem+json': { schema: Type.Ref('Problem') } } },
+          ...problemResponses(['validation_failed', 'invalid_label_token', 'not_found', 'uri_too_long', 'label_voided', 'internal_error', 'service_unavailable']),
         },
       },
     },

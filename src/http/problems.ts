@@ -81,6 +81,11 @@ function problemFor(error: FastifyError): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation) {
     const { list, total } = fieldErrors(error.validation as ErrorObject[], error.validationContext);
+    // The header's schema documents its bounds; a key out of them is the same fault, with the same code, as one the
+    // idempotency plugin refuses.
+    if (list.length > 0 && list.every((e) => e.in === 'header' && e.pointer === '/idempotency-key')) {
+      return new ApiError('invalid_idempotency_key', `Idempotency-Key must be 1 to 255 printable ASCII characters, bare or in double quotes: it ${list[0]!.detail}`);
+    }
     return validationError(list, total);
   }
   switch (error.code) {

@@ -33,8 +33,8 @@ const idempotencyErrors: ErrorCode[] = ['invalid_idempotency_key', 'idempotency_
 
 const idempotencyHeader = Type.Object({ 'idempotency-key': Type.Optional(IdempotencyKey) });
 
-function errorResponses(op: AnyOperation): Record<number, unknown> {
-  const codes = new Set<ErrorCode>([...commonErrors, ...(op.body ? bodyErrors : []), ...(op.idempotent ? idempotencyErrors : []), ...op.errors]);
+/** The OpenAPI responses of these error codes, one per status, each naming its codes. */
+export function problemResponses(codes: Iterable<ErrorCode>): Record<number, unknown> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = errorCodes[code].status;
@@ -48,6 +48,20 @@ function errorResponses(op: AnyOperation): Record<number, unknown> {
     };
   }
   return out;
+}
+
+function errorResponses(op: AnyOperation): Record<number, unknown> {
+  return problemResponses(
+    new Set<ErrorCode>([
+      ...commonErrors,
+      // A body is read (and refused when too large or not JSON) on every method that may carry one, whether or not
+      // the operation takes one.
+      ...(op.method !== 'GET' ? bodyErrors : []),
+      ...(op.path.includes(':') ? (['uri_too_long'] as const) : []),
+      ...(op.idempotent ? idempotencyErrors : []),
+      ...op.errors,
+    ]),
+  );
 }
 
 const allMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
