@@ -87,6 +87,8 @@ describe('creating orders', () => {
     ['an unknown carrier', { requested_service: { carrier: 'dhl', service: 'X' } }, '/requested_service/carrier', /.+/],
     ['21 metadata keys', { metadata: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v'])) }, '/metadata', /must NOT have more than 20 properties/],
     ['a metadata number', { metadata: { a: 1 } }, '/metadata/a', /must be string/],
+    ['a metadata key of 41 characters', { metadata: { ['k'.repeat(41)]: 'v' } }, `/metadata/${'k'.repeat(41)}`, /is a key that must NOT have more than 40 characters/],
+    ['an empty metadata key', { metadata: { '': 'v' } }, '/metadata/', /is a key that must NOT have fewer than 1 characters/],
     ['an unknown top-level field', { colour: 'red' }, '/colour', /not a known field/],
   ];
   for (const [name, overrides, pointer, detail] of invalid) {
@@ -134,6 +136,8 @@ describe('changing orders', () => {
     assert.equal(p.errors[0].pointer, '/ship_to/state');
     problem(await server.request('PATCH', `/orders/${order.id}`, { key, body: {} }), 400, 'validation_failed');
     problem(await server.request('PATCH', `/orders/${order.id}`, { key, body: { status: 'shipped' } }), 400, 'validation_failed');
+    const long = problem(await server.request('PATCH', `/orders/${order.id}`, { key, body: { metadata: { ['k'.repeat(41)]: null } } }), 400, 'validation_failed');
+    assert.deepEqual(long.errors, [{ in: 'body', pointer: `/metadata/${'k'.repeat(41)}`, detail: 'is a key that must NOT have more than 40 characters' }]);
   });
 
   test('cancel moves incomplete to cancelled; after that, neither PATCH nor cancel is allowed', async () => {

@@ -35,14 +35,18 @@ export function fieldErrors(errors: ErrorObject[], context: string | undefined):
   for (const e of errors) {
     if (e.keyword === 'type' && (e.params as { type: string }).type === 'null' && unions.has(e.instancePath)) continue;
     // The branches of a union each report why they failed; the summary line says it better.
-    if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
+    if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if' || e.keyword === 'propertyNames') continue;
     if (list.length === maxFieldErrors) {
       total++;
       continue;
     }
     let pointer = e.instancePath;
     let detail = e.message ?? 'is invalid';
-    if (e.keyword === 'required') {
+    if (e.propertyName !== undefined) {
+      // A key that breaks propertyNames: the pointer names the key, and the detail says it is the key at fault.
+      pointer += '/' + escapePointer(e.propertyName);
+      detail = `is a key that ${detail}`;
+    } else if (e.keyword === 'required') {
       pointer += '/' + escapePointer(String((e.params as { missingProperty: string }).missingProperty));
       detail = 'is required';
     } else if (e.keyword === 'additionalProperties') {

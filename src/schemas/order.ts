@@ -58,10 +58,12 @@ export const RequestedService = Type.Object(
 );
 export type RequestedService = Static<typeof RequestedService>;
 
-export const Metadata = Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }), {
+// A record's key schema becomes a pattern, which drops its bounds: propertyNames states them.
+export const Metadata = Type.Record(Type.String(), Type.String({ maxLength: 500 }), {
   $id: 'Metadata',
   title: 'Metadata',
   maxProperties: 20,
+  propertyNames: { minLength: 1, maxLength: 40 },
   description: 'Up to 20 string keys (40 characters) and values (500 characters) of your own',
   examples: [{ shop_order: '1042' }],
 });
@@ -116,7 +118,8 @@ export const OrderUpdate = Type.Object(
     requested_service: Type.Optional(Type.Union([Type.Ref(RequestedService), Type.Null()])),
     notes: Type.Optional(Type.Union([notes, Type.Null()])),
     metadata: Type.Optional(
-      Type.Record(Type.String({ maxLength: 40 }), Type.Union([Type.String({ maxLength: 500 }), Type.Null()]), {
+      Type.Record(Type.String(), Type.Union([Type.String({ maxLength: 500 }), Type.Null()]), {
+        propertyNames: { minLength: 1, maxLength: 40 },
         description: 'Merged into the order\'s metadata; a null value removes that key',
       }),
     ),
