@@ -4,6 +4,7 @@ import type { Registry } from 'prom-client';
 import type { Services } from './services.ts';
 import type { Config } from './config.ts';
 import { operations as allOperations, featureSchemas, sharedSchemas } from './operations/index.ts';
+import { WebhookEventType, webhookEventTypeFor } from './schemas/webhook.ts';
 import type { AnyOperation } from './operations/operation.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { clientErrorHandler, newRequestId, refuseExpectations, registerProblemHandlers, sendProblem } from './http/problems.ts';
@@ -77,7 +78,8 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
     },
   });
   app.decorateRequest('principal', null);
-  const schemas = [...sharedSchemas, ...[...services.config.features].flatMap((f) => featureSchemas[f])];
+  const features = services.config.features;
+  const schemas = [...sharedSchemas.map((s) => (s === WebhookEventType ? webhookEventTypeFor(features) : s)), ...[...features].flatMap((f) => featureSchemas[f])];
   refuseExpectations(app.server, services.config.publicUrl);
   app.setValidatorCompiler(validatorCompiler(schemas));
   for (const schema of schemas) app.addSchema(schema);

@@ -258,7 +258,7 @@ describe('batches', () => {
 describe('the batches feature switch', () => {
   test('off: the routes answer 404 and the OpenAPI document has no batches; on: both are there', async () => {
     const off = await startServer();
-    const on = await startServer({ env: { SHIPD_FEATURES: 'batches' } });
+    const on = await startServer({ env: { SHIPD_FEATURES: 'batches', SHIPD_WEBHOOKS_ALLOW_INSECURE: 'true' } });
     try {
       const offKey = (await off.key(await off.account())).secret;
       problem(await off.request('POST', '/batches', { key: offKey, body: { order_ids: [newId('ord')] } }), 404, 'route_not_found');
@@ -266,6 +266,11 @@ describe('the batches feature switch', () => {
       const offDoc = (await off.request('GET', '/openapi.json')).body;
       assert.ok(!Object.keys(offDoc.paths).some((p) => p.includes('/batches')));
       assert.ok(!Object.keys(offDoc.components.schemas).some((s) => s.startsWith('Batch')));
+      // Nor its event: no webhook can subscribe to what this server never sends.
+      assert.ok(!offDoc.components.schemas.WebhookEventType.enum.includes('batch.completed'));
+      const subscribe = (server: TestServer, key: string) =>
+        server.request('POST', '/webhooks', { key, body: { url: 'http://127.0.0.1:9/hooks', events: ['order.created', 'batch.completed'] } });
+      assert.equal(problem(await subscribe(off, offKey), 400, 'validation_failed').errors[0].pointer, '/events/1');
 
       const onKey = (await on.key(await on.account())).secret;
       assert.equal((await on.request('GET', '/batches', { key: onKey })).status, 200);
@@ -273,6 +278,8 @@ describe('the batches feature switch', () => {
       assert.ok(onDoc.paths['/api/integrations/v1/batches'].post);
       assert.ok(onDoc.paths['/api/integrations/v1/batches/{id}'].get);
       assert.ok(onDoc.components.schemas.Batch);
+      assert.ok(onDoc.components.schemas.WebhookEventType.enum.includes('batch.completed'));
+      assert.equal((await subscribe(on, onKey)).status, 201);
     } finally {
       await off.close();
       await on.close();

@@ -1,9 +1,17 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListOf, StringEnum, Timestamp } from './common.ts';
-import { eventTypes } from './event.ts';
+import { eventTypes, type EventType } from './event.ts';
 import { listQueryFields } from './list.ts';
 
-export const WebhookEventType = StringEnum(eventTypes, { $id: 'WebhookEventType', description: 'An event a webhook can subscribe to' });
+/** The event types a server with these features sends, and so lets a webhook subscribe to. */
+export const subscribableEventTypes = (features: ReadonlySet<string>): EventType[] => eventTypes.filter((t) => t !== 'batch.completed' || features.has('batches'));
+
+const eventTypeSchema = (types: readonly EventType[]) => StringEnum(types, { $id: 'WebhookEventType', description: 'An event a webhook can subscribe to' });
+
+export const WebhookEventType = eventTypeSchema(eventTypes);
+
+/** WebhookEventType as a server with these features validates and documents it: a feature that is off leaves no trace. */
+export const webhookEventTypeFor = (features: ReadonlySet<string>) => eventTypeSchema(subscribableEventTypes(features));
 
 const fields = {
   url: Type.String({ minLength: 1, maxLength: 2048, description: 'Where events are POSTed: https, resolving to public addresses', examples: ['https://example.com/hooks/shipd'] }),

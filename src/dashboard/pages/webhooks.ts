@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { asOwner, eventBodies, keyOf, keysOf, webhookOf, webhooksOf, type AccountScope } from '../../domain/account-view.ts';
 import { createWebhook, deleteWebhook, listDeliveries, retryDelivery, rotateWebhookSecret, testWebhook, toWebhook, updateWebhook } from '../../domain/webhooks.ts';
-import { eventTypes } from '../../schemas/event.ts';
+import { subscribableEventTypes } from '../../schemas/webhook.ts';
 import type { WebhookCreate } from '../../schemas/webhook.ts';
 import { serviceContext } from '../../services.ts';
 import type { PageDeps } from '../plugin.ts';
@@ -13,7 +13,7 @@ export function registerWebhooks(app: FastifyInstance, { services, mode }: PageD
   const db = services.database.db;
   const list = pathOf(mode, 'webhooks');
   const route = routeOf(mode, 'webhooks');
-  const types = eventTypes.filter((t) => t !== 'batch.completed' || services.config.features.has('batches'));
+  const types = subscribableEventTypes(services.config.features);
 
   /** The webhook a path names, with a context acting as the key that owns it. */
   async function owned(request: FastifyRequest) {
