@@ -17,5 +17,5 @@ test('a token does not open another shipment, survive another secret, or a chang
   assert.equal(checkLabelToken('other', 'shp_a', token, now), 'invalid');
   const [expires, sig] = token.split('.');
   assert.equal(checkLabelToken('s3cret', 'shp_a', `${Number(expires) + 86_400}.${sig}`, now), 'invalid');
-  for (const junk of ['', '.', 'abc', `${expires}.`, `${expires}.${sig}x`, `-1.${sig}`]) assert.equal(checkLabelToken('s3cret', 'shp_a', junk, now), 'invalid');
+  for (const junk of ['', '.', 'abc', `${expires}.`, `${expires}.${sig}x`, `-1.${sig}`, `0${expires}.${sig}`]) assert.equal(checkLabelToken('s3cret', 'shp_a', junk, now), 'invalid');
 });

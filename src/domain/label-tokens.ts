@@ -19,7 +19,8 @@ export function signLabelToken(secret: string, shipmentId: string, now: Date): s
 export type TokenCheck = 'valid' | 'expired' | 'invalid';
 
 export function checkLabelToken(secret: string, shipmentId: string, token: string, now: Date): TokenCheck {
-  const match = /^([0-9]{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  // One spelling per token: no leading zeros on the expiry.
+  const match = /^([1-9][0-9]{0,11})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!match) return 'invalid';
   const expires = Number(match[1]);
   const given = Buffer.from(match[2]!, 'base64url');
