@@ -4,6 +4,7 @@
 // database's raw rate (order rows inserted through Kysely, one per transaction, as many in flight as flows). Goal:
 // at least 100 flows/s, and the flow at least 0.6 of the renderer's rate. On SQLite, or on PostgreSQL with
 // BENCH_DATABASE_URL=postgres://… (a fresh database made on that server, dropped after).
+import { availableParallelism } from 'node:os';
 import { Pool } from 'undici';
 import { labelsPerSecond } from './label-renderer.ts';
 import { isMain, megabytes, sampleOrder, startShipd, type Result } from './lib.ts';
@@ -89,6 +90,13 @@ export async function benchFlow(seconds: number, databaseUrl: string | undefined
   console.error(`CPU per flow     shipd ${serverCpuMsPerFlow?.toFixed(2) ?? '—'} ms (its event loop's thread ${mainCpuMsPerFlow?.toFixed(2) ?? '—'} ms), load generator ${clientCpuMsPerFlow.toFixed(2)} ms   (a label render alone: ${(1000 / rendered).toFixed(2)} ms)`);
   console.error(`label renderer   ${rendered.toFixed(0).padStart(6)} PDF labels/s in one process`);
   console.error(`raw inserts      ${inserts.toFixed(0).padStart(6)} order rows/s on ${shipd.database} through Kysely, one per transaction, ${concurrency} in flight   (flows ÷ inserts ${(flowsPerSecond / inserts).toFixed(3)})`);
+  // The load generator shares the server's cores, so the cores over everything a flow costs bounds the rate.
+  if (serverCpuMsPerFlow !== undefined) {
+    const cores = availableParallelism();
+    const ceiling = (cores * 1000) / (serverCpuMsPerFlow + clientCpuMsPerFlow);
+    const budget = (cores * 1000) / (0.6 * rendered);
+    console.error(`CPU ceiling      ${cores} cores ÷ ${(serverCpuMsPerFlow + clientCpuMsPerFlow).toFixed(2)} ms per flow = at most ${ceiling.toFixed(0)} flows/s; 0.6 of the renderer needs ≤ ${budget.toFixed(2)} ms per flow`);
+  }
   console.error(`ratio ${ratio.toFixed(2)} (goal ≥ 0.60)   flows ${flowsPerSecond.toFixed(0)}/s (goal ≥ 100)`);
   return {
     benchmark: 'flow: order → rates → buy → label',
