@@ -5,6 +5,7 @@ import { problem, startServer, type TestServer } from './harness.ts';
 import { austin, orderBody } from './fixtures.ts';
 import { setPaymentMethod } from '../src/domain/billing.ts';
 import { addLocation } from '../src/domain/locations.ts';
+import { newId } from '../src/domain/ids.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
@@ -267,5 +268,40 @@ describe('the feature switch', () => {
     } finally {
       await off.close();
     }
+  });
+});
+
+describe('pickups for today, and places at fault', () => {
+  let server: TestServer;
+  let key: string;
+  let locationId: string;
+  before(async () => {
+    server = await startServer({ env: { SHIPD_FEATURES: 'pickups' } });
+    // Monday 2030-11-25, 13:00:30 in Austin (UTC-6).
+    server.clock.advance(Date.parse('2030-11-25T19:00:30Z') - server.clock.now().getTime());
+    const db = server.services.database.db;
+    const account = await server.account();
+    await setPaymentMethod(db, server.clock, account, 'test', 'pm_test_visa');
+    key = (await server.key(account)).secret;
+    locationId = (await addLocation(db, server.clock, account, { name: 'Austin warehouse', address: austin })).id;
+  });
+  after(() => server.close());
+
+  test('a window whose start minute has come is refused, as it could no longer be cancelled; the next minute is taken', async () => {
+    const at = (start: string) => server.request('POST', '/pickups', { key, body: { carrier: 'ups', ship_from_id: locationId, date: '2030-11-25', window: { start, end: '17:00' } } });
+    const begun = problem(await at('13:00'), 400, 'validation_failed');
+    assert.deepEqual(begun.errors.map((e: { pointer: string }) => e.pointer), ['/window/start']);
+    const next = await at('13:01');
+    assert.equal(next.status, 201, next.text);
+    assert.equal((await server.request('POST', `/pickups/${next.body.id}/cancel`, { key })).status, 200);
+  });
+
+  test('an unknown location still has its date and window checked: every broken rule in one answer', async () => {
+    const res = await server.request('POST', '/pickups', {
+      key,
+      body: { carrier: 'ups', ship_from_id: newId('loc'), date: '2030-11-30', window: { start: '13:00', end: '14:00' } },
+    });
+    const p = problem(res, 400, 'validation_failed');
+    assert.deepEqual(p.errors.map((e: { pointer: string }) => e.pointer).sort(), ['/date', '/ship_from_id', '/window/end']);
   });
 });

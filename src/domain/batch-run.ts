@@ -75,8 +75,10 @@ async function record(ctx: Omit<Context, 'principal'>, batch: BatchesTable, item
 
 /** Marks the batch completed and reports it, once. */
 async function complete(ctx: Omit<Context, 'principal'>, batch: BatchesTable, log: Log): Promise<void> {
-  const documentFormat = await buildBatchDocument(ctx, batch);
+  // Read before the labels are: a label voided while the file is made has a later voided_at than the batch's mark,
+  // so the next download finds it and makes the file again without it.
   const at = ctx.clock.now().toISOString();
+  const documentFormat = await buildBatchDocument(ctx, batch);
   await inTransaction(ctx.db, async (trx) => {
     const updated = await trx
       .updateTable('batches')

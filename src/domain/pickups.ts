@@ -85,14 +85,18 @@ function daysFrom(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
-/** Business days only, not in the past, not too far ahead; a window carriers can serve that has not begun. */
-function whenErrors(input: PickupCreate, local: LocalClock): FieldError[] {
+/**
+ * Business days only, not in the past, not too far ahead; a window carriers can serve that has not begun. Without
+ * the place's clock (the place itself is at fault) the rules that need no time zone are still checked, so one
+ * answer lists every broken rule.
+ */
+function whenErrors(input: PickupCreate, local: LocalClock | undefined): FieldError[] {
   const errors: FieldError[] = [];
-  const ahead = daysFrom(local.date, input.date);
+  const ahead = local ? daysFrom(local.date, input.date) : undefined;
   const weekday = new Date(`${input.date}T00:00:00Z`).getUTCDay();
   const holiday = usFederalHoliday(input.date);
-  if (ahead < 0) errors.push(field('/date', `is in the past: it is ${local.date} at the pickup address`));
-  else if (ahead > maxDaysAhead) errors.push(field('/date', `is more than ${maxDaysAhead} days ahead; schedule it ${maxDaysAhead} days out at most`));
+  if (ahead !== undefined && ahead < 0) errors.push(field('/date', `is in the past: it is ${local!.date} at the pickup address`));
+  else if (ahead !== undefined && ahead > maxDaysAhead) errors.push(field('/date', `is more than ${maxDaysAhead} days ahead; schedule it ${maxDaysAhead} days out at most`));
   else if (weekday === 0 || weekday === 6) errors.push(field('/date', `is a ${weekdays[weekday]}; carriers pick up Monday to Friday`));
   else if (holiday) errors.push(field('/date', `is ${holiday}, a US federal holiday; carriers do not pick up`));
 
@@ -102,7 +106,8 @@ function whenErrors(input: PickupCreate, local: LocalClock): FieldError[] {
   if (end > minutesOf(pickupHours.closes)) errors.push(field('/window/end', `is after ${pickupHours.closes}, when carrier pickups end`));
   if (end <= start) errors.push(field('/window/end', 'must be after the start'));
   else if (end - start < minimumWindowMinutes) errors.push(field('/window/end', `must be at least ${minimumWindowMinutes / 60} hours after the start; the window is ${end - start} minutes`));
-  if (ahead === 0 && start < local.minutes) errors.push(field('/window/start', `has passed: it is ${timeOf(local.minutes)} at the pickup address`));
+  // The start minute itself counts as begun, as it does for cancelling.
+  if (ahead === 0 && start <= local!.minutes) errors.push(field('/window/start', `has passed: it is ${timeOf(local!.minutes)} at the pickup address`));
   return errors;
 }
 
@@ -150,7 +155,7 @@ export async function schedulePickup(ctx: Context, input: PickupCreate): Promise
   const errors: FieldError[] = [];
   const place = await pickupPlace(ctx, input, errors);
   const trackingNumbers = await labelsToCollect(ctx, carrier, input.shipment_ids ?? [], errors);
-  if (place) errors.push(...whenErrors(input, place.clock));
+  errors.push(...whenErrors(input, place?.clock));
   failIfAny(errors);
   // pickupPlace records an error whenever it finds no place, so past failIfAny there is one.
   const where = place!;
