@@ -35,7 +35,8 @@ async function readExcerpt(body: Dispatcher.ResponseData['body']): Promise<strin
       break;
     }
   }
-  return text.slice(0, excerptLength);
+  // PostgreSQL's text cannot hold NUL, and one receiver's answer must not fail the batch its outcome is recorded with.
+  return text.slice(0, excerptLength).replaceAll('\0', '\uFFFD');
 }
 
 function describe(err: unknown): string {

@@ -78,7 +78,7 @@ export async function recordOutcomes(database: Database, clock: Clock, log: Logg
     };
   });
   await db.transaction().execute(async (trx) => {
-    /** Per webhook, the outcome that decides its health: the last one in the batch. */
+    /** Per webhook, the outcome that decides its health: the last one in the batch, unless one was a 410, which disables it whatever came after. */
     const health = new Map<string, Outcome>();
     // A delivery twice in one batch (sent again after its lease ran out) goes in a later round, where the
     // guard turns the second one away.
@@ -126,7 +126,7 @@ export async function recordOutcomes(database: Database, clock: Clock, log: Logg
           ],
         )} where true
         on conflict do nothing`.execute(trx);
-      for (const r of logged) health.set(r.attempt.webhook_id, r.outcome);
+      for (const r of logged) if (health.get(r.attempt.webhook_id)?.statusCode !== 410) health.set(r.attempt.webhook_id, r.outcome);
     }
     // Given back unsent: the lease is cleared only if it is still this worker's.
     for (let i = 0; i < releases.length; i += chunk) {

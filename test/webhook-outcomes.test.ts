@@ -1,0 +1,85 @@
+// How attempts' outcomes are recorded when receivers answer oddly: one receiver's answer must never cost another's
+// outcome, nor hide what its own answers mean.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { startServer, type TestServer } from './harness.ts';
+import { orderBody } from './fixtures.ts';
+import { createJobRunner } from '../src/jobs/index.ts';
+import type { JobRunner } from '../src/jobs/runner.ts';
+import { createLogger } from '../src/http/logger.ts';
+import { claimDue } from '../src/events/delivery-claim.ts';
+import { recordOutcomes } from '../src/events/delivery-record.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
+
+let server: TestServer;
+let key: string;
+
+before(async () => {
+  server = await startServer({ env: { SHIPD_WEBHOOKS_ALLOW_INSECURE: 'true' } });
+  key = (await server.key(await server.account())).secret;
+});
+after(() => server.close());
+
+async function register(url: string): Promise<Json> {
+  const res = await server.request('POST', '/webhooks', { key, body: { url, events: ['order.created'] } });
+  assert.equal(res.status, 201, res.text);
+  return res.body;
+}
+
+/** A receiver that answers every delivery with this status and body. */
+async function answering(status: number, body: string): Promise<{ url: string; close(): Promise<void> }> {
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(status, { 'content-type': 'text/plain' }).end(body));
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const { port } = receiver.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    close: () => new Promise<void>((r) => receiver.close(() => r())),
+  };
+}
+
+const deliveries = async (webhookId: string): Promise<Json[]> => (await server.request('GET', `/webhooks/${webhookId}/deliveries?limit=100`, { key })).body.data;
+
+test('a receiver answering with a NUL character has its attempt recorded, and the other receivers theirs', async () => {
+  const hostile = await answering(200, 'ok\u0000');
+  const fine = await answering(204, '');
+  const bad = await register(hostile.url);
+  const good = await register(fine.url);
+  const runner: JobRunner = createJobRunner(server.services, createLogger('silent'), { pollMs: 20 });
+  runner.start();
+  try {
+    assert.equal((await server.request('POST', '/orders', { key, body: orderBody() })).status, 201);
+    const deadline = Date.now() + 10_000;
+    let both: Json[] = [];
+    while (Date.now() < deadline) {
+      both = [...(await deliveries(bad.id)), ...(await deliveries(good.id))];
+      if (both.length === 2 && both.every((d) => d.attempt_count === 1)) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.deepEqual(both.map((d) => [d.status, d.attempt_count]), [['succeeded', 1], ['succeeded', 1]], JSON.stringify(both));
+    const [attempt] = (await server.services.database.db.selectFrom('webhook_attempts').select('response_excerpt').where('webhook_id', '=', bad.id).execute());
+    assert.equal(attempt?.response_excerpt, 'ok\uFFFD');
+  } finally {
+    await runner.stop();
+    await hostile.close();
+    await fine.close();
+  }
+});
+
+test('a 410 disables the webhook even when a later failure of the same webhook is recorded with it', async () => {
+  const webhook = await register('http://127.0.0.1:9/hooks');
+  for (let i = 0; i < 2; i++) assert.equal((await server.request('POST', '/orders', { key, body: orderBody() })).status, 201);
+  const { claimed } = await claimDue(server.services.database, server.clock.now(), { room: 10, saturated: [], leaseMs: 60_000, held: () => 0, holdLimit: () => 10 });
+  const mine = claimed.filter((c) => c.webhookId === webhook.id);
+  assert.equal(mine.length, 2);
+  const at = server.clock.now();
+  const outcome = (c: (typeof mine)[number], statusCode: number) => ({ claimed: c, attemptedAt: at, latencyMs: 5, statusCode, error: `answered ${statusCode}`, excerpt: '', retryAfterMs: null });
+  await recordOutcomes(server.services.database, server.clock, createLogger('silent'), [outcome(mine[0]!, 410), outcome(mine[1]!, 503)], []);
+  const now = (await server.request('GET', `/webhooks/${webhook.id}`, { key })).body;
+  assert.equal(now.status, 'disabled');
+  assert.match(now.disabled_reason, /410/);
+});
