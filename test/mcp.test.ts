@@ -331,6 +331,15 @@ describe('the MCP endpoint over HTTP', () => {
     assert.ok(res.headers.get('ratelimit'));
   });
 
+  test('refuses a JSON-RPC batch, which would run many calls on one rate-limit token, and runs none of it', async () => {
+    const before = (await server.request('GET', '/orders?limit=100', { key })).body.data.length;
+    const batch = Array.from({ length: 5 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'create_order', arguments: { ...orderBody(), order_number: `batch-${i}` } } }));
+    const res = await server.request('POST', '/mcp', { key, headers: { accept: 'application/json, text/event-stream' }, body: batch });
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.body.error.code, -32600);
+    assert.equal((await server.request('GET', '/orders?limit=100', { key })).body.data.length, before);
+  });
+
   test('is not an operation of the OpenAPI document', async () => {
     const doc = await server.request('GET', '/openapi.json');
     assert.ok(!Object.keys(doc.body.paths).some((p) => p.endsWith('/mcp')));

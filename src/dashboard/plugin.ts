@@ -94,7 +94,9 @@ export async function registerDashboard(app: FastifyInstance, services: Services
       scope.setNotFoundHandler((_request, reply) => errorPage(reply, 404, 'No such page', 'There is no page at this address.'));
 
       scope.get('/assets/:name', (request, reply) => {
-        const asset = assets[(request.params as { name: string }).name];
+        const name = (request.params as { name: string }).name;
+        // Own keys only: `constructor` and its kin are no files.
+        const asset = Object.hasOwn(assets, name) ? assets[name] : undefined;
         if (!asset) return errorPage(reply, 404, 'No such file', 'There is no such file.');
         return reply.type(asset.type).header('Cache-Control', 'public, max-age=3600').send(asset.body);
       });

@@ -76,7 +76,7 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, mode: Mod
     account: session.account.name,
     email: session.user.email,
     csrf: session.csrfToken,
-    notice: typeof notice === 'string' ? notices[notice] : undefined,
+    notice: typeof notice === 'string' && Object.hasOwn(notices, notice) ? notices[notice] : undefined,
     switchTo: { test: pathOf('test', data.section), live: pathOf('live', data.section) },
     base: `/dashboard/${mode}`,
   });

@@ -21,6 +21,13 @@ export async function registerMcpRoute(app: FastifyInstance, services: Services,
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, scope.getDefaultJsonParser('error', 'error'));
 
     scope.post(mcpPath, { onRequest: authenticate, schema: { hide: true } }, async (request, reply) => {
+      // A JSON-RPC batch would run up to 100 calls on one rate-limit token (MCP dropped batches in 2025-06-18).
+      if (Array.isArray(request.body)) {
+        return reply
+          .code(400)
+          .type('application/json')
+          .send({ jsonrpc: '2.0', error: { code: -32600, message: 'Send one JSON-RPC message per POST: batches are not accepted' }, id: null });
+      }
       const server = createMcpServer({
         services,
         idempotency,

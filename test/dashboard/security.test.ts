@@ -92,6 +92,25 @@ describe('no session, no page', () => {
   });
 });
 
+describe('names that are not ours', () => {
+  test('an asset named like an Object member is no file: 404, not cached', async () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const res = await fetch(`${server.url}/dashboard/assets/${name}`);
+      assert.equal(res.status, 404, name);
+      assert.notEqual(res.headers.get('cache-control'), 'public, max-age=3600', name);
+    }
+  });
+
+  test('a notice named like an Object member shows no banner', async () => {
+    const { client } = await signedIn();
+    for (const notice of ['constructor', '__proto__', 'toString']) {
+      const page = await client.get(`/dashboard/test/keys?notice=${notice}`);
+      assert.equal(page.status, 200);
+      assert.doesNotMatch(page.text, /class="notice"/, notice);
+    }
+  });
+});
+
 describe('forms need their CSRF token', () => {
   test('a post without the token, with another session token, or from another origin is refused with 403 and changes nothing', async () => {
     const { client, account } = await signedIn();
