@@ -1,5 +1,6 @@
-// How attempts' outcomes are recorded when receivers answer oddly: one receiver's answer must never cost another's
-// outcome, nor hide what its own answers mean.
+// The delivery worker and receivers that answer oddly, or webhooks that change while deliveries wait: one
+// receiver's answer must never cost another's outcome nor hide what its own answers mean, and a webhook removed or
+// re-pointed gets nothing more at its old address.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -83,3 +84,38 @@ test('a 410 disables the webhook even when a later failure of the same webhook i
   assert.equal(now.status, 'disabled');
   assert.match(now.disabled_reason, /410/);
 });
+
+for (const how of ['deleted', 'disabled', 're-pointed'] as const) {
+  test(`a webhook ${how} while its deliveries wait in the worker's queue gets none of them at the old address`, async () => {
+    const arrivals: number[] = [];
+    // Each answer takes a second: four go out at once, the other four wait in the worker's queue.
+    const slow = createServer((req, res) => {
+      arrivals.push(Date.now());
+      req.resume();
+      setTimeout(() => res.writeHead(204).end(), 1_000);
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    const elsewhere = await answering(204, '');
+    const webhook = await register(`http://127.0.0.1:${(slow.address() as { port: number }).port}/hooks`);
+    const runner = createJobRunner(server.services, createLogger('silent'), { pollMs: 20, delivery: { pollMs: 20, timeoutMs: 5_000, perEndpoint: 4 } });
+    runner.start();
+    try {
+      for (let i = 0; i < 8; i++) assert.equal((await server.request('POST', '/orders', { key, body: orderBody() })).status, 201);
+      const deadline = Date.now() + 5_000;
+      while (arrivals.length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(arrivals.length, 4, 'four in flight, the rest queued');
+      const change =
+        how === 'deleted'
+          ? await server.request('DELETE', `/webhooks/${webhook.id}`, { key })
+          : await server.request('PATCH', `/webhooks/${webhook.id}`, { key, body: how === 'disabled' ? { status: 'disabled' } : { url: elsewhere.url } });
+      assert.equal(change.status, 200, change.text);
+      await new Promise((r) => setTimeout(r, 2_500));
+      assert.equal(arrivals.length, 4, `${arrivals.length - 4} deliveries reached the old address after the webhook was ${how}`);
+    } finally {
+      await runner.stop();
+      slow.closeAllConnections();
+      await new Promise<void>((r) => slow.close(() => r()));
+      await elsewhere.close();
+    }
+  });
+}

@@ -33,13 +33,23 @@ export interface ClaimLimits {
   /** Deliveries of a webhook held now, in flight and queued, and how many it may hold. */
   held: (webhookId: string) => number;
   holdLimit: (webhookId: string) => number;
+  /** Webhooks whose claimed deliveries wait in this worker's queues: their state now comes back in `watched`. */
+  queuedFor?: string[];
 }
+
+/** What a queued delivery is sent with, as the webhook is now. */
+export type WebhookNow = Pick<Claimed, 'url' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>;
 
 export interface Claim {
   fanned: number;
   claimed: Claimed[];
   /** Whether the look took as much as it could (or left some out for an endpoint's share), so more may be due. */
   full: boolean;
+  /**
+   * The enabled ones of `queuedFor`, as they are now: one missing was deleted or disabled since its deliveries were
+   * claimed, and theirs must not be sent; one whose URL or secret changed is sent as it is now.
+   */
+  watched: Map<string, WebhookNow>;
 }
 
 /**
@@ -57,7 +67,14 @@ export async function claimDue(database: Database, now: Date, limits: ClaimLimit
   const lease = new Date(leaseEnds).toISOString();
 
   let full = false;
+  const watched = new Map<string, WebhookNow>();
   const { fanned, claimed } = await db.transaction().execute(async (trx) => {
+    if (limits.queuedFor && limits.queuedFor.length > 0) {
+      const rows = await sql<{ id: string; url: string; secret: string; previous_secret: string | null; previous_secret_expires_at: string | null }>`
+        select id, url, secret, previous_secret, previous_secret_expires_at from webhooks
+        where id in ${jsonList(kind, limits.queuedFor)} and status = 'enabled'`.execute(trx);
+      for (const r of rows.rows) watched.set(r.id, { url: r.url, secret: r.secret, previousSecret: r.previous_secret, previousSecretExpiresAt: r.previous_secret_expires_at });
+    }
     const fanned = await fanOutIn(trx, kind, now, fanOutLimit);
     if (room <= 0) return { fanned, claimed: [] };
     const candidates = await sql<{ id: string; webhook_id: string }>`
@@ -122,5 +139,5 @@ export async function claimDue(database: Database, now: Date, limits: ClaimLimit
     claimed.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     return { fanned, claimed };
   });
-  return { fanned, claimed, full };
+  return { fanned, claimed, full, watched };
 }

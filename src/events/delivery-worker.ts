@@ -198,14 +198,26 @@ export class DeliveryWorker {
   private async cycle(): Promise<boolean> {
     const room = this.heldLimit - this.inFlight - this.queued;
     const saturated: string[] = [];
-    for (const id of this.endpoints.keys()) if (this.held(id) >= this.holdLimit(id)) saturated.push(id);
-    const { fanned, claimed, full } = await claimDue(this.database, this.clock.now(), {
+    const queuedFor: string[] = [];
+    for (const [id, e] of this.endpoints) {
+      if (this.held(id) >= this.holdLimit(id)) saturated.push(id);
+      if (e.queue.length > 0) queuedFor.push(id);
+    }
+    const { fanned, claimed, full, watched } = await claimDue(this.database, this.clock.now(), {
       room,
       saturated,
       leaseMs: this.leaseMs,
       held: (id) => this.held(id),
       holdLimit: (id) => this.holdLimit(id),
+      queuedFor,
     });
+    // What waits in a queue goes out as its webhook is now: not at all once deleted or disabled, else to its URL
+    // and under its secrets of now.
+    for (const id of queuedFor) {
+      const now = watched.get(id);
+      if (!now) this.drop(id);
+      else for (const c of this.endpoints.get(id)?.queue ?? []) Object.assign(c, now);
+    }
 
     this.backlog = full || saturated.length > 0 || room <= 0;
     if (this.closing) {
