@@ -119,3 +119,44 @@ for (const how of ['deleted', 'disabled', 're-pointed'] as const) {
     }
   });
 }
+
+test('one hanging receiver behind many webhooks holds at most one endpoint\'s share of the worker: another account is served at once', async () => {
+  let hanging = 0;
+  const held: import('node:http').ServerResponse[] = [];
+  const hangs = createServer((req, res) => {
+    hanging++;
+    req.resume();
+    held.push(res);
+  });
+  await new Promise<void>((r) => hangs.listen(0, '127.0.0.1', r));
+  const hostile = `http://127.0.0.1:${(hangs.address() as { port: number }).port}/hooks`;
+  const hostileKey = (await server.key(await server.account())).secret;
+  for (let i = 0; i < 11; i++) {
+    const res = await server.request('POST', '/webhooks', { key: hostileKey, body: { url: hostile, events: ['order.created'] } });
+    assert.equal(res.status, 201, res.text);
+  }
+  const fine = await answering(204, '');
+  const victim = await register(fine.url);
+  const runner = createJobRunner(server.services, createLogger('silent'), { pollMs: 20, delivery: { pollMs: 20, timeoutMs: 10_000, perEndpoint: 10, concurrency: 100 } });
+  runner.start();
+  try {
+    for (let i = 0; i < 10; i++) assert.equal((await server.request('POST', '/orders', { key: hostileKey, body: orderBody() })).status, 201);
+    await new Promise((r) => setTimeout(r, 1_000));
+    assert.equal(hanging, 10, 'ten attempts at the hanging address, over all eleven webhooks');
+    assert.equal((await server.request('POST', '/orders', { key, body: orderBody() })).status, 201);
+    const deadline = Date.now() + 2_000;
+    let done: Json[] = [];
+    while (Date.now() < deadline) {
+      done = (await deliveries(victim.id)).filter((d) => d.status === 'succeeded');
+      if (done.length > 0) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.equal(done.length, 1, 'the other account\'s endpoint was served within 2 s');
+  } finally {
+    for (const res of held) res.destroy();
+    hangs.closeAllConnections();
+    await new Promise<void>((r) => hangs.close(() => r()));
+    await runner.stop();
+    await fine.close();
+  }
+});

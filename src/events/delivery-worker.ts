@@ -11,7 +11,10 @@ import { onOutbox } from './outbox-signal.ts';
 export interface DeliveryWorkerOptions {
   /** Attempts in flight at once, over all endpoints. */
   concurrency?: number;
-  /** Attempts in flight at once to one webhook: a slow endpoint can hold no more than this many. */
+  /**
+   * Attempts in flight at once to one webhook, and to one receiver (scheme, host and port) over all webhooks: a
+   * slow endpoint, or one address behind many webhooks, can hold no more than this many.
+   */
   perEndpoint?: number;
   /** How long an attempt may take, connection to last byte. */
   timeoutMs?: number;
@@ -44,6 +47,15 @@ const flushBatch = 200;
 /** How long after an event is written the worker looks for it. */
 const outboxDelayMs = 5;
 /** One webhook's attempts in flight and the deliveries claimed for it, not yet sent. */
+/** Where a delivery goes, as one receiver: scheme, host and port. */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
 interface Endpoint {
   inFlight: number;
   queue: Claimed[];
@@ -68,6 +80,8 @@ export class DeliveryWorker {
   /** Claimed and not yet sent, over all endpoints. */
   private queued = 0;
   private readonly endpoints = new Map<string, Endpoint>();
+  /** Attempts in flight per receiver origin, over all its webhooks. */
+  private readonly originInFlight = new Map<string, number>();
   /** Endpoints with deliveries queued, in the order they get free slots. */
   private readonly ready = new Set<string>();
   /** Recent attempt latency per webhook, which sizes its queue. */
@@ -253,6 +267,8 @@ export class DeliveryWorker {
         this.ready.add(id);
         return;
       }
+      // The receiver's share is taken (by this webhook or another at the same address): wait for one of its slots.
+      if ((this.originInFlight.get(originOf(e.queue[0]!.url)) ?? 0) >= this.perEndpoint) return;
       const c = e.queue.shift()!;
       this.queued--;
       // Too little of the lease left for a whole attempt: another worker could take it over mid-send.
@@ -278,6 +294,8 @@ export class DeliveryWorker {
   private send(e: Endpoint, c: Claimed): void {
     this.inFlight++;
     e.inFlight++;
+    const origin = originOf(c.url);
+    this.originInFlight.set(origin, (this.originInFlight.get(origin) ?? 0) + 1);
     const p = sendAttempt(c, this.clock, this.dispatcher, this.timeoutMs, this.secret)
       .then((outcome) => {
         this.outcomes.push(outcome);
@@ -292,6 +310,9 @@ export class DeliveryWorker {
         this.sending.delete(p);
         this.inFlight--;
         e.inFlight--;
+        const left = this.originInFlight.get(origin)! - 1;
+        if (left === 0) this.originInFlight.delete(origin);
+        else this.originInFlight.set(origin, left);
         if (e.inFlight === 0 && e.queue.length === 0 && this.endpoints.get(c.webhookId) === e) this.endpoints.delete(c.webhookId);
         if (this.closing) return;
         this.pump(c.webhookId);
