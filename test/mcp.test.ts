@@ -340,6 +340,18 @@ describe('the MCP endpoint over HTTP', () => {
     assert.equal((await server.request('GET', '/orders?limit=100', { key })).body.data.length, before);
   });
 
+  test('malformed tool-call params are -32602 Invalid params, not an internal error', async () => {
+    const call = (params: unknown) =>
+      server.request('POST', '/mcp', { key, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 7, method: 'tools/call', params } });
+    for (const params of [{ name: 'list_orders', arguments: [] }, { name: 'list_orders', arguments: null }, { name: {} }, undefined]) {
+      const res = await call(params);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.error?.code, -32602, `${JSON.stringify(params)}: ${res.text}`);
+    }
+    const fine = await call({ name: 'list_orders', arguments: {} });
+    assert.equal(fine.body.result?.isError, undefined, fine.text);
+  });
+
   test('is not an operation of the OpenAPI document', async () => {
     const doc = await server.request('GET', '/openapi.json');
     assert.ok(!Object.keys(doc.body.paths).some((p) => p.endsWith('/mcp')));

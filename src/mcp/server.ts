@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, type CallToolRequest, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, type ToolEnv } from './call.ts';
 import { tools } from './tools.ts';
 
@@ -18,7 +18,10 @@ export function createMcpServer(env: ToolEnv): Server {
   // The API's version, as in the OpenAPI document.
   const server = new Server({ name: 'shipd', version: '1.0.0' }, { capabilities: { tools: {} }, instructions });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: definitions }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  // Registered with only its method checked: the SDK's parse of the whole request would answer malformed params as
+  // an internal error (-32603), while Server's own check of tools/call, which runs next, answers them -32602.
+  server.setRequestHandler(CallToolRequestSchema.pick({ method: true }).loose(), async (loose) => {
+    const request = loose as CallToolRequest;
     const tool = tools.get(request.params.name);
     // An unknown tool is the client's mistake about the server, a protocol error rather than a tool error.
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `There is no tool "${request.params.name}"`);
