@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bootstrapKey, freePort, processDatabase, startShipd } from './shipd-process.ts';
 import { orderBody } from './fixtures.ts';
+import { databaseUnderTest } from './harness.ts';
 
 // A real shipd process, killed with SIGKILL in the middle of purchases and started again on the same database.
 
@@ -67,7 +68,11 @@ test('SIGKILL in the middle of purchases: no order with two labels, every 2xx ha
   assert.ok(cut.length > 0, 'the kill cut some purchases off');
   for (const a of attempts) if (a.status !== 201 && a.status !== 'cut') assert.equal(a.body.code, 'order_already_shipped', JSON.stringify(a));
 
-  const checkInvariants = async () => {
+  // One snapshot for both reads: the reconcile job completes purchases (label and charge together) between them.
+  const snapshot = <T>(read: (trx: typeof db) => Promise<T>) =>
+    databaseUnderTest === 'postgres' ? db.transaction().setIsolationLevel('repeatable read').execute(read) : db.transaction().execute(read);
+  const checkInvariants = () => snapshot((db) => invariantsIn(db));
+  const invariantsIn = async (db: ReturnType<typeof shared.db>) => {
     const active = await db.selectFrom('shipments').select(['order_id', 'status', 'id', 'postage_cents']).where('is_return', '=', 0).where('status', 'in', ['pending', 'purchased']).execute();
     const perOrder = new Map<string, number>();
     for (const s of active) perOrder.set(s.order_id, (perOrder.get(s.order_id) ?? 0) + 1);
