@@ -14,7 +14,7 @@ import { ownOrderRow, toOrder } from './orders.ts';
 import { inputsFingerprint, orderInputs, quoteAll, rateRequest, type ShipmentInputs } from './rating.ts';
 import { labelDataFor } from './label-bytes.ts';
 import { ownerOf, serviceName, toShipment, type PurchaseRecord } from './shipments.ts';
-import { idempotencyTtlMs } from './idempotency.ts';
+import { fingerprint, idempotencyTtlMs } from './idempotency.ts';
 import { inTransaction } from './transaction.ts';
 
 /**
@@ -76,9 +76,9 @@ const requestedService = (order: OrdersTable, selection: Selection): { carrier: 
 const onlyCarrier = (order: OrdersTable, inputs: ShipmentInputs, selection: Selection): CarrierId | undefined =>
   requestedService(order, selection)?.carrier ?? inputs.pkg?.box?.carrier;
 
-async function planFromQuotes(ctx: Context, carriers: Record<CarrierId, Carrier>, inputs: ShipmentInputs, order: OrdersTable, selection: Selection): Promise<PurchasePlan> {
+/** `only`: the order's one carrier (onlyCarrier), if it has one. */
+async function planFromQuotes(ctx: Context, carriers: Record<CarrierId, Carrier>, inputs: ShipmentInputs, order: OrdersTable, selection: Selection, only: CarrierId | undefined): Promise<PurchasePlan> {
   const requested = requestedService(order, selection);
-  const only = onlyCarrier(order, inputs, selection);
   const chosen = only ? [carriers[only]] : Object.values(carriers);
   const { quotes, errors } = await quoteAll(ctx, chosen, rateRequest(inputs, ctx.clock.now(), requested ? [requested.service] : undefined));
   const best = quotes[0];
@@ -115,7 +115,7 @@ export async function buyLabel(ctx: Context, input: ShipmentCreate, selection: S
   const only = onlyCarrier(order, inputs, selection);
   if (platform instanceof ApiError && (only ? !access.own.has(only) : access.own.size === 0)) throw platform;
   const candidates = platform instanceof ApiError ? pick(access.carriers, access.own) : access.carriers;
-  const plan = await planFromQuotes(ctx, candidates, inputs, order, selection);
+  const plan = await planFromQuotes(ctx, candidates, inputs, order, selection, only);
   return purchase(ctx, access.carriers, { ...rest, plan, ...(await paymentFor(ctx, access, plan.carrier)) });
 }
 
@@ -157,8 +157,6 @@ interface PurchaseAsk {
   metadata?: Record<string, string>;
 }
 
-const canonicalMetadata = (m: Record<string, string>) => JSON.stringify(Object.entries(m).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-
 /**
  * The purchase this Idempotency-Key started for the order within the key's 7 days, if any. The HTTP layer forgets
  * a key whose request failed with a 5xx, so a retry reaches here even when its body differs: a purchase started
@@ -180,7 +178,7 @@ export async function purchaseByKey(ctx: Context, orderId: string, isReturn: boo
   const same =
     (ask.rate_id ?? null) === row.rate_id &&
     (ask.label_format ?? 'pdf') === row.label_format &&
-    canonicalMetadata(ask.metadata ?? {}) === canonicalMetadata(JSON.parse(row.metadata) as Record<string, string>);
+    fingerprint(ask.metadata ?? {}) === fingerprint(JSON.parse(row.metadata));
   if (!same) throw new ApiError('idempotency_key_reused', `This Idempotency-Key already started the purchase ${row.id} with a different request; use a new key for a new request`);
   return row;
 }
@@ -360,7 +358,7 @@ async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel
  * Finishes a purchase a crash or a time-out left pending: asks the carrier again with the same idempotency key
  * (getting the label it may already have sold) and completes it; if the carrier refuses, the purchase is marked
  * failed and the order is free again. A carrier that does not honour the key is never asked again, as asking
- * could sell a second label: the purchase is marked failed and says where to look.
+ * could sell a second label: the purchase is abandoned (the order free again) and says where to look.
  */
 export async function finishPending(ctx: Context, row: ShipmentsTable): Promise<Shipment> {
   const carrier = await carrierForShipment(ctx, row);

@@ -46,7 +46,6 @@ const busyOutcomes = 20;
 const flushBatch = 200;
 /** How long after an event is written the worker looks for it. */
 const outboxDelayMs = 5;
-/** One webhook's attempts in flight and the deliveries claimed for it, not yet sent. */
 /** Where a delivery goes, as one receiver: scheme, host and port. */
 function originOf(url: string): string {
   try {
@@ -56,6 +55,7 @@ function originOf(url: string): string {
   }
 }
 
+/** One webhook's attempts in flight and the deliveries claimed for it, not yet sent. */
 interface Endpoint {
   inFlight: number;
   queue: Claimed[];
