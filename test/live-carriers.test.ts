@@ -2,44 +2,27 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { austin, orderBody } from './fixtures.ts';
-import { startUpsFake, upsFakeCredentials, type UpsFake } from './fakes/ups.ts';
-import { fakeUspsCredentials, startUspsFake, type UspsFake } from './fakes/usps.ts';
-import { startFedexFake, type FedexFake } from './fakes/fedex.ts';
+import { upsFakeCredentials, type UpsFake } from './fakes/ups.ts';
+import { fakeUspsCredentials, type UspsFake } from './fakes/usps.ts';
+import type { FedexFake } from './fakes/fedex.ts';
+import { connectOwnUps, startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
 import { setPaymentMethod } from '../src/domain/billing.ts';
 import { isValidTrackingNumber } from '../src/carriers/tracking-numbers.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
+let fakes: CarrierFakes;
 let ups: UpsFake;
 let usps: UspsFake;
 let fedex: FedexFake;
 
 before(async () => {
-  [ups, usps, fedex] = await Promise.all([startUpsFake(), startUspsFake(), startFedexFake()]);
+  fakes = await startCarrierFakes();
+  ({ ups, usps, fedex } = fakes);
 });
-after(async () => {
-  await Promise.all([ups.close(), usps.close(), fedex.close()]);
-});
+after(() => fakes.close());
 
-function carrierEnv(which: ('ups' | 'usps' | 'fedex')[]): Record<string, string> {
-  const env: Record<string, string> = {
-    UPS_BASE_URL: ups.url,
-    USPS_BASE_URL: usps.url,
-    FEDEX_BASE_URL: fedex.url,
-  };
-  const creds = {
-    ups: upsFakeCredentials,
-    usps: fakeUspsCredentials,
-    fedex: { clientId: fedex.clientId, clientSecret: fedex.clientSecret, accountNumber: fedex.accountNumber },
-  };
-  for (const c of which) {
-    const p = c.toUpperCase();
-    env[`${p}_CLIENT_ID`] = creds[c].clientId;
-    env[`${p}_CLIENT_SECRET`] = creds[c].clientSecret;
-    env[`${p}_ACCOUNT_NUMBER`] = creds[c].accountNumber;
-  }
-  return env;
-}
+const carrierEnv = (which: ('ups' | 'usps' | 'fedex')[]) => fakes.env(which);
 
 /** FedEx labels need the shipper's phone. */
 const liveOrder = () => orderBody({ ship_from: { ...austin, phone: '512-555-0100' } });
@@ -175,10 +158,7 @@ describe('an account bringing its own carrier account', () => {
     const before = await rates(server, key, (await order(server, key)).id);
     assert.deepEqual(before.errors.map((e: Json) => [e.carrier, e.code]), [['ups', 'credentials_missing']]);
 
-    const connected = await server.cli(['carriers', 'connect', '--account', 'byoa', '--carrier', 'ups', '--client-id', upsFakeCredentials.clientId, '--account-number', upsFakeCredentials.accountNumber], {
-      SHIPD_CARRIER_CLIENT_SECRET: upsFakeCredentials.clientSecret,
-    });
-    assert.equal(connected.code, 0, connected.stderr);
+    await connectOwnUps(server, 'byoa');
     const stored = await server.services.database.db.selectFrom('carrier_accounts').selectAll().executeTakeFirstOrThrow();
     assert.ok(!stored.credentials.includes(upsFakeCredentials.clientSecret), 'the secret is stored sealed');
     const listed = await server.cli(['carriers', 'list', '--account', 'byoa']);

@@ -4,39 +4,24 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { austin, orderBody } from './fixtures.ts';
-import { startUpsFake, upsFakeCredentials, type UpsFake } from './fakes/ups.ts';
-import { fakeUspsCredentials, startUspsFake, type UspsFake } from './fakes/usps.ts';
-import { startFedexFake, type FedexFake } from './fakes/fedex.ts';
+import type { UpsFake } from './fakes/ups.ts';
+import type { UspsFake } from './fakes/usps.ts';
+import { connectOwnUps, startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
 import { setPaymentMethod } from '../src/domain/billing.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
+let fakes: CarrierFakes;
 let ups: UpsFake;
 let usps: UspsFake;
-let fedex: FedexFake;
 
 before(async () => {
-  [ups, usps, fedex] = await Promise.all([startUpsFake(), startUspsFake(), startFedexFake()]);
+  fakes = await startCarrierFakes();
+  ({ ups, usps } = fakes);
 });
-after(async () => {
-  await Promise.all([ups.close(), usps.close(), fedex.close()]);
-});
+after(() => fakes.close());
 
-function carrierEnv(which: ('ups' | 'usps' | 'fedex')[]): Record<string, string> {
-  const env: Record<string, string> = { UPS_BASE_URL: ups.url, USPS_BASE_URL: usps.url, FEDEX_BASE_URL: fedex.url };
-  const creds = {
-    ups: upsFakeCredentials,
-    usps: fakeUspsCredentials,
-    fedex: { clientId: fedex.clientId, clientSecret: fedex.clientSecret, accountNumber: fedex.accountNumber },
-  };
-  for (const c of which) {
-    const p = c.toUpperCase();
-    env[`${p}_CLIENT_ID`] = creds[c].clientId;
-    env[`${p}_CLIENT_SECRET`] = creds[c].clientSecret;
-    env[`${p}_ACCOUNT_NUMBER`] = creds[c].accountNumber;
-  }
-  return env;
-}
+const carrierEnv = (which: ('ups' | 'usps' | 'fedex')[]) => fakes.env(which);
 
 /** FedEx labels need the shipper's phone. */
 const liveOrder = (over: Record<string, unknown> = {}) => orderBody({ ship_from: { ...austin, phone: '512-555-0100' }, ...over });
@@ -100,10 +85,7 @@ describe('a label of the account own UPS account', () => {
     server = await startServer({ env: { ...carrierEnv(['ups', 'usps', 'fedex']), SHIPD_CARRIER_TIMEOUT_MS: '1000' } });
     account = await server.account('own-ups');
     key = (await server.key(account, 'live')).secret;
-    const connected = await server.cli(['carriers', 'connect', '--account', 'own-ups', '--carrier', 'ups', '--client-id', upsFakeCredentials.clientId, '--account-number', upsFakeCredentials.accountNumber], {
-      SHIPD_CARRIER_CLIENT_SECRET: upsFakeCredentials.clientSecret,
-    });
-    assert.equal(connected.code, 0, connected.stderr);
+    await connectOwnUps(server, 'own-ups');
   });
   after(() => server.close());
 
@@ -130,10 +112,7 @@ describe('an account with its own UPS account and no payment method', () => {
     server = await startServer({ env: carrierEnv(['usps', 'fedex']) });
     const account = await server.account('own-ups-only');
     key = (await server.key(account, 'live')).secret;
-    const connected = await server.cli(['carriers', 'connect', '--account', 'own-ups-only', '--carrier', 'ups', '--client-id', upsFakeCredentials.clientId, '--account-number', upsFakeCredentials.accountNumber], {
-      SHIPD_CARRIER_CLIENT_SECRET: upsFakeCredentials.clientSecret,
-    });
-    assert.equal(connected.code, 0, connected.stderr);
+    await connectOwnUps(server, 'own-ups-only');
   });
   after(() => server.close());
 
