@@ -1,11 +1,14 @@
 // npm run bench:flow — the order push flow end to end: create an order, shop its rates, buy the cheapest rate of
 // UPS, USPS and FedEx in turn, download the PDF label. Flows per second are printed beside two baselines measured
-// in the same run: the label renderer's own rate (PDF labels rendered per second in this process) and the
-// database's raw rate (order rows inserted through Kysely, one per transaction, as many in flight as flows). Goal:
-// at least 100 flows/s, and the flow at least 0.6 of the renderer's rate. On SQLite, or on PostgreSQL with
-// BENCH_DATABASE_URL=postgres://… (a fresh database made on that server, dropped after).
+// in the same run: the label renderer's own rate (PDF labels rendered per second in this process, half before the
+// flows and half after, so that the machine's drift over the run weighs on both alike) and the database's raw rate
+// (order rows inserted through Kysely, one per transaction, as many in flight as flows). Goal: at least 100 flows/s,
+// and the flow at least 0.6 of the renderer's rate. On SQLite, or on PostgreSQL with
+// BENCH_DATABASE_URL=postgres://… (a fresh database made on that server, dropped after). BENCH_CONCURRENCY flows in
+// flight (16: with 8, the two cores idled a sixth of the time between round trips), after BENCH_WARMUP_SECONDS (10)
+// of the same load.
 import { availableParallelism } from 'node:os';
-import { Pool } from 'undici';
+import { Connection } from './http-client.ts';
 import { labelsPerSecond } from './label-renderer.ts';
 import { isMain, megabytes, sampleOrder, startShipd, type Result } from './lib.ts';
 import { rawInsertsPerSecond } from './raw-insert.ts';
@@ -16,57 +19,66 @@ type Answer = { id: string; rates: { id: string; carrier: string }[]; label_url:
 // (a UPS label, with its MaxiCode, costs twice a USPS one).
 const carriers = ['ups', 'usps', 'fedex'];
 
-export async function benchFlow(seconds: number, databaseUrl: string | undefined, concurrency = 8): Promise<Result> {
+export async function benchFlow(seconds: number, databaseUrl: string | undefined, concurrency = 16, warmupSeconds = 10): Promise<Result> {
+  const renderedBefore = await labelsPerSecond('pdf', seconds / 2);
   const shipd = await startShipd(databaseUrl);
   const api = '/api/integrations/v1';
-  const headers = { authorization: `Bearer ${shipd.key}`, 'content-type': 'application/json' };
-  // undici's own pool, as autocannon does for the other benchmarks: the load generator shares the server's two
-  // cores, and fetch() costs it three times the CPU per request (measured: 0.8 against 0.25 ms).
-  const pool = new Pool(shipd.url, { connections: concurrency });
+  const authorization = `authorization: Bearer ${shipd.key}\r\n`;
+  const { hostname, port } = new URL(shipd.url);
+  // One connection per flow in flight, each flow's four requests on it in turn.
+  const connections = Array.from({ length: concurrency }, () => new Connection(hostname, Number(port)));
 
-  async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> {
-    const res = await pool.request({ method, path, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
-    if (res.statusCode >= 300) throw new Error(`${method} ${path} answered ${res.statusCode}: ${await res.body.text()}`);
-    return res.body.json() as Promise<Answer>;
+  async function call(connection: Connection, path: string, body: unknown): Promise<Answer> {
+    const res = await connection.request('POST', path, authorization, JSON.stringify(body));
+    if (res.status >= 300) throw new Error(`POST ${path} answered ${res.status}: ${res.body.toString()}`);
+    return JSON.parse(res.body.toString()) as Answer;
   }
 
   /** One whole flow, and the bytes of the label it ends with. */
-  async function flow(n: number): Promise<number> {
-    const created = await call('POST', `${api}/orders`, { ...sampleOrder, order_number: `bench-${n}` });
-    const shop = await call('POST', `${api}/rates`, { order_id: created.id });
+  async function flow(connection: Connection, n: number): Promise<number> {
+    const created = await call(connection, `${api}/orders`, { ...sampleOrder, order_number: `bench-${n}` });
+    const shop = await call(connection, `${api}/rates`, { order_id: created.id });
     const cheapest = shop.rates.find((r) => r.carrier === carriers[Math.abs(n) % carriers.length])!;
-    const shipment = await call('POST', `${api}/shipments`, { order_id: created.id, rate_id: cheapest.id });
+    const shipment = await call(connection, `${api}/shipments`, { order_id: created.id, rate_id: cheapest.id });
     // The label link is fetched as a printer would: without the API key.
     const label = new URL(shipment.label_url);
-    const res = await pool.request({ method: 'GET', path: `${label.pathname}${label.search}` });
-    const pdf = Buffer.from(await res.body.arrayBuffer());
-    if (res.statusCode !== 200 || pdf.subarray(0, 5).toString() !== '%PDF-') throw new Error(`the label answered ${res.statusCode}`);
-    return pdf.length;
+    const res = await connection.request('GET', `${label.pathname}${label.search}`, '');
+    if (res.status !== 200 || res.body.subarray(0, 5).toString() !== '%PDF-') throw new Error(`the label answered ${res.status}`);
+    return res.body.length;
   }
 
-  let started = 0;
-  const latencies: number[] = [];
+  /** Flows back to back on every connection until `until` (a performance.now() time); their latencies. */
+  async function run(until: number, first: number): Promise<number[]> {
+    const latencies: number[] = [];
+    let n = first;
+    await Promise.all(
+      connections.map(async (connection) => {
+        while (performance.now() < until) {
+          const t = performance.now();
+          await flow(connection, n++);
+          latencies.push(performance.now() - t);
+        }
+      }),
+    );
+    return latencies;
+  }
+
+  let latencies: number[] = [];
   let flowsPerSecond: number;
   let peakRssBytes: number | undefined;
   let serverCpuMsPerFlow: number | undefined;
   let mainCpuMsPerFlow: number | undefined;
   let clientCpuMsPerFlow = 0;
   try {
-    for (let i = 0; i < 20; i++) await flow(-i);
+    // A server runs all day: the flow is measured once V8 has compiled its hot code, which on two cores shared
+    // with the load takes several seconds and otherwise costs the first seconds' flows a third more CPU.
+    await run(performance.now() + warmupSeconds * 1000, -1_000_000);
     const serverCpuBefore = shipd.cpuSeconds();
     const mainCpuBefore = shipd.cpuSeconds('main');
     const clientCpuBefore = process.cpuUsage();
     const begin = performance.now();
     const end = begin + seconds * 1000;
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (performance.now() < end) {
-          const t = performance.now();
-          await flow(started++);
-          latencies.push(performance.now() - t);
-        }
-      }),
-    );
+    latencies = await run(end, 0);
     flowsPerSecond = latencies.length / ((performance.now() - begin) / 1000);
     const serverCpu = shipd.cpuSeconds();
     const mainCpu = shipd.cpuSeconds('main');
@@ -76,11 +88,12 @@ export async function benchFlow(seconds: number, databaseUrl: string | undefined
     clientCpuMsPerFlow = (clientCpu.user + clientCpu.system) / 1000 / latencies.length;
     peakRssBytes = shipd.peakRss();
   } finally {
-    await pool.close();
+    for (const c of connections) c.close();
     await shipd.stop();
   }
 
-  const rendered = await labelsPerSecond('pdf', seconds);
+  const renderedAfter = await labelsPerSecond('pdf', seconds / 2);
+  const rendered = (renderedBefore + renderedAfter) / 2;
   const inserts = await rawInsertsPerSecond(databaseUrl, seconds, concurrency);
   latencies.sort((a, b) => a - b);
   const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
@@ -88,7 +101,7 @@ export async function benchFlow(seconds: number, databaseUrl: string | undefined
   console.error(`order → rates → buy → PDF label, ${shipd.database}, ${concurrency} flows in flight, ${seconds} s`);
   console.error(`flows            ${flowsPerSecond.toFixed(0).padStart(6)} /s   p50 ${p(0.5).toFixed(0)} ms   p99 ${p(0.99).toFixed(0)} ms   (${latencies.length} flows)   shipd peak RSS ${megabytes(peakRssBytes)}`);
   console.error(`CPU per flow     shipd ${serverCpuMsPerFlow?.toFixed(2) ?? '—'} ms (its event loop's thread ${mainCpuMsPerFlow?.toFixed(2) ?? '—'} ms), load generator ${clientCpuMsPerFlow.toFixed(2)} ms   (a label render alone: ${(1000 / rendered).toFixed(2)} ms)`);
-  console.error(`label renderer   ${rendered.toFixed(0).padStart(6)} PDF labels/s in one process`);
+  console.error(`label renderer   ${rendered.toFixed(0).padStart(6)} PDF labels/s in one process   (${renderedBefore.toFixed(0)} before the flows, ${renderedAfter.toFixed(0)} after)`);
   console.error(`raw inserts      ${inserts.toFixed(0).padStart(6)} order rows/s on ${shipd.database} through Kysely, one per transaction, ${concurrency} in flight   (flows ÷ inserts ${(flowsPerSecond / inserts).toFixed(3)})`);
   // The load generator shares the server's cores, so the cores over everything a flow costs bounds the rate.
   if (serverCpuMsPerFlow !== undefined) {
@@ -114,5 +127,5 @@ export async function benchFlow(seconds: number, databaseUrl: string | undefined
 }
 
 if (isMain(import.meta.url)) {
-  await benchFlow(Number(process.env.BENCH_SECONDS ?? 10), process.env.BENCH_DATABASE_URL, Number(process.env.BENCH_CONCURRENCY ?? 8));
+  await benchFlow(Number(process.env.BENCH_SECONDS ?? 10), process.env.BENCH_DATABASE_URL, Number(process.env.BENCH_CONCURRENCY ?? 16), Number(process.env.BENCH_WARMUP_SECONDS ?? 10));
 }
