@@ -8,6 +8,8 @@ import type { UpsFake } from './fakes/ups.ts';
 import type { UspsFake } from './fakes/usps.ts';
 import { connectOwnUps, startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
 import { setPaymentMethod } from '../src/domain/billing.ts';
+import { pollTracking } from '../src/domain/tracking.ts';
+import { serviceContext } from '../src/services.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
@@ -102,6 +104,20 @@ describe('a label of the account own UPS account', () => {
     assert.equal(ups.calls.filter((c) => c.method === 'DELETE').length, voids, 'the platform account was not asked to void it');
     const ledger = await server.services.database.db.selectFrom('postage_ledger').selectAll().where('account_id', '=', account).execute();
     assert.equal(ledger.length, 0);
+
+    const tracked = problem(await server.request('POST', '/tracking', { key, body: { order_id: o.id } }), 502, 'carrier_error');
+    assert.match(tracked.detail, /UPS cannot be asked: .*no longer connected/);
+    // The tracking worker: asking every minute changes nothing until the account is connected again.
+    const db = server.services.database.db;
+    await db.updateTable('shipments').set({ tracking_next_check_at: server.clock.now().toISOString() }).where('id', '=', bought.body.id).execute();
+    const warnings: object[] = [];
+    const trackCalls = ups.calls.length;
+    assert.equal(await pollTracking(serviceContext(server.services, 'test'), { warn: (o) => warnings.push(o) }), 1);
+    assert.equal(warnings.length, 1);
+    assert.equal(ups.calls.length, trackCalls, 'the platform account was not asked to track it');
+    const row = await db.selectFrom('shipments').select('tracking_next_check_at').where('id', '=', bought.body.id).executeTakeFirstOrThrow();
+    const wait = Date.parse(row.tracking_next_check_at!) - server.clock.now().getTime();
+    assert.ok(wait > 3_590_000 && wait <= 3_600_000, `next check in ${wait} ms, not an hour`);
   });
 });
 

@@ -26,6 +26,12 @@ export const trackingBatch = 200;
 /** A label being asked about is not asked about again by another worker for this long. */
 const claimLeaseMs = 60_000;
 
+/**
+ * The label's carrier cannot be asked at all (its own carrier account was disconnected): nothing changes that for
+ * a minute's retry, so the worker comes back to it at the live poll interval instead of every minute.
+ */
+class CarrierNotConnected extends ApiError {}
+
 /** A tracker is its label's: the same time-sortable id, under the tracker prefix. */
 export const trackerId = (shipmentId: string) => `trk_${shipmentId.slice(shipmentId.indexOf('_') + 1)}`;
 
@@ -118,6 +124,7 @@ export async function refreshTracking(ctx: TrackingContext, row: ShipmentsTable)
   const answer = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.track(labelRef(row), signal));
   if (!answer.ok) {
     if (answer.error.code === 'carrier_timeout') throw new ApiError('carrier_timeout', answer.error.detail);
+    if (answer.error.code === 'credentials_missing') throw new CarrierNotConnected('carrier_error', `${carrier.name} cannot be asked: ${answer.error.detail}`);
     throw new ApiError('carrier_error', `${carrier.name} did not answer the tracking request: ${answer.error.detail}`);
   }
   await recordProgress(ctx, row, answer.value);
@@ -200,7 +207,18 @@ export async function pollTracking(ctx: TrackingContext, log: { warn(o: object, 
         try {
           await refreshTracking(ctx, row);
         } catch (err) {
-          // The claim's lease brings it back in a minute.
+          // Otherwise the claim's lease brings it back in a minute.
+          if (err instanceof CarrierNotConnected) {
+            const later = new Date(now.getTime() + pollMs.live).toISOString();
+            // Failing that, the lease still brings it back in a minute.
+            await ctx.db
+              .updateTable('shipments')
+              .set({ tracking_next_check_at: later })
+              .where('id', '=', row.id)
+              .where('status', '=', 'purchased')
+              .execute()
+              .catch(() => undefined);
+          }
           log.warn({ err, shipment_id: row.id }, 'could not refresh tracking');
         }
       }
