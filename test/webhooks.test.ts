@@ -391,6 +391,33 @@ describe('delivering events', () => {
     await receiver.close();
   });
 
+  test('a key gets the events recorded while it has an enabled webhook; one without is written already fanned out', async () => {
+    const fresh = (await server.key(account)).secret;
+    const db = server.services.database.db;
+    const event = (resource: string) => db.selectFrom('events').select(['id', 'created_at', 'dispatched_at']).where('resource_id', '=', resource).executeTakeFirstOrThrow();
+    const early = await newOrder(fresh);
+    const unsent = await event(early.id);
+    assert.equal(unsent.dispatched_at, unsent.created_at, 'no webhook to send it to, so no look of the delivery worker needed');
+
+    const receiver = await startReceiver();
+    const webhook = await register(receiver, ['order.created'], fresh);
+    const later = await newOrder(fresh);
+    await receiver.waitFor((r) => r.length >= 1);
+    await eventually(() => deliveries(webhook.id, fresh), (l) => l[0]?.attempt_count === 1);
+    assert.deepEqual(
+      receiver.received.map((r) => verify(webhook.secret, r).data.id),
+      [later.id],
+    );
+
+    const disabled = await server.request('PATCH', `/webhooks/${webhook.id}`, { key: fresh, body: { status: 'disabled' } });
+    assert.equal(disabled.status, 200, disabled.text);
+    const whileDisabled = await newOrder(fresh);
+    const skipped = await event(whileDisabled.id);
+    assert.equal(skipped.dispatched_at, skipped.created_at);
+    assert.equal((await deliveries(webhook.id, fresh)).length, 1);
+    await receiver.close();
+  });
+
   test('a slow endpoint does not hold up deliveries to another', async () => {
     const slow = await startReceiver();
     slow.answer = () => 'hang';
