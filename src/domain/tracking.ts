@@ -27,8 +27,9 @@ export const trackingBatch = 200;
 const claimLeaseMs = 60_000;
 
 /**
- * The label's carrier cannot be asked at all (its own carrier account was disconnected): nothing changes that for
- * a minute's retry, so the worker comes back to it at the live poll interval instead of every minute.
+ * The label's carrier cannot be asked at all (the own carrier account it was bought on was disconnected, or the
+ * platform's credentials were removed): a minute's wait changes nothing, so the worker comes back to it at the live
+ * poll interval instead of every minute.
  */
 class CarrierNotConnected extends ApiError {}
 
