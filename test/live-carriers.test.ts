@@ -22,8 +22,6 @@ before(async () => {
 });
 after(() => fakes.close());
 
-const carrierEnv = (which: ('ups' | 'usps' | 'fedex')[]) => fakes.env(which);
-
 /** FedEx labels need the shipper's phone. */
 const liveOrder = () => orderBody({ ship_from: { ...austin, phone: '512-555-0100' } });
 
@@ -49,7 +47,7 @@ describe('live keys against the carriers (fake carrier servers over HTTP)', () =
   let key: string;
   let account: string;
   before(async () => {
-    server = await startServer({ env: carrierEnv(['ups', 'usps', 'fedex']) });
+    server = await startServer({ env: fakes.env(['ups', 'usps', 'fedex']) });
     account = await server.account();
     await setPaymentMethod(server.services.database.db, server.clock, account, 'live', 'pm_live_4242');
     key = (await server.key(account, 'live')).secret;
@@ -123,7 +121,7 @@ describe('live keys against the carriers (fake carrier servers over HTTP)', () =
 
 describe('the carrier trace', () => {
   test('each carrier call is in the debug log with the request id, credentials and tokens redacted', async () => {
-    const server = await startServer({ env: { ...carrierEnv(['ups', 'usps', 'fedex']), SHIPD_LOG_LEVEL: 'debug' } });
+    const server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), SHIPD_LOG_LEVEL: 'debug' } });
     try {
       const account = await server.account();
       const key = (await server.key(account, 'live')).secret;
@@ -148,7 +146,7 @@ describe('an account bringing its own carrier account', () => {
   let key: string;
   before(async () => {
     // The platform has USPS and FedEx; UPS only through the account's own credentials.
-    server = await startServer({ env: carrierEnv(['usps', 'fedex']) });
+    server = await startServer({ env: fakes.env(['usps', 'fedex']) });
     account = await server.account('byoa');
     key = (await server.key(account, 'live')).secret;
   });

@@ -23,8 +23,6 @@ before(async () => {
 });
 after(() => fakes.close());
 
-const carrierEnv = (which: ('ups' | 'usps' | 'fedex')[]) => fakes.env(which);
-
 /** FedEx labels need the shipper's phone. */
 const liveOrder = (over: Record<string, unknown> = {}) => orderBody({ ship_from: { ...austin, phone: '512-555-0100' }, ...over });
 
@@ -48,7 +46,7 @@ describe('a UPS purchase whose answer was lost', () => {
   let key: string;
   let account: string;
   before(async () => {
-    server = await startServer({ env: { ...carrierEnv(['ups', 'usps', 'fedex']), SHIPD_CARRIER_TIMEOUT_MS: '1000' } });
+    server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), SHIPD_CARRIER_TIMEOUT_MS: '1000' } });
     account = await server.account();
     await setPaymentMethod(server.services.database.db, server.clock, account, 'live', 'pm_live_4242');
     key = (await server.key(account, 'live')).secret;
@@ -84,7 +82,7 @@ describe('a label of the account own UPS account', () => {
   let key: string;
   let account: string;
   before(async () => {
-    server = await startServer({ env: { ...carrierEnv(['ups', 'usps', 'fedex']), SHIPD_CARRIER_TIMEOUT_MS: '1000' } });
+    server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), SHIPD_CARRIER_TIMEOUT_MS: '1000' } });
     account = await server.account('own-ups');
     key = (await server.key(account, 'live')).secret;
     await connectOwnUps(server, 'own-ups');
@@ -125,7 +123,7 @@ describe('an account with its own UPS account and no payment method', () => {
   let server: TestServer;
   let key: string;
   before(async () => {
-    server = await startServer({ env: carrierEnv(['usps', 'fedex']) });
+    server = await startServer({ env: fakes.env(['usps', 'fedex']) });
     const account = await server.account('own-ups-only');
     key = (await server.key(account, 'live')).secret;
     await connectOwnUps(server, 'own-ups-only');
@@ -158,7 +156,7 @@ describe('a USPS void whose refund goes under review', () => {
   let key: string;
   let account: string;
   before(async () => {
-    server = await startServer({ env: carrierEnv(['ups', 'usps', 'fedex']) });
+    server = await startServer({ env: fakes.env(['ups', 'usps', 'fedex']) });
     account = await server.account();
     await setPaymentMethod(server.services.database.db, server.clock, account, 'live', 'pm_live_4242');
     key = (await server.key(account, 'live')).secret;

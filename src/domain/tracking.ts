@@ -208,10 +208,10 @@ export async function pollTracking(ctx: TrackingContext, log: { warn(o: object, 
         try {
           await refreshTracking(ctx, row);
         } catch (err) {
-          // Otherwise the claim's lease brings it back in a minute.
+          // The claim's lease brings the label back in a minute, unless its carrier cannot be asked at all (and if
+          // this update fails, the lease still holds).
           if (err instanceof CarrierNotConnected) {
             const later = new Date(now.getTime() + pollMs.live).toISOString();
-            // Failing that, the lease still brings it back in a minute.
             await ctx.db
               .updateTable('shipments')
               .set({ tracking_next_check_at: later })
