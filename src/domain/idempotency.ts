@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
+import { deleteExpiredRows } from '../db/expired-rows.ts';
 import type { DB, IdempotencyKeysTable } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { ApiError } from './errors.ts';
@@ -167,8 +168,7 @@ export class IdempotencyStore {
 
   /** The cleanup job: forget answers older than 7 days. */
   async deleteExpired(): Promise<number> {
-    const result = await this.db.deleteFrom('idempotency_keys').where('expires_at', '<=', this.clock.now().toISOString()).executeTakeFirst();
-    return Number(result.numDeletedRows);
+    return deleteExpiredRows(this.db, 'idempotency_keys', this.clock.now().toISOString());
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { CarrierId } from '../config.ts';
 import { BatchInserter } from '../db/batch-insert.ts';
+import { deleteExpiredRows } from '../db/expired-rows.ts';
 import type { DB, RateShopsTable } from '../db/schema.ts';
 import { carrierCatalog } from '../carriers/catalog.ts';
 import type { Rate } from '../schemas/rate.ts';
@@ -64,8 +65,7 @@ export class RateStore {
 
   /** The cleanup job: forget shops whose rates expired. */
   async deleteExpired(now: Date): Promise<number> {
-    const result = await this.db.deleteFrom('rate_shops').where('expires_at', '<=', now.toISOString()).executeTakeFirst();
-    return Number(result.numDeletedRows);
+    return deleteExpiredRows(this.db, 'rate_shops', now.toISOString());
   }
 
   /** The rate with this id, with its shop's row; undefined when no such rate was ever quoted. */
