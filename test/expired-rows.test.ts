@@ -2,6 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from './harness.ts';
 import { IdempotencyStore } from '../src/domain/idempotency.ts';
+import { storedIdempotencyKey } from './fixtures.ts';
 
 let server: TestServer;
 before(async () => {
@@ -54,20 +55,7 @@ test('expired rate shops go a chunk at a time, letting requests in between; live
 test('expired idempotency keys go by their whole key: a live key on the same path stays', async () => {
   const db = server.services.database.db;
   const now = server.clock.now();
-  const row = (owner: string, idemKey: string, expires: Date) => ({
-    owner_key_id: owner,
-    method: 'POST',
-    path: '/api/integrations/v1/shipments',
-    idem_key: idemKey,
-    fingerprint: 'f',
-    status: 'done' as const,
-    response_status: 201,
-    response_type: 'application/json',
-    response_body: '{}',
-    locked_until: now.toISOString(),
-    created_at: now.toISOString(),
-    expires_at: expires.toISOString(),
-  });
+  const row = (owner: string, idemKey: string, expires: Date) => storedIdempotencyKey(owner, idemKey, expires, now);
   const past = new Date(now.getTime() - 1_000);
   const future = new Date(now.getTime() + 1_000);
   const rows = Array.from({ length: 1_200 }, (_, i) => row(`key_idem_${i % 3}`, `k${i}`, past));

@@ -1,3 +1,4 @@
+import { idempotencyTtlMs } from '../src/domain/idempotency.ts';
 import type { LabelData } from '../src/labels/label-data.ts';
 
 /** Request bodies the tests share. */
@@ -33,3 +34,21 @@ export const sampleLabels: LabelData[] = [
   { ...labelBase, carrier: 'usps', serviceCode: 'PRIORITY_MAIL', serviceName: 'Priority Mail', trackingNumber: '9400111206206406260787' },
   { ...labelBase, carrier: 'fedex', serviceCode: 'FEDEX_2_DAY', serviceName: 'FedEx 2Day', trackingNumber: '794953535000' },
 ];
+
+/** A stored answer of an idempotency key, as the purchase and order routes leave one, expiring at `expires`. */
+export function storedIdempotencyKey(owner: string, idemKey: string, expires: Date, now: Date) {
+  return {
+    owner_key_id: owner,
+    method: 'POST',
+    path: '/api/integrations/v1/orders',
+    idem_key: idemKey,
+    fingerprint: 'f',
+    status: 'done' as const,
+    response_status: 201,
+    response_type: 'application/json',
+    response_body: '{}',
+    locked_until: now.toISOString(),
+    created_at: new Date(expires.getTime() - idempotencyTtlMs).toISOString(),
+    expires_at: expires.toISOString(),
+  };
+}

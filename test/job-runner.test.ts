@@ -5,8 +5,8 @@ import { enqueue } from '../src/jobs/queue.ts';
 import { JobRunner, type JobHandler } from '../src/jobs/runner.ts';
 import { createJobRunner } from '../src/jobs/index.ts';
 import { createLogger } from '../src/http/logger.ts';
-import { idempotencyTtlMs } from '../src/domain/idempotency.ts';
 import { startServer, TestClock, type TestServer } from './harness.ts';
+import { storedIdempotencyKey } from './fixtures.ts';
 
 const silent = createLogger('silent');
 let server: TestServer;
@@ -110,20 +110,7 @@ describe('the idempotency cleanup schedule', () => {
   test('forgets keys older than 7 days, keeps the rest, and comes back in an hour', async () => {
     const db = server.services.database.db;
     const now = server.clock.now();
-    const row = (key: string, expires: Date) => ({
-      owner_key_id: 'key_x',
-      method: 'POST',
-      path: '/api/integrations/v1/orders',
-      idem_key: key,
-      fingerprint: 'f',
-      status: 'done' as const,
-      response_status: 201,
-      response_type: 'application/json',
-      response_body: '{}',
-      locked_until: now.toISOString(),
-      created_at: new Date(expires.getTime() - idempotencyTtlMs).toISOString(),
-      expires_at: expires.toISOString(),
-    });
+    const row = (key: string, expires: Date) => storedIdempotencyKey('key_x', key, expires, now);
     await db.insertInto('idempotency_keys').values([row('old', new Date(now.getTime() - 1_000)), row('fresh', new Date(now.getTime() + 60_000))]).execute();
     const runner = createJobRunner(server.services, silent);
     await runner.installSchedules();
