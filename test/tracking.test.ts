@@ -1,10 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { problem, startServer, type TestServer } from './harness.ts';
+import { sql, type Kysely } from 'kysely';
+import { databaseUnderTest, problem, startServer, type TestServer } from './harness.ts';
 import { orderBody, sanFrancisco } from './fixtures.ts';
 import { setPaymentMethod } from '../src/domain/billing.ts';
 import { pollTracking } from '../src/domain/tracking.ts';
 import { serviceContext } from '../src/services.ts';
+import type { DB } from '../src/db/schema.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
@@ -174,4 +176,52 @@ describe('the tracking worker', () => {
     const rows = await server.services.database.db.selectFrom('shipments').select('tracking_status').where('id', 'in', bought).execute();
     assert.ok(rows.every((r) => r.tracking_status !== 'pre_transit'), 'every label moved on');
   });
+
+  test('records the progress of twenty labels in one transaction', async () => {
+    const bought = [];
+    for (let i = 0; i < 45; i++) bought.push((await shipped()).shipment.id);
+    server.clock.advance(day);
+    const db = server.services.database.db;
+    let transactions = 0;
+    const counted = new Proxy(db, {
+      get(target, property) {
+        if (property === 'transaction') transactions++;
+        const value = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const asked = await pollTracking({ ...serviceContext(server.services, 'test'), db: counted }, { warn: () => undefined });
+    assert.ok(asked >= bought.length);
+    assert.equal(transactions, Math.ceil(asked / 20));
+    const rows = await db.selectFrom('shipments').select('tracking_status').where('id', 'in', bought).execute();
+    assert.ok(rows.every((r) => r.tracking_status !== 'pre_transit'), 'every label moved on');
+  });
+
+  test('a label whose progress cannot be recorded does not hold up the others of its group', async () => {
+    const bought = [];
+    for (let i = 0; i < 5; i++) bought.push((await shipped()).shipment.id);
+    const refused = bought[2]!;
+    const db = server.services.database.db;
+    await refuseTrackingUpdates(db, refused);
+    try {
+      server.clock.advance(day);
+      const warned: string[] = [];
+      await pollTracking(serviceContext(server.services, 'test'), { warn: (o: { shipment_id?: string }) => void warned.push(o.shipment_id ?? '') });
+      assert.deepEqual(warned, [refused]);
+      const rows = await db.selectFrom('shipments').select(['id', 'tracking_status']).where('id', 'in', bought).execute();
+      for (const row of rows) assert.equal(row.tracking_status === 'pre_transit', row.id === refused, row.id);
+    } finally {
+      await sql`drop trigger refuse_tracking on shipments`.execute(db).catch(() => sql`drop trigger refuse_tracking`.execute(db));
+    }
+  });
 });
+
+/** A trigger that fails every tracking update of one label, as a database fault would. */
+async function refuseTrackingUpdates(db: Kysely<DB>, shipmentId: string): Promise<void> {
+  if (databaseUnderTest === 'postgres') {
+    await sql`create or replace function refuse_tracking() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$`.execute(db);
+    await sql`create trigger refuse_tracking before update of tracking_events on shipments for each row when (new.id = ${sql.lit(shipmentId)}) execute function refuse_tracking()`.execute(db);
+  } else {
+    await sql`create trigger refuse_tracking before update of tracking_events on shipments when new.id = ${sql.lit(shipmentId)} begin select raise(abort, 'refused'); end`.execute(db);
+  }
+}

@@ -1,6 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { CarrierId } from '../config.ts';
-import type { OrdersTable, ShipmentsTable } from '../db/schema.ts';
+import type { Kysely } from 'kysely';
+import type { DB, OrdersTable, ShipmentsTable } from '../db/schema.ts';
 import { detectCarrier } from '../carriers/tracking-numbers.ts';
 import { magicTracking } from '../carriers/sim/magic-tracking.ts';
 import type { TrackingEvent, TrackingResult } from '../carriers/carrier.ts';
@@ -78,59 +79,61 @@ function voidedTracker(row: ShipmentsTable): Tracker {
 }
 
 /**
- * Records what the carrier says now: one tracking.updated event per scan not reported before, each carrying the
- * tracker as that scan left it, and the order `delivered` when its outbound label is. The scan count guards the
- * update, so a request and the worker that see the same scans report them once between them.
+ * Records what the carrier says now, in the caller's transaction: one tracking.updated event per scan not reported
+ * before, each carrying the tracker as that scan left it, and the order `delivered` when its outbound label is. The
+ * scan count guards the update, so a request and the worker that see the same scans report them once between them.
  */
-async function recordProgress(ctx: TrackingContext, row: ShipmentsTable, result: TrackingResult): Promise<void> {
+async function recordProgress(ctx: TrackingContext, trx: Kysely<DB>, row: ShipmentsTable, result: TrackingResult): Promise<void> {
   const now = ctx.clock.now();
   const seen = row.tracking_events ?? 0;
   const nextCheck = finalStatuses.has(result.status)
     ? null
     : new Date(Math.max(now.getTime() + 1_000, result.nextEventAt?.getTime() ?? now.getTime() + pollMs[row.mode])).toISOString();
   const changed = result.events.length > seen || result.status !== row.tracking_status;
-  await inTransaction(ctx.db, async (trx) => {
-    const shipment = trx.updateTable('shipments').where('id', '=', row.id).where('status', '=', 'purchased');
-    if (!changed) {
-      await shipment.set({ tracking_next_check_at: nextCheck }).execute();
-      return;
-    }
-    const delivers = result.status === 'delivered' && row.is_return === 0;
-    // Orders before shipments, as in purchases and voids, so PostgreSQL never deadlocks them against each other.
-    let order: OrdersTable | undefined;
-    if (delivers) {
-      let q = trx.selectFrom('orders').selectAll().where('id', '=', row.order_id);
-      if (ctx.dbKind === 'postgres') q = q.forUpdate();
-      order = await q.executeTakeFirst();
-    }
-    const updated = await shipment
-      .set({ tracking_status: result.status, tracking_events: result.events.length, tracking_next_check_at: nextCheck })
-      .where((eb) => (seen === 0 ? eb.or([eb('tracking_events', '=', 0), eb('tracking_events', 'is', null)]) : eb('tracking_events', '=', seen)))
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) return;
-    const at = now.toISOString();
-    const owner = ownerOf(row);
-    for (let i = seen; i < result.events.length; i++) await recordEvent(trx, owner, 'tracking.updated', toTracker(row, result, i + 1), at);
-    if (result.events.length <= seen) await recordEvent(trx, owner, 'tracking.updated', toTracker(row, result), at);
-    if (order && order.status === 'shipped' && order.shipment_id === row.id) {
-      await trx.updateTable('orders').set({ status: 'delivered', updated_at: at }).where('id', '=', order.id).execute();
-      await recordEvent(trx, owner, 'order.updated', toOrder({ ...order, status: 'delivered', updated_at: at }), at);
-    }
-  });
+  const shipment = trx.updateTable('shipments').where('id', '=', row.id).where('status', '=', 'purchased');
+  if (!changed) {
+    await shipment.set({ tracking_next_check_at: nextCheck }).execute();
+    return;
+  }
+  const delivers = result.status === 'delivered' && row.is_return === 0;
+  // Orders before shipments, as in purchases and voids, so PostgreSQL never deadlocks them against each other.
+  let order: OrdersTable | undefined;
+  if (delivers) {
+    let q = trx.selectFrom('orders').selectAll().where('id', '=', row.order_id);
+    if (ctx.dbKind === 'postgres') q = q.forUpdate();
+    order = await q.executeTakeFirst();
+  }
+  const updated = await shipment
+    .set({ tracking_status: result.status, tracking_events: result.events.length, tracking_next_check_at: nextCheck })
+    .where((eb) => (seen === 0 ? eb.or([eb('tracking_events', '=', 0), eb('tracking_events', 'is', null)]) : eb('tracking_events', '=', seen)))
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) return;
+  const at = now.toISOString();
+  const owner = ownerOf(row);
+  for (let i = seen; i < result.events.length; i++) await recordEvent(trx, owner, 'tracking.updated', toTracker(row, result, i + 1), at);
+  if (result.events.length <= seen) await recordEvent(trx, owner, 'tracking.updated', toTracker(row, result), at);
+  if (order && order.status === 'shipped' && order.shipment_id === row.id) {
+    await trx.updateTable('orders').set({ status: 'delivered', updated_at: at }).where('id', '=', order.id).execute();
+    await recordEvent(trx, owner, 'order.updated', toOrder({ ...order, status: 'delivered', updated_at: at }), at);
+  }
+}
+
+/** What the label's carrier says about it now. */
+async function askCarrier(ctx: TrackingContext, row: ShipmentsTable): Promise<TrackingResult> {
+  const carrier = await carrierForShipment(ctx, row);
+  const answer = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.track(labelRef(row), signal));
+  if (answer.ok) return answer.value;
+  if (answer.error.code === 'carrier_timeout') throw new ApiError('carrier_timeout', answer.error.detail);
+  if (answer.error.code === 'credentials_missing') throw new CarrierNotConnected('carrier_error', `${carrier.name} cannot be asked: ${answer.error.detail}`);
+  throw new ApiError('carrier_error', `${carrier.name} did not answer the tracking request: ${answer.error.detail}`);
 }
 
 /** Asks the carrier about a label now, records any progress, and answers the tracker. */
 export async function refreshTracking(ctx: TrackingContext, row: ShipmentsTable): Promise<Tracker> {
   if (row.status !== 'purchased') return voidedTracker(row);
-  const carrier = await carrierForShipment(ctx, row);
-  const answer = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.track(labelRef(row), signal));
-  if (!answer.ok) {
-    if (answer.error.code === 'carrier_timeout') throw new ApiError('carrier_timeout', answer.error.detail);
-    if (answer.error.code === 'credentials_missing') throw new CarrierNotConnected('carrier_error', `${carrier.name} cannot be asked: ${answer.error.detail}`);
-    throw new ApiError('carrier_error', `${carrier.name} did not answer the tracking request: ${answer.error.detail}`);
-  }
-  await recordProgress(ctx, row, answer.value);
-  return toTracker(row, answer.value);
+  const result = await askCarrier(ctx, row);
+  await inTransaction(ctx.db, (trx) => recordProgress(ctx, trx, row, result));
+  return toTracker(row, result);
 }
 
 /** The label an order's tracking is about: its current outbound label, or the last one if it was voided. */
@@ -186,8 +189,32 @@ export async function track(ctx: Context, input: TrackingRequest): Promise<Track
 }
 
 /**
+ * Records the progress of a group of labels in one transaction: one commit, and the pages the labels share written
+ * once, instead of a transaction each. If the group fails, each label is tried alone, so one cannot hold up the rest.
+ */
+async function recordAll(ctx: TrackingContext, log: { warn(o: object, m: string): void }, answers: Answer[]): Promise<void> {
+  try {
+    await inTransaction(ctx.db, async (trx) => {
+      for (const { row, result } of answers) await recordProgress(ctx, trx, row, result);
+    });
+  } catch {
+    for (const { row, result } of answers) {
+      await inTransaction(ctx.db, (trx) => recordProgress(ctx, trx, row, result)).catch((err: unknown) => log.warn({ err, shipment_id: row.id }, 'could not record tracking'));
+    }
+  }
+}
+
+interface Answer {
+  row: ShipmentsTable;
+  result: TrackingResult;
+}
+
+/** Labels whose progress the tracking worker records in one transaction. */
+const recordGroup = 20;
+
+/**
  * The tracking worker's pass: takes the labels whose next check is due (holding each for a minute, so other
- * workers skip it), asks their carriers, and reports progress. Returns how many it asked about.
+ * workers skip it), asks their carriers, and records their progress in groups. Returns how many it asked about.
  */
 export async function pollTracking(ctx: TrackingContext, log: { warn(o: object, m: string): void }, limit = trackingBatch): Promise<number> {
   const now = ctx.clock.now();
@@ -202,6 +229,14 @@ export async function pollTracking(ctx: TrackingContext, log: { warn(o: object, 
     .execute();
   const workers = 8;
   let next = 0;
+  let answers: Answer[] = [];
+  // Groups are recorded one after another while the lanes go on asking.
+  let recording = Promise.resolve();
+  const record = () => {
+    const group = answers;
+    answers = [];
+    recording = recording.then(() => recordAll(ctx, log, group));
+  };
   await Promise.all(
     Array.from({ length: Math.min(workers, rows.length) }, async () => {
       while (next < rows.length) {
@@ -210,8 +245,10 @@ export async function pollTracking(ctx: TrackingContext, log: { warn(o: object, 
         // request up for about 80 ms. With a turn of the event loop before each label, requests wait for one label
         // per worker at most.
         await setImmediate();
+        if (row.status !== 'purchased') continue;
         try {
-          await refreshTracking(ctx, row);
+          answers.push({ row, result: await askCarrier(ctx, row) });
+          if (answers.length >= recordGroup) record();
         } catch (err) {
           // The claim's lease brings the label back in a minute, unless its carrier cannot be asked at all (and if
           // this update fails, the lease still holds).
@@ -230,5 +267,7 @@ export async function pollTracking(ctx: TrackingContext, log: { warn(o: object, 
       }
     }),
   );
+  if (answers.length > 0) record();
+  await recording;
   return rows.length;
 }
