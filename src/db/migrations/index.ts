@@ -10,6 +10,7 @@ import * as opsBatchesManifests from './008_ops_batches_manifests.ts';
 import * as pickups from './009_pickups.ts';
 import * as dashboard from './010_dashboard.ts';
 import * as defaultPackage from './011_default_package.ts';
+import * as partialShipmentIndexes from './012_partial_shipment_indexes.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '009_pickups': pickups,
   '010_dashboard': dashboard,
   '011_default_package': defaultPackage,
+  '012_partial_shipment_indexes': partialShipmentIndexes,
 };
