@@ -10,7 +10,7 @@
 import { availableParallelism } from 'node:os';
 import { Connection } from './http-client.ts';
 import { labelsPerSecond } from './label-renderer.ts';
-import { isMain, megabytes, sampleOrder, startShipd, type Result } from './lib.ts';
+import { idleCoreSeconds, isMain, megabytes, sampleOrder, startShipd, type Result } from './lib.ts';
 import { rawInsertsPerSecond } from './raw-insert.ts';
 
 type Answer = { id: string; rates: { id: string; carrier: string }[]; label_url: string };
@@ -69,6 +69,7 @@ export async function benchFlow(seconds: number, databaseUrl: string | undefined
   let serverCpuMsPerFlow: number | undefined;
   let mainCpuMsPerFlow: number | undefined;
   let clientCpuMsPerFlow = 0;
+  let idleShare = 0;
   try {
     // A server runs all day: the flow is measured once V8 has compiled its hot code, which on two cores shared
     // with the load takes several seconds and otherwise costs the first seconds' flows a third more CPU.
@@ -76,10 +77,13 @@ export async function benchFlow(seconds: number, databaseUrl: string | undefined
     const serverCpuBefore = shipd.cpuSeconds();
     const mainCpuBefore = shipd.cpuSeconds('main');
     const clientCpuBefore = process.cpuUsage();
+    const idleBefore = idleCoreSeconds();
     const begin = performance.now();
     const end = begin + seconds * 1000;
     latencies = await run(end, 0);
-    flowsPerSecond = latencies.length / ((performance.now() - begin) / 1000);
+    const elapsedSeconds = (performance.now() - begin) / 1000;
+    flowsPerSecond = latencies.length / elapsedSeconds;
+    idleShare = (idleCoreSeconds() - idleBefore) / (elapsedSeconds * availableParallelism());
     const serverCpu = shipd.cpuSeconds();
     const mainCpu = shipd.cpuSeconds('main');
     if (mainCpu !== undefined && mainCpuBefore !== undefined) mainCpuMsPerFlow = ((mainCpu - mainCpuBefore) * 1000) / latencies.length;
@@ -108,7 +112,7 @@ export async function benchFlow(seconds: number, databaseUrl: string | undefined
     const cores = availableParallelism();
     const ceiling = (cores * 1000) / (serverCpuMsPerFlow + clientCpuMsPerFlow);
     const budget = (cores * 1000) / (0.6 * rendered);
-    console.error(`CPU ceiling      ${cores} cores ÷ ${(serverCpuMsPerFlow + clientCpuMsPerFlow).toFixed(2)} ms per flow = at most ${ceiling.toFixed(0)} flows/s; 0.6 of the renderer needs ≤ ${budget.toFixed(2)} ms per flow`);
+    console.error(`CPU ceiling      ${cores} cores ÷ ${(serverCpuMsPerFlow + clientCpuMsPerFlow).toFixed(2)} ms per flow = at most ${ceiling.toFixed(0)} flows/s; 0.6 of the renderer needs ≤ ${budget.toFixed(2)} ms per flow; the cores idled ${(100 * idleShare).toFixed(1)} % of the time`);
   }
   console.error(`ratio ${ratio.toFixed(2)} (goal ≥ 0.60)   flows ${flowsPerSecond.toFixed(0)}/s (goal ≥ 100)`);
   return {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { pathToFileURL } from 'node:url';
@@ -91,6 +91,14 @@ export function cpuSeconds(pid: number | undefined, thread?: number): number | u
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The machine's cores' idle time so far, in core-seconds. Read twice around a measurement, it says whether the load
+ * kept the cores busy: time they idle is throughput the benchmark left unmeasured.
+ */
+export function idleCoreSeconds(): number {
+  return cpus().reduce((sum, cpu) => sum + cpu.times.idle, 0) / 1000;
 }
 
 /** One benchmark's figure and what it is compared with, as bench/all.ts tabulates them. */
