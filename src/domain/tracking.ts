@@ -190,7 +190,8 @@ export async function track(ctx: Context, input: TrackingRequest): Promise<Track
 
 /**
  * Records the progress of a group of labels in one transaction: one commit, and the pages the labels share written
- * once, instead of a transaction each. If the group fails, each label is tried alone, so one cannot hold up the rest.
+ * once, instead of a transaction each. If the group fails, each label is tried alone, so one cannot hold up the rest;
+ * that includes the rare PostgreSQL deadlock of a group that holds one label's row while it waits for another's order.
  */
 async function recordAll(ctx: TrackingContext, log: { warn(o: object, m: string): void }, answers: Answer[]): Promise<void> {
   try {
