@@ -11,6 +11,7 @@ import * as pickups from './009_pickups.ts';
 import * as dashboard from './010_dashboard.ts';
 import * as defaultPackage from './011_default_package.ts';
 import * as partialShipmentIndexes from './012_partial_shipment_indexes.ts';
+import * as shipmentsByOrder from './013_shipments_by_order.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '010_dashboard': dashboard,
   '011_default_package': defaultPackage,
   '012_partial_shipment_indexes': partialShipmentIndexes,
+  '013_shipments_by_order': shipmentsByOrder,
 };
