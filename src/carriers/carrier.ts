@@ -35,6 +35,11 @@ export interface Quote {
   amountCents: number;
   /** The carrier's published (retail) price, in cents. */
   listAmountCents: number;
+  /**
+   * ISO 4217 code of both amounts, as the carrier stated it: a price is never relabelled. shipd's money is USD
+   * for now, so quoteAll sets quotes in any other currency aside as an error instead of pricing them.
+   */
+  currency: string;
   billableWeightLb: number;
   zone: string;
   deliveryDays: number;
@@ -95,6 +100,8 @@ export interface PurchasedLabel {
   /** The carrier's own id for the shipment, needed to void it. */
   carrierShipmentId: string;
   postageCents: number;
+  /** ISO 4217 code of postageCents, as the carrier stated it. */
+  currency: string;
   /** The carrier's own label file; absent when shipd renders the label itself (the simulators). */
   file?: { format: LabelFormat; bytes: Buffer };
 }

@@ -306,11 +306,16 @@ async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel
     let orderQuery = trx.selectFrom('orders').selectAll().where('id', '=', row.order_id);
     if (ctx.dbKind === 'postgres') orderQuery = orderQuery.forUpdate();
     const order = await orderQuery.executeTakeFirstOrThrow();
+    // shipd's money is USD: a label billed in another currency is recorded at the USD price the client accepted,
+    // and the carrier's own figure is kept beside it rather than relabelled as dollars.
+    const foreign = label.currency !== 'USD';
+    const postageCents = foreign ? row.quoted_cents : label.postageCents;
     const bought = {
       status: 'purchased',
       tracking_number: label.trackingNumber,
       carrier_shipment_id: label.carrierShipmentId,
-      postage_cents: label.postageCents,
+      postage_cents: postageCents,
+      ...(foreign && { last_error: `The carrier billed ${(label.postageCents / 100).toFixed(2)} ${label.currency}; the quoted USD price is recorded` }),
       updated_at: at,
       // The tracking worker follows the label from now on.
       tracking_status: 'pre_transit',
@@ -330,13 +335,13 @@ async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel
       if (now.status === 'failed' || now.status === 'abandoned') throw new ApiError('carrier_error', `The purchase ${row.id} failed: ${now.last_error ?? 'the carrier refused it'}`);
       return toShipment(ctx, now);
     }
-    if (row.payment === 'platform' && label.postageCents > 0) {
+    if (row.payment === 'platform' && postageCents > 0) {
       await chargePostage(trx, {
         accountId: row.account_id,
         mode: row.mode,
         ownerKeyId: row.owner_key_id,
         shipmentId: row.id,
-        cents: label.postageCents,
+        cents: postageCents,
         paymentMethod: row.payment_method!,
         at,
       });

@@ -77,8 +77,12 @@ export async function quoteAll(ctx: Context, chosen: Carrier[], request: RateReq
   const quotes: Quote[] = [];
   const errors: RateError[] = [];
   answers.forEach((answer, i) => {
-    if (answer.ok) quotes.push(...answer.value);
-    else {
+    if (answer.ok) {
+      for (const q of answer.value) {
+        if (q.currency === 'USD') quotes.push(q);
+        else errors.push({ carrier: q.carrier, code: 'carrier_error', detail: `${chosen[i]!.name} priced ${q.serviceName} in ${q.currency}; shipd prices in USD and never relabels a currency` });
+      }
+    } else {
       const code = (rateErrorCodes as readonly string[]).includes(answer.error.code) ? (answer.error.code as RateError['code']) : 'carrier_error';
       errors.push({ carrier: chosen[i]!.id, code, detail: answer.error.detail });
     }

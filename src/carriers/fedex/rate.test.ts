@@ -47,6 +47,7 @@ test('a rate shop answer gives quotes for catalog services only, with account an
     serviceName: 'FedEx Ground',
     amountCents: 1421,
     listAmountCents: 1785,
+    currency: 'USD',
     billableWeightLb: 10,
     zone: '5',
     deliveryDays: 3,

@@ -1,3 +1,4 @@
+import { currencyOf } from '../live/currency.ts';
 import { failure, ok, type CarrierResult, type Quote, type RateRequest } from '../carrier.ts';
 import type { ServiceInfo } from '../catalog.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
@@ -95,6 +96,7 @@ export function parseRateResponse(json: unknown, request: RateRequest, catalog: 
       serviceName: service.name,
       amountCents: asCents(at(account, 'totalNetCharge'))!,
       listAmountCents: asCents(at(list, 'totalNetCharge'))!,
+      currency: currencyOf(at(account, 'currency')),
       billableWeightLb: billableLb(account, request.parcel.weightLb),
       zone: asString(at(account, 'shipmentRateDetail', 'rateZone')) ?? '',
       deliveryDays: days,

@@ -1,3 +1,4 @@
+import { currencyOf } from '../live/currency.ts';
 import type { LabelFormat } from '../../labels/label-data.ts';
 import { failure, ok, type CarrierResult, type PurchasedLabel, type PurchaseRequest } from '../carrier.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
@@ -84,6 +85,7 @@ export function parseShipResponse(json: unknown, request: PurchaseRequest): Carr
     trackingNumber,
     carrierShipmentId: trackingNumber,
     postageCents: netChargeCents(shipment, pieces) ?? request.quotedCents,
+    currency: currencyOf(asArray(at(shipment, 'completedShipmentDetail', 'shipmentRating', 'shipmentRateDetails')).map((r) => at(r, 'currency')).find((c) => c !== undefined)),
     file: { format, bytes: Buffer.from(asString(at(label, 'encodedLabel'))!, 'base64') },
   });
 }

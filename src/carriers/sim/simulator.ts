@@ -127,6 +127,7 @@ export class SimulatedCarrier implements Carrier {
         service: s.code,
         serviceName: s.name,
         ...price,
+        currency: 'USD',
         billableWeightLb: billable,
         zone: zone.label,
         deliveryDays: days,
@@ -150,7 +151,7 @@ export class SimulatedCarrier implements Carrier {
     // The idempotency key decides the tracking number, so buying again with it gives the same label back.
     const seed = createHash('sha256').update(`${t.id}:${request.idempotencyKey}`).digest();
     const trackingNumber = syntheticTrackingNumber(t.id, request.service, seed);
-    return ok({ trackingNumber, carrierShipmentId: trackingNumber, postageCents: request.quotedCents });
+    return ok({ trackingNumber, carrierShipmentId: trackingNumber, postageCents: request.quotedCents, currency: 'USD' });
   }
 
   async void(label: LabelRef): Promise<CarrierResult<VoidOutcome>> {

@@ -69,7 +69,7 @@ export class UpsCarrier implements Carrier {
       if (!shipped.ok) return shipped;
       const s = shipped.value;
       const file = await this.labelFile(s, request.labelFormat, signal);
-      return ok({ trackingNumber: s.trackingNumber, carrierShipmentId: s.shipmentId, postageCents: s.postageCents, ...(file ? { file } : {}) });
+      return ok({ trackingNumber: s.trackingNumber, carrierShipmentId: s.shipmentId, postageCents: s.postageCents, currency: s.currency, ...(file ? { file } : {}) });
     });
   }
 

@@ -55,7 +55,7 @@ test('rate answer: catalog services only, negotiated amount, arrival date from t
   assert.deepEqual(r.value.map((q) => q.service), ['03', '02', '01']);
   const [ground, twoDay, nextDay] = r.value;
   assert.deepEqual(ground, {
-    carrier: 'ups', service: '03', serviceName: 'UPS Ground', amountCents: 1243, listAmountCents: 1554, billableWeightLb: 6, zone: '008',
+    carrier: 'ups', service: '03', serviceName: 'UPS Ground', amountCents: 1243, listAmountCents: 1554, currency: 'USD', billableWeightLb: 6, zone: '008',
     deliveryDays: 4, estimatedDeliveryDate: '2026-03-06', guaranteed: false,
   });
   assert.equal(twoDay!.deliveryDays, 2);

@@ -1,3 +1,4 @@
+import { currencyOf } from '../live/currency.ts';
 import { failure, ok, type CarrierResult, type Quote, type RateRequest } from '../carrier.ts';
 import { carrierCatalog } from '../catalog.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
@@ -60,6 +61,7 @@ function quoteFor(rated: unknown, r: RateRequest): Quote | null | { problem: str
     serviceName: service.name,
     amountCents: negotiated ?? listCents,
     listAmountCents: listCents,
+    currency: currencyOf(at(rated, 'TotalCharges', 'CurrencyCode')),
     billableWeightLb: asNumber(at(rated, 'BillingWeight', 'Weight')) ?? r.parcel.weightLb,
     zone: asString(at(rated, 'Zone')) ?? '',
     deliveryDays: days,

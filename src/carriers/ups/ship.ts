@@ -1,3 +1,4 @@
+import { currencyOf } from '../live/currency.ts';
 import { failure, ok, type CarrierResult, type PurchaseRequest } from '../carrier.ts';
 import type { Address } from '../../schemas/address.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
@@ -60,6 +61,7 @@ export interface UpsShipment {
   /** ShipmentIdentificationNumber, the key a void needs. */
   shipmentId: string;
   postageCents: number;
+  currency: string;
   label: { format: string; bytes: Buffer };
 }
 
@@ -79,6 +81,7 @@ export function parseShipResponse(json: unknown): CarrierResult<UpsShipment> {
     trackingNumber,
     shipmentId,
     postageCents,
+    currency: currencyOf(at(results, 'NegotiatedRateCharges', 'TotalCharge', 'CurrencyCode') ?? at(results, 'ShipmentCharges', 'TotalCharges', 'CurrencyCode')),
     label: { format: asString(at(pkg, 'ShippingLabel', 'ImageFormat', 'Code'))?.toUpperCase() ?? '', bytes: Buffer.from(image, 'base64') },
   });
 }

@@ -56,6 +56,7 @@ test('single objects for arrays and numbers as strings still parse; the date cou
       serviceName: 'Priority Mail',
       amountCents: 1107,
       listAmountCents: 1107,
+      currency: 'USD',
       billableWeightLb: 6,
       zone: '07',
       deliveryDays: 3,

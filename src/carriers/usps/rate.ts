@@ -64,6 +64,7 @@ function quoteFrom(code: string, prices: { retail?: Priced; commercial?: Priced 
     serviceName: services.find((s) => s.code === code)!.name,
     amountCents: chosen.cents,
     listAmountCents: (prices.retail ?? chosen).cents,
+    currency: 'USD',
     billableWeightLb: Math.max(weight, dimWeight),
     zone: asString(at(chosen.firstRate, 'zone')) ?? '',
     deliveryDays: days,

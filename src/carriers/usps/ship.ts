@@ -48,5 +48,5 @@ export function parseLabel(json: unknown, format: LabelFormat): CarrierResult<Pu
   if (postageCents === undefined) return failure('carrier_error', `USPS sold label ${trackingNumber} without a postage amount`);
   const image = asString(at(json, 'labelImage'));
   if (!image || !/^[A-Za-z0-9+/=\s]+$/.test(image)) return failure('carrier_error', `USPS sold label ${trackingNumber} without a base64 labelImage`);
-  return ok({ trackingNumber, carrierShipmentId: trackingNumber, postageCents, file: { format, bytes: Buffer.from(image, 'base64') } });
+  return ok({ trackingNumber, carrierShipmentId: trackingNumber, postageCents, currency: 'USD', file: { format, bytes: Buffer.from(image, 'base64') } });
 }
