@@ -23,6 +23,11 @@ export interface RateRequest {
   shipDate: Date;
   /** Only these services of the carrier, when given. */
   services?: string[];
+  /**
+   * A return label's rate: the parcel comes back from the customer (`from`) to the merchant (`to`). Carriers price
+   * and name returns apart (USPS's *_RETURN_SERVICE classes); quotes still name the outbound service code.
+   */
+  isReturn?: boolean;
   /** The carrier's own packaging, when the parcel is in it (its id in GET /packages). */
   carrierBox?: { id: string; flatRate?: { service: string; listCents: number; accountCents: number } };
 }

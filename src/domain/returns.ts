@@ -25,7 +25,7 @@ export async function createReturnLabel(ctx: Context, orderId: string, input: Re
   const carriers = access.carriers;
   const carrier = carriers[outbound.carrier as CarrierId];
   const back = { ...inputs, from: inputs.to, to: inputs.from };
-  const { quotes, errors } = await quoteAll(ctx, [carrier], rateRequest(back, ctx.clock.now()));
+  const { quotes, errors } = await quoteAll(ctx, [carrier], { ...rateRequest(back, ctx.clock.now()), isReturn: true });
   const quote = quotes.find((q) => q.service === outbound.service) ?? quotes[0];
   if (!quote) throw new ApiError('no_rate_available', `${carrier.name} offers no return rate for order ${order.id}: ${errors.map((e) => e.detail).join('; ')}`);
   const plan: PurchasePlan = {
