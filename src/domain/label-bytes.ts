@@ -1,4 +1,5 @@
 import type { CarrierId } from '../config.ts';
+import type { PurchasedLabel } from '../carriers/carrier.ts';
 import type { ShipmentsTable } from '../db/schema.ts';
 import type { LabelData, LabelFormat } from '../labels/label-data.ts';
 import type { Context } from './context.ts';
@@ -22,6 +23,28 @@ export function labelDataFor(row: ShipmentsTable, trackingNumber: string): Label
     isReturn: row.is_return === 1,
     sample: row.mode === 'test',
   };
+}
+
+/**
+ * Puts a bought label on file and says in which format. The simulators send no file, so shipd draws the one asked
+ * for. A carrier's file is kept as the format it really is: a PNG where a PDF was asked (UPS when label recovery
+ * fails) also goes on file as a 4×6 PDF page holding that same image, and any other mismatch keeps the carrier's
+ * own format, because a live label redrawn by shipd would not be the carrier's.
+ */
+export async function fileBoughtLabel(ctx: Pick<Context, 'db' | 'labels' | 'renderer'>, row: ShipmentsTable, label: PurchasedLabel, at: string): Promise<LabelFormat> {
+  const asked = row.label_format;
+  if (!label.file) {
+    await ctx.labels.put(ctx.db, row.id, asked, await ctx.renderer.render(labelDataFor(row, label.trackingNumber), asked), at);
+    return asked;
+  }
+  await ctx.labels.put(ctx.db, row.id, label.file.format, label.file.bytes, at);
+  if (label.file.format === asked) return asked;
+  if (label.file.format === 'png' && asked === 'pdf') {
+    const { mergeLabels } = await import('../labels/merge.ts');
+    await ctx.labels.put(ctx.db, row.id, 'pdf', await mergeLabels('png', [label.file.bytes]), at);
+    return 'pdf';
+  }
+  return label.file.format;
 }
 
 /** A bought label's file in a format: the stored one, else rendered once and kept. */

@@ -13,7 +13,7 @@ import { recordEvent } from './events.ts';
 import { newId } from './ids.ts';
 import { ownOrderRow, toOrder } from './orders.ts';
 import { inputsFingerprint, orderInputs, quoteAll, rateRequest, type ShipmentInputs } from './rating.ts';
-import { labelDataFor } from './label-bytes.ts';
+import { fileBoughtLabel } from './label-bytes.ts';
 import { ownerOf, serviceName, toShipment, type PurchaseRecord } from './shipments.ts';
 import { fingerprint, idempotencyTtlMs } from './idempotency.ts';
 import { inTransaction } from './transaction.ts';
@@ -296,10 +296,8 @@ async function buyAndComplete(ctx: Context, carrier: Carrier, row: ShipmentsTabl
 
 /** Stores the label, charges the postage, ships the order and reports it, all or nothing. */
 async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel): Promise<Shipment> {
-  const format = row.label_format;
-  const file = label.file?.format === format ? label.file.bytes : await ctx.renderer.render(labelDataFor(row, label.trackingNumber), format);
   const at = ctx.clock.now().toISOString();
-  await ctx.labels.put(ctx.db, row.id, format, file, at);
+  const labelFormat = await fileBoughtLabel(ctx, row, label, at);
   return inTransaction(ctx.db, async (trx) => {
     // Orders before shipments, in every transaction that changes both: PostgreSQL would otherwise deadlock a
     // completion against a rival purchase that holds the order and waits on this shipment's unique-index entry.
@@ -315,6 +313,7 @@ async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel
       tracking_number: label.trackingNumber,
       carrier_shipment_id: label.carrierShipmentId,
       postage_cents: postageCents,
+      label_format: labelFormat,
       ...(foreign && { last_error: `The carrier billed ${(label.postageCents / 100).toFixed(2)} ${label.currency}; the quoted USD price is recorded` }),
       updated_at: at,
       // The tracking worker follows the label from now on.
