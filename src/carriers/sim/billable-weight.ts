@@ -8,7 +8,7 @@ export interface DimRule {
 }
 
 /** Rounds to the nearest whole inch, halves up (carriers.md 5.2). */
-const nearestInch = (v: number) => Math.floor(v + 0.5);
+export const nearestInch = (v: number) => Math.floor(v + 0.5);
 
 /** max(actual rounded up to the pound, dimensional weight rounded up to the pound). */
 export function billableWeightLb(parcel: ParcelSpec, rule: DimRule): number {

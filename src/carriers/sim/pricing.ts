@@ -1,18 +1,79 @@
-import type { SimCarrierTable, SimService } from './tables.ts';
+import type { ParcelSpec } from '../carrier.ts';
+import { nearestInch } from './billable-weight.ts';
+import { publishedCents, type PriceList, type ZoneCharge } from './prices/types.ts';
+import type { FormulaPrices, SimCarrierTable, SimService } from './tables.ts';
+import type { Zone } from './zones.ts';
 
 export interface Price {
   amountCents: number;
   listAmountCents: number;
 }
 
+export interface PricedParcel {
+  parcel: ParcelSpec;
+  /** Actual or dimensional weight, whichever is more, in whole pounds. */
+  billableLb: number;
+  zone: Zone;
+  residential: boolean;
+}
+
 /**
- * Published transport = (base + per-pound × (pounds − 1)) × (1 + zone step × (zone − 1)); the account pays
- * that less its discount. Both add the residential surcharge, then fuel on transport and residential.
+ * What a service costs for a parcel: from the carrier's published list when it is loaded, else from our formula.
+ * Undefined when the published list has no price for that zone and weight: the simulator then does not offer it.
  */
-export function priceFor(carrier: SimCarrierTable, service: SimService, billableLb: number, zoneIndex: number, residential: boolean): Price {
-  const list = Math.round((service.baseCents + service.perLbCents * (billableLb - 1)) * (1 + service.zoneStep * (zoneIndex - 1)));
-  const account = Math.round(list * (1 - carrier.accountDiscount));
-  const surcharge = residential ? carrier.residentialCents : 0;
-  const total = (transport: number) => transport + surcharge + Math.round((transport + surcharge) * carrier.fuel);
+export function priceFor(carrier: SimCarrierTable, service: SimService, p: PricedParcel): Price | undefined {
+  return carrier.prices.kind === 'published' ? publishedPrice(carrier.prices, service.code, p) : formulaPrice(carrier.prices, service.code, p);
+}
+
+/**
+ * List = the published transport price plus the published surcharges (residential delivery, additional handling
+ * or oversize) plus fuel on both; the account pays the transport price less its discount, surcharges at list.
+ */
+function publishedPrice(list: PriceList, code: string, p: PricedParcel): Price | undefined {
+  const handling = handlingFor(list, p.parcel, p.zone.label);
+  if (!handling) return undefined;
+  const transport = publishedCents(list.services[code], p.zone.label, Math.max(p.billableLb, handling.minBillableLb));
+  if (transport === undefined) return undefined;
+  const surcharges = (p.residential ? (list.residentialCents[code] ?? 0) : 0) + handling.cents;
+  const total = (t: number) => t + surcharges + Math.round((t + surcharges) * list.fuel);
+  return { amountCents: total(Math.round(transport * (1 - list.accountDiscount))), listAmountCents: total(transport) };
+}
+
+/**
+ * The size and weight surcharge a package draws, and the weight it is billed at least. Oversize takes the place of
+ * additional handling; of the additional handling charges that apply, the package pays the highest one (the stored
+ * guide does not say how they combine, so test mode charges one per package). Undefined when a charge applies but
+ * the list has no figure for the zone.
+ */
+function handlingFor(list: PriceList, parcel: ParcelSpec, zone: string): { cents: number; minBillableLb: number } | undefined {
+  const d = parcel.dimensionsIn;
+  const [longest, second, third] = d ? [d.length, d.width, d.height].map(nearestInch).sort((a, b) => b - a) as [number, number, number] : [0, 0, 0];
+  const lengthPlusGirth = longest + 2 * (second + third);
+  const at = (charge: ZoneCharge) => charge[zone];
+  const { oversize: o, additionalHandling: ah } = list;
+  if (longest > o.longestIn || lengthPlusGirth > o.lengthPlusGirthIn) {
+    const cents = at(o.cents);
+    return cents === undefined ? undefined : { cents, minBillableLb: o.minBillableLb };
+  }
+  const bySize = longest > ah.longestIn || second > ah.secondLongestIn || lengthPlusGirth > ah.lengthPlusGirthIn;
+  const byWeight = parcel.weightLb > ah.actualWeightLb;
+  const size = bySize ? at(ah.dimensionCents) : 0;
+  const weight = byWeight ? at(ah.weightCents) : 0;
+  if (size === undefined || weight === undefined) return undefined;
+  return { cents: Math.max(size, weight), minBillableLb: bySize ? ah.dimensionMinBillableLb : 0 };
+}
+
+/**
+ * Our own shape, for carriers without a loaded list: transport = (base + per-pound × (pounds − 1)) × (1 + zone
+ * step × (zone − 1)); the account pays that less its discount. Both add the residential surcharge, then fuel on
+ * transport and residential.
+ */
+function formulaPrice(prices: FormulaPrices, code: string, p: PricedParcel): Price | undefined {
+  const f = prices.services[code];
+  if (!f) return undefined;
+  const list = Math.round((f.baseCents + f.perLbCents * (p.billableLb - 1)) * (1 + f.zoneStep * (p.zone.index - 1)));
+  const account = Math.round(list * (1 - prices.accountDiscount));
+  const surcharge = p.residential ? prices.residentialCents : 0;
+  const total = (transport: number) => transport + surcharge + Math.round((transport + surcharge) * prices.fuel);
   return { amountCents: total(account), listAmountCents: total(list) };
 }

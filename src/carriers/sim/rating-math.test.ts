@@ -59,15 +59,15 @@ test('price: UPS Ground, 3 lb, zone 7, to a home', () => {
   // Published transport: (1150 + 95 × 2) × (1 + 0.09 × 6) = 1340 × 1.54 = 2063.6 → 2064.
   // Account: 2064 × 0.75 = 1548. Residential 575. Fuel 15.5 %:
   // account (1548 + 575) × 0.155 = 329.07 → 329, total 2452; list (2064 + 575) × 0.155 = 409.05 → 409, total 3048.
-  assert.deepEqual(priceFor(ups, ground, 3, 7, true), { amountCents: 2452, listAmountCents: 3048 });
+  assert.deepEqual(priceFor(ups, ground, { parcel: { weightLb: 3 }, billableLb: 3, zone: { label: '7', index: 7 }, residential: true }), { amountCents: 2452, listAmountCents: 3048 });
   // To a business: no residential surcharge. Account 1548 + 239.94 → 240 = 1788; list 2064 + 319.92 → 320 = 2384.
-  assert.deepEqual(priceFor(ups, ground, 3, 7, false), { amountCents: 1788, listAmountCents: 2384 });
+  assert.deepEqual(priceFor(ups, ground, { parcel: { weightLb: 3 }, billableLb: 3, zone: { label: '7', index: 7 }, residential: false }), { amountCents: 1788, listAmountCents: 2384 });
 });
 
 test('price: USPS Priority Mail, 1 lb, zone 1, has no fuel or residential surcharge', () => {
   const priority = usps.services.find((s) => s.code === 'PRIORITY_MAIL')!;
   // 950 × 1 = 950 published; account 950 × 0.9 = 855.
-  assert.deepEqual(priceFor(usps, priority, 1, 1, true), { amountCents: 855, listAmountCents: 950 });
+  assert.deepEqual(priceFor(usps, priority, { parcel: { weightLb: 1 }, billableLb: 1, zone: { label: '01', index: 1 }, residential: true }), { amountCents: 855, listAmountCents: 950 });
 });
 
 test('delivery dates skip weekends', () => {

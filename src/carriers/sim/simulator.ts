@@ -23,6 +23,7 @@ import type { ServiceInfo } from '../catalog.ts';
 import { billableWeightLb } from './billable-weight.ts';
 import { deliveryDate } from './calendar.ts';
 import { priceFor } from './pricing.ts';
+import type { PriceList } from './prices/types.ts';
 import type { SimCarrierTable } from './tables.ts';
 import { zoneFor } from './zones.ts';
 
@@ -35,6 +36,8 @@ function hang(signal: AbortSignal): Promise<never> {
 }
 
 const maxRemembered = 10_000;
+
+const priceZones = (list: PriceList) => [...new Set(Object.values(list.services).flatMap((table) => Object.keys(table)))].join(', ');
 
 /** Everything a simulated quote depends on, the ship day included; nothing else. */
 function quoteKey(r: RateRequest): string {
@@ -120,7 +123,8 @@ export class SimulatedCarrier implements Carrier {
       if (s.destination && s.destination !== (residential ? 'residential' : 'commercial')) continue;
       if (size && s.maxLengthPlusGirthIn && size.lengthPlusGirth > s.maxLengthPlusGirthIn) continue;
       // A flat-rate box costs the same to every zone at every weight it holds.
-      const price = flat ? { amountCents: flat.accountCents, listAmountCents: flat.listCents } : priceFor(t, s, billable, zone.index, residential);
+      const price = flat ? { amountCents: flat.accountCents, listAmountCents: flat.listCents } : priceFor(t, s, { parcel, billableLb: billable, zone, residential });
+      if (!price) continue;
       const days = s.days[zone.index - 1]!;
       quotes.push({
         carrier: t.id,
@@ -134,6 +138,10 @@ export class SimulatedCarrier implements Carrier {
         estimatedDeliveryDate: deliveryDate(request.shipDate, days),
         guaranteed: s.guaranteed,
       });
+    }
+    if (quotes.length === 0 && t.prices.kind === 'published' && !Object.values(t.prices.services).some((table) => table[zone.label])) {
+      // FedEx prices Alaska, Hawaii and Puerto Rico in tables of their own, which are not loaded.
+      return failure('service_unavailable', `${t.name} test mode prices zones ${priceZones(t.prices)} from the ${t.prices.source}; zone ${zone.label} is not among them`);
     }
     if (quotes.length === 0) return failure('service_unavailable', `No ${t.name} service fits this parcel and destination`);
     return ok(quotes);

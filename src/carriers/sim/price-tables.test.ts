@@ -1,0 +1,128 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Quote, RateRequest } from '../carrier.ts';
+import type { Address } from '../../schemas/address.ts';
+import { priceBasket, basketSources } from './prices/basket.ts';
+import { priceTableViolations } from './prices/check.ts';
+import { currentPriceLists, fedexPrices } from './prices/current.ts';
+import { publishedCents, type PriceList } from './prices/types.ts';
+import { SimulatedCarrier } from './simulator.ts';
+import { simTables } from './tables.ts';
+
+const fedex = new SimulatedCarrier(simTables.find((t) => t.id === 'fedex')!, { now: () => new Date('2026-11-23T15:00:00Z') }, 1440);
+const shipDate = new Date('2026-11-23T15:00:00Z');
+const from: Address = { company: 'Shipper', street1: '350 5th Ave', city: 'New York', state: 'NY', zip: '10001' };
+/** ZIPs well inside each zone's distance band from New York 10001 (Philadelphia, Raleigh, Chicago, Los Angeles). */
+const toZip: Record<string, { zip: string; city: string; state: string }> = {
+  '2': { zip: '19103', city: 'Philadelphia', state: 'PA' },
+  '4': { zip: '27601', city: 'Raleigh', state: 'NC' },
+  '5': { zip: '60601', city: 'Chicago', state: 'IL' },
+  '8': { zip: '90012', city: 'Los Angeles', state: 'CA' },
+};
+const business = (zone: string): Address => ({ company: 'Receiver', street1: '1 Main St', ...toZip[zone]!, residential: false });
+const home = (zone: string): Address => ({ name: 'Pat Doe', street1: '1 Main St', ...toZip[zone]!, residential: true });
+
+async function quote(to: Address, parcel: RateRequest['parcel'], service: string): Promise<Quote> {
+  const answer = await fedex.rate({ from, to, parcel, shipDate, services: [service] }, new AbortController().signal);
+  assert.ok(answer.ok, answer.ok ? '' : answer.error.detail);
+  assert.equal(answer.value.length, 1);
+  return answer.value[0]!;
+}
+
+test('the basket covers ground, two-day and overnight at three weights and three zones, and names its source', () => {
+  const fedexItems = priceBasket.filter((b) => b.carrier === 'fedex');
+  assert.deepEqual(new Set(fedexItems.map((b) => b.service)), new Set(['FEDEX_GROUND', 'FEDEX_2_DAY', 'STANDARD_OVERNIGHT']));
+  assert.deepEqual(new Set(fedexItems.map((b) => b.lb)), new Set([1, 5, 20]));
+  assert.deepEqual(new Set(fedexItems.map((b) => b.zone)), new Set(['2', '4', '8']));
+  assert.equal(fedexItems.length, 27);
+  assert.match(basketSources.fedex!, /FedEx Service Guide.*January 6, 2025/);
+});
+
+test('the loaded tables hold the published basket prices, cell by cell', () => {
+  for (const b of priceBasket) {
+    const list = currentPriceLists.find((l) => l.carrier === b.carrier)!;
+    assert.equal(publishedCents(list.services[b.service], b.zone, b.lb), b.cents, `${b.carrier} ${b.service} ${b.lb} lb zone ${b.zone}`);
+  }
+});
+
+test('test-mode list prices equal the published basket to the cent, through rate(); the account pays 25% less transport', async () => {
+  for (const b of priceBasket.filter((i) => i.carrier === 'fedex')) {
+    const q = await quote(business(b.zone), { weightLb: b.lb }, b.service);
+    const cell = `${b.service} ${b.lb} lb zone ${b.zone}`;
+    assert.equal(q.zone, b.zone, cell);
+    assert.equal(q.billableWeightLb, b.lb, cell);
+    // To a business, with no surcharge and no fuel loaded: the list price is the published transport charge.
+    assert.equal(q.listAmountCents, b.cents, cell);
+    assert.equal(q.amountCents, Math.round(b.cents * 0.75), cell);
+  }
+});
+
+test('residential delivery: $5.95 on FedEx Home Delivery, $6.55 on express services, at list in the account price too', async () => {
+  const homeDelivery = await quote(home('4'), { weightLb: 5 }, 'GROUND_HOME_DELIVERY');
+  assert.equal(homeDelivery.listAmountCents, 1617 + 595);
+  assert.equal(homeDelivery.amountCents, Math.round(1617 * 0.75) + 595);
+  const twoDay = await quote(home('8'), { weightLb: 20 }, 'FEDEX_2_DAY');
+  assert.equal(twoDay.listAmountCents, 20448 + 655);
+});
+
+test('additional handling and oversize: by zone band, with the published minimum billable weights', async () => {
+  const ground = fedexPrices.services.FEDEX_GROUND!;
+  // Over 50 lb actual: the weight surcharge, zone 2 $43.50.
+  const heavy = await quote(business('2'), { weightLb: 60 }, 'FEDEX_GROUND');
+  assert.equal(heavy.listAmountCents, publishedCents(ground, '2', 60)! + 4350);
+  // Longest side 50 in (over 48): the dimension surcharge, zones 3–4 $31, billed at 40 lb at least.
+  const long = await quote(business('4'), { weightLb: 5, dimensionsIn: { length: 50, width: 6, height: 6 } }, 'FEDEX_GROUND');
+  assert.equal(long.listAmountCents, publishedCents(ground, '4', 40)! + 3100);
+  // Second-longest side 31 in (over 30; longest 34, length and girth 100): zone 8 $38, and the cube's 16 lb is billed at 40.
+  const wide = await quote(business('8'), { weightLb: 8, dimensionsIn: { length: 2, width: 31, height: 34 } }, 'FEDEX_GROUND');
+  assert.equal(wide.billableWeightLb, 16);
+  assert.equal(wide.listAmountCents, publishedCents(ground, '8', 40)! + 3800);
+  // Nothing over a limit: no charge, the cube's weight (34 × 30 × 2 / 139 = 15 lb) at its own price.
+  const flat = await quote(business('8'), { weightLb: 8, dimensionsIn: { length: 2, width: 30, height: 34 } }, 'FEDEX_GROUND');
+  assert.equal(flat.listAmountCents, publishedCents(ground, '8', 15)!);
+  // Over 130 in of length and girth (100 + 2 × (10 + 10) = 140): oversize, zone 2 $240, billed at 90 lb, no handling charge besides.
+  const oversize = await quote(business('2'), { weightLb: 60, dimensionsIn: { length: 100, width: 10, height: 10 } }, 'FEDEX_GROUND');
+  assert.equal(oversize.listAmountCents, publishedCents(ground, '2', 90)! + 24000);
+  assert.equal(oversize.amountCents, Math.round(publishedCents(ground, '2', 90)! * 0.75) + 24000);
+});
+
+test('a cell the published copy lacks is not quoted: FedEx 2Day to zone 5 below 50 lb; from 50 lb it is', async () => {
+  const light = await fedex.rate({ from, to: business('5'), parcel: { weightLb: 20 }, shipDate }, new AbortController().signal);
+  assert.ok(light.ok);
+  const services = light.value.map((q) => q.service);
+  assert.ok(!services.includes('FEDEX_2_DAY') && !services.includes('FEDEX_EXPRESS_SAVER'), services.join());
+  assert.ok(services.includes('FEDEX_GROUND') && services.includes('STANDARD_OVERNIGHT'), services.join());
+  const heavy = await quote(business('5'), { weightLb: 55 }, 'FEDEX_2_DAY');
+  assert.equal(heavy.listAmountCents, publishedCents(fedexPrices.services.FEDEX_2_DAY, '5', 55)! + 5275);
+});
+
+test('Alaska and Hawaii, which FedEx prices in tables of their own, are refused in test mode rather than guessed', async () => {
+  const answer = await fedex.rate(
+    { from, to: { company: 'Receiver', street1: '1 Bishop St', city: 'Honolulu', state: 'HI', zip: '96813' }, parcel: { weightLb: 2 }, shipDate },
+    new AbortController().signal,
+  );
+  assert.equal(answer.ok, false);
+  assert.equal(!answer.ok && answer.error.code, 'service_unavailable');
+  assert.match(!answer.ok ? answer.error.detail : '', /zone 9 is not among them/);
+});
+
+test('every loaded price list is monotone in weight, zone and speed', () => {
+  for (const list of currentPriceLists) assert.deepEqual(priceTableViolations(list), [], list.source);
+});
+
+test('the monotonicity check names the cell that breaks each rule', () => {
+  const cheaperHeavier: PriceList = { ...fedexPrices, services: { FEDEX_GROUND: { '2': { fromLb: 1, cents: [1000, 900] } } }, speedOrder: ['FEDEX_GROUND'] };
+  assert.deepEqual(priceTableViolations(cheaperHeavier), ['fedex FEDEX_GROUND zone 2 2 lb: 900 is less than 1000 for 1 lb']);
+  const cheaperFarther: PriceList = {
+    ...fedexPrices,
+    services: { FEDEX_GROUND: { '2': { fromLb: 1, cents: [1000] }, '3': { fromLb: 1, cents: [950] } } },
+    speedOrder: ['FEDEX_GROUND'],
+  };
+  assert.deepEqual(priceTableViolations(cheaperFarther), ['fedex FEDEX_GROUND zone 3 1 lb: 950 is less than 1000 to zone 2']);
+  const cheaperFaster: PriceList = {
+    ...fedexPrices,
+    services: { FEDEX_GROUND: { '2': { fromLb: 1, cents: [1000] } }, FEDEX_2_DAY: { '2': { fromLb: 1, cents: [990] } } },
+    speedOrder: ['FEDEX_GROUND', 'FEDEX_2_DAY'],
+  };
+  assert.deepEqual(priceTableViolations(cheaperFaster), ["fedex FEDEX_2_DAY zone 2 1 lb: 990 is less than FEDEX_GROUND's 1000"]);
+});

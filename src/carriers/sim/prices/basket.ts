@@ -1,0 +1,33 @@
+import type { CarrierId } from '../../../config.ts';
+
+export interface BasketItem {
+  carrier: CarrierId;
+  service: string;
+  lb: number;
+  /** Zone label as the carrier prints it. */
+  zone: string;
+  /** The published list price of that cell, read off the carrier's document, in cents. */
+  cents: number;
+}
+
+/** Where each carrier's basket figures were read; the same documents the price files transcribe. */
+export const basketSources: Readonly<Partial<Record<CarrierId, string>>> = {
+  fedex:
+    'FedEx Service Guide, standard list rates effective January 6, 2025, updated July 14, 2025: "U.S. package rates: Zone 2/4/8" ' +
+    '(FedEx 2Day, FedEx Standard Overnight columns) and "FedEx Ground and FedEx Home Delivery rates: Zones 2-8"; text copy in ' +
+    'github.com/TalentP27/AiAgents, WorkflowAgents/FreightAgent/Markdown/fedex_document.md (commit 2038ee4)',
+};
+
+const cells = (carrier: CarrierId, service: string, byZone: Record<string, [number, number, number]>): BasketItem[] =>
+  Object.entries(byZone).flatMap(([zone, prices]) => [1, 5, 20].map((lb, i) => ({ carrier, service, lb, zone, cents: prices[i]! })));
+
+/**
+ * A basket of published cells, 1, 5 and 20 lb to a near, a middle and a far zone, for ground, two-day and
+ * overnight service: test mode's list prices must equal these to the cent. UPS and USPS have none: their published
+ * tables are not loaded (prices/current.ts).
+ */
+export const priceBasket: readonly BasketItem[] = [
+  ...cells('fedex', 'FEDEX_GROUND', { '2': [1132, 1329, 1821], '4': [1269, 1617, 2096], '8': [1417, 2048, 4079] }),
+  ...cells('fedex', 'FEDEX_2_DAY', { '2': [2523, 2833, 5319], '4': [2742, 3549, 8070], '8': [4354, 7829, 20448] }),
+  ...cells('fedex', 'STANDARD_OVERNIGHT', { '2': [3855, 4906, 8168], '4': [6996, 10283, 21647], '8': [9535, 13521, 27247] }),
+];

@@ -1,0 +1,64 @@
+import type { CarrierId } from '../../../config.ts';
+
+/** One service's published prices to one zone: `cents[i]` is the price of `fromLb + i` pounds. */
+export interface WeightSteps {
+  fromLb: number;
+  cents: readonly number[];
+}
+
+/** A published rate table: zone label, as the carrier prints it, to its weight steps. */
+export type RateTable = Readonly<Record<string, WeightSteps>>;
+
+/** A charge that depends on the zone, by zone label. */
+export type ZoneCharge = Readonly<Record<string, number>>;
+
+/** A carrier's published prices for one year, transcribed from its own price list. */
+export interface PriceList {
+  kind: 'published';
+  carrier: CarrierId;
+  /** The document the figures come from, its edition and where the copy we read is kept. */
+  source: string;
+  /** The day the prices took effect (ISO date). */
+  effective: string;
+  /** Cubic inches per pound of dimensional weight. */
+  dimDivisor: number;
+  /** Service code to its published table. */
+  services: Readonly<Record<string, RateTable>>;
+  /** Service codes from slowest to fastest: a faster service never costs less at the same zone and weight. */
+  speedOrder: readonly string[];
+  /** Residential delivery charge by service code, in cents; a service not listed has none. */
+  residentialCents: Readonly<Record<string, number>>;
+  /** Fuel surcharge, as a fraction of transport and surcharges. */
+  fuel: number;
+  /** Our model of an account's negotiated discount off published transport prices (not a published figure). */
+  accountDiscount: number;
+  additionalHandling: {
+    longestIn: number;
+    secondLongestIn: number;
+    lengthPlusGirthIn: number;
+    /** A package over a size limit is billed at least this weight. */
+    dimensionMinBillableLb: number;
+    dimensionCents: ZoneCharge;
+    /** Actual weight above which the weight surcharge applies. */
+    actualWeightLb: number;
+    weightCents: ZoneCharge;
+  };
+  oversize: {
+    longestIn: number;
+    lengthPlusGirthIn: number;
+    minBillableLb: number;
+    cents: ZoneCharge;
+  };
+}
+
+/** The published price of `lb` pounds to `zone`, or undefined when the table has no such cell. */
+export function publishedCents(table: RateTable | undefined, zone: string, lb: number): number | undefined {
+  const steps = table?.[zone];
+  if (!steps) return undefined;
+  return steps.cents[lb - steps.fromLb];
+}
+
+/** A charge FedEx and UPS publish in zone bands (2; 3–4; 5–6; 7 and up), spelled out per zone label. */
+export function zoneBands(zone2: number, zones3to4: number, zones5to6: number, zones7to8: number): ZoneCharge {
+  return { '2': zone2, '3': zones3to4, '4': zones3to4, '5': zones5to6, '6': zones5to6, '7': zones7to8, '8': zones7to8 };
+}
