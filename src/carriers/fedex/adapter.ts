@@ -93,7 +93,9 @@ export class FedexCarrier implements Carrier {
 
   validateAddress(address: Address, signal: AbortSignal): Promise<CarrierResult<AddressCheck>> {
     return guard(words, async () => {
-      const res = await this.api({ method: 'POST', path: addressPath, json: buildAddressRequest(address), idempotent: true, signal });
+      const body = buildAddressRequest(address);
+      if (!body.ok) return body;
+      const res = await this.api({ method: 'POST', path: addressPath, json: body.value, idempotent: true, signal });
       return parseAddressResponse(res.json, address);
     });
   }

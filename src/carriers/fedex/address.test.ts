@@ -8,8 +8,18 @@ const input: Address = { name: 'Ada', street1: '415 Mission St', street2: 'Fl 5'
 
 test('the address request sends the lines, city, state, ZIP and country', () => {
   assert.deepEqual(buildAddressRequest(input), {
-    addressesToValidate: [{ address: { streetLines: ['415 Mission St', 'Fl 5'], city: 'San Francisco', stateOrProvinceCode: 'CA', postalCode: '94105', countryCode: 'US' } }],
+    ok: true,
+    value: { addressesToValidate: [{ address: { streetLines: ['415 Mission St', 'Fl 5'], city: 'San Francisco', stateOrProvinceCode: 'CA', postalCode: '94105', countryCode: 'US' } }] },
   });
+});
+
+test('a street longer than a FedEx line is wrapped at a space, not cut; one that needs more than three lines is refused', () => {
+  const long = { ...input, street1: '1600 Amphitheatre Parkway Building Forty Three', street2: 'Suite 200' };
+  const built = buildAddressRequest(long);
+  assert.ok(built.ok);
+  assert.deepEqual(built.value.addressesToValidate[0]!.address.streetLines, ['1600 Amphitheatre Parkway Building', 'Forty Three', 'Suite 200']);
+  const tooLong = buildAddressRequest({ ...long, street1: `${'Very Long Street Name '.repeat(4)}1`.trim() });
+  assert.equal(!tooLong.ok && tooLong.error.code, 'address_invalid');
 });
 
 test('a standardized DPV-confirmed address is valid, corrected and classified', () => {

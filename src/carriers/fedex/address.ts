@@ -1,13 +1,15 @@
 import type { Address } from '../../schemas/address.ts';
 import { failure, ok, type AddressCheck, type CarrierResult } from '../carrier.ts';
 import { asArray, asString, at } from '../live/lenient.ts';
-import { fedexAddress } from './party.ts';
+import { fedexAddress, type FedexAddress } from './party.ts';
 
 export const addressPath = '/address/v1/addresses/resolve';
 
-export function buildAddressRequest(address: Address) {
-  const { residential: _residential, ...wire } = fedexAddress(address);
-  return { addressesToValidate: [{ address: wire }] };
+/** The address-validation document's Address has no residential flag: FedEx answers it, as classification. */
+export function buildAddressRequest(address: Address): CarrierResult<{ addressesToValidate: { address: FedexAddress }[] }> {
+  const wire = fedexAddress(address);
+  if (!wire.ok) return wire;
+  return ok({ addressesToValidate: [{ address: wire.value }] });
 }
 
 /** The spec types attributes as booleans; clients in the wild see strings ("true"), so both are read (carriers.md 4.7). */

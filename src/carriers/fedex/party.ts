@@ -1,20 +1,88 @@
 import type { Address } from '../../schemas/address.ts';
+import { failure, ok, type CarrierResult } from '../carrier.ts';
 
-/** FedEx's address block: up to 3 street lines of 35 characters (carriers.md 4.4). */
-export function fedexAddress(a: Address, residential?: boolean) {
-  return {
-    streetLines: [a.street1, a.street2].filter((s): s is string => !!s && s.trim() !== '').map((s) => s.trim().slice(0, 35)),
-    city: a.city,
+/**
+ * FedEx's limits on a party (ship/v1 Shipment-Resource.json PartyAddress_2 and PartyContact; address-validation/v1
+ * Address): at most 3 street lines of 35 characters ("streetlines more than 3 will be ignored"), a city of 35,
+ * a person's name of 70 and a company's of 35.
+ */
+const lineMax = 35;
+const maxLines = 3;
+const cityMax = 35;
+const personMax = 70;
+const companyMax = 35;
+
+/** A street cut into lines of at most 35 characters at spaces; a word longer than a line is cut where it must be. */
+function wrap(street: string): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of street.trim().split(/\s+/)) {
+    for (let rest = word; rest; rest = rest.slice(lineMax)) {
+      const piece = rest.slice(0, lineMax);
+      if (line && line.length + 1 + piece.length <= lineMax) line = `${line} ${piece}`;
+      else {
+        if (line) lines.push(line);
+        line = piece;
+      }
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/**
+ * The address's streets as FedEx's streetLines: street1 and street2 each on their own lines, a long one wrapped
+ * rather than cut, since FedEx prints what it gets. Undefined when they need more than FedEx's three lines.
+ */
+export function fedexStreetLines(a: Address): string[] | undefined {
+  const lines = [a.street1, a.street2].filter((s): s is string => !!s && s.trim() !== '').flatMap(wrap);
+  return lines.length <= maxLines ? lines : undefined;
+}
+
+export interface FedexAddress {
+  streetLines: string[];
+  city: string;
+  stateOrProvinceCode: string;
+  postalCode: string;
+  countryCode: string;
+  residential?: boolean;
+}
+
+/** The ship and address-validation APIs' address, or why FedEx could not take it. */
+export function fedexAddress(a: Address, residential?: boolean): CarrierResult<FedexAddress> {
+  const streetLines = fedexStreetLines(a);
+  if (!streetLines) return failure('address_invalid', `FedEx takes at most ${maxLines} street lines of ${lineMax} characters; "${[a.street1, a.street2].filter(Boolean).join(', ')}" needs more`);
+  if (a.city.trim().length > cityMax) return failure('address_invalid', `FedEx takes a city name of at most ${cityMax} characters; "${a.city}" is longer`);
+  return ok({
+    streetLines,
+    city: a.city.trim(),
     stateOrProvinceCode: a.state.toUpperCase(),
     postalCode: a.zip,
     countryCode: a.country ?? 'US',
     ...(residential === undefined ? {} : { residential }),
-  };
+  });
+}
+
+/** The rate API's address: its RateAddress has no street lines, as a rate depends on the postal code and the residential flag. */
+export function rateAddress(a: Address, residential: boolean) {
+  return { city: a.city.trim(), stateOrProvinceCode: a.state.toUpperCase(), postalCode: a.zip, countryCode: a.country ?? 'US', residential };
 }
 
 /** Whether FedEx should treat the address as a home: as the client said, else when it names no company. */
 export function isResidential(a: Address): boolean {
   return a.residential ?? !a.company;
+}
+
+const fit = (s: string, max: number) => s.trim().slice(0, max).trim();
+
+/**
+ * The contact's names within FedEx's lengths: the person (else the company) and the company when there is one;
+ * undefined when the address names neither, as FedEx needs one of them.
+ */
+export function contactNames(a: Address): { personName: string; companyName?: string } | undefined {
+  const person = fit(a.name ?? a.company ?? '', personMax);
+  if (!person) return undefined;
+  return { personName: person, ...(a.company ? { companyName: fit(a.company, companyMax) } : {}) };
 }
 
 /** The 10 digits FedEx requires for a US phone number, or undefined when the number does not have them. */

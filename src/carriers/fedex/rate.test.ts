@@ -25,8 +25,72 @@ test('the rate request asks every service at once, with whole-inch dimensions an
     weight: { units: 'LB', value: 9.2 },
     dimensions: { length: 13, width: 10, height: 8, units: 'IN' },
   });
-  assert.equal(body.requestedShipment.recipient.address.residential, true);
+  assert.deepEqual(body.requestedShipment.recipient.address, { city: 'San Francisco', stateOrProvinceCode: 'CA', postalCode: '94105', countryCode: 'US', residential: true });
   assert.equal(body.rateRequestControlParameters.returnTransitTimes, true);
+  assert.equal('shipmentSpecialServices' in body.requestedShipment, false);
+});
+
+test('a return is rated as the printed return label it will be bought as', () => {
+  const body = buildRateRequest({ ...request, isReturn: true, from: request.to, to: request.from }, '740561073');
+  assert.deepEqual(body.requestedShipment.shipmentSpecialServices, { specialServiceTypes: ['RETURN_SHIPMENT'], returnShipmentDetail: { returnType: 'PRINT_RETURN_LABEL' } });
+  assert.equal(body.requestedShipment.shipper.address.postalCode, '94105');
+  assert.deepEqual(body.requestedShipment.recipient.address, { city: 'Nashville', stateOrProvinceCode: 'TN', postalCode: '37201', countryCode: 'US', residential: false });
+});
+
+const reply = (serviceType: string, ratedShipmentDetails: unknown[], extra: Record<string, unknown> = {}) => ({ output: { rateReplyDetails: [{ serviceType, ratedShipmentDetails, ...extra }] } });
+
+test('a priced service without transit data is estimated from FedEx service commitments, not dropped', () => {
+  const priced = (zone?: string) => [{ rateType: 'ACCOUNT', totalNetCharge: 20, shipmentRateDetail: { currency: 'USD', ...(zone ? { rateZone: zone } : {}) } }];
+  const days = (service: string, zone?: string) => {
+    const result = parseRateResponse(reply(service, priced(zone)), request, services);
+    assert.ok(result.ok, service);
+    return [result.value[0]!.deliveryDays, result.value[0]!.estimatedDeliveryDate];
+  };
+  // A Wednesday ship date: one business day is Thursday, three the next Monday.
+  assert.deepEqual(days('PRIORITY_OVERNIGHT'), [1, '2024-05-02']);
+  assert.deepEqual(days('STANDARD_OVERNIGHT'), [1, '2024-05-02']);
+  assert.deepEqual(days('FEDEX_2_DAY'), [2, '2024-05-03']);
+  assert.deepEqual(days('FEDEX_EXPRESS_SAVER'), [3, '2024-05-06']);
+  assert.deepEqual(days('FEDEX_GROUND', '2'), [1, '2024-05-02']);
+  assert.deepEqual(days('FEDEX_GROUND', '05'), [3, '2024-05-06']);
+  assert.deepEqual(days('GROUND_HOME_DELIVERY', '8'), [5, '2024-05-08']);
+  assert.deepEqual(days('GROUND_HOME_DELIVERY', '17'), [7, '2024-05-10']);
+  assert.deepEqual(days('FEDEX_GROUND'), [5, '2024-05-08']);
+});
+
+test('the account price is the ACCOUNT entry wherever it stands, the list price the LIST entry', () => {
+  const details = [
+    { rateType: 'PREFERRED_CURRENCY', totalNetCharge: 50.1, shipmentRateDetail: { currency: 'CAD', rateZone: '5' } },
+    { rateType: 'LIST', totalNetCharge: 48.9, shipmentRateDetail: { currency: 'USD', rateZone: '5' } },
+    { rateType: 'ACCOUNT', totalNetCharge: 36.02, shipmentRateDetail: { currency: 'USD', rateZone: '5' } },
+  ];
+  const result = parseRateResponse(reply('FEDEX_2_DAY', details, { commit: { transitDays: { minimumTransitTime: 'TWO_DAYS' } } }), request, services);
+  assert.ok(result.ok);
+  assert.deepEqual([result.value[0]!.amountCents, result.value[0]!.listAmountCents, result.value[0]!.currency], [3602, 4890, 'USD']);
+  // Only a list price: the account pays it.
+  const listOnly = parseRateResponse(reply('FEDEX_2_DAY', details.slice(0, 2)), request, services);
+  assert.ok(listOnly.ok);
+  assert.deepEqual([listOnly.value[0]!.amountCents, listOnly.value[0]!.listAmountCents], [4890, 4890]);
+  // Only a price in a preferred currency: no price of the label.
+  const preferred = parseRateResponse(reply('FEDEX_2_DAY', details.slice(0, 1)), request, services);
+  assert.equal(!preferred.ok && preferred.error.code, 'service_unavailable');
+});
+
+test("the currency is the one the rate document puts in shipmentRateDetail, and it is never relabelled", () => {
+  const cad = parseRateResponse(reply('FEDEX_GROUND', [{ rateType: 'ACCOUNT', totalNetCharge: 20, shipmentRateDetail: { currency: 'CAD', rateZone: '5' } }]), request, services);
+  assert.ok(cad.ok);
+  assert.equal(cad.value[0]!.currency, 'CAD');
+  // A list price in another currency than the account's is not taken as this quote's list price.
+  const mixed = parseRateResponse(
+    reply('FEDEX_GROUND', [
+      { rateType: 'ACCOUNT', totalNetCharge: 20, shipmentRateDetail: { currency: 'USD' } },
+      { rateType: 'LIST', totalNetCharge: 30, shipmentRateDetail: { currency: 'CAD' } },
+    ]),
+    request,
+    services,
+  );
+  assert.ok(mixed.ok);
+  assert.deepEqual([mixed.value[0]!.amountCents, mixed.value[0]!.listAmountCents], [2000, 2000]);
 });
 
 test('transit words become numbers', () => {

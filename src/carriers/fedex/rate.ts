@@ -3,7 +3,8 @@ import { failure, ok, type CarrierResult, type Quote, type RateRequest } from '.
 import type { ServiceInfo } from '../catalog.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
 import { deliveryDate } from '../sim/calendar.ts';
-import { fedexAddress, fedexDate, fedexDimensions, isResidential } from './party.ts';
+import { committedDays } from './commitments.ts';
+import { fedexDate, fedexDimensions, isResidential, rateAddress } from './party.ts';
 
 export const ratePath = '/rate/v1/rates/quotes';
 
@@ -24,19 +25,29 @@ export function transitDays(word: unknown): number | undefined {
   return i >= 0 ? i + 1 : undefined;
 }
 
-/** One call for every service: no serviceType is FedEx's rate shop (carriers.md 4.3). */
+/**
+ * A printed return label, in the rate API's words (RateQuotes-Resource.json International_Return_Rate_Quote):
+ * the same special service the label is bought with, so the quote prices the label that will be sold.
+ */
+export const printedReturn = { specialServiceTypes: ['RETURN_SHIPMENT'], returnShipmentDetail: { returnType: 'PRINT_RETURN_LABEL' } };
+
+/**
+ * One call for every service: no serviceType is FedEx's rate shop (carriers.md 4.3). A return's shipper is the
+ * customer sending it back (request.from) and its recipient the merchant (request.to), as on the label.
+ */
 export function buildRateRequest(request: RateRequest, accountNumber: string) {
   const dimensions = fedexDimensions(request.parcel.dimensionsIn);
   return {
     accountNumber: { value: accountNumber },
     rateRequestControlParameters: { returnTransitTimes: true },
     requestedShipment: {
-      shipper: { address: fedexAddress(request.from, false) },
-      recipient: { address: fedexAddress(request.to, isResidential(request.to)) },
+      shipper: { address: rateAddress(request.from, isResidential(request.from)) },
+      recipient: { address: rateAddress(request.to, isResidential(request.to)) },
       pickupType: 'DROPOFF_AT_FEDEX_LOCATION',
       packagingType: 'YOUR_PACKAGING',
       rateRequestType: ['ACCOUNT', 'LIST'],
       shipDateStamp: fedexDate(request.shipDate),
+      ...(request.isReturn ? { shipmentSpecialServices: printedReturn } : {}),
       requestedPackageLineItems: [{ weight: { units: 'LB', value: request.parcel.weightLb }, ...(dimensions ? { dimensions } : {}) }],
     },
   };
@@ -67,8 +78,21 @@ function billableLb(detail: unknown, fallback: number): number {
 }
 
 /**
+ * The rate API's ratedShipmentDetails[].rateType (RateQuotes-Resource.json RatedShipmentDetail: ACCOUNT, ACTUAL,
+ * CURRENT, CUSTOM, LIST, INCENTIVE, PREFERRED, PREFERRED_INCENTIVE, PREFERRED_CURRENCY; its reply has no
+ * actualRateType, which only the ship reply carries): the account's price is the ACCOUNT entry, else the ACTUAL one,
+ * else the LIST price the account would pay without a discount. PREFERRED* entries are the same price converted to
+ * a preferred currency and INCENTIVE a one-time discount: neither is the price of the label.
+ */
+const accountRateTypes = ['ACCOUNT', 'ACTUAL', 'LIST'];
+
+/** The currency of a rated detail: the document puts it in shipmentRateDetail; answers also carry it beside the charges. */
+const detailCurrency = (detail: unknown) => at(detail, 'shipmentRateDetail', 'currency') ?? at(detail, 'currency');
+
+/**
  * output.rateReplyDetails[] as quotes for our catalog's services, filtered by request.services. The account price
  * is what the caller pays and the list price the retail one; a service with only one of them uses it for both.
+ * A priced service without transit data is given the days FedEx commits to for it (commitments.ts).
  */
 export function parseRateResponse(json: unknown, request: RateRequest, catalog: readonly ServiceInfo[]): CarrierResult<Quote[]> {
   const replies = at(json, 'output', 'rateReplyDetails');
@@ -80,25 +104,30 @@ export function parseRateResponse(json: unknown, request: RateRequest, catalog: 
     if (!service || (request.services && !request.services.includes(service.code))) continue;
     const details = asArray(at(reply, 'ratedShipmentDetails'));
     const priced = (type: string) => details.find((d) => asString(at(d, 'rateType'))?.toUpperCase() === type && asCents(at(d, 'totalNetCharge')) !== undefined);
-    const account = priced('ACCOUNT') ?? details.find((d) => asCents(at(d, 'totalNetCharge')) !== undefined);
+    const account = accountRateTypes.map(priced).find((d) => d !== undefined);
     if (!account) continue;
     const list = priced('LIST') ?? account;
+    const currency = currencyOf(detailCurrency(account));
+    // A list price in another currency than the account's is no list price of this quote.
+    const listCents = currencyOf(detailCurrency(list)) === currency ? asCents(at(list, 'totalNetCharge'))! : asCents(at(account, 'totalNetCharge'))!;
+    const zone = asString(at(account, 'shipmentRateDetail', 'rateZone')) ?? asString(at(list, 'shipmentRateDetail', 'rateZone'));
     const commitDate = isoDay(at(reply, 'commit', 'dateDetail', 'dayFormat')) ?? isoDay(at(reply, 'operationalDetail', 'deliveryDate'));
     const days =
       transitDays(at(reply, 'commit', 'transitDays', 'minimumTransitTime')) ??
       transitDays(at(reply, 'operationalDetail', 'transitTime')) ??
       transitDays(at(reply, 'commit', 'daysInTransit')) ??
-      (commitDate ? weekdaysBetween(request.shipDate, commitDate) : undefined);
+      (commitDate ? weekdaysBetween(request.shipDate, commitDate) : undefined) ??
+      committedDays(service.code, zone);
     if (days === undefined) continue;
     quotes.push({
       carrier: 'fedex',
       service: service.code,
       serviceName: service.name,
       amountCents: asCents(at(account, 'totalNetCharge'))!,
-      listAmountCents: asCents(at(list, 'totalNetCharge'))!,
-      currency: currencyOf(at(account, 'currency')),
+      listAmountCents: listCents,
+      currency,
       billableWeightLb: billableLb(account, request.parcel.weightLb),
-      zone: asString(at(account, 'shipmentRateDetail', 'rateZone')) ?? '',
+      zone: zone ?? '',
       deliveryDays: days,
       estimatedDeliveryDate: commitDate ?? deliveryDate(request.shipDate, days),
       guaranteed: guaranteedServices.has(service.code),

@@ -29,7 +29,11 @@ test('the ship request asks for the label format with its matching stock, inline
   assert.equal(body.requestedShipment.recipients[0]!.contact.phoneNumber, '6155550100');
   assert.deepEqual(body.requestedShipment.recipients[0]!.address.streetLines, ['415 Mission St', 'Floor 5']);
   assert.deepEqual(body.requestedShipment.shippingChargesPayment, { paymentType: 'SENDER' });
-  assert.equal(body.requestedShipment.requestedPackageLineItems[0]!.customerReferences?.[0]!.value, 'ORDER-1001');
+  assert.deepEqual(body.requestedShipment.requestedPackageLineItems[0], {
+    weight: { units: 'LB', value: 2.5 },
+    customerReferences: [{ customerReferenceType: 'CUSTOMER_REFERENCE', value: 'ORDER-1001' }],
+  });
+  assert.equal('shipmentSpecialServices' in body.requestedShipment, false);
   const pdf = buildShipRequest({ ...request, labelFormat: 'pdf' }, '740561073');
   assert.ok(pdf.ok);
   assert.equal(pdf.value.requestedShipment.labelSpecification.labelStockType, 'PAPER_4X6');
@@ -64,4 +68,79 @@ test('a ship answer without a label image or a tracking number is a carrier_erro
   assert.equal(!noLabel.ok && noLabel.error.code, 'carrier_error');
   const nothing = parseShipResponse({ output: {} }, request);
   assert.equal(!nothing.ok && nothing.error.code, 'carrier_error');
+});
+
+test('a return label is a FedEx printed return: RETURN_SHIPMENT with PRINT_RETURN_LABEL, shipped by the customer to the merchant', () => {
+  // For a return, from is the customer (no phone here) and to the merchant.
+  const merchant = { ...request.from };
+  const customer = { ...request.to };
+  const built = buildShipRequest({ ...request, isReturn: true, from: customer, to: merchant }, '740561073');
+  assert.ok(built.ok, JSON.stringify(built));
+  const shipment = built.value.requestedShipment;
+  assert.deepEqual(shipment.shipmentSpecialServices, { specialServiceTypes: ['RETURN_SHIPMENT'], returnShipmentDetail: { returnType: 'PRINT_RETURN_LABEL' } });
+  assert.equal(shipment.shipper.contact.personName, 'Ada');
+  assert.deepEqual(shipment.shipper.address.streetLines, ['415 Mission St', 'Floor 5']);
+  assert.deepEqual(shipment.recipients[0]!.contact, { personName: 'Shop', companyName: 'Shop Inc', phoneNumber: '6155550100' });
+  assert.equal(shipment.recipients[0]!.address.postalCode, '37201');
+  // The customer has no phone: the merchant's stands in, as the recipient's does on an outbound label.
+  assert.equal(shipment.shipper.contact.phoneNumber, '6155550100');
+  assert.deepEqual(shipment.shippingChargesPayment, { paymentType: 'SENDER' });
+  const noMerchantPhone = buildShipRequest({ ...request, isReturn: true, from: customer, to: { ...merchant, phone: undefined } }, '740561073');
+  assert.equal(!noMerchantPhone.ok && noMerchantPhone.error.code, 'address_invalid');
+});
+
+test('names and streets fit FedEx: a long street is wrapped onto lines of 35, a long company name shortened to 35', () => {
+  const to = { ...request.to, company: 'The Very Long Company Name Incorporated Worldwide', street1: '1600 Amphitheatre Parkway Building Forty Three', street2: undefined };
+  const built = buildShipRequest({ ...request, to }, '740561073');
+  assert.ok(built.ok);
+  const recipient = built.value.requestedShipment.recipients[0]!;
+  assert.deepEqual(recipient.address.streetLines, ['1600 Amphitheatre Parkway Building', 'Forty Three']);
+  assert.equal(recipient.contact.companyName, 'The Very Long Company Name Incorpor');
+  const nameless = buildShipRequest({ ...request, to: { ...request.to, name: undefined } }, '740561073');
+  assert.equal(!nameless.ok && nameless.error.code, 'address_invalid');
+});
+
+const shipAnswer = (rating: unknown, label = 'JVBERi0xLjQKJSVFT0YK', docType = 'PDF') => ({
+  output: {
+    transactionShipments: [
+      {
+        masterTrackingNumber: '794953535000',
+        pieceResponses: [{ trackingNumber: '794953535000', netChargeAmount: 30.5, packageDocuments: [{ contentType: 'LABEL', docType, encodedLabel: label }] }],
+        completedShipmentDetail: { shipmentRating: rating },
+      },
+    ],
+  },
+});
+
+test("the charge is the shipment rate entry FedEx names in actualRateType, with that entry's currency", () => {
+  const rating = {
+    actualRateType: 'PAYOR_ACCOUNT_SHIPMENT',
+    shipmentRateDetails: [
+      { rateType: 'PAYOR_LIST_SHIPMENT', totalNetCharge: 48.9, currency: 'USD' },
+      { rateType: 'PAYOR_ACCOUNT_SHIPMENT', totalNetCharge: 36.02, currency: 'CAD' },
+    ],
+  };
+  const result = parseShipResponse(shipAnswer(rating), { ...request, labelFormat: 'pdf' });
+  assert.ok(result.ok);
+  assert.equal(result.value.postageCents, 3602);
+  assert.equal(result.value.currency, 'CAD');
+  // Without actualRateType, the payor's account rate, never the list rate listed first.
+  const unnamed = parseShipResponse(shipAnswer({ shipmentRateDetails: rating.shipmentRateDetails }), { ...request, labelFormat: 'pdf' });
+  assert.ok(unnamed.ok);
+  assert.equal(unnamed.value.postageCents, 3602);
+  // No shipment rating: the pieces' charges.
+  const pieces = parseShipResponse(shipAnswer(undefined), { ...request, labelFormat: 'pdf' });
+  assert.ok(pieces.ok);
+  assert.equal(pieces.value.postageCents, 3050);
+});
+
+test('the label is reported in the format its bytes are, not the one asked for or named', () => {
+  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString('base64');
+  const asked = parseShipResponse(shipAnswer(undefined, png, 'PDF'), { ...request, labelFormat: 'pdf' });
+  assert.ok(asked.ok);
+  assert.equal(asked.value.file?.format, 'png');
+  const zpl = parseShipResponse(shipAnswer(undefined, Buffer.from('\n^XA^FO50,50^FDx^FS^XZ').toString('base64'), 'PDF'), { ...request, labelFormat: 'pdf' });
+  assert.equal(zpl.ok && zpl.value.file?.format, 'zpl');
+  const gif = parseShipResponse(shipAnswer(undefined, Buffer.from('GIF89a').toString('base64'), 'PDF'), { ...request, labelFormat: 'pdf' });
+  assert.equal(!gif.ok && gif.error.code, 'carrier_error');
 });

@@ -2,7 +2,8 @@ import { currencyOf } from '../live/currency.ts';
 import type { LabelFormat } from '../../labels/label-data.ts';
 import { failure, ok, type CarrierResult, type PurchasedLabel, type PurchaseRequest } from '../carrier.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
-import { fedexAddress, fedexDate, fedexDimensions, isResidential, usPhone } from './party.ts';
+import { contactNames, fedexAddress, fedexDate, fedexDimensions, isResidential, usPhone, type FedexAddress } from './party.ts';
+import { labelFormatOf } from './label-format.ts';
 import type { Address } from '../../schemas/address.ts';
 
 export const shipPath = '/ship/v1/shipments';
@@ -14,35 +15,47 @@ const labelSpecs: Readonly<Record<LabelFormat, { imageType: string; labelStockTy
   zpl: { imageType: 'ZPLII', labelStockType: 'STOCK_4X6' },
 };
 
-const docTypes: Readonly<Record<string, LabelFormat>> = { PDF: 'pdf', PNG: 'png', ZPLII: 'zpl' };
+/**
+ * A printed return label (Shipment-Resource.json ReturnShipmentDetail: "Required to be set to PRINT_RETURN_LABEL for
+ * printed return label shipments"; "RETURN_SHIPMENT is required for creating return shipments").
+ */
+const printedReturn = { specialServiceTypes: ['RETURN_SHIPMENT'], returnShipmentDetail: { returnType: 'PRINT_RETURN_LABEL' } };
 
-function party(a: Address, phone: string, residential?: boolean) {
-  return {
-    contact: { personName: a.name ?? a.company, ...(a.company ? { companyName: a.company } : {}), phoneNumber: phone },
-    address: fedexAddress(a, residential),
-  };
+interface FedexParty {
+  contact: { personName: string; companyName?: string; phoneNumber: string };
+  address: FedexAddress;
 }
 
-function shipBody(request: PurchaseRequest, accountNumber: string, shipperPhone: string) {
+function party(a: Address, phone: string, residential: boolean | undefined, role: string): CarrierResult<FedexParty> {
+  const names = contactNames(a);
+  if (!names) return failure('address_invalid', `FedEx needs a name or a company for the ${role}`);
+  const address = fedexAddress(a, residential);
+  if (!address.ok) return address;
+  return ok({ contact: { ...names, phoneNumber: phone }, address: address.value });
+}
+
+function shipBody(request: PurchaseRequest, accountNumber: string, shipper: FedexParty, recipient: FedexParty) {
   const dimensions = fedexDimensions(request.parcel.dimensionsIn);
   return {
     labelResponseOptions: 'LABEL',
     accountNumber: { value: accountNumber },
     requestedShipment: {
-      shipper: party(request.from, shipperPhone),
-      recipients: [party(request.to, usPhone(request.to.phone) ?? shipperPhone, isResidential(request.to))],
+      shipper,
+      recipients: [recipient],
       shipDatestamp: fedexDate(request.shipDate),
       serviceType: request.service,
       packagingType: 'YOUR_PACKAGING',
       pickupType: 'DROPOFF_AT_FEDEX_LOCATION',
       shippingChargesPayment: { paymentType: 'SENDER' },
+      ...(request.isReturn ? { shipmentSpecialServices: printedReturn } : {}),
       labelSpecification: { ...labelSpecs[request.labelFormat], labelFormatType: 'COMMON2D' },
       totalWeight: request.parcel.weightLb,
       requestedPackageLineItems: [
         {
           weight: { units: 'LB', value: request.parcel.weightLb },
           ...(dimensions ? { dimensions } : {}),
-          ...(request.reference ? { customerReferences: [{ customerReferenceType: 'CUSTOMER_REFERENCE', value: request.reference.slice(0, 30) }] } : {}),
+          // 30 characters: FedEx's limit for Ground; Express allows 40.
+          ...(request.reference ? { customerReferences: [{ customerReferenceType: 'CUSTOMER_REFERENCE', value: request.reference.trim().slice(0, 30) }] } : {}),
         },
       ],
     },
@@ -52,18 +65,29 @@ function shipBody(request: PurchaseRequest, accountNumber: string, shipperPhone:
 export type FedexShipBody = ReturnType<typeof shipBody>;
 
 /**
- * FedEx requires a 10-digit phone for both parties (carriers.md 4.4). A recipient without one is given the
- * shipper's, as the label needs a number to call; a shipper without one cannot ship.
+ * The parties are those of the parcel's journey: the shipper is where it leaves (the merchant, or for a return the
+ * customer sending it back), the recipient where it goes, and the account in the request pays (paymentType SENDER,
+ * as FedEx's US_Domestic_Print_Return_Label_Shipment example does for returns). FedEx requires a 10-digit phone for
+ * both parties (carriers.md 4.4): the merchant must have one, and a customer without one is given the merchant's,
+ * as the label needs a number to call.
  */
 export function buildShipRequest(request: PurchaseRequest, accountNumber: string): CarrierResult<FedexShipBody> {
-  const shipperPhone = usPhone(request.from.phone);
-  if (!shipperPhone) return failure('address_invalid', 'FedEx needs a 10-digit phone number for the ship-from address');
-  return ok(shipBody(request, accountNumber, shipperPhone));
+  const merchant = request.isReturn ? request.to : request.from;
+  const customer = request.isReturn ? request.from : request.to;
+  const merchantPhone = usPhone(merchant.phone);
+  if (!merchantPhone) return failure('address_invalid', `FedEx needs a 10-digit phone number for the ${request.isReturn ? 'return-to' : 'ship-from'} address`);
+  const customerPhone = usPhone(customer.phone) ?? merchantPhone;
+  const shipper = party(request.from, request.isReturn ? customerPhone : merchantPhone, undefined, 'shipper');
+  if (!shipper.ok) return shipper;
+  const recipient = party(request.to, request.isReturn ? merchantPhone : customerPhone, isResidential(request.to), 'recipient');
+  if (!recipient.ok) return recipient;
+  return ok(shipBody(request, accountNumber, shipper.value, recipient.value));
 }
 
 /**
  * output.transactionShipments[0]: the master tracking number, the label FedEx encoded inline (we ask for LABEL,
- * not URL_ONLY), and the net charge, falling back to the quoted price when FedEx states none.
+ * not URL_ONLY), and the net charge, falling back to the quoted price when FedEx states none. The label's format
+ * is read from its bytes: the one FedEx names, or the one we asked for, may not be what came.
  */
 export function parseShipResponse(json: unknown, request: PurchaseRequest): CarrierResult<PurchasedLabel> {
   const shipment = asArray(at(json, 'output', 'transactionShipments'))[0];
@@ -77,25 +101,39 @@ export function parseShipResponse(json: unknown, request: PurchaseRequest): Carr
   const documents = [...pieces.flatMap((p) => asArray(at(p, 'packageDocuments'))), ...asArray(at(shipment, 'shipmentDocuments'))];
   const label = documents.find((d) => (asString(at(d, 'contentType')) ?? 'LABEL').toUpperCase() === 'LABEL' && asString(at(d, 'encodedLabel')));
   if (!label) return failure('carrier_error', `FedEx sold shipment ${trackingNumber} but sent no label image; void it and buy again`);
-  // A document without a docType is in the image type we asked for.
-  const docType = asString(at(label, 'docType'))?.toUpperCase();
-  const format = docType === undefined ? request.labelFormat : Object.hasOwn(docTypes, docType) ? docTypes[docType] : undefined;
-  if (!format) return failure('carrier_error', `FedEx sent shipment ${trackingNumber}'s label as ${docType}, not PDF, PNG or ZPLII`);
+  const bytes = Buffer.from(asString(at(label, 'encodedLabel'))!, 'base64');
+  const format = labelFormatOf(bytes);
+  if (!format) {
+    const named = asString(at(label, 'docType')) ?? 'an unnamed type';
+    return failure('carrier_error', `FedEx sent shipment ${trackingNumber}'s label as ${named}, which is neither PDF, PNG nor ZPL`);
+  }
+  const rated = actualRate(shipment);
+  const charge = rated ? { cents: asCents(at(rated, 'totalNetCharge'))!, currency: currencyOf(at(rated, 'currency')) } : pieceCharges(pieces);
   return ok({
     trackingNumber,
     carrierShipmentId: trackingNumber,
-    postageCents: netChargeCents(shipment, pieces) ?? request.quotedCents,
-    currency: currencyOf(asArray(at(shipment, 'completedShipmentDetail', 'shipmentRating', 'shipmentRateDetails')).map((r) => at(r, 'currency')).find((c) => c !== undefined)),
-    file: { format, bytes: Buffer.from(asString(at(label, 'encodedLabel'))!, 'base64') },
+    postageCents: charge?.cents ?? request.quotedCents,
+    currency: charge?.currency ?? currencyOf(undefined),
+    file: { format, bytes },
   });
 }
 
-/** The shipment's rated net charge, else the sum of its pieces' charges when every piece has one. */
-function netChargeCents(shipment: unknown, pieces: unknown[]): number | undefined {
-  const rated = asArray(at(shipment, 'completedShipmentDetail', 'shipmentRating', 'shipmentRateDetails'));
-  const shipmentCharge = rated.map((r) => asCents(at(r, 'totalNetCharge'))).find((c) => c !== undefined);
-  if (shipmentCharge !== undefined) return shipmentCharge;
-  const pieceCharges = pieces.map((p) => asCents(at(p, 'netChargeAmount')));
-  if (pieceCharges.length === 0 || pieceCharges.some((c) => c === undefined)) return undefined;
-  return pieceCharges.reduce<number>((sum, c) => sum + c!, 0);
+/**
+ * completedShipmentDetail.shipmentRating: "actualRateType ... identifies which entry in the following array is
+ * considered as presenting the 'actual' rates for the shipment" (Shipment-Resource.json ShipmentRating). Without
+ * it, the payor's account rate (PAYOR_ACCOUNT_* / RATED_ACCOUNT_*), never a list or retail one.
+ */
+function actualRate(shipment: unknown): unknown {
+  const rating = at(shipment, 'completedShipmentDetail', 'shipmentRating');
+  const details = asArray(at(rating, 'shipmentRateDetails')).filter((r) => asCents(at(r, 'totalNetCharge')) !== undefined);
+  const type = (r: unknown) => asString(at(r, 'rateType'))?.toUpperCase() ?? '';
+  const actual = asString(at(rating, 'actualRateType'))?.toUpperCase();
+  return (actual ? details.find((r) => type(r) === actual) : undefined) ?? details.find((r) => /_ACCOUNT_/.test(type(r)));
+}
+
+/** The sum of the pieces' net charges when every piece has one; FedEx states no currency beside them. */
+function pieceCharges(pieces: unknown[]): { cents: number; currency: string } | undefined {
+  const charges = pieces.map((p) => asCents(at(p, 'netChargeAmount')));
+  if (charges.length === 0 || charges.some((c) => c === undefined)) return undefined;
+  return { cents: charges.reduce<number>((sum, c) => sum + c!, 0), currency: currencyOf(undefined) };
 }

@@ -8,10 +8,22 @@ test('the track request asks detailed scans for one number', () => {
   assert.deepEqual(buildTrackRequest('581190049992'), { includeDetailedScans: true, trackingInfo: [{ trackingNumberInfo: { trackingNumber: '581190049992' } }] });
 });
 
-test('every documented status code has a status, and unknown codes fall back to unknown', () => {
-  for (const code of ['OC', 'PU', 'AR', 'DP', 'IT', 'AF', 'FD', 'OD', 'DL', 'DE', 'SE', 'DY', 'DD', 'HL', 'HP', 'CA', 'RS', 'CD', 'SF', 'OX']) {
-    assert.ok(Object.hasOwn(fedexStatuses, code), code);
-  }
+/**
+ * Every code of FedEx's "Tracking Status Codes" list (Movement and Regulatory tables of karrio
+ * modules/connectors/fedex/vendor/Tracking-Status-Codes.html, commit 0f7414f0), and the derived codes FedEx
+ * answers beside them (IN, RL).
+ */
+const publishedCodes = [
+  'PF', 'AA', 'PL', 'AC', 'PM', 'AD', 'PU', 'AF', 'PX', 'AO', 'RR', 'AP', 'RM', 'AR', 'RC', 'AX', 'RS', 'CA', 'RP', 'CH', 'LP',
+  'DD', 'RG', 'DE', 'RD', 'DL', 'SE', 'DP', 'SF', 'DR', 'SP', 'DS', 'TR', 'DY', 'EA', 'ED', 'EO', 'EP', 'FD', 'HL', 'HP', 'IT',
+  'IX', 'LO', 'OC', 'OD', 'OF', 'OW', 'OX', 'PD', 'CC', 'CD', 'CP',
+];
+
+test('every published status code and derived code has a status, and unknown codes fall back to unknown', () => {
+  for (const code of [...publishedCodes, 'IN', 'RL']) assert.ok(Object.hasOwn(fedexStatuses, code), code);
+  assert.equal(fedexStatus('IN'), 'pre_transit');
+  assert.equal(fedexStatus('RL'), 'in_transit');
+  assert.equal(fedexStatus('ED'), 'out_for_delivery');
   assert.equal(fedexStatus('DL'), 'delivered');
   assert.equal(fedexStatus('od'), 'out_for_delivery');
   assert.equal(fedexStatus('HL'), 'available_for_pickup');
@@ -29,7 +41,8 @@ test('a delivered answer gives events oldest first with locations, and the estim
   assert.equal(t.status, 'delivered');
   assert.equal(t.statusDetail, 'Delivered');
   assert.equal(t.estimatedDeliveryDate, '2024-05-03');
-  assert.deepEqual(t.events.map((e) => e.status), ['pre_transit', 'in_transit', 'in_transit', 'delivered']);
+  // The OD scan's derivedStatusCode is IT: its own event type, out for delivery, is what it says.
+  assert.deepEqual(t.events.map((e) => e.status), ['pre_transit', 'in_transit', 'out_for_delivery', 'delivered']);
   assert.equal(t.events[0]!.location, null);
   assert.deepEqual(t.events[3]!.location, { city: 'SAN FRANCISCO', state: 'CA', zip: '94105', country: 'US' });
   assert.equal(t.events[3]!.occurredAt.toISOString(), '2024-05-03T21:02:00.000Z');
@@ -55,4 +68,39 @@ test('a number FedEx does not know yet is unknown, not a failure; other per-numb
   assert.equal(!other.ok && other.error.code, 'carrier_error');
   const empty = parseTrackResponse({ output: {} }, '1');
   assert.equal(!empty.ok && empty.error.code, 'carrier_error');
+});
+
+test('a scan is read by its own event type before the derived code FedEx groups it under', () => {
+  assert.equal(fedexStatus('OD', 'IT'), 'out_for_delivery');
+  assert.equal(fedexStatus('HP', 'IT'), 'available_for_pickup');
+  assert.equal(fedexStatus('ZZ', 'IT'), 'in_transit');
+  const answer = {
+    output: {
+      completeTrackResults: [
+        {
+          trackingNumber: '039813852990618',
+          trackResults: [
+            {
+              latestStatusDetail: { code: 'OD', derivedCode: 'IT', description: 'On FedEx vehicle for delivery' },
+              scanEvents: [{ date: '2024-05-03T07:55:00-07:00', eventType: 'OD', derivedStatusCode: 'IT', eventDescription: 'On FedEx vehicle for delivery' }],
+            },
+          ],
+        },
+      ],
+    },
+  };
+  const result = parseTrackResponse(answer, '039813852990618');
+  assert.ok(result.ok);
+  assert.equal(result.value.status, 'out_for_delivery');
+  assert.equal(result.value.events[0]!.status, 'out_for_delivery');
+});
+
+test('the derived codes IN and RL of real answers are label created and running late', () => {
+  const answer = (code: string, derivedCode: string) => ({
+    output: { completeTrackResults: [{ trackingNumber: '1', trackResults: [{ latestStatusDetail: { code, derivedCode }, scanEvents: [] }] }] },
+  });
+  const created = parseTrackResponse(answer('', 'IN'), '1');
+  assert.equal(created.ok && created.value.status, 'pre_transit');
+  const late = parseTrackResponse(answer('', 'RL'), '1');
+  assert.equal(late.ok && late.value.status, 'in_transit');
 });

@@ -1,6 +1,7 @@
 import { failure, ok, type CarrierResult, type TrackingEvent, type TrackingResult } from '../carrier.ts';
 import { asArray, asString, at } from '../live/lenient.ts';
 import { fedexStatus } from './statuses.ts';
+import { fedexInstant } from './time.ts';
 
 export const trackPath = '/track/v1/trackingnumbers';
 
@@ -23,11 +24,11 @@ function location(scan: unknown): TrackingEvent['location'] {
 function events(result: unknown): TrackingEvent[] {
   const out: TrackingEvent[] = [];
   for (const scan of asArray(at(result, 'scanEvents'))) {
-    const when = Date.parse(asString(at(scan, 'date')) ?? '');
-    if (Number.isNaN(when)) continue;
+    const when = fedexInstant(asString(at(scan, 'date')));
+    if (!when) continue;
     out.push({
-      occurredAt: new Date(when),
-      status: fedexStatus(asString(at(scan, 'derivedStatusCode')) ?? asString(at(scan, 'eventType'))),
+      occurredAt: when,
+      status: fedexStatus(asString(at(scan, 'eventType')), asString(at(scan, 'derivedStatusCode'))),
       description: asString(at(scan, 'eventDescription')) ?? asString(at(scan, 'derivedStatus')) ?? '',
       location: location(scan),
     });
@@ -65,8 +66,8 @@ export function parseTrackResponse(json: unknown, trackingNumber: string): Carri
   const latest = (r: unknown) => events(r).at(-1)?.occurredAt.getTime() ?? 0;
   const result = good.reduce((best, r) => (latest(r) > latest(best) ? r : best));
   const list = events(result);
-  const statusCode = asString(at(result, 'latestStatusDetail', 'derivedCode')) ?? asString(at(result, 'latestStatusDetail', 'code'));
-  const status = statusCode ? fedexStatus(statusCode) : (list.at(-1)?.status ?? 'unknown');
+  const stated = fedexStatus(asString(at(result, 'latestStatusDetail', 'code')), asString(at(result, 'latestStatusDetail', 'derivedCode')));
+  const status = stated === 'unknown' ? (list.at(-1)?.status ?? 'unknown') : stated;
   return ok({
     status,
     statusDetail: asString(at(result, 'latestStatusDetail', 'description')) ?? asString(at(result, 'latestStatusDetail', 'statusByLocale')) ?? list.at(-1)?.description ?? '',

@@ -1,0 +1,99 @@
+import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+
+/*
+ * Pieces the FedEx request contracts share, written from FedEx's published API documents as copied in
+ * ShipStream/fedex-rest-php-sdk, resources/models/.raw/ (commit bc94dcd2c7254f105842125a3eb671c3f614d072,
+ * 2025-10-17; each document says openapi 3.0.0, info.version 1.0 / 1.0.0), and from the enumerations those documents
+ * point to ("Click here to see Service Types", loadDocReference) in FedEx's API Reference Guide, as copied in
+ * karrioapi/karrio modules/connectors/fedex/vendor/" API-Reference-Guide.html" (commit 0f7414f080232b0095b6d64a36085d5b669e4bd8).
+ *
+ * FedEx's documents declare no additionalProperties; every object here is closed all the same. FedEx ignores a
+ * field it does not define, so a misspelt one (shipDateStamp for the ship API's shipDatestamp) is a setting we
+ * believe we sent and FedEx never read: the contract refuses it so that a test or the fake catches it.
+ */
+
+/** An object that admits only the fields FedEx's document defines for it. */
+export function closed<T extends TProperties>(properties: T, options: Record<string, unknown> = {}): TObject<T> {
+  return Type.Object(properties, { additionalProperties: false, ...options });
+}
+
+export const strings = (values: readonly string[]): TSchema => Type.Unsafe<string>({ type: 'string', enum: [...values] });
+
+/** "Required Format is YYYY-MM-DD" (rate shipDateStamp, ship shipDatestamp, track shipDateBegin/End). */
+export const isoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+
+/** "The account number value. Maximum length is 9." (ShipperAccountNumber; rate AccountNumber says the same). */
+export const accountNumber = closed({ value: Type.String({ minLength: 1, maxLength: 9 }) }, { required: ['value'] });
+
+/** A street line: the documents say empty lines must not be sent and each line holds at most 35 characters. */
+const streetLine = Type.String({ minLength: 1, maxLength: 35, pattern: '\\S' });
+/** "At least one line is required and streetlines more than 3 will be ignored." */
+export const streetLines = Type.Array(streetLine, { minItems: 1, maxItems: 3 });
+
+/** US Region Service List of the API Reference Guide ("Service Types"). */
+export const serviceTypes = [
+  'FEDEX_INTERNATIONAL_PRIORITY_EXPRESS', 'INTERNATIONAL_FIRST', 'FEDEX_INTERNATIONAL_PRIORITY', 'FEDEX_FREIGHT_PRIORITY',
+  'FEDEX_FREIGHT_ECONOMY', 'INTERNATIONAL_ECONOMY', 'FEDEX_GROUND', 'FIRST_OVERNIGHT', 'FEDEX_FIRST_FREIGHT',
+  'FEDEX_1_DAY_FREIGHT', 'FEDEX_2_DAY_FREIGHT', 'FEDEX_3_DAY_FREIGHT', 'INTERNATIONAL_PRIORITY_FREIGHT',
+  'INTERNATIONAL_ECONOMY_FREIGHT', 'FEDEX_INTERNATIONAL_CONNECT_PLUS', 'FEDEX_INTERNATIONAL_DEFERRED_FREIGHT',
+  'INTERNATIONAL_PRIORITY_DISTRIBUTION', 'INTERNATIONAL_DISTRIBUTION_FREIGHT', 'INTL_GROUND_DISTRIBUTION',
+  'GROUND_HOME_DELIVERY', 'SMART_POST', 'PRIORITY_OVERNIGHT', 'STANDARD_OVERNIGHT', 'FEDEX_2_DAY', 'FEDEX_2_DAY_AM',
+  'FEDEX_EXPRESS_SAVER', 'SAME_DAY', 'SAME_DAY_CITY',
+] as const;
+
+/** "Package Types" of the API Reference Guide. */
+export const packagingTypes = [
+  'YOUR_PACKAGING', 'FEDEX_ENVELOPE', 'FEDEX_BOX', 'FEDEX_SMALL_BOX', 'FEDEX_MEDIUM_BOX', 'FEDEX_LARGE_BOX',
+  'FEDEX_EXTRA_LARGE_BOX', 'FEDEX_10KG_BOX', 'FEDEX_25KG_BOX', 'FEDEX_PAK', 'FEDEX_TUBE',
+] as const;
+
+/** "Shipment Level Special Service Types" of the API Reference Guide. */
+export const shipmentSpecialServiceTypes = [
+  'APPOINTMENT', 'BROKER_SELECT_OPTION', 'CALL_BEFORE_DELIVERY', 'COD', 'CUSTOM_DELIVERY_WINDOW', 'CUT_FLOWERS',
+  'DO_NOT_BREAK_DOWN_PALLETS', 'DO_NOT_STACK_PALLETS', 'DRY_ICE', 'EAST_COAST_SPECIAL', 'EXCLUDE_FROM_CONSOLIDATION',
+  'EXTREME_LENGTH', 'INSIDE_DELIVERY', 'INSIDE_PICKUP', 'INTERNATIONAL_CONTROLLED_EXPORT_SERVICE', 'FEDEX_ONE_RATE',
+  'THIRD_PARTY_CONSIGNEE', 'ELECTRONIC_TRADE_DOCUMENTS', 'FOOD', 'HOLD_AT_LOCATION',
+  'INTERNATIONAL_TRAFFIC_IN_ARMS_REGULATIONS', 'LIFTGATE_DELIVERY', 'LIFTGATE_PICKUP', 'LIMITED_ACCESS_DELIVERY',
+  'LIMITED_ACCESS_PICKUP', 'OVER_LENGTH', 'PENDING_SHIPMENT', 'PHARMACY_DELIVERY', 'POISON', 'HOME_DELIVERY_PREMIUM',
+  'PROTECTION_FROM_FREEZING', 'RETURNS_CLEARANCE', 'RETURN_SHIPMENT', 'SATURDAY_DELIVERY', 'SATURDAY_PICKUP',
+  'EVENT_NOTIFICATION', 'DELIVERY_ON_INVOICE_ACCEPTANCE', 'TOP_LOAD', 'FREIGHT_GUARANTEE',
+] as const;
+
+/** pickupType's enum, the same in the rate and ship documents. */
+export const pickupTypes = ['CONTACT_FEDEX_TO_SCHEDULE', 'DROPOFF_AT_FEDEX_LOCATION', 'USE_SCHEDULED_PICKUP'] as const;
+
+/** Weight (ship) and Weight_2 (rate): both fields required, units KG or LB. */
+export const weight = closed(
+  { units: strings(['KG', 'LB']), value: Type.Number() },
+  { required: ['units', 'value'] },
+);
+
+/**
+ * Dimensions: "all three dimensions must be indicated", "whole numbers greater than zero", "Maximum value: 999",
+ * units IN or CM.
+ */
+const side = Type.Integer({ minimum: 1, maximum: 999 });
+export const dimensions = closed(
+  { length: side, width: side, height: side, units: strings(['IN', 'CM']) },
+  { required: ['length', 'width', 'height', 'units'] },
+);
+
+/**
+ * "If the shipper is requesting a special service ... the special service type must be present in the
+ * specialServiceTypes collection, and the supporting detail must be provided": a returnShipmentDetail goes with
+ * RETURN_SHIPMENT, and RETURN_SHIPMENT ("required for creating return shipments") with its returnShipmentDetail.
+ */
+export function specialServices(returnTypes: readonly string[], returnDetail: Record<string, TSchema> = {}, returnRequired: string[] = []) {
+  return closed(
+    {
+      specialServiceTypes: Type.Array(strings(shipmentSpecialServiceTypes), { uniqueItems: true }),
+      returnShipmentDetail: closed({ returnType: strings(returnTypes), ...returnDetail }, { required: ['returnType', ...returnRequired] }),
+    },
+    {
+      allOf: [
+        { if: { required: ['returnShipmentDetail'] }, then: { required: ['specialServiceTypes'], properties: { specialServiceTypes: { contains: { const: 'RETURN_SHIPMENT' } } } } },
+        { if: { required: ['specialServiceTypes'], properties: { specialServiceTypes: { contains: { const: 'RETURN_SHIPMENT' } } } }, then: { required: ['returnShipmentDetail'] } },
+      ],
+    },
+  );
+}

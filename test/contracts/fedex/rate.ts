@@ -1,0 +1,66 @@
+import { Type } from '@sinclair/typebox';
+import { accountNumber, closed, dimensions, isoDate, packagingTypes, pickupTypes, serviceTypes, specialServices, strings, weight } from './parts.ts';
+
+/*
+ * POST /rate/v1/rates/quotes, schema Full_Schema_Quote_Rate of rates-transit-times/v1/RateQuotes-Resource.json
+ * ("Rates and Transit Times API", info.version 1.0.0) in ShipStream/fedex-rest-php-sdk resources/models/.raw/ at
+ * commit bc94dcd2c7254f105842125a3eb671c3f614d072 (2025-10-17). Only the parts shipd could send are spelled out; a
+ * field outside them is refused (see parts.ts).
+ */
+
+/**
+ * RateAddress (Address_2 plus countryCode and postalCode required). The rate document defines no streetLines for
+ * the shipper and recipient: a rate depends on the postal code and the residential flag only.
+ */
+const rateAddress = closed(
+  {
+    city: Type.String(),
+    stateOrProvinceCode: Type.String({ maxLength: 2 }),
+    postalCode: Type.String({ minLength: 1, maxLength: 10 }),
+    countryCode: Type.String({ minLength: 2, maxLength: 2 }),
+    residential: Type.Boolean(),
+  },
+  { required: ['countryCode', 'postalCode'] },
+);
+
+const rateParty = closed({ address: rateAddress }, { required: ['address'] });
+
+/** RequestedPackageLineItem: weight required; "Maximum occurrences is 99". */
+const packageLineItem = closed(
+  { weight, dimensions, groupPackageCount: Type.Integer({ minimum: 1 }), subPackagingType: Type.String() },
+  { required: ['weight'] },
+);
+
+/** ShipmentSpecialServicesRequested_returnShipmentDetail.returnType of the rate document. */
+export const rateReturnTypes = ['FEDEX_TAG', 'PENDING', 'PRINT_RETURN_LABEL', 'EMAIL_LABEL', 'NET_RETURN', 'VOICE_CALL_TAG'] as const;
+
+export const fedexRateRequest = closed(
+  {
+    accountNumber,
+    rateRequestControlParameters: closed({
+      returnTransitTimes: Type.Boolean(),
+      servicesNeededOnRateFailure: Type.Boolean(),
+      variableOptions: strings(['SATURDAY_DELIVERY', 'FREIGHT_GUARANTEE', 'SMART_POST_ALLOWED_INDICIA', 'SMARTPOST_HUB_ID']),
+      rateSortOrder: strings(['COMMITASCENDING', 'SERVICENAMETRADITIONAL', 'COMMITDESCENDING']),
+    }),
+    requestedShipment: closed(
+      {
+        shipper: rateParty,
+        recipient: rateParty,
+        serviceType: strings(serviceTypes),
+        preferredCurrency: Type.String({ minLength: 3, maxLength: 3 }),
+        rateRequestType: Type.Array(strings(['LIST', 'INCENTIVE', 'ACCOUNT', 'PREFERRED']), { minItems: 1, uniqueItems: true }),
+        shipDateStamp: isoDate,
+        pickupType: strings(pickupTypes),
+        packagingType: strings(packagingTypes),
+        requestedPackageLineItems: Type.Array(packageLineItem, { minItems: 1, maxItems: 99 }),
+        totalPackageCount: Type.Integer({ minimum: 1 }),
+        totalWeight: Type.Number(),
+        shipmentSpecialServices: specialServices(rateReturnTypes),
+      },
+      { required: ['pickupType', 'recipient', 'requestedPackageLineItems', 'shipper'] },
+    ),
+    carrierCodes: Type.Array(strings(['FDXE', 'FDXG', 'FXSP', 'FXCC'])),
+  },
+  { required: ['accountNumber', 'requestedShipment'] },
+);
