@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { PurchaseRequest, RateRequest } from '../src/carriers/carrier.ts';
 import { isValidTrackingNumber } from '../src/carriers/tracking-numbers.ts';
 import { UspsCarrier } from '../src/carriers/usps/adapter.ts';
+import { uspsIdempotencyKey } from '../src/carriers/usps/idempotency.ts';
 import { fakeUspsCredentials, startUspsFake, type UspsFake } from './fakes/usps.ts';
 import { TestClock } from './harness.ts';
 
@@ -50,6 +51,8 @@ beforeEach(() => {
   fake.failNext = null;
   fake.singleObjects = false;
   fake.manifested = false;
+  fake.imageOverride = null;
+  fake.violations.length = 0;
   fake.calls.length = 0;
 });
 after(async () => {
@@ -151,7 +154,91 @@ test('purchase: the label comes back in the asked format, paid with one payment 
   const again = await usps.purchase(request, signal);
   assert.ok(first.ok && again.ok);
   assert.equal(again.value.trackingNumber, first.value.trackingNumber);
-  assert.equal(fake.calls.filter((c) => c.headers['x-idempotency-key'] === request.idempotencyKey).length, 2);
+  // USPS requires a UUID; the same purchase sends the same one, so a retry gets the label already sold.
+  const sent = fake.calls.filter((c) => c.headers['x-idempotency-key'] === uspsIdempotencyKey(request.idempotencyKey));
+  assert.equal(sent.length, 2);
+  assert.match(String(sent[0]!.headers['x-idempotency-key']), /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.deepEqual(fake.violations, []);
+});
+
+test('a return label is bought at /labels/v3/return-label in the return class; a service without one is refused before paying', async () => {
+  const result = await usps.purchase(purchaseRequest({ isReturn: true, service: 'USPS_GROUND_ADVANTAGE' }), signal);
+  assert.ok(result.ok, JSON.stringify(result));
+  assert.ok(isValidTrackingNumber('usps', result.value.trackingNumber));
+  assert.equal(result.value.file?.format, 'pdf');
+  const call = fake.calls.find((c) => c.path === '/labels/v3/return-label')!;
+  assert.equal((call.body as { packageDescription: { mailClass: string } }).packageDescription.mailClass, 'USPS_GROUND_ADVANTAGE_RETURN_SERVICE');
+  assert.equal(fake.calls.filter((c) => c.path === '/labels/v3/label').length, 0);
+  assert.deepEqual(fake.violations, []);
+
+  const before = fake.calls.length;
+  const media = await usps.purchase(purchaseRequest({ isReturn: true, service: 'MEDIA_MAIL' }), signal);
+  assert.equal(media.ok ? null : media.error.code, 'service_unavailable');
+  assert.equal(fake.calls.length, before);
+});
+
+test('return rates quote the return classes under our codes, dated by the same classes outbound', async () => {
+  const result = await usps.rate({ ...rateRequest, isReturn: true }, signal);
+  assert.ok(result.ok, JSON.stringify(result));
+  assert.deepEqual(result.value.map((q) => [q.service, q.amountCents, q.deliveryDays]), [
+    ['USPS_GROUND_ADVANTAGE', 612, 5],
+    ['PRIORITY_MAIL', 1058, 2],
+    ['PRIORITY_MAIL_EXPRESS', 3115, 1],
+  ]);
+  const searched = fake.calls.filter((c) => c.path === '/shipments/v3/options/search').map((c) => (c.body as { packageDescription: { mailClass: string } }).packageDescription.mailClass);
+  assert.deepEqual(searched, ['ALL_RETURNS', 'ALL_OUTBOUND']);
+});
+
+test('no dimensions, long names and streets, and every optional address field keep the published contract end to end', async () => {
+  const long: PurchaseRequest = purchaseRequest({
+    parcel: { weightLb: 1 },
+    from: { name: 'Augusta Ada King Countess of Lovelace and Baroness Wentworth of Nettlestead', company: 'The Analytical Engine Company of Greater San Francisco', street1: '415 Mission Street Salesforce Tower Observation Level Entrance B', street2: 'Suite 4500', city: 'San Francisco', state: 'CA', zip: '94105-2533', phone: '+1 (415) 555-0100', email: 'ada@example.com' },
+    to: { name: 'Grace', street1: '350 5th Ave', city: 'New York', state: 'NY', zip: '10001', residential: true },
+    reference: 'ORDER-0000000000000000000000000000042',
+  });
+  const rate = await usps.rate(long, signal);
+  assert.ok(rate.ok, JSON.stringify(rate));
+  const bought = await usps.purchase(long, signal);
+  assert.ok(bought.ok, JSON.stringify(bought));
+  assert.equal(bought.value.postageCents, rate.value.find((q) => q.service === 'PRIORITY_MAIL')!.amountCents);
+  assert.deepEqual(fake.violations, []);
+});
+
+test('a nonstandard fee is in the quote and in the charge, and they agree', async () => {
+  const long = purchaseRequest({ parcel: { weightLb: 2, dimensionsIn: { length: 24, width: 8, height: 4 } } });
+  const rate = await usps.rate(long, signal);
+  assert.ok(rate.ok, JSON.stringify(rate));
+  const pm = rate.value.find((q) => q.service === 'PRIORITY_MAIL')!;
+  assert.equal(pm.amountCents, 1058 + 400);
+  const bought = await usps.purchase(long, signal);
+  assert.ok(bought.ok, JSON.stringify(bought));
+  assert.equal(bought.value.postageCents, pm.amountCents);
+  const body = fake.calls.find((c) => c.path === '/labels/v3/label')!.body as { packageDescription: { processingCategory: string } };
+  assert.equal(body.packageDescription.processingCategory, 'NONSTANDARD');
+});
+
+test('a PNG answered to a PDF purchase is reported as PNG', async () => {
+  fake.imageOverride = 'PNG';
+  const result = await usps.purchase(purchaseRequest({ labelFormat: 'pdf' }), signal);
+  assert.ok(result.ok, JSON.stringify(result));
+  assert.equal(result.value.file?.format, 'png');
+});
+
+test('a request that breaks the published contract is refused by the fake with the USPS error envelope', async () => {
+  const res = await fetch(`${fake.url}/oauth2/v3/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'client_credentials', client_id: fakeUspsCredentials.clientId, client_secret: fakeUspsCredentials.clientSecret }).toString() });
+  const { access_token: token } = (await res.json()) as { access_token: string };
+  const zero = await fetch(`${fake.url}/shipments/v3/options/search`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ originZIPCode: '94105', destinationZIPCode: '10001', packageDescription: { weight: 1, length: 0, width: 0, height: 0, mailClass: 'ALL_OUTBOUND' }, pricingOptions: [{ priceType: 'RETAIL' }] }),
+  });
+  assert.equal(zero.status, 400);
+  const answer = (await zero.json()) as { apiVersion: string; error: { code: string; message: string; errors: { status: string; code: string; title: string; detail: string; source: { parameter: string } }[] } };
+  assert.equal(answer.apiVersion, '/shipments/v3');
+  assert.equal(answer.error.code, '400');
+  assert.ok(answer.error.errors.length >= 3);
+  assert.deepEqual(Object.keys(answer.error.errors[0]!).sort(), ['code', 'detail', 'source', 'status', 'title']);
+  assert.equal(answer.error.errors[0]!.source.parameter, 'packageDescription.length');
 });
 
 test('purchase failures: no account number, a bad address, an unknown mail class, malformed JSON', async () => {
@@ -231,7 +318,7 @@ test('validateAddress: standardized, unit missing, and no match', async () => {
   const unit = await usps.validateAddress({ street1: '1 Garden Apartments', city: 'New York', state: 'NY', zip: '10001' }, signal);
   assert.ok(unit.ok);
   assert.equal(unit.value.valid, false);
-  assert.ok(unit.value.messages.some((m) => m.code === 'usps_correction_32'));
+  assert.ok(unit.value.messages.some((m) => m.code === 'correction_32'));
 
   const none = await usps.validateAddress({ street1: '1 Nowhere Lane', city: 'New York', state: 'NY', zip: '10001' }, signal);
   assert.ok(none.ok);

@@ -1,12 +1,23 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { testUspsMailerId, uspsServiceTypeCodes, uspsTrackingNumber } from '../../src/carriers/tracking-numbers.ts';
+import type { TSchema } from '@sinclair/typebox';
+import { contractViolations } from '../contracts/check.ts';
+import { AddressQuery } from '../contracts/usps/addresses.ts';
+import { CancelHeaders, CancelPath, LabelHeaders, LabelRequest, ReturnLabelRequest } from '../contracts/usps/labels.ts';
+import { ClientCredentialsRequest } from '../contracts/usps/oauth.ts';
+import { PaymentAuthorizationRequest } from '../contracts/usps/payments.ts';
+import { DomesticOptionsRequest } from '../contracts/usps/shipping-options.ts';
+import { TrackingPath, TrackingQuery } from '../contracts/usps/tracking.ts';
 import { jsonOrText, readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
 
 // A USPS v3 REST API on 127.0.0.1, speaking the published shapes of carriers.md 3 and the fake-server notes of
 // carriers.md 8: credentials in the token request body only, numeric expires_in, the {apiVersion, error{…}} envelope,
 // labels as multipart or as application/vnd.usps.labels+json, X-Payment-Authorization-Token required,
 // X-Idempotency-Key honoured, cancel CANCELED before the manifest and DISPUTED after, tracking with string booleans.
+// Every request is first held against our schemas of the published contracts (test/contracts/usps/), the same ones
+// the contract tests use, and a request that breaks one is refused with a 400 in the USPS error envelope, as USPS's
+// own OpenAPI validation does.
 
 export const fakeUspsCredentials = { clientId: 'usps-fake-client', clientSecret: 'usps-fake-secret', accountNumber: '1000123456' };
 
@@ -31,6 +42,10 @@ export interface UspsFake {
   manifested: boolean;
   /** Moves a sold label's tracking along; a scanned label can no longer be refunded. */
   scan(trackingNumber: string, stage: UspsScanStage): void;
+  /** Labels come back as this image type whatever was asked (USPS answering a PNG to a PDF purchase). */
+  imageOverride: 'PDF' | 'PNG' | 'ZPL203DPI' | null;
+  /** Every contract violation refused so far, for tests to show a request kept the contract. */
+  violations: string[];
 }
 
 interface SoldLabel {
@@ -47,6 +62,20 @@ const classes: Record<string, { days: number; base: number; perLb: number; name:
   PRIORITY_MAIL_EXPRESS: { days: 1, base: 30.45, perLb: 3.1, name: '1-Day' },
   MEDIA_MAIL: { days: 8, base: 4.13, perLb: 0.75, name: '8 Days' },
 };
+
+/** The return class of each class, priced like it (shipping-options.yaml 3.1.29 DomesticMailClass). */
+const returnClasses: Record<string, string> = {
+  USPS_GROUND_ADVANTAGE_RETURN_SERVICE: 'USPS_GROUND_ADVANTAGE',
+  PRIORITY_MAIL_RETURN_SERVICE: 'PRIORITY_MAIL',
+  PRIORITY_MAIL_EXPRESS_RETURN_SERVICE: 'PRIORITY_MAIL_EXPRESS',
+};
+const outboundOf = (mailClass: string): string => returnClasses[mailClass] ?? mailClass;
+
+/** USPS's nonstandard length fee beside the postage, as in the spec's example rate ("Nonstandard Length > 22"). */
+function feesFor(length: number): { name: string; price: number; SKU: string }[] {
+  return length > 22 ? [{ name: 'Nonstandard Length > 22', price: 4.0, SKU: 'D811XVCXXXX0000' }] : [];
+}
+const categoryFor = (length: number, weight: number): string => (length > 22 || weight > 25 ? 'NONSTANDARD' : 'MACHINABLE');
 
 const scanStages: UspsScanStage[] = ['accepted', 'in_transit', 'out_for_delivery', 'delivered'];
 
@@ -85,6 +114,11 @@ function envelope(api: string, status: number, message: string, errors: { code: 
   };
 }
 
+/** A refusal for broken contract terms, one error per fault, as USPS's request validation answers. */
+function contractRefusal(api: string, faults: string[]) {
+  return envelope(api, 400, 'Bad Request', faults.map((f) => ({ code: 'OASValidation', detail: f, parameter: f.split(' ')[0]!.replace(/^\//, '').replace(/\//g, '.') || 'body' })));
+}
+
 function addDays(ymd: string, days: number): string {
   const d = new Date(`${ymd}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
@@ -118,6 +152,8 @@ export async function startUspsFake(): Promise<UspsFake> {
     slowMs: 2000,
     singleObjects: false,
     manifested: false,
+    imageOverride: null,
+    violations: [],
     scan: (tn, stage) => {
       const label = labels.get(tn);
       if (!label) throw new Error(`the USPS fake sold no label ${tn}`);
@@ -125,11 +161,26 @@ export async function startUspsFake(): Promise<UspsFake> {
     },
   };
 
+  /** The faults of a request against one contract, recorded; true when there were any and the answer is sent. */
+  function refused(res: ServerResponse, api: string, checks: [TSchema, unknown][]): boolean {
+    const faults = checks.flatMap(([schema, value]) => contractViolations(schema, value));
+    if (faults.length === 0) return false;
+    fake.violations.push(...faults);
+    sendJson(res, 400, contractRefusal(api, faults));
+    return true;
+  }
+
   function token(req: IncomingMessage, res: ServerResponse, body: unknown): void {
     fake.tokenRequests++;
     const form = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
     if (!form.client_id && String(req.headers.authorization ?? '').startsWith('Basic ')) {
       sendJson(res, 401, { error: 'invalid_client', error_description: 'client_id and client_secret are required in the request body' });
+      return;
+    }
+    const faults = contractViolations(ClientCredentialsRequest, form);
+    if (faults.length > 0 && form.grant_type === 'client_credentials') {
+      fake.violations.push(...faults);
+      sendJson(res, 400, { error: 'invalid_request', error_description: faults.join('; ') });
       return;
     }
     if (form.grant_type !== 'client_credentials') {
@@ -158,13 +209,11 @@ export async function startUspsFake(): Promise<UspsFake> {
   }
 
   function rates(res: ServerResponse, body: unknown): void {
+    if (refused(res, '/shipments/v3', [[DomesticOptionsRequest, body]])) return;
     const pkg = get(body, 'packageDescription');
-    const weight = get(pkg, 'weight');
+    const weight = get(pkg, 'weight') as number;
+    const length = get(pkg, 'length') as number;
     const dest = get(body, 'destinationZIPCode');
-    if (typeof weight !== 'number' || typeof get(pkg, 'length') !== 'number' || !get(pkg, 'mailClass') || !get(body, 'originZIPCode') || !dest) {
-      sendJson(res, 400, envelope('/shipments/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: 'packageDescription.weight, length and mailClass, originZIPCode and destinationZIPCode are required' }]));
-      return;
-    }
     if (dest === '00000') {
       sendJson(res, 400, envelope('/shipments/v3', 400, 'Bad Request', [{ code: '030004', detail: 'The destination ZIP Code is invalid.', parameter: 'destinationZIPCode' }]));
       return;
@@ -173,44 +222,53 @@ export async function startUspsFake(): Promise<UspsFake> {
       sendJson(res, 400, envelope('/shipments/v3', 400, 'Bad Request', [{ code: '030011', detail: 'Weight must be 70 pounds or less.', parameter: 'packageDescription.weight' }]));
       return;
     }
+    const returns = get(pkg, 'mailClass') === 'ALL_RETURNS';
     const mailingDate = String(get(pkg, 'mailingDate') ?? '2025-01-06');
-    const option = (priceType: string, mailClass: string, indicator: string, price: number) => {
-      const c = classes[mailClass]!;
-      const rate = { SKU: `DPXX0XXXXX${indicator}`, description: `${mailClass} ${indicator}`, priceType, price, weight, dimWeight: 0, fees: [], startDate: '2025-01-01', endDate: '', mailClass, zone: '08', productName: mailClass, processingCategory: 'MACHINABLE', rateIndicator: indicator, destinationEntryFacilityType: 'NONE', warnings: [] };
+    const fees = feesFor(length);
+    const category = categoryFor(length, weight);
+    const option = (priceType: string, mailClass: string, indicator: string, price: number, processingCategory = category) => {
+      const c = classes[outboundOf(mailClass)]!;
+      const charged = indicator === 'SP' ? fees : [];
+      const rate = { SKU: `DPXX0XXXXX${indicator}`, description: `${mailClass} ${indicator}`, priceType, price, weight, dimWeight: 0, fees: charged, startDate: '2025-01-01', endDate: '', mailClass, zone: '08', productName: mailClass, processingCategory, rateIndicator: indicator, destinationEntryFacilityType: 'NONE', warnings: [] };
       return {
-        commitment: { name: c.name, expectedDeliveryDate: addDays(mailingDate, c.days), guaranteedDelivery: mailClass === 'PRIORITY_MAIL_EXPRESS', isPriorityMailNextDay: false },
-        totalBasePrice: price,
+        // Return classes come without a commitment (shipping-options.yaml 3.1.29, "For deliveries with return mail classes, there are no commitments").
+        ...(returns ? {} : { commitment: { name: c.name, expectedDeliveryDate: addDays(mailingDate, c.days), guaranteedDelivery: mailClass === 'PRIORITY_MAIL_EXPRESS', isPriorityMailNextDay: false } }),
+        totalBasePrice: Math.round((price + charged.reduce((sum, f) => sum + f.price, 0)) * 100) / 100,
         rates: fake.singleObjects ? rate : [rate],
         extraServices: [],
       };
     };
     const price = (priceType: string, mailClass: string) => {
-      const c = classes[mailClass]!;
+      const c = classes[outboundOf(mailClass)]!;
       const list = c.base + c.perLb * Math.ceil(weight);
       return Math.round((priceType === 'RETAIL' ? list : list * 0.85) * 100) / 100;
     };
+    const offered = returns ? Object.keys(returnClasses) : Object.keys(classes);
     const pricing = (priceType: string) => ({
       priceType,
-      shippingOptions: Object.keys(classes).map((mailClass) => ({
+      shippingOptions: offered.map((mailClass) => ({
         mailClass,
         rateOptions: [
           option(priceType, mailClass, 'SP', price(priceType, mailClass)),
-          // A flat-rate envelope, cheaper than the parcel's own rate, which a parcel in its own box cannot use.
-          ...(mailClass === 'PRIORITY_MAIL' ? [option(priceType, mailClass, 'FE', 1.0)] : []),
+          // Cheaper products a parcel in its own box is not sold at: a flat-rate envelope, the APO/FPO large flat-rate
+          // box, a cubic tier, and the single-piece rate of the other processing category.
+          ...(outboundOf(mailClass) === 'PRIORITY_MAIL' ? [option(priceType, mailClass, 'FE', 1.0), option(priceType, mailClass, 'PM', 1.5), option(priceType, mailClass, 'CP', 2.0)] : []),
+          option(priceType, mailClass, 'SP', 0.5, category === 'MACHINABLE' ? 'NONSTANDARD' : 'MACHINABLE'),
         ],
       })),
     });
     if (fake.singleObjects) {
       const only = pricing('COMMERCIAL');
-      const pm = only.shippingOptions.find((s) => s.mailClass === 'PRIORITY_MAIL')!;
+      const pm = only.shippingOptions.find((s) => outboundOf(s.mailClass) === 'PRIORITY_MAIL')!;
       sendJson(res, 200, { pricingOptions: { priceType: 'COMMERCIAL', shippingOptions: { mailClass: pm.mailClass, rateOptions: pm.rateOptions[0] } } });
       return;
     }
-    sendJson(res, 200, { pricingOptions: [pricing('RETAIL'), pricing('COMMERCIAL')] });
+    sendJson(res, 200, { originZIPCode: get(body, 'originZIPCode'), destinationZIPCode: dest, pricingOptions: [pricing('RETAIL'), pricing('COMMERCIAL')] });
   }
 
   function payment(res: ServerResponse, body: unknown): void {
     fake.paymentRequests++;
+    if (refused(res, '/payments/v3', [[PaymentAuthorizationRequest, body]])) return;
     const roles = get(body, 'roles');
     const payer = Array.isArray(roles) ? roles.find((r) => get(r, 'roleName') === 'PAYER') : undefined;
     if (get(payer, 'accountNumber') !== fakeUspsCredentials.accountNumber) {
@@ -222,38 +280,31 @@ export async function startUspsFake(): Promise<UspsFake> {
     sendJson(res, 200, { paymentAuthorizationToken: value, roles });
   }
 
-  function label(req: IncomingMessage, res: ServerResponse, body: unknown, raw: string): void {
+  function label(req: IncomingMessage, res: ServerResponse, body: unknown, raw: string, returns: boolean): void {
     if (!payments.has(String(req.headers['x-payment-authorization-token'] ?? ''))) {
       sendJson(res, 403, envelope('/labels/v3', 403, 'Forbidden', [{ code: '403', detail: 'A valid X-Payment-Authorization-Token header is required.' }]));
       return;
     }
+    if (refused(res, '/labels/v3', [[LabelHeaders, req.headers], [returns ? ReturnLabelRequest : LabelRequest, body]])) return;
     const key = String(req.headers['x-idempotency-key'] ?? '');
     const earlier = key ? byIdempotencyKey.get(key) : undefined;
     if (earlier && earlier.body === raw) {
-      answerLabel(req, res, earlier.answer);
+      answerLabel(req, res, earlier.answer, returns);
       return;
     }
     const pkg = get(body, 'packageDescription');
     const mailClass = String(get(pkg, 'mailClass') ?? '');
+    const outbound = outboundOf(mailClass);
     const to = get(body, 'toAddress');
-    const missing = ['weight', 'length', 'width', 'height', 'mailClass', 'processingCategory', 'destinationEntryFacilityType', 'mailingDate', 'rateIndicator'].filter((f) => get(pkg, f) === undefined);
-    if (missing.length > 0 || !to || !get(body, 'fromAddress')) {
-      sendJson(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: `Missing required fields: ${missing.join(', ') || 'toAddress/fromAddress'}` }]));
-      return;
-    }
-    if (!uspsServiceTypeCodes[mailClass]) {
-      sendJson(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: '020011', detail: `The mail class ${mailClass} is not valid.`, parameter: 'packageDescription.mailClass' }]));
-      return;
-    }
-    if (get(pkg, 'weightUOM') !== 'lb' || get(pkg, 'dimensionsUOM') !== 'in') {
-      sendJson(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: 'weightUOM must be lb and dimensionsUOM must be in' }]));
+    if (!uspsServiceTypeCodes[outbound]) {
+      sendJson(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: '020011', detail: `The mail class ${mailClass} is not offered by this fake.`, parameter: 'packageDescription.mailClass' }]));
       return;
     }
     if (/nowhere/i.test(String(get(to, 'streetAddress')))) {
       sendJson(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: '010101', detail: 'The address requested is an invalid delivery address.', parameter: 'toAddress.streetAddress' }]));
       return;
     }
-    const imageType = String(get(get(body, 'imageInfo'), 'imageType') ?? 'PDF');
+    const imageType = fake.imageOverride ?? String(get(get(body, 'imageInfo'), 'imageType') ?? 'PDF');
     const render = labelBytes[imageType];
     if (!render) {
       sendJson(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: `imageType ${imageType} is not offered by this fake`, parameter: 'imageInfo.imageType' }]));
@@ -261,39 +312,39 @@ export async function startUspsFake(): Promise<UspsFake> {
     }
     const seed = createHash('sha256').update(key || `unkeyed-${labels.size}`).digest();
     const serial = String(seed.readUInt32BE(0) % 10_000_000).padStart(7, '0');
-    const trackingNumber = uspsTrackingNumber(uspsServiceTypeCodes[mailClass]!, testUspsMailerId, serial);
+    const trackingNumber = uspsTrackingNumber(uspsServiceTypeCodes[outbound]!, testUspsMailerId, serial);
     const toZip = String(get(to, 'ZIPCode'));
     const weight = Number(get(pkg, 'weight'));
-    const c = classes[mailClass]!;
+    const c = classes[outbound]!;
     const postage = Math.round((c.base + c.perLb * Math.ceil(weight)) * 85) / 100;
-    const answer = {
-      labelMetadata: {
-        labelAddress: { streetAddress: String(get(to, 'streetAddress')).toUpperCase(), city: String(get(to, 'city')).toUpperCase(), state: get(to, 'state'), ZIPCode: toZip },
-        routingInformation: `420${toZip}`,
-        trackingNumber,
-        constructCode: 'C01',
-        SKU: 'DPXX0XXXXC01020',
-        postage,
-        extraServices: [],
-        fees: [],
-        zone: '08',
-        commitment: { name: c.name, expectedDeliveryDate: addDays(String(get(pkg, 'mailingDate')), c.days) },
-        weightUOM: 'lb',
-        weight,
-        dimensionalWeight: 0,
-        bannerText: 'USPS TRACKING # USPS Ship',
-        serviceTypeCode: uspsServiceTypeCodes[mailClass],
-        links: [{ rel: ['tracking'], href: `https://tools.usps.com/go/TrackConfirmAction_input?origTrackNum=${trackingNumber}` }],
-      },
-      labelImage: render(trackingNumber, toZip).toString('base64'),
+    const mailingDate = String(get(pkg, 'mailingDate') ?? '2025-01-06');
+    const metadata = {
+      labelAddress: { streetAddress: String(get(to, 'streetAddress')).toUpperCase(), city: String(get(to, 'city')).toUpperCase(), state: get(to, 'state'), ZIPCode: toZip },
+      routingInformation: `420${toZip}`,
+      trackingNumber,
+      SKU: 'DPXX0XXXXC01020',
+      postage,
+      extraServices: [],
+      fees: feesFor(Number(get(pkg, 'length'))),
+      zone: '08',
+      weightUOM: 'lb',
+      weight,
+      dimensionalWeight: 0,
+      bannerText: 'USPS TRACKING # USPS Ship',
+      serviceTypeCode: uspsServiceTypeCodes[outbound],
+      links: [{ rel: ['tracking'], href: `https://tools.usps.com/go/TrackConfirmAction_input?origTrackNum=${trackingNumber}` }],
+      ...(returns ? {} : { constructCode: 'C01', commitment: { name: c.name, expectedDeliveryDate: addDays(mailingDate, c.days) } }),
     };
-    labels.set(trackingNumber, { trackingNumber, mailClass, toZip, stage: 'created', cancel: null });
+    const image = render(trackingNumber, toZip).toString('base64');
+    // The JSON answers put the metadata at the top level (LabelVendorResponse, ReturnLabelVendorResponse).
+    const answer = returns ? { ...metadata, returnLabelImage: image } : { ...metadata, labelImage: image };
+    labels.set(trackingNumber, { trackingNumber, mailClass: outbound, toZip, stage: 'created', cancel: null });
     if (key) byIdempotencyKey.set(key, { key, body: raw, answer });
-    answerLabel(req, res, answer);
+    answerLabel(req, res, answer, returns);
   }
 
   /** JSON when asked for application/vnd.usps.labels+json; otherwise the default multipart form. */
-  function answerLabel(req: IncomingMessage, res: ServerResponse, answer: Record<string, unknown>): void {
+  function answerLabel(req: IncomingMessage, res: ServerResponse, answer: Record<string, unknown>, returns: boolean): void {
     if (String(req.headers.accept ?? '').includes('application/vnd.usps.labels+json')) {
       sendJson(res, 200, answer, { 'content-type': 'application/vnd.usps.labels+json' });
       return;
@@ -302,7 +353,9 @@ export async function startUspsFake(): Promise<UspsFake> {
     const part = (name: string, type: string, content: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\nContent-Type: ${type}\r\n\r\n${content}\r\n`;
     res.writeHead(200, { 'content-type': `multipart/form-data; boundary=${boundary}` });
     // The image part is base64 text whatever its header says, as the spec warns.
-    res.end(part('labelMetadata', 'application/json', JSON.stringify(answer.labelMetadata)) + part('labelImage', 'application/pdf', String(answer.labelImage)) + `--${boundary}--\r\n`);
+    const { labelImage, returnLabelImage, ...metadata } = answer;
+    const [metaPart, imagePart] = returns ? ['returnLabelMetadata', 'returnLabelImage'] : ['labelMetadata', 'labelImage'];
+    res.end(part(metaPart, 'application/json', JSON.stringify(metadata)) + part(imagePart, 'application/pdf', String(labelImage ?? returnLabelImage)) + `--${boundary}--\r\n`);
   }
 
   function cancel(req: IncomingMessage, res: ServerResponse, trackingNumber: string): void {
@@ -310,6 +363,7 @@ export async function startUspsFake(): Promise<UspsFake> {
       sendJson(res, 403, envelope('/labels/v3', 403, 'Forbidden', [{ code: '403', detail: 'A valid X-Payment-Authorization-Token header is required.' }]));
       return;
     }
+    if (refused(res, '/labels/v3', [[CancelHeaders, req.headers], [CancelPath, { trackingNumber }]])) return;
     const label = labels.get(trackingNumber);
     const refusal = (detail: string) => sendJson(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: '020500', detail, parameter: 'trackingNumber' }]));
     if (!label || label.cancel === 'CANCELED') return refusal('Order not found');
@@ -324,7 +378,9 @@ export async function startUspsFake(): Promise<UspsFake> {
     sendJson(res, 200, { trackingNumber, status: 'CANCELED' });
   }
 
-  function tracking(res: ServerResponse, trackingNumber: string, expand: string | null): void {
+  function tracking(res: ServerResponse, trackingNumber: string, query: URLSearchParams): void {
+    if (refused(res, '/tracking/v3', [[TrackingPath, { trackingNumber }], [TrackingQuery, Object.fromEntries(query)]])) return;
+    const expand = query.get('expand');
     const label = labels.get(trackingNumber);
     if (!label) {
       sendJson(res, 404, envelope('/tracking/v3', 404, 'Not Found', [{ code: '1001', detail: `A status update is not yet available on your package (${trackingNumber}).`, parameter: 'trackingNumber' }]));
@@ -363,16 +419,9 @@ export async function startUspsFake(): Promise<UspsFake> {
   }
 
   function address(res: ServerResponse, q: URLSearchParams): void {
-    const street = q.get('streetAddress');
-    const state = q.get('state');
-    if (!street || !state || !/^[A-Z]{2}$/.test(state)) {
-      sendJson(res, 400, envelope('/addresses/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: 'streetAddress and a two-letter state are required', parameter: street ? 'state' : 'streetAddress' }]));
-      return;
-    }
-    if (!q.get('city') && !q.get('ZIPCode')) {
-      sendJson(res, 400, envelope('/addresses/v3', 400, 'Bad Request', [{ code: 'OASValidation', detail: 'city or ZIPCode is required', parameter: 'city' }]));
-      return;
-    }
+    if (refused(res, '/addresses/v3', [[AddressQuery, Object.fromEntries(q)]])) return;
+    const street = q.get('streetAddress')!;
+    const state = q.get('state')!;
     if (/nowhere/i.test(street)) {
       sendJson(res, 404, envelope('v3', 404, 'There is no match for the address requested.'));
       return;
@@ -434,11 +483,12 @@ export async function startUspsFake(): Promise<UspsFake> {
     if (res.destroyed) return;
     if (route === 'POST /shipments/v3/options/search') return rates(res, parsed);
     if (route === 'POST /payments/v3/payment-authorization') return payment(res, parsed);
-    if (route === 'POST /labels/v3/label') return label(req, res, parsed, raw);
+    if (route === 'POST /labels/v3/label') return label(req, res, parsed, raw, false);
+    if (route === 'POST /labels/v3/return-label') return label(req, res, parsed, raw, true);
     const cancelMatch = req.method === 'DELETE' && url.pathname.match(/^\/labels\/v3\/label\/([^/]+)$/);
     if (cancelMatch) return cancel(req, res, decodeURIComponent(cancelMatch[1]!));
     const trackMatch = req.method === 'GET' && url.pathname.match(/^\/tracking\/v3\/tracking\/([^/]+)$/);
-    if (trackMatch) return tracking(res, decodeURIComponent(trackMatch[1]!), url.searchParams.get('expand'));
+    if (trackMatch) return tracking(res, decodeURIComponent(trackMatch[1]!), url.searchParams);
     if (route === 'GET /addresses/v3/address') return address(res, url.searchParams);
     sendJson(res, 404, envelope('v3', 404, 'Not Found', [{ code: '404', detail: `No route ${route}` }]));
   });

@@ -1,6 +1,7 @@
 import type { Address } from '../../schemas/address.ts';
 import {
   failure,
+  ok,
   type AddressCheck,
   type Carrier,
   type CarrierResult,
@@ -21,8 +22,8 @@ import { addressPath, buildAddressQuery, parseAddress, parseAddressNotFound } fr
 import { cancelPath, parseCancel, parseCancelError } from './cancel.ts';
 import { uspsFailure } from './errors.ts';
 import { buildPaymentRequest, parsePayment, paymentPath } from './payment.ts';
-import { buildRateRequest, parseRates, ratePath } from './rate.ts';
-import { buildLabelRequest, labelAccept, labelPath, parseLabel } from './ship.ts';
+import { buildRateRequest, parseCommitments, parseRates, ratePath } from './rate.ts';
+import { buildLabelRequest, buildReturnLabelRequest, labelHeaders, labelPath, parseLabel, returnLabelPath } from './ship.ts';
 import { buildTokenRequest, parseToken, tokenPath } from './token.ts';
 import { parseTracking, parseTrackingNotFound, trackPath, trackQuery } from './track.ts';
 
@@ -53,25 +54,32 @@ export class UspsCarrier implements Carrier {
 
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
     return guard(words('rate search'), async () => {
-      const res = await this.client.send({ method: 'POST', path: ratePath, json: buildRateRequest(request), idempotent: true, signal });
-      return this.answer(res, 'the rate search', (json) => parseRates(json, request));
+      const search = (returns: boolean) => this.client.send({ method: 'POST', path: ratePath, json: buildRateRequest(request, returns), idempotent: true, signal });
+      const res = await search(request.isReturn === true);
+      if (!request.isReturn) return this.answer(res, 'the rate search', (json) => parseRates(json, request));
+      const outbound = await search(false);
+      const commitments = this.answer(outbound, 'the delivery commitments of the return route', (json) => ok(parseCommitments(json)));
+      if (!commitments.ok) return commitments;
+      return this.answer(res, 'the return rate search', (json) => parseRates(json, request, commitments.value));
     });
   }
 
   purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
     return guard(words('label purchase'), async () => {
+      const body = request.isReturn ? buildReturnLabelRequest(request) : ok(buildLabelRequest(request));
+      if (!body.ok) return body;
       const payment = await this.paymentToken(signal);
       if (!payment.ok) return payment;
       const res = await this.client.send({
         method: 'POST',
-        path: labelPath,
-        headers: { accept: labelAccept, 'x-payment-authorization-token': payment.value, 'x-idempotency-key': request.idempotencyKey },
-        json: buildLabelRequest(request),
+        path: request.isReturn ? returnLabelPath : labelPath,
+        headers: labelHeaders(payment.value, request.idempotencyKey),
+        json: body.value,
         // USPS answers a repeated X-Idempotency-Key with the label it already sold, so a resend cannot buy twice.
         idempotent: true,
         signal,
       });
-      return this.answer(res, 'the label purchase', (json) => parseLabel(json, request.labelFormat));
+      return this.answer(res, request.isReturn ? 'the return label purchase' : 'the label purchase', parseLabel);
     });
   }
 

@@ -25,17 +25,30 @@ test('a confirmed address comes back standardized with ZIP+4, and business Y is 
   assert.deepEqual(result.value.messages, []);
 });
 
-test('DPV D (unit missing) is not valid and says why, with the correction', () => {
+test('DPV D (unit missing) is not valid and says why, with the correction; codes are unprefixed, the domain adds usps_', () => {
   const result = parseAddress(fixture('address-needs-unit.json'), input);
   assert.ok(result.ok);
   assert.equal(result.value.valid, false);
   assert.equal(result.value.residential, true);
-  assert.deepEqual(result.value.messages.map((m) => m.code), ['usps_dpv_D', 'usps_correction_32']);
+  assert.deepEqual(result.value.messages.map((m) => m.code), ['dpv_D', 'correction_32']);
 });
 
 test('a 404 is an invalid address with the USPS message', () => {
   const result = parseAddressNotFound(fixture('address-not-found.json'), input);
-  assert.deepEqual(result, { ok: true, value: { valid: false, address: input, residential: null, messages: [{ code: 'usps_no_match', detail: 'There is no match for the address requested.' }] } });
+  assert.deepEqual(result, { ok: true, value: { valid: false, address: input, residential: null, messages: [{ code: 'no_match', detail: 'There is no match for the address requested.' }] } });
+});
+
+test('a unit USPS folds into the street is not kept again as street2; one it answers apart or drops unseen stays', () => {
+  const withUnit: Address = { ...input, street1: '350 5th Ave', street2: 'Apartment 4B', city: 'New York', state: 'NY', zip: '10118' };
+  const folded = { address: { streetAddress: '350 5TH AVE APT 4B', secondaryAddress: '', city: 'NEW YORK', state: 'NY', ZIPCode: '10118', ZIPPlus4: '0110' }, additionalInfo: { DPVConfirmation: 'Y', business: 'Y' } };
+  const result = parseAddress(folded, withUnit);
+  assert.ok(result.ok);
+  assert.equal(result.value.address.street1, '350 5TH AVE APT 4B');
+  assert.equal(result.value.address.street2, undefined);
+  const apart = parseAddress({ ...folded, address: { ...folded.address, streetAddress: '350 5TH AVE', secondaryAddress: 'APT 4B' } }, withUnit);
+  assert.equal(apart.ok && apart.value.address.street2, 'APT 4B');
+  const unseen = parseAddress({ ...folded, address: { ...folded.address, streetAddress: '350 5TH AVE' } }, withUnit);
+  assert.equal(unseen.ok && unseen.value.address.street2, 'Apartment 4B');
 });
 
 test('error envelopes map to our codes by what they name', () => {

@@ -2,7 +2,7 @@ import { ok, type AddressCheck, type CarrierResult } from '../carrier.ts';
 import type { Address } from '../../schemas/address.ts';
 import { asArray, asString, at } from '../live/lenient.ts';
 import { readProblem } from './errors.ts';
-import { splitZip } from './fields.ts';
+import { splitAt, splitZip } from './fields.ts';
 
 export const addressPath = '/addresses/v3/address';
 
@@ -10,7 +10,8 @@ export const addressPath = '/addresses/v3/address';
 export function buildAddressQuery(a: Address): Record<string, string | undefined> {
   const zip = splitZip(a.zip);
   return {
-    firm: a.company,
+    // The published query takes a firm of 50 characters at most (addresses.yaml 3.2.3, parameter firm).
+    firm: a.company?.trim() ? splitAt(a.company, 50)[0] : undefined,
     streetAddress: a.street1,
     secondaryAddress: a.street2?.trim() || undefined,
     city: a.city,
@@ -31,11 +32,27 @@ const dpvMessages: Record<string, string> = {
   N: 'USPS does not deliver to this address',
 };
 
+/**
+ * Message codes are USPS's own, unprefixed: the domain names the carrier in front of them (address-check.ts makes
+ * `no_match` into `usps_no_match`).
+ */
 const messagesOf = (list: unknown, kind: string) =>
   asArray(list).flatMap((m) => {
     const detail = asString(at(m, 'text'));
-    return detail ? [{ code: `usps_${kind}_${asString(at(m, 'code')) ?? 'none'}`, detail }] : [];
+    return detail ? [{ code: `${kind}_${asString(at(m, 'code')) ?? 'none'}`, detail }] : [];
   });
+
+const words = (text: string): string[] => text.toUpperCase().match(/[A-Z0-9]+/g) ?? [];
+
+/**
+ * Whether USPS wrote the unit of `street2` at the end of its standardized street ("350 5TH AVE APT 4B" for "350
+ * 5th Ave" + "Apartment 4B"), as it does when it answers with no secondaryAddress: the unit's number ends both.
+ */
+function foldedInto(street: string, street2: string): boolean {
+  const unit = words(street2).at(-1);
+  const streetWords = words(street);
+  return unit !== undefined && streetWords.length > 1 && streetWords.at(-1) === unit;
+}
 
 /** The one standardized address USPS answers with (it gives no candidate list), upper-cased as USPS writes it. */
 export function parseAddress(json: unknown, input: Address): CarrierResult<AddressCheck> {
@@ -44,11 +61,12 @@ export function parseAddress(json: unknown, input: Address): CarrierResult<Addre
   const business = asString(at(json, 'additionalInfo', 'business'))?.toUpperCase();
   const zip = asString(at(a, 'ZIPCode'));
   const plus4 = asString(at(a, 'ZIPPlus4'));
-  const street2 = asString(at(a, 'secondaryAddress')) ?? input.street2;
+  const street1 = asString(at(a, 'streetAddress')) ?? input.street1;
+  const street2 = asString(at(a, 'secondaryAddress')) ?? (input.street2 && !foldedInto(street1, input.street2) ? input.street2 : undefined);
   const address: Address = {
     ...(input.name ? { name: input.name } : {}),
     ...((asString(at(json, 'firm')) ?? input.company) ? { company: asString(at(json, 'firm')) ?? input.company } : {}),
-    street1: asString(at(a, 'streetAddress')) ?? input.street1,
+    street1,
     ...(street2 ? { street2 } : {}),
     city: asString(at(a, 'city')) ?? input.city,
     state: asString(at(a, 'state')) ?? input.state,
@@ -58,7 +76,7 @@ export function parseAddress(json: unknown, input: Address): CarrierResult<Addre
     ...(input.email ? { email: input.email } : {}),
   };
   const messages = [
-    ...(dpv && dpvMessages[dpv] ? [{ code: `usps_dpv_${dpv}`, detail: dpvMessages[dpv] }] : []),
+    ...(dpv && dpvMessages[dpv] ? [{ code: `dpv_${dpv}`, detail: dpvMessages[dpv] }] : []),
     ...messagesOf(at(json, 'corrections'), 'correction'),
     ...messagesOf(at(json, 'warnings'), 'warning'),
   ];
@@ -76,5 +94,5 @@ export function parseAddress(json: unknown, input: Address): CarrierResult<Addre
 export function parseAddressNotFound(json: unknown, input: Address): CarrierResult<AddressCheck> {
   const problem = readProblem(json);
   const detail = problem?.message ?? problem?.errors[0]?.detail ?? 'There is no match for the address requested.';
-  return ok({ valid: false, address: input, residential: null, messages: [{ code: 'usps_no_match', detail }] });
+  return ok({ valid: false, address: input, residential: null, messages: [{ code: 'no_match', detail }] });
 }

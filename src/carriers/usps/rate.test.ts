@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { RateRequest } from '../carrier.ts';
-import { buildRateRequest, parseRates } from './rate.ts';
+import { buildRateRequest, parseCommitments, parseRates } from './rate.ts';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
 
@@ -69,4 +69,51 @@ test('single objects for arrays and numbers as strings still parse; the date cou
 test('an answer without pricingOptions is a carrier_error', () => {
   const result = parseRates({ totalBasePrice: 3 }, request);
   assert.equal(result.ok ? null : result.error.code, 'carrier_error');
+});
+
+test('a parcel without dimensions is searched as the smallest machinable parcel, not 0 x 0 x 0', () => {
+  const body = buildRateRequest({ ...request, parcel: { weightLb: 1 } }) as { packageDescription: Record<string, unknown> };
+  assert.deepEqual([body.packageDescription.length, body.packageDescription.width, body.packageDescription.height], [6, 3, 0.25]);
+});
+
+test('only the single-piece rate of the parcel\'s processing category is quoted: no APO/FPO box, cubic, soft pack, flat rate or other category', () => {
+  const result = parseRates(fixture('rates-indicators.json'), request);
+  assert.ok(result.ok);
+  const pm = result.value.find((q) => q.service === 'PRIORITY_MAIL')!;
+  assert.equal(pm.amountCents, 1030);
+});
+
+test('fees beside the base price are quoted: a rate without totalBasePrice adds its fees[]', () => {
+  const result = parseRates(fixture('rates-indicators.json'), request);
+  assert.ok(result.ok);
+  assert.equal(result.value.find((q) => q.service === 'USPS_GROUND_ADVANTAGE')!.amountCents, 692 + 1800);
+});
+
+test('the spec\'s outbound example: totalBasePrice already holds the nonstandard fee, counted once', () => {
+  const long = { ...request, parcel: { weightLb: 1, dimensionsIn: { length: 24, width: 6, height: 4 } } };
+  const result = parseRates(fixture('options-outbound-spec-example.json'), long);
+  assert.ok(result.ok);
+  assert.deepEqual(result.value.map((q) => [q.service, q.amountCents, q.deliveryDays, q.estimatedDeliveryDate]), [['USPS_GROUND_ADVANTAGE', 917, 2, '2025-01-08']]);
+  // The same answer does not fit a parcel that is machinable: USPS priced a nonstandard one.
+  assert.equal(parseRates(fixture('options-outbound-spec-example.json'), request).ok, false);
+});
+
+test('a return search asks ALL_RETURNS; return classes are quoted under the outbound code with the outbound commitment', () => {
+  const ret = { ...request, isReturn: true };
+  assert.equal((buildRateRequest(ret) as { packageDescription: { mailClass: string } }).packageDescription.mailClass, 'ALL_RETURNS');
+  assert.equal((buildRateRequest(ret, false) as { packageDescription: { mailClass: string } }).packageDescription.mailClass, 'ALL_OUTBOUND');
+  const commitments = parseCommitments(fixture('rates.json'));
+  const result = parseRates(fixture('options-return-spec-example.json'), ret, commitments);
+  assert.ok(result.ok);
+  assert.deepEqual(
+    result.value.map((q) => [q.service, q.amountCents, q.deliveryDays, q.estimatedDeliveryDate]),
+    [
+      ['USPS_GROUND_ADVANTAGE', 465, 5, '2025-01-13'],
+      ['PRIORITY_MAIL', 990, 2, '2025-01-08'],
+    ],
+  );
+  // Without commitments a return class has no delivery day to promise.
+  assert.equal(parseRates(fixture('options-return-spec-example.json'), ret).ok, false);
+  // An outbound search does not read return classes.
+  assert.equal(parseRates(fixture('options-return-spec-example.json'), request).ok, false);
 });

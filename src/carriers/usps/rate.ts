@@ -2,24 +2,19 @@ import { failure, ok, type CarrierResult, type Quote, type RateRequest } from '.
 import { carrierCatalog } from '../catalog.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
 import { deliveryDate } from '../sim/calendar.ts';
-import { asFlag, datePart, splitZip, uspsDimensions, ymd } from './fields.ts';
+import { asFlag, datePart, processingCategory, rateIndicator, splitZip, uspsDimensions, ymd } from './fields.ts';
+import { serviceOfReturnClass } from './mail-classes.ts';
 
 export const ratePath = '/shipments/v3/options/search';
 
 const services = carrierCatalog.find((c) => c.id === 'usps')!.services;
 
 /**
- * Rate indicators of USPS's flat-rate containers (carriers.md 3.2 lists FE, FS, FB and PL; FA and FP are the legal
- * and padded envelopes): the search prices those alongside the parcel's own rate, and a parcel in its own box
- * cannot have them.
+ * One Shipping Options search (carriers.md 3.2 option B) for every outbound mail class (`ALL_OUTBOUND`), or every
+ * return class (`ALL_RETURNS`) when `returns`, priced twice: RETAIL for the list price and COMMERCIAL for what the
+ * account pays. The parcel goes with the same size the label will send (fields.ts uspsDimensions).
  */
-const flatRateIndicators = new Set(['FE', 'FS', 'FB', 'PL', 'FA', 'FP']);
-
-/**
- * One Shipping Options search for every outbound mail class with delivery commitments (carriers.md 3.2 option B),
- * priced twice: RETAIL for the list price and COMMERCIAL for what the account pays.
- */
-export function buildRateRequest(r: RateRequest): Record<string, unknown> {
+export function buildRateRequest(r: RateRequest, returns = r.isReturn === true): Record<string, unknown> {
   return {
     originZIPCode: splitZip(r.from.zip).ZIPCode,
     destinationZIPCode: splitZip(r.to.zip).ZIPCode,
@@ -27,7 +22,7 @@ export function buildRateRequest(r: RateRequest): Record<string, unknown> {
     packageDescription: {
       weight: r.parcel.weightLb,
       ...uspsDimensions(r.parcel),
-      mailClass: 'ALL_OUTBOUND',
+      mailClass: returns ? 'ALL_RETURNS' : 'ALL_OUTBOUND',
       mailingDate: ymd(r.shipDate),
     },
     pricingOptions: [{ priceType: 'RETAIL' }, { priceType: 'COMMERCIAL' }],
@@ -48,14 +43,49 @@ function businessDaysUntil(shipDate: Date, date: string): number | undefined {
   return undefined;
 }
 
-function quoteFrom(code: string, prices: { retail?: Priced; commercial?: Priced }, r: RateRequest): Quote | undefined {
-  const chosen = (prices.commercial ?? prices.retail)!;
-  const commitment = at(chosen.option, 'commitment');
+/**
+ * What an option costs: the base postage of each of its rates with their fees (a nonstandard length fee, for
+ * one), or USPS's own total when it is higher (`totalPrice` when extra services were asked, else
+ * `totalBasePrice`, "the price of the rate, fees, and pound postage"; shipping-options.yaml 3.1.29 RateOptions).
+ */
+function optionCents(option: unknown): number | undefined {
+  const rates = asArray(at(option, 'rates'));
+  const parts = rates.flatMap((rate) => [asCents(at(rate, 'price')), ...asArray(at(rate, 'fees')).map((f) => asCents(at(f, 'price')) ?? 0)]);
+  const summed = rates.length > 0 && parts.every((p) => p !== undefined) ? (parts as number[]).reduce((a, b) => a + b, 0) : undefined;
+  const stated = asCents(at(option, 'totalPrice')) ?? asCents(at(option, 'totalBasePrice'));
+  const known = [summed, stated].filter((c): c is number => c !== undefined);
+  return known.length > 0 ? Math.max(...known) : undefined;
+}
+
+/**
+ * Whether every rate of the option is what the label will buy: rate indicator SP and the parcel's processing
+ * category (ship.ts sends both). Flat-rate boxes and envelopes, APO/FPO boxes, cubic tiers and the rest are other
+ * products at other prices, which a parcel in its own box is not sold at.
+ */
+function buyable(option: unknown, category: string): boolean {
+  const rates = asArray(at(option, 'rates'));
+  return (
+    rates.length > 0 &&
+    rates.every((rate) => {
+      const stated = asString(at(rate, 'processingCategory'));
+      return asString(at(rate, 'rateIndicator')) === rateIndicator && (stated === undefined || stated === category);
+    })
+  );
+}
+
+function commitmentOf(option: unknown, r: RateRequest): { days: number; date: string | undefined; guaranteed: boolean } | undefined {
+  const commitment = at(option, 'commitment');
   const named = asString(at(commitment, 'name'))?.match(daysInName);
   const date = datePart(at(commitment, 'expectedDeliveryDate')) ?? datePart(at(commitment, 'scheduleDeliveryDate'));
   const days = named ? Number(named[1]) : date ? businessDaysUntil(r.shipDate, date) : undefined;
+  return days === undefined ? undefined : { days, date, guaranteed: asFlag(at(commitment, 'guaranteedDelivery')) ?? false };
+}
+
+function quoteFrom(code: string, prices: { retail?: Priced; commercial?: Priced }, r: RateRequest, commitments: Map<string, unknown>): Quote | undefined {
+  const chosen = (prices.commercial ?? prices.retail)!;
+  const promised = commitmentOf(chosen.option, r) ?? commitmentOf(commitments.get(code), r);
   // A quote promises a delivery day; an option USPS gives no commitment for cannot be quoted honestly.
-  if (days === undefined) return undefined;
+  if (!promised) return undefined;
   const weight = asNumber(at(chosen.firstRate, 'weight')) ?? r.parcel.weightLb;
   const dimWeight = asNumber(at(chosen.firstRate, 'dimWeight')) ?? asNumber(at(chosen.firstRate, 'dimensionalWeight')) ?? 0;
   return {
@@ -64,47 +94,68 @@ function quoteFrom(code: string, prices: { retail?: Priced; commercial?: Priced 
     serviceName: services.find((s) => s.code === code)!.name,
     amountCents: chosen.cents,
     listAmountCents: (prices.retail ?? chosen).cents,
+    // USPS states no currency; its prices are in US dollars, the only currency of its domestic price lists.
     currency: 'USD',
     billableWeightLb: Math.max(weight, dimWeight),
     zone: asString(at(chosen.firstRate, 'zone')) ?? '',
-    deliveryDays: days,
-    estimatedDeliveryDate: date ?? deliveryDate(r.shipDate, days),
-    guaranteed: asFlag(at(commitment, 'guaranteedDelivery')) ?? false,
+    deliveryDays: promised.days,
+    estimatedDeliveryDate: promised.date ?? deliveryDate(r.shipDate, promised.days),
+    guaranteed: promised.guaranteed,
   };
 }
 
-/**
- * `pricingOptions[].shippingOptions[].rateOptions[]`, any level of which may come as a single object. Per mail
- * class in our catalog (and in request.services), the cheapest non-flat-rate option of each price type.
- */
-export function parseRates(json: unknown, r: RateRequest): CarrierResult<Quote[]> {
-  const pricingOptions = asArray(at(json, 'pricingOptions'));
-  if (pricingOptions.length === 0) return failure('carrier_error', 'USPS answered the rate search without pricingOptions');
-  const wanted = services.map((s) => s.code).filter((c) => !r.services || r.services.includes(c));
-  const found = new Map<string, { retail?: Priced; commercial?: Priced }>();
-  for (const po of pricingOptions) {
-    for (const so of asArray(at(po, 'shippingOptions'))) {
+/** `pricingOptions[].shippingOptions[]`, any level of which may come as a single object. */
+function shippingOptions(json: unknown): { priceType: string | undefined; mailClass: string; options: unknown[] }[] {
+  return asArray(at(json, 'pricingOptions')).flatMap((po) =>
+    asArray(at(po, 'shippingOptions')).flatMap((so) => {
       const mailClass = asString(at(so, 'mailClass'));
-      if (!mailClass || !wanted.includes(mailClass)) continue;
-      for (const option of asArray(at(so, 'rateOptions'))) {
-        const firstRate = asArray(at(option, 'rates'))[0];
-        const indicator = asString(at(firstRate, 'rateIndicator'));
-        if (indicator && flatRateIndicators.has(indicator)) continue;
-        const cents = asCents(at(option, 'totalBasePrice')) ?? asCents(at(firstRate, 'price'));
-        if (cents === undefined) continue;
-        const priceType = asString(at(po, 'priceType')) ?? asString(at(firstRate, 'priceType'));
-        const slot = priceType === 'RETAIL' ? 'retail' : 'commercial';
-        const prices = found.get(mailClass) ?? {};
-        if (!prices[slot] || cents < prices[slot].cents) prices[slot] = { cents, option, firstRate };
-        found.set(mailClass, prices);
-      }
+      return mailClass ? [{ priceType: asString(at(po, 'priceType')), mailClass, options: asArray(at(so, 'rateOptions')) }] : [];
+    }),
+  );
+}
+
+/**
+ * USPS gives return classes no delivery commitment ("return delivery will vary based upon when the return item is
+ * entered into the mailstream", shipping-options.yaml 3.1.29); a return quote takes the commitment USPS gives the
+ * same class outbound on the same route, from an `ALL_OUTBOUND` search of it.
+ */
+export function parseCommitments(json: unknown): Map<string, unknown> {
+  const found = new Map<string, unknown>();
+  for (const { mailClass, options } of shippingOptions(json)) {
+    const promised = options.find((o) => at(o, 'commitment') !== undefined);
+    if (promised && !found.has(mailClass)) found.set(mailClass, promised);
+  }
+  return found;
+}
+
+/**
+ * Per mail class in our catalog (and in request.services), the cheapest buyable option of each price type. A
+ * return search answers in return classes, quoted under the outbound code they return.
+ */
+export function parseRates(json: unknown, r: RateRequest, commitments: Map<string, unknown> = new Map()): CarrierResult<Quote[]> {
+  if (asArray(at(json, 'pricingOptions')).length === 0) return failure('carrier_error', 'USPS answered the rate search without pricingOptions');
+  const wanted = services.map((s) => s.code).filter((c) => !r.services || r.services.includes(c));
+  const category = processingCategory(r.parcel);
+  const found = new Map<string, { retail?: Priced; commercial?: Priced }>();
+  for (const { priceType, mailClass, options } of shippingOptions(json)) {
+    const code = r.isReturn ? serviceOfReturnClass(mailClass) : mailClass;
+    if (!code || !wanted.includes(code)) continue;
+    for (const option of options) {
+      if (!buyable(option, category)) continue;
+      const cents = optionCents(option);
+      if (cents === undefined) continue;
+      const firstRate = asArray(at(option, 'rates'))[0];
+      const slot = (priceType ?? asString(at(firstRate, 'priceType'))) === 'RETAIL' ? 'retail' : 'commercial';
+      const prices = found.get(code) ?? {};
+      if (!prices[slot] || cents < prices[slot].cents) prices[slot] = { cents, option, firstRate };
+      found.set(code, prices);
     }
   }
   const quotes = wanted.flatMap((code) => {
     const prices = found.get(code);
-    const quote = prices && quoteFrom(code, prices, r);
+    const quote = prices && quoteFrom(code, prices, r, commitments);
     return quote ? [quote] : [];
   });
-  if (quotes.length === 0) return failure('service_unavailable', `USPS offered none of ${wanted.join(', ')} for this parcel and route`);
+  if (quotes.length === 0) return failure('service_unavailable', `USPS offered none of ${wanted.join(', ')} ${r.isReturn ? 'as a return ' : ''}for this parcel and route`);
   return ok(quotes);
 }

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import type { PurchaseRequest } from '../carrier.ts';
 import { parseCancel, parseCancelError } from './cancel.ts';
 import { buildPaymentRequest, parsePayment } from './payment.ts';
-import { buildLabelRequest, parseLabel } from './ship.ts';
+import { buildLabelRequest, buildReturnLabelRequest, parseLabel } from './ship.ts';
+import { uspsIdempotencyKey } from './idempotency.ts';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
 
@@ -21,22 +22,56 @@ const purchase: PurchaseRequest = {
   idempotencyKey: 'key-1',
 };
 
-test('the label request carries the image type asked for, split names and ZIPs, and the order number', () => {
+test('the label request carries the image type asked for, split names and ZIPs, and the order number in packageDescription', () => {
   const body = buildLabelRequest(purchase) as Record<string, Record<string, unknown>>;
   assert.equal(body.imageInfo!.imageType, 'ZPL203DPI');
   assert.equal(body.imageInfo!.labelType, '4X6LABEL');
   assert.deepEqual(body.toAddress, { firstName: 'Grace', lastName: 'Brewster Hopper', streetAddress: '3120 M St NW', city: 'Washington', state: 'DC', ZIPCode: '20007', ZIPPlus4: '3704', email: 'grace@example.com' });
   assert.deepEqual(body.fromAddress, { firstName: 'Ada', lastName: 'Lovelace', firm: 'Analytical Co', streetAddress: '415 Mission St', secondaryAddress: 'Floor 3', city: 'San Francisco', state: 'CA', ZIPCode: '94105', phone: '4155550100' });
+  // Defect: customerReference went at the top level, which LabelRequest (additionalProperties: false) refuses.
+  assert.equal('customerReference' in body, false);
   assert.deepEqual(body.packageDescription, {
     mailClass: 'PRIORITY_MAIL', rateIndicator: 'SP', weightUOM: 'lb', weight: 0.5, dimensionsUOM: 'in', length: 9, width: 6, height: 0.25,
     processingCategory: 'MACHINABLE', mailingDate: '2025-01-06', destinationEntryFacilityType: 'NONE',
+    customerReference: [{ referenceNumber: 'ORDER-1001', printReferenceNumber: true }],
   });
-  assert.deepEqual(body.customerReference, [{ referenceNumber: 'ORDER-1001', printReferenceNumber: true }]);
   assert.equal((buildLabelRequest({ ...purchase, labelFormat: 'png' }) as { imageInfo: { imageType: string } }).imageInfo.imageType, 'PNG');
 });
 
+test('a parcel without dimensions goes as the smallest machinable parcel, never 0 x 0 x 0', () => {
+  const body = buildLabelRequest({ ...purchase, parcel: { weightLb: 1 } }) as { packageDescription: Record<string, unknown> };
+  assert.deepEqual([body.packageDescription.length, body.packageDescription.width, body.packageDescription.height], [6, 3, 0.25]);
+  assert.equal(body.packageDescription.processingCategory, 'MACHINABLE');
+});
+
+test('a return label goes in the return class of the service, without mailing date, from the customer to the merchant', () => {
+  const built = buildReturnLabelRequest({ ...purchase, isReturn: true, service: 'USPS_GROUND_ADVANTAGE' });
+  assert.ok(built.ok);
+  const body = built.value as Record<string, Record<string, unknown>>;
+  assert.deepEqual(body.imageInfo, { imageType: 'ZPL203DPI', labelType: '4X6LABEL', receiptOption: 'NONE' });
+  assert.equal(body.fromAddress!.streetAddress, '415 Mission St');
+  assert.equal(body.toAddress!.streetAddress, '3120 M St NW');
+  assert.deepEqual(body.packageDescription, {
+    mailClass: 'USPS_GROUND_ADVANTAGE_RETURN_SERVICE', rateIndicator: 'SP', weightUOM: 'lb', weight: 0.5, dimensionsUOM: 'in', length: 9, width: 6, height: 0.25,
+    processingCategory: 'MACHINABLE', customerReference: [{ referenceNumber: 'ORDER-1001', printReferenceNumber: true }],
+  });
+  const pm = buildReturnLabelRequest({ ...purchase, isReturn: true });
+  assert.equal(pm.ok && (pm.value.packageDescription as { mailClass: string }).mailClass, 'PRIORITY_MAIL_RETURN_SERVICE');
+  const media = buildReturnLabelRequest({ ...purchase, isReturn: true, service: 'MEDIA_MAIL' });
+  assert.equal(media.ok ? null : media.error.code, 'service_unavailable');
+  assert.match(media.ok ? '' : media.error.detail, /no return label for MEDIA_MAIL/);
+});
+
+test('the idempotency key is a UUID derived from the purchase key: the same on a retry, another for another purchase', () => {
+  const key = uspsIdempotencyKey('key-1');
+  assert.match(key, /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.equal(uspsIdempotencyKey('key-1'), key);
+  assert.notEqual(uspsIdempotencyKey('key-2'), key);
+  assert.notEqual(key, 'key-1');
+});
+
 test('the JSON label answer gives the tracking number, postage in cents and the decoded label bytes', () => {
-  const result = parseLabel(fixture('label.json'), 'pdf');
+  const result = parseLabel(fixture('label.json'));
   assert.ok(result.ok);
   assert.equal(result.value.trackingNumber, '9205500000000000000004');
   assert.equal(result.value.carrierShipmentId, '9205500000000000000004');
@@ -45,10 +80,40 @@ test('the JSON label answer gives the tracking number, postage in cents and the 
   assert.ok(result.value.file?.bytes.subarray(0, 5).equals(Buffer.from('%PDF-')));
 });
 
+test('the charge includes the fees and extra services beside the postage (the spec example Base64EncodedImagesExample)', () => {
+  // 10.99 postage + 1.23 fuel surcharge + 3.99 and 2.99 extra services.
+  const result = parseLabel(fixture('label-spec-example.json'));
+  assert.ok(result.ok);
+  assert.equal(result.value.postageCents, 1920);
+  assert.equal(result.value.file?.format, 'png');
+});
+
+test('a return label answer (JSONReturnLabelWithEmbeddedBased64Response) reads returnLabelImage and its fees', () => {
+  const result = parseLabel(fixture('return-label-spec-example.json'));
+  assert.ok(result.ok);
+  assert.equal(result.value.trackingNumber, '9405509898644824249889');
+  // 8.75 postage + 2.75 return receipt fee + 3.50 certified mail.
+  assert.equal(result.value.postageCents, 1500);
+  assert.equal(result.value.file?.format, 'png');
+});
+
+test('the label file is described by its bytes, whatever was asked: PDF, PNG, ZPL; anything else is a carrier_error', () => {
+  const answer = (bytes: Buffer) => parseLabel({ trackingNumber: '9205500000000000000004', postage: 1, labelImage: bytes.toString('base64') });
+  const formatOf = (bytes: Buffer) => {
+    const r = answer(bytes);
+    return r.ok ? r.value.file?.format : r.error.code;
+  };
+  assert.equal(formatOf(Buffer.from('%PDF-1.7 ...')), 'pdf');
+  assert.equal(formatOf(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0])), 'png');
+  assert.equal(formatOf(Buffer.from('^XA^FO50,50^FS^XZ')), 'zpl');
+  assert.equal(formatOf(Buffer.from('\n~DGR:LOGO.GRF,4,1,FFFF\n^XA^XZ')), 'zpl');
+  assert.equal(formatOf(Buffer.from('GIF89a....')), 'carrier_error');
+});
+
 test('a label answer without image or tracking number is a carrier_error', () => {
-  const noImage = parseLabel({ labelMetadata: { trackingNumber: '9205500000000000000004', postage: 8.35 } }, 'pdf');
+  const noImage = parseLabel({ labelMetadata: { trackingNumber: '9205500000000000000004', postage: 8.35 } });
   assert.equal(noImage.ok ? null : noImage.error.code, 'carrier_error');
-  const noNumber = parseLabel({ labelMetadata: { postage: 8.35 }, labelImage: 'QUJD' }, 'pdf');
+  const noNumber = parseLabel({ labelMetadata: { postage: 8.35 }, labelImage: 'QUJD' });
   assert.equal(noNumber.ok ? null : noNumber.error.code, 'carrier_error');
 });
 

@@ -1,15 +1,40 @@
 import { failure, ok, type CarrierResult, type PurchasedLabel, type PurchaseRequest } from '../carrier.ts';
 import type { LabelFormat } from '../../labels/label-data.ts';
-import { asCents, asString, at } from '../live/lenient.ts';
-import { toUspsAddress, uspsDimensions, ymd } from './fields.ts';
+import { asArray, asCents, asString, at } from '../live/lenient.ts';
+import { clipReference, processingCategory, rateIndicator, toUspsAddress, uspsDimensions, ymd } from './fields.ts';
+import { uspsIdempotencyKey } from './idempotency.ts';
+import { sniffLabelFormat } from './image.ts';
+import { returnClassOf } from './mail-classes.ts';
 
 export const labelPath = '/labels/v3/label';
+export const returnLabelPath = '/labels/v3/return-label';
 /** Asks for one JSON object with a base64 labelImage instead of the default multipart answer (carriers.md 3.3). */
 export const labelAccept = 'application/vnd.usps.labels+json';
+
+/** The headers of both label operations: the JSON answer, the payment authorization and the idempotency UUID. */
+export function labelHeaders(paymentToken: string, purchaseKey: string): Record<string, string> {
+  return { accept: labelAccept, 'x-payment-authorization-token': paymentToken, 'x-idempotency-key': uspsIdempotencyKey(purchaseKey) };
+}
 
 /** Our label formats as `imageInfo.imageType`; USPS offers all three, ZPL at 203 dpi like common thermal printers. */
 const imageTypes: Record<LabelFormat, string> = { pdf: 'PDF', zpl: 'ZPL203DPI', png: 'PNG' };
 
+/** The parcel as both label operations describe it, priced as the rate search quoted it (rate.ts). */
+function parcelOf(r: PurchaseRequest) {
+  return {
+    rateIndicator,
+    weightUOM: 'lb',
+    weight: r.parcel.weightLb,
+    dimensionsUOM: 'in',
+    ...uspsDimensions(r.parcel),
+    processingCategory: processingCategory(r.parcel),
+  };
+}
+
+/** `packageDescription.customerReference[]` is where the spec puts references (DomesticCustomerReference). */
+const references = (r: PurchaseRequest) => (r.reference?.trim() ? { customerReference: [{ referenceNumber: clipReference(r.reference), printReferenceNumber: true }] } : {});
+
+/** `POST /labels/v3/label`: an outbound label (LabelRequest, domestic-labels.yaml 3.9.13). */
 export function buildLabelRequest(r: PurchaseRequest): Record<string, unknown> {
   return {
     imageInfo: {
@@ -24,29 +49,57 @@ export function buildLabelRequest(r: PurchaseRequest): Record<string, unknown> {
     fromAddress: toUspsAddress(r.from),
     packageDescription: {
       mailClass: r.service,
-      // Single piece: the parcel's own packaging, priced by weight and zone, as the rate search quoted it.
-      rateIndicator: 'SP',
-      weightUOM: 'lb',
-      weight: r.parcel.weightLb,
-      dimensionsUOM: 'in',
-      ...uspsDimensions(r.parcel),
-      processingCategory: 'MACHINABLE',
+      ...parcelOf(r),
       mailingDate: ymd(r.shipDate),
       destinationEntryFacilityType: 'NONE',
+      ...references(r),
     },
-    ...(r.reference ? { customerReference: [{ referenceNumber: r.reference, printReferenceNumber: true }] } : {}),
   };
 }
 
-/** The `application/vnd.usps.labels+json` answer: `labelMetadata` beside the base64 `labelImage`. */
-export function parseLabel(json: unknown, format: LabelFormat): CarrierResult<PurchasedLabel> {
-  // The metadata sits under labelMetadata in the JSON form; some answers flatten it to the top level.
+/**
+ * `POST /labels/v3/return-label` (ReturnLabelRequest): the customer (`from`) sends the parcel back to the merchant
+ * (`to`) in the return class of the service. There is no mailing date: the customer mails it when they do, and
+ * USPS manifests return labels the day after they are made. The image options suppressPostage, suppressMailDate
+ * and returnLabel are deprecated for returns and left out, as in the spec's GroundAdvantageReturnLabelRequest.
+ */
+export function buildReturnLabelRequest(r: PurchaseRequest): CarrierResult<Record<string, unknown>> {
+  const mailClass = returnClassOf(r.service);
+  if (!mailClass) return failure('service_unavailable', `USPS sells no return label for ${r.service}; a USPS return can go by USPS Ground Advantage, Priority Mail or Priority Mail Express`);
+  return ok({
+    imageInfo: { imageType: imageTypes[r.labelFormat], labelType: '4X6LABEL', receiptOption: 'NONE' },
+    toAddress: toUspsAddress(r.to),
+    fromAddress: toUspsAddress(r.from),
+    packageDescription: { mailClass, ...parcelOf(r), ...references(r) },
+  });
+}
+
+/** Postage, fees and extra services USPS charged for the label (LabelMetadata / ReturnLabelMetadata), in cents. */
+function chargedCents(meta: unknown): number | undefined {
+  const postage = asCents(at(meta, 'postage'));
+  if (postage === undefined) return undefined;
+  const priced = [...asArray(at(meta, 'fees')), ...asArray(at(meta, 'extraServices'))].map((f) => asCents(at(f, 'price')) ?? 0);
+  return priced.reduce((sum, cents) => sum + cents, postage);
+}
+
+/**
+ * The `application/vnd.usps.labels+json` answer (LabelVendorResponse / ReturnLabelVendorResponse): the metadata
+ * at the top level beside `labelImage`, or `returnLabelImage` for a return label. Older answers nest the metadata
+ * under `labelMetadata`. The amount charged is the postage plus every fee and extra service USPS lists with it.
+ */
+export function parseLabel(json: unknown): CarrierResult<PurchasedLabel> {
   const meta = at(json, 'labelMetadata') ?? json;
   const trackingNumber = asString(at(meta, 'trackingNumber'))?.replace(/\s+/g, '');
   if (!trackingNumber) return failure('carrier_error', 'USPS sold a label without a trackingNumber');
-  const postageCents = asCents(at(meta, 'postage'));
+  const postageCents = chargedCents(meta);
   if (postageCents === undefined) return failure('carrier_error', `USPS sold label ${trackingNumber} without a postage amount`);
-  const image = asString(at(json, 'labelImage'));
-  if (!image || !/^[A-Za-z0-9+/=\s]+$/.test(image)) return failure('carrier_error', `USPS sold label ${trackingNumber} without a base64 labelImage`);
-  return ok({ trackingNumber, carrierShipmentId: trackingNumber, postageCents, currency: 'USD', file: { format, bytes: Buffer.from(image, 'base64') } });
+  const image = asString(at(json, 'labelImage')) ?? asString(at(json, 'returnLabelImage'));
+  if (!image || !/^[A-Za-z0-9+/=\s]+$/.test(image)) return failure('carrier_error', `USPS sold label ${trackingNumber} without a base64 label image`);
+  const bytes = Buffer.from(image, 'base64');
+  const format = sniffLabelFormat(bytes);
+  if (!format) {
+    return failure('carrier_error', `USPS sold label ${trackingNumber} as a file that is neither PDF, PNG nor ZPL (starts ${JSON.stringify(bytes.subarray(0, 8).toString('latin1'))}); buy again with the same key to get it back`);
+  }
+  // USPS states no currency; its postage is in US dollars, the only currency of the domestic price lists it sells from.
+  return ok({ trackingNumber, carrierShipmentId: trackingNumber, postageCents, currency: 'USD', file: { format, bytes } });
 }

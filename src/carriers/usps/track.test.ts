@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parseTracking, parseTrackingNotFound } from './track.ts';
-import { categoryStatus, eventStatus } from './statuses.ts';
+import { categoryStatus, eventStatus, eventStatuses } from './statuses.ts';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
 
@@ -46,6 +46,28 @@ test('an unknown category falls back to the latest event, and unknown codes to u
   assert.equal(eventStatus('toString'), 'unknown');
   assert.equal(categoryStatus('Return to Sender'), 'return_to_sender');
   assert.equal(categoryStatus(undefined), 'unknown');
+});
+
+test('every code of the published event list has a status, and only deliveries, returns and dead letters end tracking', () => {
+  assert.equal(eventStatus('02'), 'available_for_pickup');
+  assert.equal(eventStatus('16'), 'available_for_pickup');
+  assert.equal(eventStatus('43'), 'delivered');
+  assert.equal(eventStatus('17'), 'delivered');
+  for (const code of ['04', '05', '09', '21', '22', '23', '24', '25', '26', '27', '28', '29', '31']) assert.equal(eventStatus(code), 'return_to_sender', code);
+  for (const code of ['30', '51', '71', 'DX', '06', '08', 'EF', 'PC', '80', '81', '82']) assert.equal(eventStatus(code), 'in_transit', code);
+  assert.equal(eventStatus('11'), 'failure');
+  assert.equal(eventStatus('gx'), 'pre_transit');
+  const ending = new Set(['delivered', 'return_to_sender', 'failure', 'cancelled']);
+  const enders = Object.entries(eventStatuses).filter(([, status]) => ending.has(status)).map(([code]) => code).sort();
+  assert.deepEqual(enders, ['01', '04', '05', '09', '11', '17', '21', '22', '23', '24', '25', '26', '27', '28', '29', '31', '43', '44']);
+});
+
+test('an Alert category (a delay, a missing scan) does not end tracking: the latest event decides', () => {
+  const delayed = parseTracking({ statusCategory: 'Alert', status: 'Arriving Late', trackingEvents: [{ eventCode: 'DX', eventType: 'Delivery Status Not Updated', GMTTimestamp: '2024-11-22T12:00:00Z' }] });
+  assert.ok(delayed.ok);
+  assert.equal(delayed.value.status, 'in_transit');
+  const unknownCode = parseTracking({ statusCategory: 'Alert', trackingEvents: [{ eventCode: 'Z9', eventType: 'Something new', GMTTimestamp: '2024-11-22T12:00:00Z' }] });
+  assert.equal(unknownCode.ok && unknownCode.value.status, 'unknown');
 });
 
 test('a tracking 404 is an unknown status with the carrier message; a non-object answer is a carrier_error', () => {

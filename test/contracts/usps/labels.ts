@@ -1,0 +1,139 @@
+import { Type } from '@sinclair/typebox';
+import { labelAddress, MailingDate } from './common.ts';
+
+// Labels v3: `POST /labels/v3/label`, `POST /labels/v3/return-label`, `DELETE /labels/v3/label/{trackingNumber}`.
+// Source: domestic-labels.yaml version 3.9.13 (karrioapi/karrio modules/connectors/usps/vendor/, commit
+// deea10f8568b2d48c71bbcc11ec11c62cdaf2a6a, captured 2026-06-23), components LabelRequest, ReturnLabelRequest,
+// ImageInfo, PackageDescription, BaseDomesticPackageDescription, DomesticPackageDescription,
+// BaseReturnsPackageDescription, ReturnsPackageDescription, DomesticCustomerReference, ExtraService, and the
+// parameters X-Payment-Authorization-Token and X-Idempotency-Key. shipd always sends the "with rate indicator"
+// variant of the packageDescription oneOf, so that is the variant written here.
+
+const literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
+
+const ImageInfo = Type.Object(
+  {
+    imageType: Type.Optional(literals(['PDF', 'TIFF', 'JPG', 'PNG', 'GIF', 'SVG', 'ZPL203DPI', 'ZPL300DPI', 'EPL300DPI', 'LABEL_BROKER', 'NONE'])),
+    labelType: Type.Optional(literals(['4X4LABEL', '4X5LABEL', '4X6LABEL', '6X4LABEL', '2X7LABEL'])),
+    receiptOption: Type.Optional(literals(['SAME_PAGE', 'SEPARATE_PAGE', 'NONE'])),
+    suppressPostage: Type.Optional(Type.Boolean()),
+    suppressMailDate: Type.Optional(Type.Boolean()),
+    returnLabel: Type.Optional(Type.Boolean()),
+    packageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: 9999 })),
+    totalPackages: Type.Optional(Type.Integer({ minimum: 1, maximum: 9999 })),
+  },
+  { additionalProperties: true },
+);
+
+const positive = () => Type.Number({ exclusiveMinimum: 0 });
+const processingCategory = literals(['LETTERS', 'FLATS', 'MACHINABLE', 'IRREGULAR', 'NON_MACHINABLE', 'NONSTANDARD']);
+const customerReference = Type.Array(
+  Type.Object({ referenceNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 30 })), printReferenceNumber: Type.Optional(Type.Boolean()) }, { additionalProperties: true }),
+  { minItems: 0, maxItems: 4 },
+);
+const extraServices = Type.Array(Type.Integer(), { minItems: 0, maxItems: 5 });
+
+/** `PackageDescription`: the sizes every variant shares. */
+const sizes = {
+  weightUOM: Type.Optional(Type.Literal('lb')),
+  weight: positive(),
+  dimensionsUOM: Type.Optional(Type.Literal('in')),
+  length: positive(),
+  height: positive(),
+  width: positive(),
+  girth: Type.Optional(positive()),
+  hasNonstandardCharacteristics: Type.Optional(Type.Boolean()),
+};
+
+export const outboundMailClasses = [
+  'PARCEL_SELECT', 'PARCEL_SELECT_LIGHTWEIGHT', 'USPS_CONNECT_LOCAL', 'USPS_CONNECT_REGIONAL', 'USPS_CONNECT_MAIL', 'USPS_GROUND_ADVANTAGE',
+  'PRIORITY_MAIL_EXPRESS', 'PRIORITY_MAIL', 'FIRST-CLASS_PACKAGE_SERVICE', 'LIBRARY_MAIL', 'MEDIA_MAIL', 'BOUND_PRINTED_MATTER',
+] as const;
+export const returnMailClasses = [
+  'FIRST-CLASS_PACKAGE_RETURN_SERVICE', 'GROUND_RETURN_SERVICE', 'PRIORITY_MAIL_EXPRESS_RETURN_SERVICE', 'PRIORITY_MAIL_RETURN_SERVICE', 'USPS_GROUND_ADVANTAGE_RETURN_SERVICE',
+] as const;
+
+const outboundRateIndicators = [
+  '3D', '3N', '3R', '5D', 'BA', 'BB', 'CP', 'CM', 'DC', 'DE', 'DF', 'DN', 'DR', 'E4', 'E6', 'FA', 'FB', 'FE', 'FP', 'FS', 'LC', 'LF', 'LL', 'LO', 'LS',
+  'NP', 'OS', 'P5', 'P6', 'P7', 'P8', 'P9', 'Q6', 'Q7', 'Q8', 'Q9', 'Q0', 'PA', 'PL', 'PM', 'PR', 'SN', 'SP', 'SR',
+];
+const returnRateIndicators = ['CP', 'DN', 'DR', 'E4', 'E6', 'FA', 'FB', 'FE', 'FP', 'FS', 'OS', 'P5', 'P6', 'P7', 'P8', 'P9', 'PA', 'PL', 'PM', 'Q6', 'Q7', 'Q8', 'Q9', 'Q0', 'SP'];
+
+/** `DomesticPackageDescription`: BaseDomesticPackageDescription's required fields plus rateIndicator. */
+const OutboundPackage = Type.Object(
+  {
+    ...sizes,
+    mailClass: literals(outboundMailClasses),
+    processingCategory,
+    rateIndicator: literals(outboundRateIndicators),
+    destinationEntryFacilityType: literals([
+      'NONE', 'DESTINATION_NETWORK_DISTRIBUTION_CENTER', 'DESTINATION_SECTIONAL_CENTER_FACILITY', 'DESTINATION_DELIVERY_UNIT', 'DESTINATION_SERVICE_HUB',
+      'DESTINATION_REGIONAL_PROCESSING_DISTRIBUTION_CENTER',
+    ]),
+    mailingDate: MailingDate,
+    customerReference: Type.Optional(customerReference),
+    extraServices: Type.Optional(extraServices),
+    inductionZIPCode: Type.Optional(Type.String({ pattern: '^\\d{5}$' })),
+    serialNumberFormat: Type.Optional(literals(['STANDARD', 'EXTENDED'])),
+  },
+  { additionalProperties: true },
+);
+
+/** `ReturnsPackageDescription`: no mailingDate or destination entry required, return classes and indicators only. */
+const ReturnPackage = Type.Object(
+  {
+    ...sizes,
+    mailClass: literals(returnMailClasses),
+    processingCategory,
+    rateIndicator: literals(returnRateIndicators),
+    customerReference: Type.Optional(customerReference),
+    extraServices: Type.Optional(extraServices),
+    inductionZIPCode: Type.Optional(Type.String({ pattern: '^\\d{5}$' })),
+  },
+  { additionalProperties: true },
+);
+
+/** `LabelRequest`: closed at the top level (additionalProperties: false). */
+export const LabelRequest = Type.Object(
+  {
+    imageInfo: Type.Optional(ImageInfo),
+    // DomesticLabelToAddress lists no required fields of its own; the From address (DomesticLabelAddress) does.
+    toAddress: labelAddress(false),
+    fromAddress: labelAddress(true),
+    senderAddress: Type.Optional(labelAddress(true)),
+    returnAddress: Type.Optional(labelAddress(true)),
+    packageDescription: OutboundPackage,
+    customsForm: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  { additionalProperties: false },
+);
+
+/** `ReturnLabelRequest`: closed at the top level too; both addresses are DomesticLabelAddress. */
+export const ReturnLabelRequest = Type.Object(
+  {
+    imageInfo: Type.Optional(ImageInfo),
+    toAddress: labelAddress(true),
+    fromAddress: labelAddress(true),
+    senderAddress: Type.Optional(labelAddress(true)),
+    returnAddress: Type.Optional(labelAddress(true)),
+    packageDescription: ReturnPackage,
+    customsForm: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * The headers of both label operations (lower-cased, as Node reads them): X-Payment-Authorization-Token is
+ * required, X-Idempotency-Key optional but a UUID (`format: uuid`).
+ */
+export const LabelHeaders = Type.Object(
+  {
+    'x-payment-authorization-token': Type.String({ minLength: 1 }),
+    'x-idempotency-key': Type.Optional(Type.String({ format: 'uuid' })),
+  },
+  { additionalProperties: true },
+);
+
+/** `DELETE /label/{trackingNumber}`: the path parameter and the payment header (no body). */
+export const CancelHeaders = Type.Object({ 'x-payment-authorization-token': Type.String({ minLength: 1 }) }, { additionalProperties: true });
+export const CancelPath = Type.Object({ trackingNumber: Type.String({ minLength: 1 }) }, { additionalProperties: false });
