@@ -23,8 +23,8 @@ import type { ServiceInfo } from '../catalog.ts';
 import { billableWeightLb } from './billable-weight.ts';
 import { deliveryDate } from './calendar.ts';
 import { priceFor } from './pricing.ts';
-import type { PriceList } from './prices/types.ts';
 import type { SimCarrierTable } from './tables.ts';
+import { transitDays } from './transit.ts';
 import { zoneFor } from './zones.ts';
 
 /** Waits until the caller gives up: how a carrier that never answers looks from here. */
@@ -37,7 +37,6 @@ function hang(signal: AbortSignal): Promise<never> {
 
 const maxRemembered = 10_000;
 
-const priceZones = (list: PriceList) => [...new Set(Object.values(list.services).flatMap((table) => Object.keys(table)))].join(', ');
 
 /** Everything a simulated quote depends on, the ship day included; nothing else. */
 function quoteKey(r: RateRequest): string {
@@ -101,8 +100,8 @@ export class SimulatedCarrier implements Carrier {
 
   private quote(request: RateRequest): CarrierResult<Quote[]> {
     const t = this.table;
-    const zone = zoneFor(t.id, request.from.zip, request.to.zip);
-    if (!zone) {
+    const reach = zoneFor(t.id, request.from.zip, request.to.zip);
+    if (!reach) {
       return failure('not_serviced', `${t.name} does not serve ZIP ${[request.from.zip, request.to.zip].join(' → ')}: no such ZIP`);
     }
     const { parcel } = request;
@@ -117,15 +116,22 @@ export class SimulatedCarrier implements Carrier {
     const flat = request.carrierBox?.flatRate;
     const billable = billableWeightLb(flat ? { weightLb: parcel.weightLb } : parcel, t.dim);
     const quotes: Quote[] = [];
+    /** Zones a published list has no table for, for the services asked. */
+    const unpriced = new Set<string>();
     for (const s of t.services) {
       if (request.services && !request.services.includes(s.code)) continue;
       if (flat && s.code !== flat.service) continue;
       if (s.destination && s.destination !== (residential ? 'residential' : 'commercial')) continue;
       if (size && s.maxLengthPlusGirthIn && size.lengthPlusGirth > s.maxLengthPlusGirthIn) continue;
+      // FedEx numbers Alaska and Hawaii apart for its Ground and its Express services.
+      const zone = zoneFor(t.id, request.from.zip, request.to.zip, s.code) ?? reach;
       // A flat-rate box costs the same to every zone at every weight it holds.
       const price = flat ? { amountCents: flat.accountCents, listAmountCents: flat.listCents } : priceFor(t, s, { parcel, billableLb: billable, zone, residential });
-      if (!price) continue;
-      const days = s.days[zone.index - 1]!;
+      if (!price) {
+        if (t.prices.kind === 'published' && !t.prices.services[s.code]?.[zone.label]) unpriced.add(zone.label);
+        continue;
+      }
+      const days = transitDays(t.id, s.code, request.from.zip, request.to.zip, zone);
       quotes.push({
         carrier: t.id,
         service: s.code,
@@ -139,9 +145,8 @@ export class SimulatedCarrier implements Carrier {
         guaranteed: s.guaranteed,
       });
     }
-    if (quotes.length === 0 && t.prices.kind === 'published' && !Object.values(t.prices.services).some((table) => table[zone.label])) {
-      // FedEx prices Alaska, Hawaii and Puerto Rico in tables of their own, which are not loaded.
-      return failure('service_unavailable', `${t.name} test mode prices zones ${priceZones(t.prices)} from the ${t.prices.source}; zone ${zone.label} is not among them`);
+    if (quotes.length === 0 && unpriced.size > 0 && t.prices.kind === 'published') {
+      return failure('service_unavailable', `${t.name} test mode prices from the ${t.prices.source}, which has no table for zone ${[...unpriced].join(', ')} of the services asked`);
     }
     if (quotes.length === 0) return failure('service_unavailable', `No ${t.name} service fits this parcel and destination`);
     return ok(quotes);
