@@ -101,8 +101,11 @@ test('credentials go in the form body; FedEx refuses Basic alone and wrong secre
     headers: { authorization: `Basic ${Buffer.from(`${fake.clientId}:${fake.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
     body: 'grant_type=client_credentials',
   });
-  assert.equal(basic.status, 401);
-  assert.equal(((await basic.json()) as { errors: { code: string }[] }).errors[0]!.code, 'NOT.AUTHORIZED.ERROR');
+  // The token form's contract requires client_id and client_secret in the body: without them it is bad input.
+  assert.equal(basic.status, 400);
+  const refusal = (await basic.json()) as { errors: { code: string; parameterList: { value: string }[] }[] };
+  assert.equal(refusal.errors[0]!.code, 'INVALID.INPUT.EXCEPTION');
+  assert.match(refusal.errors[0]!.parameterList.map((p) => p.value).join('\n'), /client_id/);
 
   const wrong = await adapter({ clientSecret: 'nope' }).rate(rateRequest, signal);
   assert.equal(!wrong.ok && wrong.error.code, 'carrier_unavailable');
@@ -252,4 +255,43 @@ test('address validation: a deliverable address is standardized, a bad one is no
   assert.ok(bad.ok);
   assert.equal(bad.value.valid, false);
   assert.equal(bad.value.messages[0]!.code, 'PARTIAL.STREET.MATCH');
+});
+
+test('a return label is bought as a FedEx printed return, shipped by the customer to the merchant', async () => {
+  // For a return, from is the customer and to the merchant (whose phone the label carries for both).
+  const result = await carrier.purchase({ ...purchaseRequest, isReturn: true, from: to, to: from }, signal);
+  assert.ok(result.ok, JSON.stringify(result));
+  type Party = { address: { postalCode: string } };
+  const sent = fake.calls.filter((c) => c.path === '/ship/v1/shipments').at(-1)!.body as { requestedShipment: { shipmentSpecialServices: unknown; shipper: Party; recipients: Party[] } };
+  assert.deepEqual(sent.requestedShipment.shipmentSpecialServices, { specialServiceTypes: ['RETURN_SHIPMENT'], returnShipmentDetail: { returnType: 'PRINT_RETURN_LABEL' } });
+  assert.equal(sent.requestedShipment.shipper.address.postalCode, '94105');
+  assert.equal(sent.requestedShipment.recipients[0]!.address.postalCode, '37201');
+
+  const rated = await carrier.rate({ ...rateRequest, isReturn: true, from: to, to: from }, signal);
+  assert.ok(rated.ok, JSON.stringify(rated));
+  const rateSent = fake.calls.filter((c) => c.path === '/rate/v1/rates/quotes').at(-1)!.body as { requestedShipment: Record<string, unknown> };
+  assert.deepEqual(rateSent.requestedShipment.shipmentSpecialServices, { specialServiceTypes: ['RETURN_SHIPMENT'], returnShipmentDetail: { returnType: 'PRINT_RETURN_LABEL' } });
+});
+
+test('the fake refuses a request that breaks the published contract, as FedEx answers bad input', async () => {
+  assert.ok((await carrier.rate(rateRequest, signal)).ok);
+  const token = /^Bearer (.+)$/.exec(String(fake.calls.filter((c) => c.path === '/rate/v1/rates/quotes').at(-1)!.headers.authorization))![1];
+  const sent = fake.calls.filter((c) => c.path === '/rate/v1/rates/quotes').at(-1)!.body as { requestedShipment: Record<string, unknown> };
+  const broken = {
+    ...sent,
+    requestedShipment: { ...sent.requestedShipment, requestedPackageLineItems: [{ weight: { units: 'LB', value: 4.2 }, dimensions: { length: 10.5, width: 8, height: 4, units: 'IN' } }] },
+  };
+  const res = await fetch(`${fake.url}/rate/v1/rates/quotes`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(broken) });
+  assert.equal(res.status, 400);
+  const answer = (await res.json()) as { transactionId: string; errors: { code: string; message: string; parameterList: { key: string; value: string }[] }[] };
+  assert.equal(answer.transactionId, 'fake-txn');
+  assert.equal(answer.errors[0]!.code, 'INVALID.INPUT.EXCEPTION');
+  assert.equal(answer.errors[0]!.parameterList[0]!.key, '/requestedShipment/requestedPackageLineItems/0/dimensions/length');
+});
+
+test('a service FedEx prices without transit data is quoted with the days FedEx commits to', async () => {
+  const result = await carrier.rate({ ...rateRequest, services: ['FEDEX_EXPRESS_SAVER'] }, signal);
+  assert.ok(result.ok, JSON.stringify(result));
+  // Wednesday 1 May 2024 plus three business days.
+  assert.deepEqual([result.value[0]!.deliveryDays, result.value[0]!.estimatedDeliveryDate], [3, '2024-05-06']);
 });

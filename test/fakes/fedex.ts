@@ -1,6 +1,13 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the fake reads request JSON as loosely as a web server does, field by field */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fedexTrackingNumber } from '../../src/carriers/tracking-numbers.ts';
+import type { TSchema } from '@sinclair/typebox';
+import { contractViolations } from '../contracts/check.ts';
+import { fedexAddressRequest } from '../contracts/fedex/address.ts';
+import { fedexTokenForm } from '../contracts/fedex/oauth.ts';
+import { fedexRateRequest } from '../contracts/fedex/rate.ts';
+import { fedexCancelRequest, fedexShipRequest } from '../contracts/fedex/ship.ts';
+import { fedexTrackRequest } from '../contracts/fedex/track.ts';
 import { jsonOrText, readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
 
 /** What the next API call (not the token call) answers instead of the normal answer. */
@@ -29,6 +36,20 @@ export interface FedexFake {
 }
 
 const envelope = (code: string, message: string) => ({ transactionId: 'fake-txn', errors: [{ code, message }] });
+
+/**
+ * A request that breaks FedEx's published contract (test/contracts/fedex/) is answered as FedEx answers bad input:
+ * 400 with its error envelope, the faults in parameterList.
+ */
+function refuseBreach(res: ServerResponse, schema: TSchema, value: unknown): boolean {
+  const faults = contractViolations(schema, value);
+  if (faults.length === 0) return false;
+  sendJson(res, 400, {
+    transactionId: 'fake-txn',
+    errors: [{ code: 'INVALID.INPUT.EXCEPTION', message: 'Invalid field value in the input', parameterList: faults.map((f) => ({ key: f.split(' ')[0], value: f })) }],
+  });
+  return true;
+}
 
 /** The services the fake sells: our catalog's six plus one it does not know, with a price and transit each. */
 const services = [
@@ -151,6 +172,7 @@ export async function startFedexFake(): Promise<FedexFake> {
       return sendJson(res, 415, envelope('INVALID.INPUT.EXCEPTION', 'Content-Type must be application/x-www-form-urlencoded'));
     }
     const form = new URLSearchParams(raw);
+    if (refuseBreach(res, fedexTokenForm, Object.fromEntries(form))) return;
     if (form.get('grant_type') !== 'client_credentials') return sendJson(res, 400, envelope('INVALID.INPUT.EXCEPTION', 'grant_type is missing or not supported'));
     if (form.get('client_id') !== fake.clientId || form.get('client_secret') !== fake.clientSecret) {
       return sendJson(res, 401, envelope('NOT.AUTHORIZED.ERROR', 'The given client credentials were not valid. Please modify your request and try again.'));
@@ -168,10 +190,6 @@ export async function startFedexFake(): Promise<FedexFake> {
     }
     const pieces: any[] = shipment.requestedPackageLineItems ?? [];
     const weight = Number(pieces[0]?.weight?.value ?? 0);
-    const dims = pieces[0]?.dimensions;
-    if (dims && ![dims.length, dims.width, dims.height].every((n: unknown) => Number.isInteger(n))) {
-      return sendJson(res, 400, envelope('PACKAGE.DIMENSIONS.INVALID', 'Dimensions must be whole numbers.'));
-    }
     const shipDate = String(shipment.shipDateStamp ?? '2024-05-01');
     const billable = Math.ceil(weight);
     const offered = services.filter(
@@ -188,15 +206,21 @@ export async function startFedexFake(): Promise<FedexFake> {
         shipmentRateDetail: { rateZone: '5', dimDivisor: 139, totalBillingWeight: { units: 'LB', value: billable }, currency: 'USD' },
       });
       const ground = s.type === 'FEDEX_GROUND' || s.type === 'GROUND_HOME_DELIVERY';
+      // FedEx leaves the transit data out for some services: Express Saver here.
+      const transit =
+        s.type === 'FEDEX_EXPRESS_SAVER'
+          ? {}
+          : ground
+            ? { commit: { transitDays: { minimumTransitTime: words[s.days - 1], description: `${s.days} Business Days` } }, operationalDetail: { transitTime: words[s.days - 1] } }
+            : { commit: { dateDetail: { dayOfWeek: 'FRI', dayFormat: `${addWeekdays(shipDate, s.days)}T10:30:00` } } };
       return {
         serviceType: s.type,
         serviceName: s.name,
         packagingType: 'YOUR_PACKAGING',
-        ratedShipmentDetails: many([rated('ACCOUNT', account), rated('LIST', list)].slice(0, fake.singleObjects ? 1 : 2)),
+        // The list entry first: the account's price is the ACCOUNT entry wherever it stands.
+        ratedShipmentDetails: many(fake.singleObjects ? [rated('ACCOUNT', account)] : [rated('LIST', list), rated('ACCOUNT', account)]),
         // Ground answers carry the transit word; Express answers the commit date, as FedEx's do.
-        ...(ground
-          ? { commit: { transitDays: { minimumTransitTime: words[s.days - 1], description: `${s.days} Business Days` } }, operationalDetail: { transitTime: words[s.days - 1] } }
-          : { commit: { dateDetail: { dayOfWeek: 'FRI', dayFormat: `${addWeekdays(shipDate, s.days)}T10:30:00` } } }),
+        ...transit,
       };
     });
     sendJson(res, 200, { transactionId: 'fake-txn', output: { quoteDate: shipDate, rateReplyDetails: many(rateReplyDetails), alerts: [] } });
@@ -205,14 +229,8 @@ export async function startFedexFake(): Promise<FedexFake> {
   function ship(body: Record<string, any>, res: ServerResponse): void {
     const shipment = body.requestedShipment ?? {};
     const spec = shipment.labelSpecification ?? {};
-    const stock: Record<string, string> = { PDF: 'PAPER_4X6', PNG: 'PAPER_4X6', ZPLII: 'STOCK_4X6' };
-    if (stock[spec.imageType] === undefined || stock[spec.imageType] !== spec.labelStockType) {
-      return sendJson(res, 400, envelope('LABELSPECIFICATION.STOCKTYPE.INVALID', 'The label stock type does not match the image type.'));
-    }
     if (!services.some((s) => s.type === shipment.serviceType)) return sendJson(res, 400, envelope('SERVICETYPE.NOT.ALLOWED', 'This service type is not allowed.'));
-    for (const p of [shipment.shipper, ...(shipment.recipients ?? [])]) {
-      if (!/^\d{10}$/.test(String(p?.contact?.phoneNumber ?? ''))) return sendJson(res, 400, envelope('PHONENUMBER.INVALID', 'Phone number must be 10 digits.'));
-    }
+    if (spec.imageType === 'EPL2') return sendJson(res, 400, envelope('LABELSPECIFICATION.IMAGETYPE.INVALID', 'The fake prints no EPL2 labels.'));
     const trackingNumber = fedexTrackingNumber(String(79400000000 + ++sequence));
     sold.set(trackingNumber, { cancelled: false });
     const image: Record<string, Buffer> = {
@@ -221,6 +239,7 @@ export async function startFedexFake(): Promise<FedexFake> {
       ZPLII: Buffer.from(`^XA^FO50,50^BCN,100^FD${trackingNumber}^FS^XZ`),
     };
     const cents = 2650;
+    const listCents = 3300;
     sendJson(res, 200, {
       transactionId: 'fake-txn',
       output: {
@@ -238,7 +257,14 @@ export async function startFedexFake(): Promise<FedexFake> {
             ]),
             completedShipmentDetail: {
               masterTrackingId: { trackingNumber, formId: '0201', trackingIdType: 'FEDEX' },
-              shipmentRating: { shipmentRateDetails: many([{ rateType: 'PAYOR_ACCOUNT_PACKAGE', totalNetCharge: money(cents), currency: 'USD' }]) },
+              // The list entry first, as FedEx may order them: actualRateType names the one charged.
+              shipmentRating: {
+                actualRateType: 'PAYOR_ACCOUNT_PACKAGE',
+                shipmentRateDetails: many([
+                  ...(fake.singleObjects ? [] : [{ rateType: 'PAYOR_LIST_PACKAGE', totalNetCharge: money(listCents), currency: 'USD' }]),
+                  { rateType: 'PAYOR_ACCOUNT_PACKAGE', totalNetCharge: money(cents), currency: 'USD' },
+                ]),
+              },
               carrierCode: 'FDXE',
             },
           },
@@ -299,12 +325,12 @@ export async function startFedexFake(): Promise<FedexFake> {
     sendJson(res, 200, { transactionId: 'fake-txn', output: { resolvedAddresses: many(resolvedAddresses), alerts: [] } });
   }
 
-  const routes: Record<string, (body: Record<string, any>, res: ServerResponse) => void> = {
-    'POST /rate/v1/rates/quotes': rate,
-    'POST /ship/v1/shipments': ship,
-    'PUT /ship/v1/shipments/cancel': cancel,
-    'POST /track/v1/trackingnumbers': track,
-    'POST /address/v1/addresses/resolve': resolve,
+  const routes: Record<string, { contract: TSchema; answer: (body: Record<string, any>, res: ServerResponse) => void }> = {
+    'POST /rate/v1/rates/quotes': { contract: fedexRateRequest, answer: rate },
+    'POST /ship/v1/shipments': { contract: fedexShipRequest, answer: ship },
+    'PUT /ship/v1/shipments/cancel': { contract: fedexCancelRequest, answer: cancel },
+    'POST /track/v1/trackingnumbers': { contract: fedexTrackRequest, answer: track },
+    'POST /address/v1/addresses/resolve': { contract: fedexAddressRequest, answer: resolve },
   };
 
   const server = await serve(async (req, res) => {
@@ -331,11 +357,12 @@ export async function startFedexFake(): Promise<FedexFake> {
     if (fault?.kind === 'slow') await new Promise((r) => setTimeout(r, fault.ms));
     if (res.destroyed) return;
     if (body === null || typeof body !== 'object') return sendJson(res, 400, envelope('INVALID.INPUT.EXCEPTION', 'The request body is not JSON.'));
+    if (refuseBreach(res, route.contract, body)) return;
     const account = (body as { accountNumber?: { value?: unknown } }).accountNumber;
     if (path !== '/track/v1/trackingnumbers' && path !== '/address/v1/addresses/resolve' && account?.value !== fake.accountNumber) {
       return sendJson(res, 400, envelope('ACCOUNT.NUMBER.MISMATCH', 'The account number in the request does not match the credentials.'));
     }
-    route(body as Record<string, any>, res);
+    route.answer(body as Record<string, any>, res);
   });
   return Object.assign(fake, server);
 }

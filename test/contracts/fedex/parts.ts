@@ -12,9 +12,11 @@ import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/ty
  * believe we sent and FedEx never read: the contract refuses it so that a test or the fake catches it.
  */
 
-/** An object that admits only the fields FedEx's document defines for it. */
-export function closed<T extends TProperties>(properties: T, options: Record<string, unknown> = {}): TObject<T> {
-  return Type.Object(properties, { additionalProperties: false, ...options });
+/** An object that admits only the fields FedEx's document defines for it, of which `required` must be there. */
+export function closed(properties: TProperties, options: { required?: string[] } & Record<string, unknown> = {}): TObject {
+  const { required = [], ...rest } = options;
+  const fields = Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, required.includes(name) ? schema : Type.Optional(schema)]));
+  return Type.Object(fields, { additionalProperties: false, ...rest });
 }
 
 export const strings = (values: readonly string[]): TSchema => Type.Unsafe<string>({ type: 'string', enum: [...values] });
