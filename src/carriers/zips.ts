@@ -54,7 +54,7 @@ export function zipsOfCity(city: string, state: string): ZipInfo[] {
   return byCity!.get(`${state.toUpperCase()}|${city.toUpperCase()}`) ?? [];
 }
 
-/** Great-circle miles between the centroids of two ZIP3 areas, as USPS zone charts measure. */
+/** Great-circle miles between the centroids of two ZIP3 areas (zones measure from the points of sim/zip3-points.ts). */
 export function zip3DistanceMiles(fromZip: string, toZip: string): number | undefined {
   load();
   const a = zip3Centroids!.get(fromZip.slice(0, 3));
