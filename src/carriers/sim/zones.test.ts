@@ -55,6 +55,8 @@ test('USPS special zones: same ZIP3, military gateways, Puerto Rico by distance,
   assert.equal(zoneFor('usps', '94105', '96910')?.label, '09');
   assert.equal(zoneFor('usps', '94105', '96813')?.label, '08');
   assert.equal(zoneFor('usps', '96813', '96814')?.label, '01');
+  // Honolulu to Hilo: the 2018 chart of 968 zones 967 as 1.
+  assert.equal(zoneFor('usps', '96813', '96720')?.label, '01');
   assert.equal(zoneFor('usps', '94105', '99999'), undefined);
 });
 
