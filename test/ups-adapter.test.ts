@@ -33,6 +33,7 @@ before(async () => {
   fake = await startUpsFake();
 });
 after(async () => {
+  assert.deepEqual(fake.contractRefusals.filter((r) => !r.path.startsWith('/api/labels/v2409')), [], 'every request shipd built kept the contract');
   await Promise.all(carriers.map((c) => c.close()));
   await fake.close();
 });
@@ -157,6 +158,65 @@ test('labels come back in the format asked: ZPL as printed, GIF redrawn as PNG, 
   assert.equal(!badService.ok && badService.error.code, 'service_unavailable');
 });
 
+test('a label image of another type than asked is reported as what it is', async () => {
+  const ups = carrier();
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+  fake.recoveredImage = png;
+  try {
+    const bought = await ups.purchase(purchaseRequest('pdf', { idempotencyKey: 'png-for-pdf' }), signal);
+    assert.ok(bought.ok);
+    assert.equal(bought.value.file?.format, 'png');
+    assert.deepEqual(bought.value.file?.bytes, png);
+  } finally {
+    fake.recoveredImage = undefined;
+  }
+  const recovery = fake.calls.filter((c) => c.path.startsWith('/api/labels/')).at(-1)!;
+  assert.equal(recovery.path, '/api/labels/v1903/recovery');
+  assert.deepEqual((recovery.body as { LabelRecoveryRequest: { Request: unknown } }).LabelRecoveryRequest.Request, { SubVersion: '1903', TransactionReference: { CustomerContext: 'shipd label recovery' } });
+});
+
+test('a return is a UPS Print Return Label; a street UPS cannot take is refused before UPS is called', async () => {
+  const ups = carrier();
+  // For a return, `from` is the customer and `to` the merchant.
+  const bought = await ups.purchase(purchaseRequest('pdf', { from: to, to: from, isReturn: true, idempotencyKey: 'return-1' }), signal);
+  assert.ok(bought.ok);
+  assert.equal(bought.value.file?.format, 'pdf');
+  const shipment = (fake.calls.filter((c) => c.path.endsWith('/ship')).at(-1)!.body as { ShipmentRequest: { Shipment: Record<string, { Name?: string; Code?: string }> } }).ShipmentRequest.Shipment;
+  assert.equal(shipment.ReturnService!.Code, '9');
+  assert.equal(shipment.Shipper!.Name, 'Analytical Co');
+  assert.equal(shipment.ShipFrom!.Name, 'Grace Hopper');
+  const rated = await ups.rate({ ...rateRequest, from: to, to: from, isReturn: true }, signal);
+  assert.ok(rated.ok);
+  assert.ok(!rated.value.some((q) => q.service === '13'), 'Next Day Air Saver is not sold as a return');
+  const calls = fake.calls.length;
+  const long = { ...to, street1: 'One Very Long Street Name That Goes On And On Past Every Limit', street2: 'Building Number Seventeen Of The Northern Campus Annex' };
+  const refused = await ups.purchase(purchaseRequest('zpl', { to: long, idempotencyKey: 'long-street' }), signal);
+  assert.equal(!refused.ok && refused.error.code, 'address_invalid');
+  assert.match(!refused.ok ? refused.error.detail : '', /UPS allows 3 address lines of 35 characters/);
+  assert.equal(fake.calls.length, calls, 'nothing was sent to UPS');
+});
+
+test('the fake refuses, as UPS does, a request that breaks the published contract', async () => {
+  const before = fake.contractRefusals.length;
+  const ups = carrier();
+  assert.ok((await ups.rate(rateRequest, signal)).ok);
+  const res = await fetch(`${fake.url}/security/v1/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${upsFakeCredentials.clientId}:${upsFakeCredentials.clientSecret}`).toString('base64')}` },
+    body: 'grant_type=client_credentials',
+  });
+  const { access_token: token } = (await res.json()) as { access_token: string };
+  const oldRecovery = await fetch(`${fake.url}/api/labels/v2409/recovery`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ LabelRecoveryRequest: { LabelSpecification: { LabelImageFormat: { Code: 'PDF' } }, TrackingNumber: '1Z5R89390357567127' } }),
+  });
+  assert.equal(oldRecovery.status, 400);
+  const said = (await oldRecovery.json()) as { response: { errors: { code: string; message: string }[] } };
+  assert.match(said.response.errors[0]!.message, /must have required property 'Request'/);
+  assert.equal(fake.contractRefusals.length, before + 1);
+});
+
 test('void: refunded, then already_voided; a picked-up parcel is label_in_transit', async () => {
   const ups = carrier();
   const first = await ups.purchase(purchaseRequest('zpl', { idempotencyKey: 'void-1' }), signal);
@@ -179,7 +239,7 @@ test('track: statuses through the table, events oldest first with places, unknow
   const bought = await ups.purchase(purchaseRequest('zpl', { idempotencyKey: 'track' }), signal);
   assert.ok(bought.ok);
   const tn = bought.value.trackingNumber;
-  const expected = { label: 'pre_transit', in_transit: 'in_transit', out_for_delivery: 'out_for_delivery', delivered: 'delivered', exception: 'failure', returned: 'return_to_sender' } as const;
+  const expected = { label: 'pre_transit', in_transit: 'in_transit', out_for_delivery: 'out_for_delivery', delivered: 'delivered', exception: 'in_transit', returned: 'return_to_sender' } as const;
   for (const [stage, status] of Object.entries(expected)) {
     fake.setStage(tn, stage as keyof typeof expected);
     const r = await ups.track(ref(tn), signal);

@@ -1,11 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TSchema } from '@sinclair/typebox';
 import { upsTrackingNumber } from '../../src/carriers/tracking-numbers.ts';
+import { contractViolations } from '../contracts/check.ts';
+import { xavCall } from '../contracts/ups/address-validation.ts';
+import { tokenCall } from '../contracts/ups/oauth.ts';
+import { rateCall } from '../contracts/ups/rating.ts';
+import { labelRecoveryCall, shipCall, voidCall } from '../contracts/ups/shipping.ts';
+import { trackCall } from '../contracts/ups/tracking.ts';
 import { readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
 
 // A local UPS speaking the published formats of carriers.md 2 and the quirks of section 8: Basic-auth tokens
 // with string expires_in, arrays for RatedShipment/PackageResults/Candidate (single objects on request), money
 // as strings, empty Service.Description in Shop answers, and the {"response":{"errors":[...]}} envelope.
 // XAV does not mimic CIE's NY/CA-only coverage (8.6): every state resolves, so tests can use any address.
+// Every request is first held against our schemas of UPS's published contracts (test/contracts/ups/), the same the
+// contract tests use, and one that breaks them is answered 400 in UPS's error envelope, as UPS would.
 
 export const upsFakeCredentials = { clientId: 'ups-client', clientSecret: 'ups-secret', accountNumber: 'A1B2C3' };
 
@@ -39,6 +48,10 @@ export interface UpsFake {
   setStage(trackingNumber: string, stage: UpsTrackingStage): void;
   /** Track unknown numbers with HTTP 404 instead of a 200 with warning TW0001; UPS does both (carriers.md 2.6). */
   notFoundAs404: boolean;
+  /** When set, Label Recovery answers these bytes whatever format was asked, as a UPS answering the wrong image type would. */
+  recoveredImage: Buffer | undefined;
+  /** Requests refused for breaking UPS's published contract, with what broke it. */
+  contractRefusals: { path: string; violations: string[] }[];
 }
 
 const gif1x1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -73,6 +86,27 @@ const get = (v: unknown, ...path: string[]): unknown =>
 
 const errorBody = (code: string, message: string) => ({ response: { errors: [{ code, message }] } });
 
+/** The contract each API path answers to; the path patterns in the schemas say which versions exist. */
+function contractOf(method: string, path: string): TSchema | undefined {
+  if (method === 'POST' && path.startsWith('/api/rating/')) return rateCall;
+  if (method === 'POST' && /^\/api\/shipments\/[^/]+\/ship$/.test(path)) return shipCall;
+  if (method === 'DELETE' && path.includes('/void/cancel/')) return voidCall;
+  if (method === 'POST' && path.startsWith('/api/labels/')) return labelRecoveryCall;
+  if (method === 'GET' && path.startsWith('/api/track/')) return trackCall;
+  if (method === 'POST' && path.startsWith('/api/addressvalidation/')) return xavCall;
+  return undefined;
+}
+
+/** The headers the UPS specs name, by their spec spelling (Node lower-cases what it receives). */
+function specHeaders(req: IncomingMessage): Record<string, string> {
+  const named: Record<string, string> = {};
+  for (const name of ['transId', 'transactionSrc']) {
+    const value = req.headers[name.toLowerCase()];
+    if (typeof value === 'string') named[name] = value;
+  }
+  return named;
+}
+
 /** The activities of each stage, most recent first as UPS sends them. */
 function activities(stage: UpsTrackingStage): unknown[] {
   const at = (date: string, gmtTime: string, type: string, statusCode: string, description: string, city: string, state: string, zip: string) => ({
@@ -90,7 +124,7 @@ function activities(stage: UpsTrackingStage): unknown[] {
   const out = at('20260304', '08:15:00', 'I', '021', 'Out For Delivery Today', 'Brooklyn', 'NY', '11201');
   const done = at('20260304', '15:42:00', 'D', '011', 'DELIVERED', 'Brooklyn', 'NY', '11201');
   const trouble = at('20260304', '12:00:00', 'X', '013', 'The receiver was not available for delivery.', 'Brooklyn', 'NY', '11201');
-  const back = at('20260305', '09:00:00', 'X', '013', 'Returned to sender', 'Brooklyn', 'NY', '11201');
+  const back = at('20260305', '09:00:00', 'X', '034', 'Returned to Sender', 'Brooklyn', 'NY', '11201');
   const chain: Record<UpsTrackingStage, unknown[]> = {
     label: [created],
     in_transit: [created, picked, moving],
@@ -114,6 +148,8 @@ export async function startUpsFake(): Promise<UpsFake> {
     tokenRequests: 0,
     singleObjects: false,
     notFoundAs404: false,
+    recoveredImage: undefined,
+    contractRefusals: [],
     expireTokens: () => tokens.clear(),
     failNext: (shape, pathPrefix = '/api/') => void pending.push({ shape, pathPrefix }),
     setStage: (tn, stage) => {
@@ -123,6 +159,11 @@ export async function startUpsFake(): Promise<UpsFake> {
     },
   };
   const list = <T>(items: T[]): T | T[] => (fake.singleObjects && items.length === 1 ? items[0]! : items);
+
+  function refuse(res: ServerResponse, path: string, violations: string[], code = '10001'): void {
+    fake.contractRefusals.push({ path, violations });
+    sendJson(res, 400, errorBody(code, `Invalid request: ${violations.join('; ')}`));
+  }
 
   function token(req: IncomingMessage, raw: string, res: ServerResponse): void {
     fake.tokenRequests++;
@@ -136,7 +177,13 @@ export async function startUpsFake(): Promise<UpsFake> {
     if (id !== upsFakeCredentials.clientId || secret !== upsFakeCredentials.clientSecret) {
       return sendJson(res, 401, errorBody('10401', `Invalid Client Id: ${id ?? ''}`));
     }
-    if (form.get('grant_type') !== 'client_credentials') return sendJson(res, 400, errorBody('10400', 'Invalid/Missing grant_type'));
+    const merchant = req.headers['x-merchant-id'];
+    const violations = contractViolations(tokenCall, {
+      path: '/security/v1/oauth/token',
+      headers: { authorization: auth, ...(typeof merchant === 'string' ? { 'x-merchant-id': merchant } : {}) },
+      form: Object.fromEntries(form),
+    });
+    if (violations.length > 0) return refuse(res, '/security/v1/oauth/token', violations, '10400');
     const accessToken = `ups-token-${++issued}`;
     tokens.add(accessToken);
     sendJson(res, 200, {
@@ -263,7 +310,7 @@ export async function startUpsFake(): Promise<UpsFake> {
     const tn = String(get(body, 'LabelRecoveryRequest', 'TrackingNumber') ?? '');
     const format = String(get(body, 'LabelRecoveryRequest', 'LabelSpecification', 'LabelImageFormat', 'Code') ?? 'GIF');
     if (!shipments.has(tn)) return sendJson(res, 400, errorBody('190102', 'No shipment found for the tracking number'));
-    const image = format === 'PDF' ? Buffer.from(fakePdf(tn)) : format === 'ZPL' ? Buffer.from(fakeZpl(tn)) : gif1x1;
+    const image = fake.recoveredImage ?? (format === 'PDF' ? Buffer.from(fakePdf(tn)) : format === 'ZPL' ? Buffer.from(fakeZpl(tn)) : gif1x1);
     sendJson(res, 200, {
       LabelRecoveryResponse: {
         Response: { ResponseStatus: { Code: '1', Description: 'Success' } },
@@ -353,7 +400,7 @@ export async function startUpsFake(): Promise<UpsFake> {
     });
   }
 
-  async function api(req: IncomingMessage, path: string, body: unknown, res: ServerResponse): Promise<void> {
+  async function api(req: IncomingMessage, path: string, query: Record<string, string>, body: unknown, res: ServerResponse): Promise<void> {
     const bearer = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
     if (!tokens.has(bearer)) return sendJson(res, 401, errorBody('250002', 'Invalid Authentication Information.'));
     const index = pending.findIndex((p) => path.startsWith(p.pathPrefix));
@@ -365,6 +412,11 @@ export async function startUpsFake(): Promise<UpsFake> {
       return void res.end('{"RateResponse": {"RatedShipment": [');
     }
     if (shape?.kind === 'slow') await new Promise((r) => setTimeout(r, shape.ms));
+    const contract = contractOf(req.method ?? '', path);
+    if (contract) {
+      const violations = contractViolations(contract, { path, query, headers: specHeaders(req), ...(body === '' ? {} : { body }) });
+      if (violations.length > 0) return refuse(res, path, violations);
+    }
     let m: RegExpExecArray | null;
     if (req.method === 'POST' && /^\/api\/rating\/v\w+\/(Rate|Shop|Ratetimeintransit|Shoptimeintransit)$/.test(path)) return rate(body, res);
     if (req.method === 'POST' && /^\/api\/shipments\/v\w+\/ship$/.test(path)) return ship(body, res);
@@ -377,7 +429,8 @@ export async function startUpsFake(): Promise<UpsFake> {
 
   const server = await serve(async (req, res) => {
     const raw = await readText(req);
-    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const path = url.pathname;
     let body: unknown = raw;
     if (/json/.test(String(req.headers['content-type'] ?? ''))) {
       try {
@@ -388,7 +441,7 @@ export async function startUpsFake(): Promise<UpsFake> {
     }
     fake.calls.push(recordedCall(req, path, body));
     if (req.method === 'POST' && path === '/security/v1/oauth/token') return token(req, raw, res);
-    if (path.startsWith('/api/')) return void api(req, path, body, res).catch(() => sendJson(res, 500, errorBody('9999', 'General Failure')));
+    if (path.startsWith('/api/')) return void api(req, path, Object.fromEntries(url.searchParams), body, res).catch(() => sendJson(res, 500, errorBody('9999', 'General Failure')));
     sendJson(res, 404, errorBody('404', `No such UPS resource: ${req.method} ${path}`));
   });
   return Object.assign(fake, server);

@@ -22,8 +22,9 @@ import { buildAddressRequest, parseAddressResponse } from './address.ts';
 import { buildVoidRequest, parseVoidResponse } from './cancel.ts';
 import { upsErrors, upsFailure } from './errors.ts';
 import { buildRateRequest, parseRateResponse } from './rate.ts';
+import { labelFileOf } from './label-file.ts';
 import { buildLabelRecoveryRequest, parseLabelRecoveryResponse } from './recovery.ts';
-import { buildShipRequest, parseShipResponse, shipImageFormat, type UpsShipment } from './ship.ts';
+import { buildShipRequest, parseShipResponse, type UpsShipment } from './ship.ts';
 import { buildTokenRequest, parseTokenResponse } from './token.ts';
 import { buildTrackRequest, notYetTracked, parseTrackResponse } from './track.ts';
 import { transactionSrc, type UpsCall } from './wire.ts';
@@ -55,7 +56,9 @@ export class UpsCarrier implements Carrier {
 
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
     return guard(words, async () => {
-      const res = await this.call('POST', buildRateRequest(request, this.options.credentials.accountNumber), true, signal);
+      const built = buildRateRequest(request, this.options.credentials.accountNumber);
+      if (!built.ok) return built;
+      const res = await this.call('POST', built.value, true, signal);
       return this.answer(res, 'rate the shipment', (json) => parseRateResponse(json, request));
     });
   }
@@ -64,7 +67,9 @@ export class UpsCarrier implements Carrier {
     return guard<PurchasedLabel>(words, async () => {
       const account = this.options.credentials.accountNumber;
       if (!account) return failure('credentials_missing', 'Set UPS_ACCOUNT_NUMBER to buy UPS labels: UPS bills them to the shipper number');
-      const res = await this.call('POST', buildShipRequest(request, account), false, signal);
+      const built = buildShipRequest(request, account);
+      if (!built.ok) return built;
+      const res = await this.call('POST', built.value, false, signal);
       const shipped = this.answer(res, 'buy the label', parseShipResponse);
       if (!shipped.ok) return shipped;
       const s = shipped.value;
@@ -74,29 +79,24 @@ export class UpsCarrier implements Carrier {
   }
 
   /**
-   * The bought label's file in the format asked. The label is bought by now, so nothing here fails the purchase:
-   * when UPS's image cannot be used, the label comes back without a file and shipd renders one from the shipment.
+   * The bought label's file, in the format its bytes really are: the domain decides what to do when that is not
+   * the format asked. The label is bought by now, so nothing here fails the purchase: when UPS's image cannot be
+   * used, the label comes back without a file and shipd renders one from the shipment. A PDF is asked of Label
+   * Recovery, since the Shipping API prints none.
    */
   private async labelFile(s: UpsShipment, format: LabelFormat, signal: AbortSignal): Promise<PurchasedLabel['file']> {
-    const asked = shipImageFormat(format);
-    if (s.label.format !== '' && s.label.format !== asked) {
-      this.warn(s.trackingNumber, `UPS printed a ${s.label.format} label; shipd asked for ${asked}`);
-      return undefined;
-    }
-    if (format === 'zpl') return { format: 'zpl', bytes: s.label.bytes };
-    // The image library is loaded on the first live UPS label, not into every process that never buys one.
-    const { gifToPng } = await import('./label-image.ts');
-    const png = await gifToPng(s.label.bytes).catch(() => undefined);
-    if (!png) this.warn(s.trackingNumber, "UPS's GIF label is not a readable image");
-    if (format === 'png' || !png) return png && { format: 'png', bytes: png };
+    const shipped = await labelFileOf(s.label);
+    if (!shipped) this.warn(s.trackingNumber, `UPS's label image is none of PDF, PNG, GIF or ZPL (${s.label.length} bytes)`);
+    if (format !== 'pdf' || shipped?.format === 'pdf') return shipped;
     const recovered = await guard(words, async () => {
       const res = await this.call('POST', buildLabelRecoveryRequest(s.trackingNumber), true, signal);
       return this.answer(res, 'recover the label as PDF', parseLabelRecoveryResponse);
     });
-    if (recovered.ok) return { format: 'pdf', bytes: recovered.value };
-    // UPS's own image as PNG is still better than none; shipd renders the PDF itself when it is not one.
-    this.warn(s.trackingNumber, `UPS label recovery as PDF failed: ${recovered.error.detail}`);
-    return { format: 'png', bytes: png };
+    const file = recovered.ok ? await labelFileOf(recovered.value) : undefined;
+    if (file) return file;
+    // UPS's own image in another format is still better than none; shipd renders the PDF itself when it is not one.
+    this.warn(s.trackingNumber, `UPS label recovery as PDF failed: ${recovered.ok ? 'the answer is no image shipd knows' : recovered.error.detail}`);
+    return shipped;
   }
 
   private warn(trackingNumber: string, message: string): void {
@@ -123,7 +123,9 @@ export class UpsCarrier implements Carrier {
 
   validateAddress(address: Address, signal: AbortSignal): Promise<CarrierResult<AddressCheck>> {
     return guard(words, async () => {
-      const res = await this.call('POST', buildAddressRequest(address), true, signal);
+      const built = buildAddressRequest(address);
+      if (!built.ok) return built;
+      const res = await this.call('POST', built.value, true, signal);
       return this.answer(res, 'validate the address', (json) => parseAddressResponse(json, address));
     });
   }

@@ -1,21 +1,27 @@
 import { failure, ok, type AddressCheck, type CarrierResult } from '../carrier.ts';
 import type { Address } from '../../schemas/address.ts';
 import { asArray, asString, at } from '../live/lenient.ts';
+import { fitAddressLines, upsLines } from './address-lines.ts';
 import { xavVersion, type UpsCall } from './wire.ts';
 
-/** Request option 3: validation and classification together, so one call also says home or business (carriers.md 2.7). */
-export function buildAddressRequest(a: Address): UpsCall {
+/**
+ * Request option 3: validation and classification together, so one call also says home or business (carriers.md
+ * 2.7). XAV takes three lines of 100 characters (AddressValidation.yaml), more than Shipping's 35.
+ */
+export function buildAddressRequest(a: Address): CarrierResult<UpsCall> {
+  const lines = fitAddressLines({ address: a }, upsLines.validation);
+  if (!lines.ok) return lines;
   const [zip5, zip4] = a.zip.replace('-', '').match(/^(\d{5})(\d{4})?$/)?.slice(1) ?? [a.zip, undefined];
-  return {
+  return ok({
     path: `/api/addressvalidation/${xavVersion}/3`,
     query: { maximumcandidatelistsize: '5' },
     body: {
       XAVRequest: {
         AddressKeyFormat: {
-          ...(a.company ? { ConsigneeName: a.company } : {}),
-          ...(a.name ? { AttentionName: a.name } : {}),
-          AddressLine: [a.street1, a.street2].filter((l): l is string => !!l && l.trim() !== ''),
-          PoliticalDivision2: a.city,
+          ...(a.company ? { ConsigneeName: a.company.slice(0, 40).trim() } : {}),
+          ...(a.name ? { AttentionName: a.name.slice(0, 40).trim() } : {}),
+          AddressLine: lines.value.address,
+          PoliticalDivision2: a.city.slice(0, 30),
           PoliticalDivision1: a.state.toUpperCase(),
           PostcodePrimaryLow: zip5,
           ...(zip4 ? { PostcodeExtendedLow: zip4 } : {}),
@@ -23,7 +29,7 @@ export function buildAddressRequest(a: Address): UpsCall {
         },
       },
     },
-  };
+  });
 }
 
 /** Code 1 commercial, 2 residential, 0 unclassified (carriers.md 2.7). */
@@ -73,12 +79,14 @@ export function parseAddressResponse(json: unknown, input: Address): CarrierResu
     return ok({ valid: true, address: best, residential, messages: [] });
   }
   if (at(response, 'AmbiguousAddressIndicator') !== undefined) {
+    // UPS could not tell which of these is meant; picking one for the caller would be a guess, so the address
+    // stays as given and the candidates are named for a person to choose.
     const options = candidates.map((c) => candidateAddress(c, input)).filter((c): c is Address => c !== undefined);
-    const listed = options.map((o) => `${o.street1}, ${o.city} ${o.state} ${o.zip}`).join(' | ');
+    const listed = options.map((o) => [o.street1, o.street2, `${o.city} ${o.state} ${o.zip}`].filter(Boolean).join(', ')).join(' | ');
     return ok({
       valid: false,
-      address: best ?? input,
-      residential,
+      address: input,
+      residential: residentialOf(topClassification),
       messages: [{ code: 'ambiguous', detail: `UPS found no exact match; ${options.length} possible: ${listed}` }],
     });
   }

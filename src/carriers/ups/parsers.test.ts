@@ -1,22 +1,30 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { RateRequest } from '../carrier.ts';
+import type { CarrierResult, PurchaseRequest, RateRequest } from '../carrier.ts';
 import type { Address } from '../../schemas/address.ts';
+import { splitAddressLines } from './address-lines.ts';
 import { buildAddressRequest, parseAddressResponse } from './address.ts';
 import { parseVoidResponse } from './cancel.ts';
 import { upsFailure } from './errors.ts';
 import { buildRateRequest, parseRateResponse } from './rate.ts';
+import { sniffImage } from './label-file.ts';
 import { parseLabelRecoveryResponse } from './recovery.ts';
 import { buildShipRequest, parseShipResponse } from './ship.ts';
-import { upsTrackingStatus } from './statuses.ts';
+import { upsStatusByCode, upsTrackingStatus } from './statuses.ts';
 import { buildTokenRequest, parseTokenResponse } from './token.ts';
-import { buildTrackRequest, parseTrackResponse } from './track.ts';
+import { buildTrackRequest, clockTime, parseTrackResponse } from './track.ts';
+import type { UpsCall } from './wire.ts';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8'));
 
 const from: Address = { name: 'Ada Lovelace', company: 'Analytical Co', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105', phone: '415-555-0100' };
 const to: Address = { name: 'Grace Hopper', street1: '100 Main St', street2: 'Apt 4', city: 'New York', state: 'NY', zip: '10001-1234' };
+/** The call a builder made; a refusal fails the test with its detail. */
+function built(c: CarrierResult<UpsCall>): UpsCall {
+  if (!c.ok) assert.fail(`the builder refused: ${c.error.detail}`);
+  return c.value;
+}
 const rateRequest: RateRequest = { from, to, parcel: { weightLb: 5.5, dimensionsIn: { length: 10, width: 8, height: 6 } }, shipDate: new Date('2026-03-02T12:00:00Z') };
 
 test('token: credentials in HTTP Basic, only grant_type in the form, expires_in read from a string', () => {
@@ -33,7 +41,7 @@ test('token: credentials in HTTP Basic, only grant_type in the form, expires_in 
 });
 
 test('rate request: Shop with time in transit, strings with units, residential flag, negotiated rates with an account', () => {
-  const c = buildRateRequest(rateRequest, 'A1B2C3');
+  const c = built(buildRateRequest(rateRequest, 'A1B2C3'));
   assert.equal(c.path, '/api/rating/v2409/Shoptimeintransit');
   const shipment = (c.body as { RateRequest: { Shipment: Record<string, unknown> } }).RateRequest.Shipment;
   assert.deepEqual(shipment.DeliveryTimeInformation, { PackageBillType: '03', Pickup: { Date: '20260302' } });
@@ -42,11 +50,11 @@ test('rate request: Shop with time in transit, strings with units, residential f
   });
   assert.deepEqual((shipment.Package as unknown[])[0], {
     PackagingType: { Code: '02' },
-    Dimensions: { UnitOfMeasurement: { Code: 'IN' }, Length: '10', Width: '8', Height: '6' },
-    PackageWeight: { UnitOfMeasurement: { Code: 'LBS' }, Weight: '5.5' },
+    Dimensions: { UnitOfMeasurement: { Code: 'IN', Description: 'Inches' }, Length: '10', Width: '8', Height: '6' },
+    PackageWeight: { UnitOfMeasurement: { Code: 'LBS', Description: 'Pounds' }, Weight: '5.5' },
   });
   assert.deepEqual(shipment.ShipmentRatingOptions, { NegotiatedRatesIndicator: '' });
-  assert.equal('ShipmentRatingOptions' in (buildRateRequest(rateRequest, undefined).body as { RateRequest: { Shipment: object } }).RateRequest.Shipment, false);
+  assert.equal('ShipmentRatingOptions' in (built(buildRateRequest(rateRequest, undefined)).body as { RateRequest: { Shipment: object } }).RateRequest.Shipment, false);
 });
 
 test('rate answer: catalog services only, negotiated amount, arrival date from time in transit or from the guarantee', () => {
@@ -86,18 +94,20 @@ test('rate answer: missing RateResponse or a missing price is carrier_error', ()
   assert.equal(!broken.ok && broken.error.code, 'carrier_error');
 });
 
+const base: Omit<PurchaseRequest, 'labelFormat'> = { from, to, parcel: rateRequest.parcel, shipDate: rateRequest.shipDate, service: '03', quotedCents: 1243, isReturn: false, idempotencyKey: 'k1', reference: 'ORD-1' };
+
 test('ship request: Packaging and PaymentInformation, ZPL with 4x6 stock, GIF for PDF and PNG', () => {
-  const base = { from, to, parcel: rateRequest.parcel, shipDate: rateRequest.shipDate, service: '03', quotedCents: 1243, isReturn: false, idempotencyKey: 'k1', reference: 'ORD-1' };
-  const zpl = buildShipRequest({ ...base, labelFormat: 'zpl' }, 'A1B2C3').body as { ShipmentRequest: Record<string, Record<string, unknown>> };
+  const zpl = built(buildShipRequest({ ...base, labelFormat: 'zpl' }, 'A1B2C3')).body as { ShipmentRequest: Record<string, Record<string, unknown>> };
   assert.equal(zpl.ShipmentRequest.Request!.RequestOption, 'nonvalidate');
   assert.deepEqual(zpl.ShipmentRequest.LabelSpecification, { LabelImageFormat: { Code: 'ZPL' }, LabelStockSize: { Height: '6', Width: '4' } });
+  const pkg = (zpl.ShipmentRequest.Shipment!.Package as Record<string, unknown>[])[0]!;
+  assert.deepEqual(pkg.PackageWeight, { UnitOfMeasurement: { Code: 'LBS', Description: 'Pounds' }, Weight: '5.5' });
+  assert.deepEqual(pkg.Dimensions, { UnitOfMeasurement: { Code: 'IN', Description: 'Inches' }, Length: '10', Width: '8', Height: '6' });
   assert.deepEqual(zpl.ShipmentRequest.Shipment!.PaymentInformation, { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: 'A1B2C3' } }] });
   assert.equal((zpl.ShipmentRequest.Shipment!.Shipper as { ShipperNumber: string }).ShipperNumber, 'A1B2C3');
   assert.deepEqual(((zpl.ShipmentRequest.Shipment!.Package as unknown[])[0] as { Packaging: unknown }).Packaging, { Code: '02' });
-  const pdf = buildShipRequest({ ...base, labelFormat: 'pdf' }, 'A1B2C3').body as { ShipmentRequest: Record<string, unknown> };
-  assert.deepEqual(pdf.ShipmentRequest.LabelSpecification, { LabelImageFormat: { Code: 'GIF' }, HTTPUserAgent: 'Mozilla/4.5' });
-  const ret = buildShipRequest({ ...base, labelFormat: 'png', isReturn: true }, 'A1B2C3').body as { ShipmentRequest: { Shipment: Record<string, unknown> } };
-  assert.deepEqual(ret.ShipmentRequest.Shipment.ReturnService, { Code: '9' });
+  const pdf = built(buildShipRequest({ ...base, labelFormat: 'pdf' }, 'A1B2C3')).body as { ShipmentRequest: Record<string, unknown> };
+  assert.deepEqual(pdf.ShipmentRequest.LabelSpecification, { LabelImageFormat: { Code: 'GIF' }, HTTPUserAgent: 'Mozilla/4.5', LabelStockSize: { Height: '6', Width: '4' } });
 });
 
 test('ship answer: a single PackageResults object, the label bytes decoded, postage from TotalCharges', () => {
@@ -106,16 +116,19 @@ test('ship answer: a single PackageResults object, the label bytes decoded, post
   assert.equal(r.value.trackingNumber, '1Z023E2X0214323462');
   assert.equal(r.value.shipmentId, '1Z023E2X0214323462');
   assert.equal(r.value.postageCents, 1554);
-  assert.equal(r.value.label.format, 'GIF');
-  assert.equal(r.value.label.bytes.subarray(0, 6).toString('latin1'), 'GIF89a');
+  assert.equal(r.value.currency, 'USD');
+  assert.equal(r.value.label.subarray(0, 6).toString('latin1'), 'GIF89a');
   assert.equal(parseShipResponse({ ShipmentResponse: { ShipmentResults: { ShipmentIdentificationNumber: '1Z023E2X0214323462' } } }).ok, false);
 });
 
-test('label recovery answer: PDF bytes, and anything else is carrier_error', () => {
+test('label recovery answer: the bytes as UPS sent them, whatever LabelImageFormat.Code says; none is carrier_error', () => {
   const pdf = Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64');
   const r = parseLabelRecoveryResponse({ LabelRecoveryResponse: { LabelResults: { LabelImage: { LabelImageFormat: { Code: 'PDF' }, GraphicImage: pdf } } } });
   assert.ok(r.ok && r.value.toString('latin1').startsWith('%PDF-'));
-  assert.equal(parseLabelRecoveryResponse({ LabelRecoveryResponse: { LabelResults: [{ LabelImage: { GraphicImage: 'R0lGODlh' } }] } }).ok, false);
+  const zpl = parseLabelRecoveryResponse(fixture('recovery-zpl'));
+  assert.ok(zpl.ok);
+  assert.equal(sniffImage(zpl.value), 'zpl');
+  assert.equal(parseLabelRecoveryResponse({ LabelRecoveryResponse: { LabelResults: [{ LabelImage: {} }] } }).ok, false);
 });
 
 test('void answer: Voided is refunded; a package UPS kept is label_in_transit', () => {
@@ -148,8 +161,7 @@ test('statuses: the table maps codes, types and descriptions, with unknown as th
   assert.equal(upsTrackingStatus({ type: 'M', code: '003' }), 'pre_transit');
   assert.equal(upsTrackingStatus({ type: 'D' }), 'delivered');
   assert.equal(upsTrackingStatus({ type: 'MV', code: '007' }), 'cancelled');
-  assert.equal(upsTrackingStatus({ type: 'X', code: '013' }), 'failure');
-  assert.equal(upsTrackingStatus({ type: 'X', code: '013', description: 'Returned to sender' }), 'return_to_sender');
+  assert.equal(upsTrackingStatus({ type: 'X', code: '034', description: 'Returned to Sender' }), 'return_to_sender');
   assert.equal(upsTrackingStatus({ type: 'I', description: 'Delivered to UPS Access Point' }), 'available_for_pickup');
   assert.equal(upsTrackingStatus({ type: 'ZZ', code: '999' }), 'unknown');
   assert.equal(upsTrackingStatus({}), 'unknown');
@@ -177,7 +189,7 @@ test('track request and answer: headers required by UPS, events oldest first wit
 });
 
 test('address: XAV request, valid with classification, v1 single candidate, ambiguous, no candidates', () => {
-  const c = buildAddressRequest(to);
+  const c = built(buildAddressRequest(to));
   assert.equal(c.path, '/api/addressvalidation/v2/3');
   assert.deepEqual((c.body as { XAVRequest: { AddressKeyFormat: Record<string, unknown> } }).XAVRequest.AddressKeyFormat, {
     AttentionName: 'Grace Hopper', AddressLine: ['100 Main St', 'Apt 4'], PoliticalDivision2: 'New York', PoliticalDivision1: 'NY',
@@ -196,10 +208,147 @@ test('address: XAV request, valid with classification, v1 single candidate, ambi
   const ambiguous = parseAddressResponse(fixture('xav-ambiguous'), to);
   assert.ok(ambiguous.ok);
   assert.equal(ambiguous.value.valid, false);
+  assert.deepEqual(ambiguous.value.address, to, 'an ambiguous answer keeps the address as given, never a guessed candidate');
   assert.match(ambiguous.value.messages[0]!.detail, /2 possible: 100 MAIN ST N.*100 MAIN ST S/);
   const none = parseAddressResponse(fixture('xav-none'), to);
   assert.ok(none.ok);
   assert.deepEqual(none.value.address, to);
   assert.equal(none.value.valid, false);
   assert.equal(parseAddressResponse({ XAVResponse: { Response: {} } }, to).ok, false);
+});
+
+test('address lines: streets over 35 characters split at word boundaries into at most 3 lines, else refused before UPS is called', () => {
+  const long = { ...to, street1: '1234 North Martin Luther King Junior Boulevard', street2: 'Building 7 Suite 1200' };
+  assert.deepEqual(splitAddressLines(long, 35), ['1234 North Martin Luther King', 'Junior Boulevard', 'Building 7 Suite 1200']);
+  const ship = built(buildShipRequest({ ...base, to: long, labelFormat: 'zpl' }, 'A1B2C3')).body as { ShipmentRequest: { Shipment: { ShipTo: { Address: { AddressLine: string[] } } } } };
+  assert.deepEqual(ship.ShipmentRequest.Shipment.ShipTo.Address.AddressLine, ['1234 North Martin Luther King', 'Junior Boulevard', 'Building 7 Suite 1200']);
+  // Apart the streets need four lines; run together they fit three.
+  const seventy = { ...to, street1: 'Apartment Complex Number Seven Hundred and Twelve', street2: 'Building Eleven Entrance B Door 4' };
+  assert.deepEqual(splitAddressLines(seventy, 35), ['Apartment Complex Number Seven', 'Hundred and Twelve', 'Building Eleven Entrance B Door 4']);
+  const tooLong = { ...to, street1: 'One Very Long Street Name That Goes On And On Past Every Limit', street2: 'Building Number Seventeen Of The Northern Campus Annex' };
+  for (const refused of [
+    buildRateRequest({ ...rateRequest, from: tooLong }, 'A1B2C3'),
+    buildShipRequest({ ...base, to: tooLong, labelFormat: 'pdf' }, 'A1B2C3'),
+    buildShipRequest({ ...base, to: { ...to, street1: 'Pneumonoultramicroscopicsilicovolcanoconiosis Road' }, labelFormat: 'pdf' }, 'A1B2C3'),
+  ]) {
+    assert.equal(!refused.ok && refused.error.code, 'address_invalid');
+    assert.match(!refused.ok ? refused.error.detail : '', /UPS allows 3 address lines of 35 characters/);
+  }
+  // Address validation takes lines of 100, so the same street is checked whole.
+  const xav = built(buildAddressRequest(long)).body as { XAVRequest: { AddressKeyFormat: { AddressLine: string[] } } };
+  assert.deepEqual(xav.XAVRequest.AddressKeyFormat.AddressLine, ['1234 North Martin Luther King Junior Boulevard', 'Building 7 Suite 1200']);
+});
+
+test('returns: a Print Return Label billed to the merchant, who is Shipper and ShipTo; the customer is ShipFrom', () => {
+  // For a return, `from` is the customer and `to` the merchant.
+  const customer = to;
+  const merchant = from;
+  const ret = built(buildShipRequest({ ...base, from: customer, to: merchant, labelFormat: 'png', isReturn: true }, 'A1B2C3')).body as {
+    ShipmentRequest: { Shipment: Record<string, Record<string, unknown>> };
+  };
+  const s = ret.ShipmentRequest.Shipment;
+  assert.deepEqual(s.ReturnService, { Code: '9', Description: 'UPS Print Return Label' });
+  assert.equal(s.Shipper!.Name, 'Analytical Co');
+  assert.equal(s.Shipper!.ShipperNumber, 'A1B2C3');
+  assert.deepEqual((s.Shipper!.Address as { AddressLine: string[] }).AddressLine, ['415 Mission St']);
+  assert.deepEqual((s.ShipFrom!.Address as { AddressLine: string[] }).AddressLine, ['100 Main St', 'Apt 4']);
+  assert.equal(s.ShipTo!.Name, 'Analytical Co');
+  assert.equal(((s.Package as unknown as Record<string, unknown>[])[0]!).Description, 'Return ORD-1');
+  const saver = buildShipRequest({ ...base, from: customer, to: merchant, service: '13', labelFormat: 'png', isReturn: true }, 'A1B2C3');
+  assert.equal(!saver.ok && saver.error.code, 'service_unavailable');
+  const rate = built(buildRateRequest({ ...rateRequest, from: customer, to: merchant, isReturn: true }, 'A1B2C3')).body as { RateRequest: { Shipment: Record<string, Record<string, unknown>> } };
+  assert.deepEqual(rate.RateRequest.Shipment.ShipmentServiceOptions, { ReturnService: { Code: '9', Description: 'UPS Print Return Label' } });
+  assert.equal(rate.RateRequest.Shipment.Shipper!.Name, 'Analytical Co');
+  // UPS does not sell Next Day Air Saver (13) or 2nd Day Air A.M. (59) as returns: no quote for them.
+  const quotes = parseRateResponse(fixture('rate-shop-tnt'), { ...rateRequest, isReturn: true });
+  assert.ok(quotes.ok);
+  assert.deepEqual(quotes.value.map((q) => q.service), ['14', '01', '02', '03', '12']);
+});
+
+test('rate answer (recorded Shoptimeintransit shape): every catalog service, account rates, arrival from time in transit', () => {
+  const r = parseRateResponse(fixture('rate-shop-tnt'), rateRequest);
+  assert.ok(r.ok);
+  assert.deepEqual(r.value.map((q) => [q.service, q.amountCents, q.listAmountCents, q.estimatedDeliveryDate, q.guaranteed]), [
+    ['14', 8010, 9840, '2026-03-03', true],
+    ['01', 5720, 7055, '2026-03-03', true],
+    ['13', 4960, 6130, '2026-03-03', true],
+    ['02', 2105, 2570, '2026-03-04', true],
+    ['03', 980, 1190, '2026-03-04', false],
+    ['12', 1545, 1885, '2026-03-05', true],
+  ]);
+});
+
+test('rate answer: a service listed twice is one quote, the dearer entry', () => {
+  const r = parseRateResponse(fixture('rate-duplicate-service'), rateRequest);
+  assert.ok(r.ok);
+  assert.deepEqual(r.value.map((q) => [q.service, q.amountCents, q.listAmountCents]), [['03', 1035, 1265], ['02', 2105, 2570]]);
+});
+
+test('currencies: each amount is read with its own CurrencyCode, never relabelled', () => {
+  const cad = parseShipResponse(fixture('ship-cad'));
+  assert.ok(cad.ok);
+  assert.deepEqual([cad.value.postageCents, cad.value.currency], [2580, 'CAD']);
+  // An account charge stated without a figure does not lend its currency to the published figure.
+  const mixed = parseShipResponse({
+    ShipmentResponse: {
+      ShipmentResults: {
+        ShipmentIdentificationNumber: '1Z023E2X0214323462',
+        NegotiatedRateCharges: { TotalCharge: { CurrencyCode: 'CAD' } },
+        ShipmentCharges: { TotalCharges: { CurrencyCode: 'USD', MonetaryValue: '15.54' } },
+        PackageResults: { TrackingNumber: '1Z023E2X0214323462', ShippingLabel: { GraphicImage: 'R0lGODlh' } },
+      },
+    },
+  });
+  assert.deepEqual(mixed.ok && [mixed.value.postageCents, mixed.value.currency], [1554, 'USD']);
+  const entry = (negotiated: object) => ({
+    RateResponse: { RatedShipment: [{ Service: { Code: '03' }, TotalCharges: { CurrencyCode: 'CAD', MonetaryValue: '20.00' }, NegotiatedRateCharges: { TotalCharge: negotiated } }] },
+  });
+  const inCad = parseRateResponse(entry({ CurrencyCode: 'CAD', MonetaryValue: '16.00' }), rateRequest);
+  assert.deepEqual(inCad.ok && [inCad.value[0]!.amountCents, inCad.value[0]!.currency], [1600, 'CAD']);
+  const twoCurrencies = parseRateResponse(entry({ CurrencyCode: 'USD', MonetaryValue: '12.00' }), rateRequest);
+  assert.equal(!twoCurrencies.ok && twoCurrencies.error.code, 'carrier_error');
+});
+
+test('statuses: exceptions are not outcomes, out-for-delivery codes are mapped, the code table is complete', () => {
+  assert.equal(upsTrackingStatus({ type: 'X', code: '013', description: 'The receiver was not available for delivery.' }), 'in_transit');
+  assert.equal(upsTrackingStatus({ type: 'X', code: '052', description: 'Delay: Severe Weather' }), 'in_transit');
+  assert.equal(upsTrackingStatus({ type: 'X' }), 'in_transit');
+  for (const code of ['006', '021', '037', '072', '078', '089', '091', '146', '162']) assert.equal(upsTrackingStatus({ type: 'I', code }), 'out_for_delivery', code);
+  assert.equal(upsTrackingStatus({ type: 'I', description: 'Out For Delivery Today' }), 'out_for_delivery');
+  assert.equal(upsTrackingStatus({ type: 'I', code: '161' }), 'available_for_pickup');
+  assert.equal(upsTrackingStatus({ type: 'X', code: '149' }), 'failure');
+  assert.equal(upsTrackingStatus({ type: 'D', code: '155' }), 'delivered', 'a code that says nothing of the parcel leaves it to the type');
+  // Every code UPS publishes, 0 to 169 with 1, 2, 4, 8, 9, 15, 31 and 150 to 152 unassigned.
+  const unassigned = new Set([1, 2, 4, 8, 9, 15, 31, 150, 151, 152]);
+  const published = Array.from({ length: 170 }, (_, i) => i).filter((i) => !unassigned.has(i)).map(String);
+  assert.deepEqual(Object.keys(upsStatusByCode).sort(), published.sort());
+});
+
+test('track answer (Tracking.yaml example fields): a weather delay keeps tracking, gmtTime without its leading zero read right', () => {
+  const r = parseTrackResponse(fixture('track-weather-delay'));
+  assert.ok(r.ok);
+  assert.equal(r.value.status, 'in_transit');
+  assert.equal(r.value.statusDetail, 'Delay: Severe Weather');
+  assert.equal(r.value.estimatedDeliveryDate, '2021-02-11');
+  assert.deepEqual(r.value.events.map((e) => [e.status, e.occurredAt.toISOString()]), [
+    ['in_transit', '2021-02-09T23:30:00.000Z'],
+    ['out_for_delivery', '2021-02-10T07:10:00.000Z'],
+    ['in_transit', '2021-02-10T07:47:00.000Z'],
+  ]);
+  assert.equal(clockTime('90500'), '090500');
+  assert.equal(clockTime('9:05:00'), '090500');
+  assert.equal(clockTime('9:05'), '090500');
+  assert.equal(clockTime('0905'), '090500');
+  assert.equal(clockTime('153000'), '153000');
+  assert.equal(clockTime('15:30:00'), '153000');
+  assert.equal(clockTime('noon'), undefined);
+});
+
+test('label bytes: the format is read from the signature, not from what was asked', () => {
+  assert.equal(sniffImage(Buffer.from('%PDF-1.7\n')), 'pdf');
+  assert.equal(sniffImage(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0])), 'png');
+  assert.equal(sniffImage(Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64')), 'gif');
+  assert.equal(sniffImage(Buffer.from('\r\n^XA^FO50,50^FDx^FS^XZ')), 'zpl');
+  assert.equal(sniffImage(Buffer.from('~DGR:LOGO.GRF,2,1,FF\n^XA^XGR:LOGO.GRF^XZ')), 'zpl');
+  assert.equal(sniffImage(Buffer.from('<html><img src="label.gif"></html>')), undefined);
 });

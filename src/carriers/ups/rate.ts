@@ -3,7 +3,8 @@ import { failure, ok, type CarrierResult, type Quote, type RateRequest } from '.
 import { carrierCatalog } from '../catalog.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
 import { deliveryDate } from '../sim/calendar.ts';
-import { apiVersion, isoDate, upsAddress, upsDate, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
+import { fitAddressLines, upsLines } from './address-lines.ts';
+import { apiVersion, isoDate, printReturnLabel, servicesWithoutReturns, upsAddress, upsDate, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
 
 export const upsServices = carrierCatalog.find((c) => c.id === 'ups')!.services;
 
@@ -14,39 +15,60 @@ export const upsServices = carrierCatalog.find((c) => c.id === 'ups')!.services;
 const fallbackDays: Readonly<Record<string, number>> = { '01': 1, '13': 1, '14': 1, '02': 2, '12': 3, '03': 5 };
 
 /**
- * One Shop-with-time-in-transit call rates every service (carriers.md 2.3); DeliveryTimeInformation is what
- * makes UPS include the arrival dates.
+ * One Shop-with-time-in-transit call rates every service; DeliveryTimeInformation is what makes UPS include the
+ * arrival dates. A return is rated as UPS will bill it: the merchant (`to`) is the Shipper whose account pays,
+ * the customer ships from `from`, and ShipmentServiceOptions.ReturnService says Print Return Label (Rating.yaml).
  */
-export function buildRateRequest(r: RateRequest, accountNumber: string | undefined): UpsCall {
-  return {
+export function buildRateRequest(r: RateRequest, accountNumber: string | undefined): CarrierResult<UpsCall> {
+  const lines = fitAddressLines({ origin: r.from, destination: r.to }, upsLines.shipping);
+  if (!lines.ok) return lines;
+  const shipper = r.isReturn ? r.to : r.from;
+  const shipperLines = r.isReturn ? lines.value.destination : lines.value.origin;
+  return ok({
     path: `/api/rating/${apiVersion}/Shoptimeintransit`,
     body: {
       RateRequest: {
         Request: { TransactionReference: { CustomerContext: 'shipd rate' } },
         Shipment: {
-          Shipper: { Name: upsName(r.from), ...(accountNumber ? { ShipperNumber: accountNumber } : {}), Address: upsAddress(r.from, false) },
-          ShipFrom: { Name: upsName(r.from), Address: upsAddress(r.from, false) },
-          ShipTo: { Name: upsName(r.to), Address: upsAddress(r.to, true) },
+          Shipper: { Name: upsName(shipper), ...(accountNumber ? { ShipperNumber: accountNumber } : {}), Address: upsAddress(shipper, shipperLines, false) },
+          ShipFrom: { Name: upsName(r.from), Address: upsAddress(r.from, lines.value.origin, false) },
+          ShipTo: { Name: upsName(r.to), Address: upsAddress(r.to, lines.value.destination, true) },
           ...(accountNumber ? { PaymentDetails: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: accountNumber } }] } } : {}),
           NumOfPieces: '1',
           Package: [{ PackagingType: { Code: '02' }, ...upsPackageMeasures(r.parcel) }],
+          ...(r.isReturn ? { ShipmentServiceOptions: { ReturnService: printReturnLabel } } : {}),
           // Account rates exist only for a shipper number; without one UPS answers published rates alone.
           ...(accountNumber ? { ShipmentRatingOptions: { NegotiatedRatesIndicator: '' } } : {}),
           DeliveryTimeInformation: { PackageBillType: '03', Pickup: { Date: upsDate(r.shipDate) } },
         },
       },
     },
-  };
+  });
 }
 
-/** A quote, null for a service outside our catalog, or what was wrong with the entry. */
+/** An amount with the currency UPS stated beside it: a figure is never read without its own CurrencyCode. */
+interface Charge {
+  cents: number;
+  currency: string;
+}
+
+function chargeAt(charge: unknown): Charge | undefined {
+  const cents = asCents(at(charge, 'MonetaryValue'));
+  return cents === undefined ? undefined : { cents, currency: currencyOf(at(charge, 'CurrencyCode')) };
+}
+
+/** A quote, null for a service outside our catalog or not sold as a return, or what was wrong with the entry. */
 function quoteFor(rated: unknown, r: RateRequest): Quote | null | { problem: string } {
   const code = asString(at(rated, 'Service', 'Code'));
   const service = upsServices.find((s) => s.code === code);
-  if (!service) return null;
-  const listCents = asCents(at(rated, 'TotalCharges', 'MonetaryValue'));
-  if (listCents === undefined) return { problem: `service ${code} has no TotalCharges.MonetaryValue` };
-  const negotiated = asCents(at(rated, 'NegotiatedRateCharges', 'TotalCharge', 'MonetaryValue'));
+  if (!service || (r.isReturn && servicesWithoutReturns.has(service.code))) return null;
+  const list = chargeAt(at(rated, 'TotalCharges'));
+  if (list === undefined) return { problem: `service ${code} has no TotalCharges.MonetaryValue` };
+  const negotiated = chargeAt(at(rated, 'NegotiatedRateCharges', 'TotalCharge'));
+  // Quote.currency is the currency of both amounts; two currencies in one entry cannot be one quote.
+  if (negotiated && negotiated.currency !== list.currency) {
+    return { problem: `service ${code} has its account rate in ${negotiated.currency} and its published rate in ${list.currency}` };
+  }
   const summary = at(rated, 'TimeInTransit', 'ServiceSummary');
   const arrival = isoDate(at(summary, 'EstimatedArrival', 'Arrival', 'Date'));
   const days =
@@ -57,11 +79,11 @@ function quoteFor(rated: unknown, r: RateRequest): Quote | null | { problem: str
   return {
     carrier: 'ups',
     service: service.code,
-    // Shop answers leave Service.Description empty (carriers.md 2.3), so the name comes from our catalog.
+    // Shop answers leave Service.Description empty, so the name comes from our catalog.
     serviceName: service.name,
-    amountCents: negotiated ?? listCents,
-    listAmountCents: listCents,
-    currency: currencyOf(at(rated, 'TotalCharges', 'CurrencyCode')),
+    amountCents: (negotiated ?? list).cents,
+    listAmountCents: list.cents,
+    currency: list.currency,
     billableWeightLb: asNumber(at(rated, 'BillingWeight', 'Weight')) ?? r.parcel.weightLb,
     zone: asString(at(rated, 'Zone')) ?? '',
     deliveryDays: days,
@@ -70,18 +92,26 @@ function quoteFor(rated: unknown, r: RateRequest): Quote | null | { problem: str
   };
 }
 
-/** RatedShipment may be one object on older versions (carriers.md 2.2); services outside our catalog are dropped. */
+/**
+ * Of two entries for one service, the dearer one: a label bought for that service code is billed at one of them
+ * and shipd cannot choose which, so quoting the dearer never promises less than UPS will charge. On equal prices
+ * the first entry stays.
+ */
+const keeps = (kept: Quote, other: Quote): boolean => kept.amountCents >= other.amountCents;
+
+/** RatedShipment may be one object on older versions; services outside our catalog are dropped; one quote per service. */
 export function parseRateResponse(json: unknown, r: RateRequest): CarrierResult<Quote[]> {
   const response = at(json, 'RateResponse');
   if (response === undefined || typeof response !== 'object') return failure('carrier_error', 'UPS rate answer has no RateResponse');
-  const quotes: Quote[] = [];
+  const quotes = new Map<string, Quote>();
   for (const rated of asArray(at(response, 'RatedShipment'))) {
     const q = quoteFor(rated, r);
     if (q === null) continue;
     if ('problem' in q) return failure('carrier_error', `UPS rate answer: ${q.problem}`);
     if (r.services && !r.services.includes(q.service)) continue;
-    quotes.push(q);
+    const earlier = quotes.get(q.service);
+    if (!earlier || !keeps(earlier, q)) quotes.set(q.service, q);
   }
-  if (quotes.length === 0) return failure('service_unavailable', 'UPS offers none of the requested services for this shipment');
-  return ok(quotes);
+  if (quotes.size === 0) return failure('service_unavailable', 'UPS offers none of the requested services for this shipment');
+  return ok([...quotes.values()]);
 }

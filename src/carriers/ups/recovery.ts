@@ -1,16 +1,18 @@
 import { failure, ok, type CarrierResult } from '../carrier.ts';
 import { asArray, asString, at } from '../live/lenient.ts';
-import { labelRecoveryVersion, type UpsCall } from './wire.ts';
+import { labelRecoverySubVersion, labelRecoveryVersion, type UpsCall } from './wire.ts';
 
 /**
- * The Shipping API prints no PDF; Label Recovery does (carriers.md 2.4), so a PDF label is the shipment's label
- * fetched again in that format.
+ * The Shipping API prints no PDF; Label Recovery does, so a PDF label is the shipment's label fetched again in
+ * that format. Shipping.yaml's LabelRecoveryRequest requires the Request container; LabelSpecification is "Required
+ * for the shipment without return service, or shipment with PRL return service", which covers every label shipd buys.
  */
 export function buildLabelRecoveryRequest(trackingNumber: string): UpsCall {
   return {
     path: `/api/labels/${labelRecoveryVersion}/recovery`,
     body: {
       LabelRecoveryRequest: {
+        Request: { SubVersion: labelRecoverySubVersion, TransactionReference: { CustomerContext: 'shipd label recovery' } },
         LabelSpecification: { LabelImageFormat: { Code: 'PDF' }, HTTPUserAgent: 'Mozilla/4.5' },
         TrackingNumber: trackingNumber,
       },
@@ -18,12 +20,10 @@ export function buildLabelRecoveryRequest(trackingNumber: string): UpsCall {
   };
 }
 
-/** LabelResults, like the other UPS lists, may be one object. */
+/** LabelResults, like the other UPS lists, may be one object. The bytes are whatever UPS sent; the caller reads their format. */
 export function parseLabelRecoveryResponse(json: unknown): CarrierResult<Buffer> {
   const result = asArray(at(json, 'LabelRecoveryResponse', 'LabelResults'))[0];
   const image = asString(at(result, 'LabelImage', 'GraphicImage'));
   if (!image) return failure('carrier_error', 'UPS label recovery answer has no LabelResults.LabelImage.GraphicImage');
-  const bytes = Buffer.from(image, 'base64');
-  if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-') return failure('carrier_error', 'UPS label recovery answer is not a PDF');
-  return ok(bytes);
+  return ok(Buffer.from(image, 'base64'));
 }

@@ -2,44 +2,57 @@ import { currencyOf } from '../live/currency.ts';
 import { failure, ok, type CarrierResult, type PurchaseRequest } from '../carrier.ts';
 import type { Address } from '../../schemas/address.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
-import { apiVersion, upsAddress, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
+import { fitAddressLines, upsLines } from './address-lines.ts';
+import { apiVersion, printReturnLabel, servicesWithoutReturns, upsAddress, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
 
-/** What the Shipping API can print (carriers.md 2.4); of ours it has ZPL, and GIF stands in for PDF and PNG. */
+/** What the Shipping API can print (Shipping.yaml, LabelImageFormat.Code); of ours it has ZPL, and GIF stands in for PDF and PNG. */
 export type UpsImageFormat = 'GIF' | 'ZPL';
 
 export const shipImageFormat = (format: PurchaseRequest['labelFormat']): UpsImageFormat => (format === 'zpl' ? 'ZPL' : 'GIF');
 
-function party(a: Address, markResidential: boolean): Record<string, unknown> {
+function party(a: Address, lines: string[], markResidential: boolean): Record<string, unknown> {
+  const phone = a.phone?.replace(/\D/g, '').slice(0, 15);
   return {
     Name: upsName(a),
-    ...(a.name ? { AttentionName: a.name.slice(0, 35) } : {}),
-    ...(a.phone ? { Phone: { Number: a.phone.replace(/\D/g, '').slice(0, 15) } } : {}),
-    Address: upsAddress(a, markResidential),
+    ...(a.name ? { AttentionName: a.name.slice(0, 35).trim() } : {}),
+    ...(phone ? { Phone: { Number: phone } } : {}),
+    Address: upsAddress(a, lines, markResidential),
   };
 }
 
 /**
- * The ship request (carriers.md 2.4). Unlike Rating it says Packaging and PaymentInformation. Thermal labels
- * need a stock size; 4×6 is the one both we and UPS print.
+ * The ship request. Unlike Rating it says Packaging and PaymentInformation. Shipping.yaml marks LabelStockSize
+ * required; 4×6 is the stock both we and UPS print, and UPS ignores it for GIF.
+ *
+ * A return (Shipping.yaml, ReturnService "When this container exists, the shipment is a return shipment") is a
+ * Print Return Label: the merchant (`to`) is the Shipper whose account pays and to whom an undeliverable parcel
+ * goes back, the customer (`from`) is ShipFrom, which a return requires, and the Package needs a Description.
+ * Some services are not sold as returns; those are refused here rather than by UPS.
  */
-export function buildShipRequest(r: PurchaseRequest, accountNumber: string): UpsCall {
+export function buildShipRequest(r: PurchaseRequest, accountNumber: string): CarrierResult<UpsCall> {
+  if (r.isReturn && servicesWithoutReturns.has(r.service)) {
+    return failure('service_unavailable', `UPS does not sell service ${r.service} as a return label`);
+  }
+  const lines = fitAddressLines({ origin: r.from, destination: r.to }, upsLines.shipping);
+  if (!lines.ok) return lines;
   const format = shipImageFormat(r.labelFormat);
-  return {
+  const shipper = r.isReturn ? party(r.to, lines.value.destination, false) : party(r.from, lines.value.origin, false);
+  return ok({
     path: `/api/shipments/${apiVersion}/ship`,
     body: {
       ShipmentRequest: {
         Request: { RequestOption: 'nonvalidate', TransactionReference: { CustomerContext: r.idempotencyKey } },
         Shipment: {
-          Description: r.reference ?? 'shipd shipment',
-          Shipper: { ...party(r.from, false), ShipperNumber: accountNumber },
-          ShipFrom: party(r.from, false),
-          ShipTo: party(r.to, true),
+          Description: (r.reference ?? 'shipd shipment').slice(0, 50),
+          ...(r.isReturn ? { ReturnService: printReturnLabel } : {}),
+          Shipper: { ...shipper, ShipperNumber: accountNumber },
+          ShipFrom: party(r.from, lines.value.origin, false),
+          ShipTo: party(r.to, lines.value.destination, true),
           PaymentInformation: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: accountNumber } }] },
           Service: { Code: r.service },
-          // Print Return Label: the label the customer sticks on the parcel they send back.
-          ...(r.isReturn ? { ReturnService: { Code: '9' } } : {}),
           Package: [
             {
+              ...(r.isReturn ? { Description: (r.reference ? `Return ${r.reference}` : 'Return').slice(0, 35) } : {}),
               Packaging: { Code: '02' },
               ...upsPackageMeasures(r.parcel),
               ...(r.reference ? { ReferenceNumber: [{ Value: r.reference.slice(0, 35) }] } : {}),
@@ -49,11 +62,12 @@ export function buildShipRequest(r: PurchaseRequest, accountNumber: string): Ups
         },
         LabelSpecification: {
           LabelImageFormat: { Code: format },
-          ...(format === 'ZPL' ? { LabelStockSize: { Height: '6', Width: '4' } } : { HTTPUserAgent: 'Mozilla/4.5' }),
+          ...(format === 'GIF' ? { HTTPUserAgent: 'Mozilla/4.5' } : {}),
+          LabelStockSize: { Height: '6', Width: '4' },
         },
       },
     },
-  };
+  });
 }
 
 export interface UpsShipment {
@@ -62,10 +76,23 @@ export interface UpsShipment {
   shipmentId: string;
   postageCents: number;
   currency: string;
-  label: { format: string; bytes: Buffer };
+  /** The image as UPS sent it; its real format is read from the bytes (label-file.ts), not from ImageFormat.Code. */
+  label: Buffer;
 }
 
-/** PackageResults may be one object on older versions (carriers.md 2.2); we ship one package, so the first is it. */
+/**
+ * What the label costs: the account (negotiated) total when UPS gives one, else the published total, each with the
+ * CurrencyCode beside its own amount.
+ */
+function charged(results: unknown): { cents: number; currency: string } | undefined {
+  for (const charge of [at(results, 'NegotiatedRateCharges', 'TotalCharge'), at(results, 'ShipmentCharges', 'TotalCharges')]) {
+    const cents = asCents(at(charge, 'MonetaryValue'));
+    if (cents !== undefined) return { cents, currency: currencyOf(at(charge, 'CurrencyCode')) };
+  }
+  return undefined;
+}
+
+/** PackageResults may be one object on older versions; we ship one package, so the first is it. */
 export function parseShipResponse(json: unknown): CarrierResult<UpsShipment> {
   const results = at(json, 'ShipmentResponse', 'ShipmentResults');
   if (results === undefined) return failure('carrier_error', 'UPS ship answer has no ShipmentResponse.ShipmentResults');
@@ -73,15 +100,9 @@ export function parseShipResponse(json: unknown): CarrierResult<UpsShipment> {
   const pkg = asArray(at(results, 'PackageResults'))[0];
   const trackingNumber = asString(at(pkg, 'TrackingNumber')) ?? shipmentId;
   const image = asString(at(pkg, 'ShippingLabel', 'GraphicImage'));
-  const postageCents = asCents(at(results, 'NegotiatedRateCharges', 'TotalCharge', 'MonetaryValue')) ?? asCents(at(results, 'ShipmentCharges', 'TotalCharges', 'MonetaryValue'));
+  const cost = charged(results);
   if (!shipmentId || !trackingNumber) return failure('carrier_error', 'UPS ship answer has no ShipmentIdentificationNumber or TrackingNumber');
   if (!image) return failure('carrier_error', `UPS ship answer for ${shipmentId} has no ShippingLabel.GraphicImage`);
-  if (postageCents === undefined) return failure('carrier_error', `UPS ship answer for ${shipmentId} has no TotalCharges`);
-  return ok({
-    trackingNumber,
-    shipmentId,
-    postageCents,
-    currency: currencyOf(at(results, 'NegotiatedRateCharges', 'TotalCharge', 'CurrencyCode') ?? at(results, 'ShipmentCharges', 'TotalCharges', 'CurrencyCode')),
-    label: { format: asString(at(pkg, 'ShippingLabel', 'ImageFormat', 'Code'))?.toUpperCase() ?? '', bytes: Buffer.from(image, 'base64') },
-  });
+  if (cost === undefined) return failure('carrier_error', `UPS ship answer for ${shipmentId} has no TotalCharges`);
+  return ok({ trackingNumber, shipmentId, postageCents: cost.cents, currency: cost.currency, label: Buffer.from(image, 'base64') });
 }

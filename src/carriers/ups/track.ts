@@ -16,17 +16,36 @@ export function buildTrackRequest(trackingNumber: string): UpsCall {
 const digits = (v: unknown): string => (asString(v) ?? '').replace(/\D/g, '');
 
 /**
+ * HHMMSS from a UPS time. Tracking.yaml says HHMMSS, but answers also carry "9:05:00" or "90500": the hour loses
+ * its leading zero, so digits are read from the right (seconds, minutes, then whatever hour is left). Four digits
+ * or fewer are HHMM or HMM, the form UPS uses where seconds are left out.
+ */
+export function clockTime(value: unknown): string | undefined {
+  const s = asString(value);
+  if (s === undefined) return undefined;
+  const parts = s.includes(':') ? s.split(':') : undefined;
+  if (parts) {
+    if (parts.length < 2 || parts.length > 3 || parts.some((p) => !/^\d{1,2}$/.test(p))) return undefined;
+    return [...parts, '00'].slice(0, 3).map((p) => p.padStart(2, '0')).join('');
+  }
+  const d = digits(s);
+  if (d.length === 0 || d.length > 6) return undefined;
+  return (d.length <= 4 ? `${d}00` : d).padStart(6, '0');
+}
+
+/**
  * When an activity happened. The GMT date and time are exact; without them the local date and time with the
  * GMT offset; without an offset the local time is taken as UTC, off by hours at most.
  */
 function activityTime(a: unknown): Date | undefined {
   const gmtDate = digits(at(a, 'gmtDate'));
-  const gmtTime = digits(at(a, 'gmtTime')).padEnd(6, '0');
-  const date = gmtDate.length === 8 ? gmtDate : digits(at(a, 'date'));
-  const time = gmtDate.length === 8 ? gmtTime : digits(at(a, 'time')).padEnd(6, '0');
+  const gmt = gmtDate.length === 8;
+  const date = gmt ? gmtDate : digits(at(a, 'date'));
+  const time = clockTime(at(a, gmt ? 'gmtTime' : 'time')) ?? '000000';
   if (date.length !== 8) return undefined;
-  const offset = gmtDate.length === 8 ? 'Z' : /^[+-]\d{2}:\d{2}$/.test(asString(at(a, 'gmtOffset')) ?? '') ? asString(at(a, 'gmtOffset'))! : 'Z';
-  const d = new Date(`${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6, 8)}T${time.slice(0, 2)}:${time.slice(2, 4)}:${time.slice(4, 6)}${offset}`);
+  const offset = asString(at(a, 'gmtOffset')) ?? '';
+  const zone = gmt || !/^[+-]\d{2}:\d{2}$/.test(offset) ? 'Z' : offset;
+  const d = new Date(`${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6, 8)}T${time.slice(0, 2)}:${time.slice(2, 4)}:${time.slice(4, 6)}${zone}`);
   return Number.isNaN(d.getTime()) ? undefined : d;
 }
 

@@ -2,18 +2,31 @@ import type { ParcelSpec } from '../carrier.ts';
 import type { Address } from '../../schemas/address.ts';
 import { asString } from '../live/lenient.ts';
 
-/** Rating and Shipping version: the first where RatedShipment is always an array (carriers.md 2.2, 2.3). */
+// Versions and shapes from UPS's OpenAPI documents in UPS-API/api-documentation at commit
+// 66148b9223b2daf9ec87f449aa482c39b4bd3a4e (2026-07-21); test/contracts/ups/ holds our schemas of them.
+
+/** Rating and Shipping: the one version each spec lists for its current path (Rating.yaml, Shipping.yaml). */
 export const apiVersion = 'v2409';
-/** Street-level address validation: v1 is deprecated (carriers.md 2.2, 2.7). */
+/** Street-level address validation: "Valid values: - v2" (AddressValidation.yaml). */
 export const xavVersion = 'v2';
 /**
- * Label Recovery's path takes a version like the other shipping APIs; carriers.md names the endpoint but not
- * its current version, so this follows Shipping's and is worth confirming against UPS's Label Recovery spec.
+ * Label Recovery lists v1, v1701 and V1903 (v2603 is for Roadie labels only). v1903 is the newest for 1Z labels, and
+ * its SubVersion says the same in the body.
  */
-export const labelRecoveryVersion = 'v2409';
+export const labelRecoveryVersion = 'v1903';
+export const labelRecoverySubVersion = '1903';
 
-/** The client name UPS logs per call; Tracking refuses calls without it (carriers.md 2.2). */
+/** The client name UPS logs per call; Tracking refuses calls without it (Tracking.yaml: a required header). */
 export const transactionSrc = 'shipd';
+
+/**
+ * Shipping.yaml, Shipment.Service.Code: "The following Services are not available to return shipment: 13, 59, 82,
+ * 83, 84, 85, 86, C6, C7, C8".
+ */
+export const servicesWithoutReturns: ReadonlySet<string> = new Set(['13', '59', '82', '83', '84', '85', '86', 'C6', 'C7', 'C8']);
+
+/** ReturnService code 9: UPS Print Return Label (PRL), the label the customer prints and sticks on the parcel. */
+export const printReturnLabel = { Code: '9', Description: 'UPS Print Return Label' } as const;
 
 /** A request a builder hands the adapter: which path to call with which body, no I/O. */
 export interface UpsCall {
@@ -35,38 +48,50 @@ export interface UpsAddress {
 /** Same rule as the simulators: a home unless the caller says otherwise or there is a company name. */
 export const isResidential = (a: Address): boolean => a.residential ?? !a.company;
 
-export function upsAddress(a: Address, markResidential: boolean): UpsAddress {
+/** `lines` come from fitAddressLines: the street split as UPS allows. */
+export function upsAddress(a: Address, lines: string[], markResidential: boolean): UpsAddress {
   return {
-    AddressLine: [a.street1, a.street2].filter((l): l is string => !!l && l.trim() !== ''),
-    City: a.city,
+    AddressLine: lines,
+    City: a.city.slice(0, 30),
     StateProvinceCode: a.state.toUpperCase(),
     PostalCode: a.zip.replace('-', ''),
     CountryCode: a.country ?? 'US',
-    // An empty-tag indicator: its presence is the flag (carriers.md 2.2).
+    // An empty-tag indicator: its presence is the flag.
     ...(markResidential && isResidential(a) ? { ResidentialAddressIndicator: '' as const } : {}),
   };
 }
 
 /** UPS caps names at 35 characters; the company goes first because that is what the driver looks for. */
-export const upsName = (a: Address): string => (a.company ?? a.name ?? a.street1).slice(0, 35);
+export const upsName = (a: Address): string => (a.company ?? a.name ?? a.street1).slice(0, 35).trim();
 
-const twoDecimals = (n: number): string => String(Math.round(n * 100) / 100);
+/**
+ * Shipping takes dimensions as at most 3 digits, whole units, so both rating and shipping send whole inches,
+ * rounded as UPS rounds each measurement for dimensional weight (to the nearest inch, at least 1): what is rated is
+ * what is bought.
+ */
+const wholeInches = (n: number): string => String(Math.max(1, Math.round(n)));
 
-/** The package's weight and dimensions, as UPS wants them: strings with units (carriers.md 2.2, 2.3). */
+/** Pounds up to the next tenth: UPS bills whole pounds rounded up, so this never rates below the bill. Shipping allows 5 characters. */
+const tenthsOfPound = (n: number): string => String(Math.ceil(Number((n * 10).toFixed(6))) / 10);
+
+/**
+ * The package's weight and dimensions as UPS wants them: strings, with units and their descriptions (Rating.yaml
+ * requires UnitOfMeasurement.Description; its examples say "Pounds" and "Inches").
+ */
 export function upsPackageMeasures(parcel: ParcelSpec): Record<string, unknown> {
   const d = parcel.dimensionsIn;
   return {
     ...(d
       ? {
           Dimensions: {
-            UnitOfMeasurement: { Code: 'IN' },
-            Length: twoDecimals(d.length),
-            Width: twoDecimals(d.width),
-            Height: twoDecimals(d.height),
+            UnitOfMeasurement: { Code: 'IN', Description: 'Inches' },
+            Length: wholeInches(d.length),
+            Width: wholeInches(d.width),
+            Height: wholeInches(d.height),
           },
         }
       : {}),
-    PackageWeight: { UnitOfMeasurement: { Code: 'LBS' }, Weight: twoDecimals(parcel.weightLb) },
+    PackageWeight: { UnitOfMeasurement: { Code: 'LBS', Description: 'Pounds' }, Weight: tenthsOfPound(parcel.weightLb) },
   };
 }
 

@@ -1,0 +1,86 @@
+import { Type, type TProperties } from '@sinclair/typebox';
+import { accountNumber, addressLines, call, container, indicator, oneOf, text } from './common.ts';
+
+// UPS Rating API, our schema of the requests shipd builds, from Rating.yaml in UPS-API/api-documentation at commit
+// 66148b9223b2daf9ec87f449aa482c39b4bd3a4e (2026-07-21): path /rating/{version}/{requestoption} (server .../api),
+// body RATERequestWrapper. Required elements, lengths and listed values are the spec's.
+
+/** "Valid values: - v2409"; the deprecated path lists v1 … v2205, which shipd does not use. */
+export const ratingVersions = ['v2409'] as const;
+export const rateRequestOptions = ['Rate', 'Shop', 'Ratetimeintransit', 'Shoptimeintransit'] as const;
+
+/** Shipment.Service.Code, domestic and international values. */
+export const ratingServiceCodes = ['01', '02', '03', '12', '13', '14', '59', '75', '07', '08', '11', '54', '65', '96', '71'] as const;
+/** Package.PackagingType.Code. */
+export const ratingPackagingCodes = ['00', '01', '02', '03', '04', '21', '24', '25', '30', '2a', '2b', '2c'] as const;
+/** ShipmentServiceOptions.ReturnService.Code. */
+export const ratingReturnServiceCodes = ['3', '5', '8', '9', '10', '11', '12', '13', '14', '15', '16', '17', '18', '19', '20'] as const;
+
+/** Rating's addresses: StateProvinceCode is 2 characters here (5 in Shipping). */
+const address = (extra: TProperties = {}) =>
+  container({
+    AddressLine: addressLines(35),
+    City: Type.Optional(text(30)),
+    StateProvinceCode: Type.Optional(text(2, 2)),
+    PostalCode: Type.Optional(text(9)),
+    CountryCode: text(2, 2),
+    ...extra,
+  });
+
+const party = (addr: ReturnType<typeof address>, extra: TProperties = {}) =>
+  container({ Name: Type.Optional(text(35)), AttentionName: Type.Optional(text(35)), Address: addr, ...extra });
+
+/** UnitOfMeasurement: in Rating the Description is required ("Text description of the code"). */
+const unit = (codes: readonly string[]) => container({ Code: oneOf(codes), Description: text(35) });
+
+const pkg = container({
+  PackagingType: Type.Optional(container({ Code: oneOf(ratingPackagingCodes), Description: Type.Optional(text(35)) })),
+  Dimensions: Type.Optional(
+    container({
+      UnitOfMeasurement: unit(['IN', 'CM']),
+      // "6 digits in length with 2 digits of significance after the decimal point"
+      Length: Type.String({ maxLength: 9, pattern: '^\\d{1,6}(\\.\\d{1,2})?$' }),
+      Width: Type.String({ maxLength: 9, pattern: '^\\d{1,6}(\\.\\d{1,2})?$' }),
+      Height: Type.String({ maxLength: 9, pattern: '^\\d{1,6}(\\.\\d{1,2})?$' }),
+    }),
+  ),
+  PackageWeight: Type.Optional(container({ UnitOfMeasurement: unit(['LBS', 'KGS', 'OZS']), Weight: Type.String({ minLength: 1, maxLength: 6, pattern: '^\\d+(\\.\\d+)?$' }) })),
+});
+
+export const rateRequestBody = container({
+  RateRequest: container({
+    Request: container({
+      SubVersion: Type.Optional(text(4, 4)),
+      TransactionReference: Type.Optional(container({ CustomerContext: Type.Optional(text(512)) })),
+    }),
+    Shipment: container({
+      Shipper: party(address(), { ShipperNumber: Type.Optional(accountNumber) }),
+      ShipTo: party(address({ ResidentialAddressIndicator: Type.Optional(indicator) })),
+      ShipFrom: Type.Optional(party(address())),
+      PaymentDetails: Type.Optional(
+        container({
+          ShipmentCharge: Type.Array(container({ Type: oneOf(['01', '02']), BillShipper: Type.Optional(container({ AccountNumber: accountNumber })) }), { minItems: 1 }),
+        }),
+      ),
+      Service: Type.Optional(container({ Code: oneOf(ratingServiceCodes), Description: Type.Optional(text(35)) })),
+      NumOfPieces: Type.Optional(Type.String()),
+      Package: Type.Array(pkg, { minItems: 1 }),
+      ShipmentServiceOptions: Type.Optional(
+        container({ ReturnService: Type.Optional(container({ Code: oneOf(ratingReturnServiceCodes), Description: Type.Optional(text(50)) })) }),
+      ),
+      ShipmentRatingOptions: Type.Optional(container({ NegotiatedRatesIndicator: Type.Optional(indicator) })),
+      DeliveryTimeInformation: Type.Optional(
+        container({
+          PackageBillType: oneOf(['02', '03', '04', '07']),
+          Pickup: Type.Optional(container({ Date: Type.String({ pattern: '^\\d{8}$' }), Time: Type.Optional(Type.String({ pattern: '^\\d{4}(\\d{2})?$' })) })),
+        }),
+      ),
+    }),
+  }),
+});
+
+/** The whole call: `additionalinfo=timeintransit` is the only query the spec defines. */
+export const rateCall = call(new RegExp(`^/api/rating/(${ratingVersions.join('|')})/(${rateRequestOptions.join('|')})$`), {
+  query: container({ additionalinfo: Type.Optional(Type.Literal('timeintransit')) }),
+  body: rateRequestBody,
+});

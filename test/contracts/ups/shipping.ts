@@ -1,0 +1,162 @@
+import { Type, type TProperties } from '@sinclair/typebox';
+import { accountNumber, addressLines, call, container, indicator, oneOf, phone, text } from './common.ts';
+
+// UPS Shipping API (ship, void, label recovery), our schema of the requests shipd builds, from Shipping.yaml in
+// UPS-API/api-documentation at commit 66148b9223b2daf9ec87f449aa482c39b4bd3a4e (2026-07-21): paths
+// /shipments/{version}/ship (SHIPRequestWrapper), /shipments/{version}/void/cancel/{shipmentidentificationnumber}
+// and /labels/{version}/recovery (LABELRECOVERYRequestWrapper), server .../api.
+
+/** Ship: "Valid values: - v2409" (v1 … v2205 are the deprecated path's). Void: "v3 (Valid only for Roadie Shipments)", v2409. */
+export const shipVersions = ['v2409'] as const;
+/**
+ * Label Recovery's version: "v1 original features … v1701 includes support for CODTurn-inPage … V1903"; v2603 is
+ * for Roadie labels only. The spec writes V1903 with a capital; every other UPS path version is lower case.
+ */
+export const labelRecoveryVersions = ['v1', 'v1701', 'v1903', 'V1903'] as const;
+
+/** Shipment.Service.Code. */
+export const shipServiceCodes = [
+  '01', '02', '03', '07', '08', '11', '12', '13', '14', '17', '54', '59', '65', 'M2', 'M3', 'M4', 'M5', 'M6', 'M7',
+  '70', '71', '72', '74', '75', '82', '83', '84', '85', '86', '96', 'C6', 'C7', 'C8', 'T0', 'T1',
+] as const;
+/** "The following Services are not available to return shipment: 13, 59, 82, 83, 84, 85, 86, C6, C7, C8". */
+export const servicesWithoutReturns = ['13', '59', '82', '83', '84', '85', '86', 'C6', 'C7', 'C8'] as const;
+/** Shipment.ReturnService.Code: 9 is UPS Print Return Label (PRL). */
+export const shipReturnServiceCodes = ['2', '3', '5', '8', '9', '10', '11', '12', '13', '14', '15', '16', '17', '18', '19', '20'] as const;
+/** Package.Packaging.Code. */
+export const shipPackagingCodes = [
+  '01', '02', '03', '04', '21', '24', '25', '30', '2a', '2b', '2c', '56', '57', '58', '59', '60', '61', '62', '63', '64', '65', '66', '67',
+] as const;
+/** LabelImageFormat.Code: "For shipments without return service the valid value is GIF, ZPL, EPL and SPL. For shipments with PRL return service, the valid values are EPL, ZPL, SPL and GIF." */
+export const shipLabelFormats = ['GIF', 'ZPL', 'EPL', 'SPL'] as const;
+/** Request.SubVersion "Supported values". */
+const shipSubVersions = ['1601', '1607', '1701', '1707', '1801', '1807', '2108', '2205'] as const;
+
+const address = (state: number, extra: TProperties = {}) =>
+  container({
+    AddressLine: addressLines(35),
+    City: text(30),
+    StateProvinceCode: Type.Optional(text(state)),
+    // US and PR: "5 or 9 digits"; ShipFrom allows the "-" separator.
+    PostalCode: Type.Optional(Type.String({ pattern: '^(\\d{5}(-?\\d{4})?|[A-Za-z0-9 ]{1,9})$' })),
+    CountryCode: text(2, 2),
+    ...extra,
+  });
+
+const party = (extra: TProperties, addressExtra: TProperties = {}) =>
+  container({
+    Name: text(35),
+    AttentionName: Type.Optional(text(35)),
+    Phone: Type.Optional(phone),
+    EMailAddress: Type.Optional(text(50)),
+    Address: address(5, addressExtra),
+    ...extra,
+  });
+
+/** Shipping's UnitOfMeasurement: Description is optional here, up to 35 characters. */
+const unit = (codes: readonly string[]) => container({ Code: oneOf(codes), Description: Type.Optional(text(35)) });
+
+const pkg = container({
+  Description: Type.Optional(text(35)),
+  Packaging: container({ Code: oneOf(shipPackagingCodes), Description: Type.Optional(text(35)) }),
+  Dimensions: Type.Optional(
+    container({
+      UnitOfMeasurement: unit(['IN', 'CM', '00', '01']),
+      // maxLength 3: whole units ("Valid values are 0 to 108 IN").
+      Length: Type.String({ minLength: 1, maxLength: 3, pattern: '^\\d+$' }),
+      Width: Type.String({ minLength: 1, maxLength: 3, pattern: '^\\d+$' }),
+      Height: Type.String({ minLength: 1, maxLength: 3, pattern: '^\\d+$' }),
+    }),
+  ),
+  PackageWeight: Type.Optional(container({ UnitOfMeasurement: unit(['LBS', 'KGS', 'OZS']), Weight: Type.String({ minLength: 1, maxLength: 5, pattern: '^\\d+(\\.\\d+)?$' }) })),
+  ReferenceNumber: Type.Optional(Type.Array(container({ Code: Type.Optional(text(2)), Value: text(35) }))),
+});
+
+/**
+ * A return (ReturnService present): "ShipFrom … Required for return shipment", Package Description "Required for
+ * shipment with return service", some services not available, "US/PR origin return movements are limited to only
+ * one package". Written as if/then so a forward shipment is not held to them.
+ */
+const returnRules = {
+  if: { required: ['ReturnService'] },
+  then: {
+    required: ['ShipFrom'],
+    properties: {
+      Service: { properties: { Code: { not: { enum: [...servicesWithoutReturns] } } } },
+      Package: { maxItems: 1, items: { required: ['Description'] } },
+    },
+  },
+};
+
+const shipment = container({
+  Description: Type.Optional(text(50)),
+  ReturnService: Type.Optional(container({ Code: oneOf(shipReturnServiceCodes), Description: Type.Optional(text(35)) })),
+  Shipper: party({ ShipperNumber: accountNumber }),
+  ShipTo: party({}, { ResidentialAddressIndicator: Type.Optional(indicator) }),
+  ShipFrom: Type.Optional(party({})),
+  PaymentInformation: container({
+    ShipmentCharge: Type.Array(container({ Type: oneOf(['01', '02', '03']), BillShipper: Type.Optional(container({ AccountNumber: accountNumber })) }), { minItems: 1 }),
+  }),
+  Service: container({ Code: oneOf(shipServiceCodes), Description: Type.Optional(text(35)) }),
+  Package: Type.Array(pkg, { minItems: 1 }),
+  ShipmentRatingOptions: Type.Optional(container({ NegotiatedRatesIndicator: Type.Optional(indicator) })),
+}, returnRules);
+
+export const shipRequestBody = container({
+  ShipmentRequest: container({
+    Request: container({
+      RequestOption: oneOf(['validate', 'nonvalidate']),
+      SubVersion: Type.Optional(oneOf(shipSubVersions)),
+      TransactionReference: Type.Optional(container({ CustomerContext: Type.Optional(text(512)) })),
+    }),
+    Shipment: shipment,
+    // "Required for shipment without return service or shipments with PRL return service"; LabelStockSize is
+    // marked required by the spec (its prose says it matters for thermal labels only).
+    LabelSpecification: container({
+      LabelImageFormat: container({ Code: oneOf(shipLabelFormats), Description: Type.Optional(text(35)) }),
+      HTTPUserAgent: Type.Optional(text(64)),
+      LabelStockSize: container({ Height: oneOf(['6', '8']), Width: Type.Literal('4') }),
+    }),
+  }),
+});
+
+export const shipCall = call(new RegExp(`^/api/shipments/(${shipVersions.join('|')})/ship$`), {
+  query: container({ additionaladdressvalidation: Type.Optional(Type.Literal('city')) }),
+  body: shipRequestBody,
+});
+
+/**
+ * Void: no body; the shipment identification number is "Alpha-numeric. Must pass 1Z rules. Must be upper case.
+ * Length 18". The `trackingnumber` query voids single packages, which "is not applicable for return service";
+ * shipd voids whole shipments and sends none.
+ */
+export const voidCall = call(new RegExp(`^/api/shipments/(${shipVersions.join('|')})/void/cancel/1Z[0-9A-Z]{16}$`), {
+  query: container({}),
+});
+
+/**
+ * Label recovery. The spec also marks TrackingNumbers and ReferenceValues required, but describes both as Roadie
+ * only ("mandatory for only Roadie shipments", which need version v2603); shipd recovers 1Z labels by TrackingNumber.
+ * LabelImageFormat.Code says minLength 4 while every value it lists (GIF, PDF, ZPL, EPL, SPL) has 3 letters.
+ */
+export const labelRecoveryBody = container({
+  LabelRecoveryRequest: container({
+    Request: container({
+      SubVersion: Type.Optional(oneOf(['1701', '1707', '1903'])),
+      RequestOption: Type.Optional(Type.String()),
+      TransactionReference: Type.Optional(container({ CustomerContext: Type.Optional(text(512, 5)) })),
+    }),
+    LabelSpecification: Type.Optional(
+      container({
+        HTTPUserAgent: Type.Optional(text(64)),
+        LabelImageFormat: Type.Optional(container({ Code: oneOf(['GIF', 'PDF', 'ZPL', 'EPL', 'SPL']), Description: Type.Optional(text(35)) })),
+        LabelStockSize: Type.Optional(container({ Height: oneOf(['6', '8']), Width: Type.Literal('4') })),
+      }),
+    ),
+    TrackingNumber: text(18),
+  }),
+});
+
+export const labelRecoveryCall = call(new RegExp(`^/api/labels/(${labelRecoveryVersions.join('|')})/recovery$`), {
+  body: labelRecoveryBody,
+});
