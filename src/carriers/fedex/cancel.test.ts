@@ -32,3 +32,7 @@ test('refusals in the error envelope are read too', () => {
   const strange = parseCancelResponse(200, { output: {} }, label);
   assert.equal(!strange.ok && strange.error.code, 'carrier_error');
 });
+
+test("an answer in the ship document's cancel shape is refunded", () => {
+  assert.deepEqual(parseCancelResponse(200, fixture('cancel-spec-shape'), label), { ok: true, value: 'refunded' });
+});

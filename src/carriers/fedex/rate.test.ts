@@ -150,3 +150,15 @@ test('an answer without rateReplyDetails is a carrier_error', () => {
   const result = parseRateResponse({ output: {} }, request, services);
   assert.equal(!result.ok && result.error.code, 'carrier_error');
 });
+
+test("an answer in the rate document's shape: the ACCOUNT entry after the LIST one, dates from each kind of transit data", () => {
+  const result = parseRateResponse(fixture('rate-spec-shape'), request, services);
+  assert.ok(result.ok);
+  const byService = Object.fromEntries(result.value.map((q) => [q.service, q]));
+  assert.deepEqual(Object.keys(byService).sort(), ['FEDEX_EXPRESS_SAVER', 'FEDEX_GROUND', 'PRIORITY_OVERNIGHT']);
+  const pick = (q: (typeof result.value)[number]) => [q.amountCents, q.listAmountCents, q.currency, q.zone, q.deliveryDays, q.estimatedDeliveryDate, q.guaranteed];
+  assert.deepEqual(pick(byService.FEDEX_GROUND!), [1443, 1809, 'USD', '5', 3, '2024-05-06', false]);
+  assert.deepEqual(pick(byService.PRIORITY_OVERNIGHT!), [7132, 9580, 'USD', '05', 1, '2024-05-02', true]);
+  // "Deliverydate unavailable": Express Saver's third business day.
+  assert.deepEqual(pick(byService.FEDEX_EXPRESS_SAVER!), [3357, 3357, 'USD', '05', 3, '2024-05-06', true]);
+});

@@ -144,3 +144,12 @@ test('the label is reported in the format its bytes are, not the one asked for o
   const gif = parseShipResponse(shipAnswer(undefined, Buffer.from('GIF89a').toString('base64'), 'PDF'), { ...request, labelFormat: 'pdf' });
   assert.equal(!gif.ok && gif.error.code, 'carrier_error');
 });
+
+test("an answer in the ship document's shape is charged at the entry its actualRateType names", () => {
+  const result = parseShipResponse(fixture('ship-spec-shape'), { ...request, labelFormat: 'pdf' });
+  assert.ok(result.ok);
+  assert.deepEqual(
+    [result.value.trackingNumber, result.value.carrierShipmentId, result.value.postageCents, result.value.currency, result.value.file?.format],
+    ['794953535000', '794953535000', 2730, 'USD', 'pdf'],
+  );
+});

@@ -104,3 +104,14 @@ test('the derived codes IN and RL of real answers are label created and running 
   const late = parseTrackResponse(answer('', 'RL'), '1');
   assert.equal(late.ok && late.value.status, 'in_transit');
 });
+
+test("an answer in the track document's shape: out for delivery by its own code, label created by its derived one", () => {
+  const result = parseTrackResponse(fixture('track-spec-shape'), '128667043726');
+  assert.ok(result.ok);
+  assert.equal(result.value.status, 'out_for_delivery');
+  assert.equal(result.value.statusDetail, 'On FedEx vehicle for delivery');
+  assert.equal(result.value.estimatedDeliveryDate, '2024-05-03');
+  assert.deepEqual(result.value.events.map((e) => e.status), ['pre_transit', 'in_transit', 'in_transit', 'out_for_delivery']);
+  assert.deepEqual(result.value.events.map((e) => e.occurredAt.toISOString()), ['2024-05-01T14:30:57.000Z', '2024-05-01T22:12:00.000Z', '2024-05-03T05:10:00.000Z', '2024-05-03T14:41:00.000Z']);
+  assert.equal(result.value.events[0]!.location, null);
+});
