@@ -4,38 +4,47 @@ import type { Quote, RateRequest } from '../carrier.ts';
 import type { Address } from '../../schemas/address.ts';
 import { priceBasket, basketSources } from './prices/basket.ts';
 import { priceTableViolations } from './prices/check.ts';
-import { currentPriceLists, fedexPrices } from './prices/current.ts';
+import { currentPriceLists, fedexPrices, uspsPrices } from './prices/current.ts';
 import { publishedCents, type PriceList } from './prices/types.ts';
 import { SimulatedCarrier } from './simulator.ts';
 import { simTables } from './tables.ts';
 
-const fedex = new SimulatedCarrier(simTables.find((t) => t.id === 'fedex')!, { now: () => new Date('2026-11-23T15:00:00Z') }, 1440);
+const simulator = (id: string) => new SimulatedCarrier(simTables.find((t) => t.id === id)!, { now: () => new Date('2026-11-23T15:00:00Z') }, 1440);
+const fedex = simulator('fedex');
+const usps = simulator('usps');
 const shipDate = new Date('2026-11-23T15:00:00Z');
 const from: Address = { company: 'Shipper', street1: '350 5th Ave', city: 'New York', state: 'NY', zip: '10001' };
-/** ZIPs well inside each zone's distance band from New York 10001 (Philadelphia, Raleigh, Chicago, Los Angeles). */
+/** ZIPs well inside each zone's distance band from New York 10001 (Philadelphia, Raleigh, Chicago, Los Angeles), by FedEx and USPS label. */
+const philadelphia = { zip: '19103', city: 'Philadelphia', state: 'PA' };
+const raleigh = { zip: '27601', city: 'Raleigh', state: 'NC' };
+const chicago = { zip: '60601', city: 'Chicago', state: 'IL' };
+const losAngeles = { zip: '90012', city: 'Los Angeles', state: 'CA' };
 const toZip: Record<string, { zip: string; city: string; state: string }> = {
-  '2': { zip: '19103', city: 'Philadelphia', state: 'PA' },
-  '4': { zip: '27601', city: 'Raleigh', state: 'NC' },
-  '5': { zip: '60601', city: 'Chicago', state: 'IL' },
-  '8': { zip: '90012', city: 'Los Angeles', state: 'CA' },
+  '2': philadelphia, '4': raleigh, '5': chicago, '8': losAngeles, '02': philadelphia, '05': chicago, '08': losAngeles,
 };
 const business = (zone: string): Address => ({ company: 'Receiver', street1: '1 Main St', ...toZip[zone]!, residential: false });
 const home = (zone: string): Address => ({ name: 'Pat Doe', street1: '1 Main St', ...toZip[zone]!, residential: true });
 
-async function quote(to: Address, parcel: RateRequest['parcel'], service: string): Promise<Quote> {
-  const answer = await fedex.rate({ from, to, parcel, shipDate, services: [service] }, new AbortController().signal);
+async function quote(to: Address, parcel: RateRequest['parcel'], service: string, carrier = fedex): Promise<Quote> {
+  const answer = await carrier.rate({ from, to, parcel, shipDate, services: [service] }, new AbortController().signal);
   assert.ok(answer.ok, answer.ok ? '' : answer.error.detail);
   assert.equal(answer.value.length, 1);
   return answer.value[0]!;
 }
 
-test('the basket covers ground, two-day and overnight at three weights and three zones, and names its source', () => {
-  const fedexItems = priceBasket.filter((b) => b.carrier === 'fedex');
-  assert.deepEqual(new Set(fedexItems.map((b) => b.service)), new Set(['FEDEX_GROUND', 'FEDEX_2_DAY', 'STANDARD_OVERNIGHT']));
-  assert.deepEqual(new Set(fedexItems.map((b) => b.lb)), new Set([1, 5, 20]));
-  assert.deepEqual(new Set(fedexItems.map((b) => b.zone)), new Set(['2', '4', '8']));
-  assert.equal(fedexItems.length, 27);
+test('the basket covers ground, two-day and overnight at three weights and three zones per carrier, and names its sources', () => {
+  for (const [carrier, services, zones] of [
+    ['fedex', ['FEDEX_GROUND', 'FEDEX_2_DAY', 'STANDARD_OVERNIGHT'], ['2', '4', '8']],
+    ['usps', ['USPS_GROUND_ADVANTAGE', 'PRIORITY_MAIL', 'PRIORITY_MAIL_EXPRESS'], ['02', '05', '08']],
+  ] as const) {
+    const items = priceBasket.filter((b) => b.carrier === carrier);
+    assert.deepEqual(new Set(items.map((b) => b.service)), new Set(services), carrier);
+    assert.deepEqual(new Set(items.map((b) => b.lb)), new Set([1, 5, 20]), carrier);
+    assert.deepEqual(new Set(items.map((b) => b.zone)), new Set(zones), carrier);
+    assert.equal(items.length, 27, carrier);
+  }
   assert.match(basketSources.fedex!, /FedEx Service Guide.*January 6, 2025/);
+  assert.match(basketSources.usps!, /Notice 123/);
 });
 
 test('the loaded tables hold the published basket prices, cell by cell', () => {
@@ -45,16 +54,26 @@ test('the loaded tables hold the published basket prices, cell by cell', () => {
   }
 });
 
-test('test-mode list prices equal the published basket to the cent, through rate(); the account pays 25% less transport', async () => {
-  for (const b of priceBasket.filter((i) => i.carrier === 'fedex')) {
-    const q = await quote(business(b.zone), { weightLb: b.lb }, b.service);
-    const cell = `${b.service} ${b.lb} lb zone ${b.zone}`;
+test('test-mode list prices equal the published basket to the cent, through rate()', async () => {
+  const carriers = { fedex, usps } as const;
+  for (const b of priceBasket) {
+    const carrier = carriers[b.carrier as keyof typeof carriers];
+    const q = await quote(business(b.zone), { weightLb: b.lb }, b.service, carrier);
+    const cell = `${b.carrier} ${b.service} ${b.lb} lb zone ${b.zone}`;
     assert.equal(q.zone, b.zone, cell);
     assert.equal(q.billableWeightLb, b.lb, cell);
-    // To a business, with no surcharge and no fuel loaded: the list price is the published transport charge.
+    // To a business, with no surcharge and no fuel loaded: the list price is the published price.
     assert.equal(q.listAmountCents, b.cents, cell);
-    assert.equal(q.amountCents, Math.round(b.cents * 0.75), cell);
+    // FedEx accounts get a quarter off transport (our default model); USPS accounts pay retail until commercial prices are loaded.
+    assert.equal(q.amountCents, b.carrier === 'fedex' ? Math.round(b.cents * 0.75) : b.cents, cell);
   }
+});
+
+test('USPS adds no residential surcharge, and prices zone 9 and the heaviest step from its table', async () => {
+  const home = await quote({ name: 'Pat Doe', street1: '1 Main St', ...losAngeles, residential: true }, { weightLb: 70 }, 'PRIORITY_MAIL', usps);
+  assert.equal(home.listAmountCents, 24540);
+  assert.equal(publishedCents(uspsPrices.services.PRIORITY_MAIL, '09', 70), 48440);
+  assert.equal(publishedCents(uspsPrices.services.USPS_GROUND_ADVANTAGE, '09', 70), publishedCents(uspsPrices.services.USPS_GROUND_ADVANTAGE, '08', 70));
 });
 
 test('residential delivery: $5.95 on FedEx Home Delivery, $6.55 on express services, at list in the account price too', async () => {
@@ -96,14 +115,16 @@ test('a cell the published copy lacks is not quoted: FedEx 2Day to zone 5 below 
   assert.equal(heavy.listAmountCents, publishedCents(fedexPrices.services.FEDEX_2_DAY, '5', 55)! + 5275);
 });
 
-test('Alaska and Hawaii, which FedEx prices in tables of their own, are refused in test mode rather than guessed', async () => {
-  const answer = await fedex.rate(
-    { from, to: { company: 'Receiver', street1: '1 Bishop St', city: 'Honolulu', state: 'HI', zip: '96813' }, parcel: { weightLb: 2 }, shipDate },
-    new AbortController().signal,
-  );
-  assert.equal(answer.ok, false);
-  assert.equal(!answer.ok && answer.error.code, 'service_unavailable');
-  assert.match(!answer.ok ? answer.error.detail : '', /zone 9 is not among them/);
+test('Alaska and Hawaii: FedEx Home Delivery priced from its Alaska and Hawaii table; FedEx Express there is not loaded, so not quoted', async () => {
+  const anchorage = { name: 'Pat Doe', street1: '1 Main St', city: 'Anchorage', state: 'AK', zip: '99501', residential: true };
+  // To Alaska is Ground zone 17: 1 lb $40.84, plus the $5.95 residential charge.
+  const homeDelivery = await quote(anchorage, { weightLb: 1 }, 'GROUND_HOME_DELIVERY');
+  assert.equal(homeDelivery.zone, '17');
+  assert.equal(homeDelivery.listAmountCents, 4084 + 595);
+  const express = await fedex.rate({ from, to: anchorage, parcel: { weightLb: 1 }, shipDate, services: ['FEDEX_2_DAY'] }, new AbortController().signal);
+  assert.equal(express.ok, false);
+  assert.equal(!express.ok && express.error.code, 'service_unavailable');
+  assert.match(!express.ok ? express.error.detail : '', /no table for zone 9/);
 });
 
 test('every loaded price list is monotone in weight, zone and speed', () => {

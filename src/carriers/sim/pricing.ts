@@ -1,6 +1,6 @@
 import type { ParcelSpec } from '../carrier.ts';
 import { nearestInch } from './billable-weight.ts';
-import { publishedCents, type PriceList, type ZoneCharge } from './prices/types.ts';
+import { publishedCents, type PriceList } from './prices/types.ts';
 import type { FormulaPrices, SimCarrierTable, SimService } from './tables.ts';
 import type { Zone } from './zones.ts';
 
@@ -47,18 +47,17 @@ function publishedPrice(list: PriceList, code: string, p: PricedParcel): Price |
  */
 function handlingFor(list: PriceList, parcel: ParcelSpec, zone: string): { cents: number; minBillableLb: number } | undefined {
   const d = parcel.dimensionsIn;
-  const [longest, second, third] = d ? [d.length, d.width, d.height].map(nearestInch).sort((a, b) => b - a) as [number, number, number] : [0, 0, 0];
+  const [longest, second, third] = d ? ([d.length, d.width, d.height].map(nearestInch).sort((a, b) => b - a) as [number, number, number]) : [0, 0, 0];
   const lengthPlusGirth = longest + 2 * (second + third);
-  const at = (charge: ZoneCharge) => charge[zone];
   const { oversize: o, additionalHandling: ah } = list;
-  if (longest > o.longestIn || lengthPlusGirth > o.lengthPlusGirthIn) {
-    const cents = at(o.cents);
+  if (o && (longest > o.longestIn || lengthPlusGirth > o.lengthPlusGirthIn)) {
+    const cents = o.cents[zone];
     return cents === undefined ? undefined : { cents, minBillableLb: o.minBillableLb };
   }
+  if (!ah) return { cents: 0, minBillableLb: 0 };
   const bySize = longest > ah.longestIn || second > ah.secondLongestIn || lengthPlusGirth > ah.lengthPlusGirthIn;
-  const byWeight = parcel.weightLb > ah.actualWeightLb;
-  const size = bySize ? at(ah.dimensionCents) : 0;
-  const weight = byWeight ? at(ah.weightCents) : 0;
+  const size = bySize ? ah.dimensionCents[zone] : 0;
+  const weight = parcel.weightLb > ah.actualWeightLb ? ah.weightCents[zone] : 0;
   if (size === undefined || weight === undefined) return undefined;
   return { cents: Math.max(size, weight), minBillableLb: bySize ? ah.dimensionMinBillableLb : 0 };
 }

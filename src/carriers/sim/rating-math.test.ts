@@ -44,11 +44,11 @@ test('zones between real ZIPs', () => {
   assert.equal(zoneFor('usps', '78701', '94105')?.label, '07');
   // San Francisco → New York, about 2,570 miles: zone 8.
   assert.equal(zoneFor('fedex', '94105', '10001')?.label, '8');
-  // Offshore: Hawaii and Alaska are UPS 44, Puerto Rico 45; Guam is USPS zone 9.
+  // Offshore: Hawaii and Alaska are UPS 44, Puerto Rico 45; Palau (a Freely Associated State) is USPS zone 9.
   assert.equal(zoneFor('ups', '94105', '96813')?.label, '44');
   assert.equal(zoneFor('ups', '10001', '00901')?.label, '45');
   assert.equal(zoneFor('usps', '94105', '96813')?.label, '08');
-  assert.equal(zoneFor('usps', '94105', '96910')?.label, '09');
+  assert.equal(zoneFor('usps', '94105', '96940')?.label, '09');
   // Honolulu to Honolulu is local, not offshore.
   assert.equal(zoneFor('usps', '96813', '96814')?.label, '01');
   assert.equal(zoneFor('usps', '94105', '99999'), undefined);
@@ -64,10 +64,13 @@ test('price: UPS Ground, 3 lb, zone 7, to a home', () => {
   assert.deepEqual(priceFor(ups, ground, { parcel: { weightLb: 3 }, billableLb: 3, zone: { label: '7', index: 7 }, residential: false }), { amountCents: 1788, listAmountCents: 2384 });
 });
 
-test('price: USPS Priority Mail, 1 lb, zone 1, has no fuel or residential surcharge', () => {
+test('price: USPS Priority Mail, 1 lb, zone 1, is the Notice 123 retail price with no fuel or residential surcharge', () => {
   const priority = usps.services.find((s) => s.code === 'PRIORITY_MAIL')!;
-  // 950 × 1 = 950 published; account 950 × 0.9 = 855.
-  assert.deepEqual(priceFor(usps, priority, { parcel: { weightLb: 1 }, billableLb: 1, zone: { label: '01', index: 1 }, residential: true }), { amountCents: 855, listAmountCents: 950 });
+  // Notice 123 retail, 1 lb, zone 1: $11.00; the account pays retail until commercial prices are loaded.
+  assert.deepEqual(priceFor(usps, priority, { parcel: { weightLb: 1 }, billableLb: 1, zone: { label: '01', index: 1 }, residential: true }), {
+    amountCents: 1100,
+    listAmountCents: 1100,
+  });
 });
 
 test('delivery dates skip weekends', () => {

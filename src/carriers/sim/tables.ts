@@ -1,6 +1,6 @@
 import type { CarrierId } from '../../config.ts';
 import type { DimRule } from './billable-weight.ts';
-import { fedexPrices } from './prices/current.ts';
+import { fedexPrices, uspsPrices } from './prices/current.ts';
 import type { PriceList } from './prices/types.ts';
 
 export interface SimService {
@@ -52,9 +52,8 @@ const all = (n: number) => [n, n, n, n, n, n, n, n, n + 2] as const;
 
 /**
  * The simulators' carriers: real service codes and names, the carriers' own dimensional divisors and limits
- * (carriers.md 5.1, 5.4). FedEx prices from its published list (prices/current.ts); UPS and USPS, whose
- * published tables are not in the stored material, from a formula shaped like them: dearer with weight, distance
- * and speed.
+ * (carriers.md 5.1, 5.4). FedEx and USPS price from their published lists (prices/current.ts); UPS, whose daily
+ * rates are not in the stored material, from a formula shaped like them: dearer with weight, distance and speed.
  */
 export const simTables: readonly SimCarrierTable[] = [
   {
@@ -90,21 +89,11 @@ export const simTables: readonly SimCarrierTable[] = [
   {
     id: 'usps',
     name: 'USPS',
-    dim: { divisor: 166, minCubicIn: 1728 },
+    dim: { divisor: uspsPrices.dimDivisor, minCubicIn: 1728 },
     maxWeightLb: 70,
     maxLengthIn: 108,
     maxLengthPlusGirthIn: 130,
-    prices: {
-      kind: 'formula',
-      services: {
-        USPS_GROUND_ADVANTAGE: { baseCents: 650, perLbCents: 70, zoneStep: 0.1 },
-        PRIORITY_MAIL: { baseCents: 950, perLbCents: 120, zoneStep: 0.11 },
-        PRIORITY_MAIL_EXPRESS: { baseCents: 3100, perLbCents: 300, zoneStep: 0.09 },
-      },
-      fuel: 0,
-      residentialCents: 0,
-      accountDiscount: 0.1,
-    },
+    prices: uspsPrices,
     services: [
       { code: 'USPS_GROUND_ADVANTAGE', name: 'USPS Ground Advantage', days: [2, 2, 3, 3, 4, 4, 5, 5, 7], guaranteed: false, maxLengthPlusGirthIn: 130 },
       { code: 'PRIORITY_MAIL', name: 'Priority Mail', days: [1, 1, 2, 2, 2, 3, 3, 3, 4], guaranteed: false, maxLengthPlusGirthIn: 108 },

@@ -16,6 +16,10 @@ export const basketSources: Readonly<Partial<Record<CarrierId, string>>> = {
     'FedEx Service Guide, standard list rates effective January 6, 2025, updated July 14, 2025: "U.S. package rates: Zone 2/4/8" ' +
     '(FedEx 2Day, FedEx Standard Overnight columns) and "FedEx Ground and FedEx Home Delivery rates: Zones 2-8"; text copy in ' +
     'github.com/TalentP27/AiAgents, WorkflowAgents/FreightAgent/Markdown/fedex_document.md (commit 2038ee4)',
+  usps:
+    'USPS Notice 123, Price List (pe.usps.com/text/dmm300/Notice123.htm): USPS Ground Advantage — Retail, Priority Mail — Retail, ' +
+    'Priority Mail Express — Retail, zones 2, 5 and 8, as in force on 2026-09-28; copy in github.com/Lxr-max/WebHarbor, ' +
+    'sites/usps/source_data/pricing.json (commit 16df088)',
 };
 
 const cells = (carrier: CarrierId, service: string, byZone: Record<string, [number, number, number]>): BasketItem[] =>
@@ -23,11 +27,14 @@ const cells = (carrier: CarrierId, service: string, byZone: Record<string, [numb
 
 /**
  * A basket of published cells, 1, 5 and 20 lb to a near, a middle and a far zone, for ground, two-day and
- * overnight service: test mode's list prices must equal these to the cent. UPS and USPS have none: their published
- * tables are not loaded (prices/current.ts).
+ * overnight service: test mode's list prices must equal these to the cent. UPS has none: its daily rates are not
+ * loaded (prices/current.ts).
  */
 export const priceBasket: readonly BasketItem[] = [
   ...cells('fedex', 'FEDEX_GROUND', { '2': [1132, 1329, 1821], '4': [1269, 1617, 2096], '8': [1417, 2048, 4079] }),
   ...cells('fedex', 'FEDEX_2_DAY', { '2': [2523, 2833, 5319], '4': [2742, 3549, 8070], '8': [4354, 7829, 20448] }),
   ...cells('fedex', 'STANDARD_OVERNIGHT', { '2': [3855, 4906, 8168], '4': [6996, 10283, 21647], '8': [9535, 13521, 27247] }),
+  ...cells('usps', 'USPS_GROUND_ADVANTAGE', { '02': [995, 1355, 2295], '05': [1095, 1745, 3515], '08': [1290, 2605, 6940] }),
+  ...cells('usps', 'PRIORITY_MAIL', { '02': [1150, 1495, 2580], '05': [1305, 2210, 4695], '08': [1695, 3690, 10940] }),
+  ...cells('usps', 'PRIORITY_MAIL_EXPRESS', { '02': [3635, 4105, 9610], '05': [5150, 8500, 18285], '08': [6280, 10150, 20855] }),
 ];

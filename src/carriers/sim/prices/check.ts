@@ -9,15 +9,15 @@ export function priceTableViolations(list: PriceList): string[] {
   const out: string[] = [];
   const where = (service: string, zone: string, lb: number) => `${list.carrier} ${service} zone ${zone} ${lb} lb`;
   for (const [service, table] of Object.entries(list.services)) {
-    const zones = Object.keys(table).sort((a, b) => Number(a) - Number(b));
-    for (const [i, zone] of zones.entries()) {
-      const { fromLb, cents } = table[zone]!;
+    for (const [zone, { fromLb, cents }] of Object.entries(table)) {
+      const rank = list.distanceZones.indexOf(zone);
+      const nearerZone = rank > 0 ? list.distanceZones[rank - 1] : undefined;
       for (const [j, price] of cents.entries()) {
         const lb = fromLb + j;
         if (!Number.isInteger(price) || price <= 0) out.push(`${where(service, zone, lb)}: ${price} is not a price in cents`);
         if (j > 0 && price < cents[j - 1]!) out.push(`${where(service, zone, lb)}: ${price} is less than ${cents[j - 1]} for ${lb - 1} lb`);
-        const nearer = i > 0 ? publishedCents(table, zones[i - 1]!, lb) : undefined;
-        if (nearer !== undefined && price < nearer) out.push(`${where(service, zone, lb)}: ${price} is less than ${nearer} to zone ${zones[i - 1]}`);
+        const nearer = nearerZone === undefined ? undefined : publishedCents(table, nearerZone, lb);
+        if (nearer !== undefined && price < nearer) out.push(`${where(service, zone, lb)}: ${price} is less than ${nearer} to zone ${nearerZone}`);
       }
     }
   }

@@ -24,6 +24,8 @@ export interface PriceList {
   dimDivisor: number;
   /** Service code to its published table. */
   services: Readonly<Record<string, RateTable>>;
+  /** Zone labels from nearest to farthest: farther never costs less (other labels, e.g. Alaska, are not ranked). */
+  distanceZones: readonly string[];
   /** Service codes from slowest to fastest: a faster service never costs less at the same zone and weight. */
   speedOrder: readonly string[];
   /** Residential delivery charge by service code, in cents; a service not listed has none. */
@@ -32,7 +34,8 @@ export interface PriceList {
   fuel: number;
   /** Our model of an account's negotiated discount off published transport prices (not a published figure). */
   accountDiscount: number;
-  additionalHandling: {
+  /** Size and weight surcharges, for a carrier that publishes them by zone band. */
+  additionalHandling?: {
     longestIn: number;
     secondLongestIn: number;
     lengthPlusGirthIn: number;
@@ -43,7 +46,7 @@ export interface PriceList {
     actualWeightLb: number;
     weightCents: ZoneCharge;
   };
-  oversize: {
+  oversize?: {
     longestIn: number;
     lengthPlusGirthIn: number;
     minBillableLb: number;
