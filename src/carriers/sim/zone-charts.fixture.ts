@@ -70,6 +70,13 @@ export const uspsCharts: Readonly<Record<string, string>> = {
 };
 
 /**
+ * A ZIP each ZIP3 row governs where the chart lists 5-digit exceptions to it: 969's row (zone 9) holds for the ZIPs
+ * of the Freely Associated States, no chart of the sample listing 96940 apart; Guam's and the Northern Mariana
+ * Islands' ZIPs are exceptions in zone 8.
+ */
+export const rowZips: Readonly<Record<string, string>> = { '969': '96940' };
+
+/**
  * UPS: the Ground column of the UPS zone chart for origins 450-01 to 452-99 (Cincinnati), as stored in
  * interchange/interchange dist/standard/products/ship/450.csv (commit 65db8eda, 2004-04-25). Null: "-", UPS Ground
  * did not serve the range.

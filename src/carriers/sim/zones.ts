@@ -1,7 +1,7 @@
 /**
  * Zones, with the labels each carrier prints:
- * - USPS "01"–"09": 01–08 by great-circle miles between the ZIP3s' points (zip3-points.ts), 09 to Guam, the Northern
- *   Mariana Islands and the Freely Associated States (ZIP3 969). Index = the zone.
+ * - USPS "01"–"09": 01–08 by great-circle miles between the ZIP3s' points (zip3-points.ts), 09 to the Freely
+ *   Associated States (Palau, Micronesia, the Marshall Islands). Index = the zone.
  * - UPS "2"–"8" between the 48 states; "44" to or from Alaska and Hawaii metro ZIPs, "46" their rural ZIPs, "45"
  *   Puerto Rico (index 9). UPS serves no military, Virgin Islands or Pacific territory ZIP domestically.
  * - FedEx Express "2"–"8"; to Alaska metro "9", Hawaii metro "10", Alaska rural "11", Hawaii rural "12"; from Alaska
@@ -33,9 +33,12 @@ const mileBands = [50, 150, 300, 600, 1000, 1400, 1800] as const;
 /** USPS zones military mail from the gateway its ZIP3s route through: the charts' zones match these ZIP3s'. */
 const militaryGateways: Readonly<Record<string, string>> = { AE: '100', AA: '331', AP: '941' };
 const military = new Set(Object.keys(militaryGateways));
-/** USPS zone 9 (carriers.md 5.3; every 2018 chart gives 9 to ZIP3 969). */
-const zone9Zip3 = '969';
-const pacificTerritories = new Set(['GU', 'AS', 'MP', 'FM', 'MH', 'PW']);
+/**
+ * USPS zone 9: every 2018 chart gives it to ZIP3 969, then lists every Guam and Northern Mariana Islands ZIP of 969
+ * as a 5-digit exception in zone 8, which leaves the Freely Associated States' ZIPs (96939–96944, 96960, 96970).
+ */
+const freelyAssociated = new Set(['PW', 'FM', 'MH']);
+const pacificTerritories = new Set(['GU', 'AS', 'MP', ...freelyAssociated]);
 
 export function uspsZoneIndex(miles: number): number {
   const i = mileBands.findIndex((limit) => miles <= limit);
@@ -63,7 +66,7 @@ function miles(from: Place, to: Place): number {
 }
 
 function uspsZone(from: Place, to: Place): Zone {
-  const index = from.zip.slice(0, 3) === to.zip.slice(0, 3) ? 1 : to.zip.startsWith(zone9Zip3) ? 9 : uspsZoneIndex(miles(from, to));
+  const index = from.zip.slice(0, 3) === to.zip.slice(0, 3) ? 1 : freelyAssociated.has(to.state) ? 9 : uspsZoneIndex(miles(from, to));
   return { label: `0${index}`, index };
 }
 
