@@ -16,10 +16,10 @@ export const ratingPackagingCodes = ['00', '01', '02', '03', '04', '21', '24', '
 /** ShipmentServiceOptions.ReturnService.Code. */
 export const ratingReturnServiceCodes = ['3', '5', '8', '9', '10', '11', '12', '13', '14', '15', '16', '17', '18', '19', '20'] as const;
 
-/** Rating's addresses: StateProvinceCode is 2 characters here (5 in Shipping). */
-const address = (extra: TProperties = {}) =>
+/** Rating's addresses: StateProvinceCode is 2 characters here (5 in Shipping); ShipFrom's AddressLine is optional. */
+const address = (extra: TProperties = {}, linesRequired = true) =>
   container({
-    AddressLine: addressLines(35),
+    AddressLine: linesRequired ? addressLines(35) : Type.Optional(addressLines(35)),
     City: Type.Optional(text(30)),
     StateProvinceCode: Type.Optional(text(2, 2)),
     PostalCode: Type.Optional(text(9)),
@@ -56,7 +56,7 @@ export const rateRequestBody = container({
     Shipment: container({
       Shipper: party(address(), { ShipperNumber: Type.Optional(accountNumber) }),
       ShipTo: party(address({ ResidentialAddressIndicator: Type.Optional(indicator) })),
-      ShipFrom: Type.Optional(party(address())),
+      ShipFrom: Type.Optional(party(address({}, false))),
       PaymentDetails: Type.Optional(
         container({
           ShipmentCharge: Type.Array(container({ Type: oneOf(['01', '02']), BillShipper: Type.Optional(container({ AccountNumber: accountNumber })) }), { minItems: 1 }),
