@@ -46,9 +46,12 @@ export function toUspsAddress(a: Address): UspsAddress {
   // USPS asks for firstName and lastName separately; everything after the first word counts as the last name.
   const first = words[0] ? clip(words[0], limits.name) : '';
   const last = clip(words.slice(1).join(' '), limits.name);
-  // A street longer than USPS's 50 characters goes on over into the secondary line, which keeps its own unit after it.
+  // A street longer than USPS's 50 characters goes on over into the secondary line, as much as fits before the
+  // unit: the unit is what the carrier needs to deliver, so it is the last thing to be cut.
   const [street, overflow] = splitAt(a.street1, limits.street);
-  const secondary = clip([overflow, a.street2?.trim() ?? ''].filter(Boolean).join(' '), limits.street);
+  const unit = clip(a.street2 ?? '', limits.street);
+  const room = limits.street - (unit ? unit.length + 1 : 0);
+  const secondary = [room > 0 ? clip(overflow, room) : '', unit].filter(Boolean).join(' ');
   const phone = a.phone?.replace(/\D/g, '');
   return {
     ...(first ? { firstName: first } : {}),

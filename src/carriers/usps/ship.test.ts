@@ -38,6 +38,21 @@ test('the label request carries the image type asked for, split names and ZIPs, 
   assert.equal((buildLabelRequest({ ...purchase, labelFormat: 'png' }) as { imageInfo: { imageType: string } }).imageInfo.imageType, 'PNG');
 });
 
+test('long names, firms and streets fit the published lengths; a street runs on into the secondary line before the unit', () => {
+  const from = {
+    ...purchase.from,
+    name: 'Augusta Ada King-Noel Countess of Lovelace Baroness Wentworth of Nettlestead and Ockham',
+    company: 'The Analytical Engine and Difference Engine Manufacturing Company',
+    street1: '1 Infinite Loop Building Number Seven Research and Development Campus West',
+    street2: 'Suite 4500',
+  };
+  const body = buildLabelRequest({ ...purchase, from }) as { fromAddress: Record<string, string> };
+  assert.deepEqual(
+    [body.fromAddress.firstName, body.fromAddress.lastName, body.fromAddress.firm, body.fromAddress.streetAddress, body.fromAddress.secondaryAddress],
+    ['Augusta', 'Ada King-Noel Countess of Lovelace Baroness', 'The Analytical Engine and Difference Engine', '1 Infinite Loop Building Number Seven Research and', 'Development Campus West Suite 4500'],
+  );
+});
+
 test('a parcel without dimensions goes as the smallest machinable parcel, never 0 x 0 x 0', () => {
   const body = buildLabelRequest({ ...purchase, parcel: { weightLb: 1 } }) as { packageDescription: Record<string, unknown> };
   assert.deepEqual([body.packageDescription.length, body.packageDescription.width, body.packageDescription.height], [6, 3, 0.25]);
