@@ -6,9 +6,9 @@ import { fitAddressLines, upsLines } from './address-lines.ts';
 import { apiVersion, printReturnLabel, servicesWithoutReturns, upsAddress, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
 
 /** What the Shipping API can print (Shipping.yaml, LabelImageFormat.Code); of ours it has ZPL, and GIF stands in for PDF and PNG. */
-export type UpsImageFormat = 'GIF' | 'ZPL';
+type UpsImageFormat = 'GIF' | 'ZPL';
 
-export const shipImageFormat = (format: PurchaseRequest['labelFormat']): UpsImageFormat => (format === 'zpl' ? 'ZPL' : 'GIF');
+const shipImageFormat = (format: PurchaseRequest['labelFormat']): UpsImageFormat => (format === 'zpl' ? 'ZPL' : 'GIF');
 
 function party(a: Address, lines: string[], markResidential: boolean): Record<string, unknown> {
   const phone = a.phone?.replace(/\D/g, '').slice(0, 15);
