@@ -3,10 +3,11 @@ import { asString } from '../live/lenient.ts';
 /*
  * Business days to delivery that FedEx commits to per service, for a priced rate reply that carries no transit
  * data (FedEx leaves commit and operationalDetail out for some services, and when it does not honour
- * returnTransitTimes). The Express figures are the services' published commitments, which the service names of
- * FedEx's API Reference Guide (karrio modules/connectors/fedex/vendor/" API-Reference-Guide.html", commit
- * 0f7414f0) also carry ("FedEx Economy/FedEx Express Saver® [3 day]"): First, Priority and Standard Overnight the
- * next business day, 2Day and 2Day AM the second, Express Saver the third.
+ * returnTransitTimes). From the FedEx Service Guide effective January 6, 2025 (its U.S. package rate pages, as
+ * stored in TalentP27/AiAgents WorkflowAgents/FreightAgent/Markdown/fedex_document.md, commit 2038ee4e): "Delivery
+ * commitment" First Overnight "Next day by 8 or 8:30 a.m.", Priority Overnight "Next day by 10:30 a.m.", Standard
+ * Overnight "Next day by 5 p.m.", 2Day A.M. "2nd day by 10:30 a.m.", 2Day "2nd day by 5 p.m.", Express Saver "3rd
+ * day by 5 p.m.".
  */
 const expressDays: Readonly<Record<string, number>> = {
   FIRST_OVERNIGHT: 1,
@@ -18,11 +19,11 @@ const expressDays: Readonly<Record<string, number>> = {
 };
 
 /*
- * FedEx Ground and Home Delivery publish 1-5 business days within the contiguous US and 3-7 to Alaska and Hawaii,
- * by distance, on a transit map drawn for each origin. That map is not among the sources we hold, so the days
- * come from the rate zone FedEx answered: its zones are distance bands (2: up to 150 miles, 3: 151-300,
- * 4: 301-600, 5: 601-1,000, 6: 1,001-1,400, 7: 1,401-1,800, 8: beyond), read against the 1-5 day range. Zones
- * past 8 are Alaska, Hawaii and the territories: the 7 days of the range's far end.
+ * The same guide's Ground and Home Delivery pages commit to "1-5 days based on distance to destination" for zones
+ * 2-8 (2: 0-150 miles, 3: 151-300, 4: 301-600, 5: 601-1,000, 6: 1,001-1,400, 7: 1,401-1,800, 8: beyond) and
+ * "1-7 days" for the Alaska and Hawaii zones (9, 14, 17, 22, 23, 25, 92, 96). FedEx's Ground transit map, drawn for
+ * each origin, is not among the sources we hold, so the day within that range is our reading of the zone's
+ * distance band; beyond zone 8 it is the range's far end.
  */
 const groundDaysByZone: Readonly<Record<number, number>> = { 2: 1, 3: 2, 4: 2, 5: 3, 6: 4, 7: 4, 8: 5 };
 const groundServices = new Set(['FEDEX_GROUND', 'GROUND_HOME_DELIVERY']);
