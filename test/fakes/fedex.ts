@@ -333,6 +333,8 @@ export async function startFedexFake(): Promise<FedexFake> {
     'POST /address/v1/addresses/resolve': { contract: fedexAddressRequest, answer: resolve },
   };
 
+  // Compiled before the first call, so a schema compile never lands inside a client's time-out.
+  for (const schema of [fedexTokenForm, ...Object.values(routes).map((r) => r.contract)]) contractViolations(schema, {});
   const server = await serve(async (req, res) => {
     const raw = await readText(req);
     const path = (req.url ?? '/').split('?')[0]!;
