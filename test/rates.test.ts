@@ -122,8 +122,8 @@ describe('failures stay per carrier', () => {
     // 30 × 20 × 15 in: 30 + 70 = 100 in of length plus girth fits Ground Advantage (130) and Priority (108) …
     const big = byService((await shop({ ship_from: austin, ship_to: sanFrancisco, parcel: { weight: { value: 5, unit: 'lb' }, dimensions: { length: 30, width: 20, height: 15, unit: 'in' } } })).body.rates);
     assert.ok(big.has('usps:PRIORITY_MAIL'));
-    // … 40 × 20 × 15: 110 in fits Ground Advantage only.
-    const bigger = byService((await shop({ ship_from: austin, ship_to: sanFrancisco, parcel: { weight: { value: 5, unit: 'lb' }, dimensions: { length: 40, width: 20, height: 15, unit: 'in' } } })).body.rates);
+    // … 50 × 15 × 15: 110 in fits Ground Advantage only (its cube bills 68 lb, inside Notice 123's 70 lb grid).
+    const bigger = byService((await shop({ ship_from: austin, ship_to: sanFrancisco, parcel: { weight: { value: 5, unit: 'lb' }, dimensions: { length: 50, width: 15, height: 15, unit: 'in' } } })).body.rates);
     assert.ok(bigger.has('usps:USPS_GROUND_ADVANTAGE') && !bigger.has('usps:PRIORITY_MAIL'));
   });
 
