@@ -8,7 +8,7 @@ import { failure, ok, type CarrierResult } from '../carrier.ts';
  */
 const lineMax = 35;
 const maxLines = 3;
-const cityMax = 35;
+export const cityMax = 35;
 const personMax = 70;
 const companyMax = 35;
 
@@ -48,11 +48,10 @@ export interface FedexAddress {
   residential?: boolean;
 }
 
-/** The ship and address-validation APIs' address, or why FedEx could not take it. */
+/** The ship and address-validation APIs' address, or why FedEx could not take its streets. */
 export function fedexAddress(a: Address, residential?: boolean): CarrierResult<FedexAddress> {
   const streetLines = fedexStreetLines(a);
   if (!streetLines) return failure('address_invalid', `FedEx takes at most ${maxLines} street lines of ${lineMax} characters; "${[a.street1, a.street2].filter(Boolean).join(', ')}" needs more`);
-  if (a.city.trim().length > cityMax) return failure('address_invalid', `FedEx takes a city name of at most ${cityMax} characters; "${a.city}" is longer`);
   return ok({
     streetLines,
     city: a.city.trim(),

@@ -96,6 +96,8 @@ test('names and streets fit FedEx: a long street is wrapped onto lines of 35, a 
   const recipient = built.value.requestedShipment.recipients[0]!;
   assert.deepEqual(recipient.address.streetLines, ['1600 Amphitheatre Parkway Building', 'Forty Three']);
   assert.equal(recipient.contact.companyName, 'The Very Long Company Name Incorpor');
+  const farCity = buildShipRequest({ ...request, to: { ...request.to, city: 'Llanfairpwllgwyngyll-gogerychwyrndrobwll' } }, '740561073');
+  assert.equal(!farCity.ok && farCity.error.code, 'address_invalid');
   const nameless = buildShipRequest({ ...request, to: { ...request.to, name: undefined } }, '740561073');
   assert.equal(!nameless.ok && nameless.error.code, 'address_invalid');
 });

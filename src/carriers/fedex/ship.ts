@@ -2,7 +2,7 @@ import { currencyOf } from '../live/currency.ts';
 import type { LabelFormat } from '../../labels/label-data.ts';
 import { failure, ok, type CarrierResult, type PurchasedLabel, type PurchaseRequest } from '../carrier.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
-import { contactNames, fedexAddress, fedexDate, fedexDimensions, isResidential, usPhone, type FedexAddress } from './party.ts';
+import { cityMax, contactNames, fedexAddress, fedexDate, fedexDimensions, isResidential, usPhone, type FedexAddress } from './party.ts';
 import { labelFormatOf } from './label-format.ts';
 import type { Address } from '../../schemas/address.ts';
 
@@ -29,6 +29,8 @@ interface FedexParty {
 function party(a: Address, phone: string, residential: boolean | undefined, role: string): CarrierResult<FedexParty> {
   const names = contactNames(a);
   if (!names) return failure('address_invalid', `FedEx needs a name or a company for the ${role}`);
+  // The ship document limits the city to 35 characters; the address-validation one does not.
+  if (a.city.trim().length > cityMax) return failure('address_invalid', `FedEx ships to a city name of at most ${cityMax} characters; "${a.city}" is longer`);
   const address = fedexAddress(a, residential);
   if (!address.ok) return address;
   return ok({ contact: { ...names, phoneNumber: phone }, address: address.value });
