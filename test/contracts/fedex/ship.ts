@@ -62,8 +62,8 @@ const labelSpecification = closed(
   {
     required: ['imageType', 'labelStockType'],
     allOf: [
-      { if: { properties: { imageType: { enum: ['ZPLII', 'EPL2'] } } }, then: { properties: { labelStockType: { pattern: '^STOCK_' } } } },
-      { if: { properties: { imageType: { enum: ['PDF', 'PNG'] } } }, then: { properties: { labelStockType: { pattern: '^PAPER_' } } } },
+      { if: { required: ['imageType'], properties: { imageType: { enum: ['ZPLII', 'EPL2'] } } }, then: { properties: { labelStockType: { pattern: '^STOCK_' } } } },
+      { if: { required: ['imageType'], properties: { imageType: { enum: ['PDF', 'PNG'] } } }, then: { properties: { labelStockType: { pattern: '^PAPER_' } } } },
     ],
   },
 );
@@ -81,8 +81,8 @@ const customerReference = closed(
   {
     required: ['customerReferenceType', 'value'],
     allOf: [
-      { if: { properties: { customerReferenceType: { not: { const: 'CUSTOMER_REFERENCE' } } } }, then: { properties: { value: { maxLength: 30 } } } },
-      { if: { properties: { customerReferenceType: { const: 'RMA_ASSOCIATION' } } }, then: { properties: { value: { maxLength: 20 } } } },
+      { if: { required: ['customerReferenceType'], properties: { customerReferenceType: { not: { const: 'CUSTOMER_REFERENCE' } } } }, then: { properties: { value: { maxLength: 30 } } } },
+      { if: { required: ['customerReferenceType'], properties: { customerReferenceType: { const: 'RMA_ASSOCIATION' } } }, then: { properties: { value: { maxLength: 20 } } } },
     ],
   },
 );
@@ -136,7 +136,7 @@ export const fedexShipRequest = closed(
       },
       {
         required: ['labelSpecification', 'packagingType', 'pickupType', 'recipients', 'requestedPackageLineItems', 'serviceType', 'shipper', 'shippingChargesPayment', 'totalWeight'],
-        if: { properties: { serviceType: { enum: groundServices } } },
+        if: { required: ['serviceType'], properties: { serviceType: { enum: groundServices } } },
         then: { properties: { requestedPackageLineItems: { items: { properties: { customerReferences: { items: { properties: { value: { maxLength: 30 } } } } } } } } },
       },
     ),
