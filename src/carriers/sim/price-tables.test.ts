@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Quote, RateRequest } from '../carrier.ts';
@@ -129,6 +131,14 @@ test('Alaska and Hawaii: FedEx Home Delivery priced from its Alaska and Hawaii t
 
 test('every loaded price list is monotone in weight, zone and speed', () => {
   for (const list of currentPriceLists) assert.deepEqual(priceTableViolations(list), [], list.source);
+});
+
+test('scripts/check-price-tables.ts passes on the loaded lists and says what it checked', () => {
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/check-price-tables.ts'], { cwd: root, encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stdout + run.stderr);
+  for (const list of currentPriceLists) assert.ok(run.stdout.includes(`${list.carrier}: ${list.source}`), run.stdout);
+  assert.match(run.stdout, /0 violation/);
 });
 
 test('the monotonicity check names the cell that breaks each rule', () => {
