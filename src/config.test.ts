@@ -34,6 +34,15 @@ test('postgres URLs, features and carrier settings are read', () => {
   assert.equal(config.webhooksAllowInsecure, true);
 });
 
+test('USPS_CRID, USPS_MID and USPS_MANIFEST_MID are read for USPS only, in the formats USPS publishes', () => {
+  const config = loadConfig({ SHIPD_DATA_DIR: dir(), USPS_CRID: ' 56781234 ', USPS_MID: '927000001', USPS_MANIFEST_MID: '123456' });
+  assert.deepEqual([config.carriers.usps.crid, config.carriers.usps.mid, config.carriers.usps.manifestMid], ['56781234', '927000001', '123456']);
+  assert.equal(config.carriers.ups.crid, undefined);
+  const unset = loadConfig({ SHIPD_DATA_DIR: dir() }).carriers.usps;
+  assert.deepEqual([unset.crid, unset.mid, unset.manifestMid], [undefined, undefined, undefined]);
+  assert.throws(() => loadConfig({ SHIPD_DATA_DIR: dir(), USPS_MID: '12345' }), /invalid setting USPS_MID: must be a USPS Mailer ID \(MID\) of 6 or 9 digits \(got "12345"\)/);
+});
+
 test('a config file sets the same names, and the environment overrides it', () => {
   const d = dir();
   const file = join(d, 'shipd.json');
@@ -55,6 +64,12 @@ test('each bad value names its setting', () => {
     { SHIPD_WEBHOOKS_ALLOW_INSECURE: 'maybe' },
     { SHIPD_PUBLIC_URL: 'not a url' },
     { DATABASE_URL: 'sqlite:' },
+    { USPS_CRID: '1' },
+    { USPS_CRID: 'CRID-5678' },
+    { USPS_CRID: '1234567890123456789' },
+    { USPS_MID: '12345' },
+    { USPS_MID: '1234567' },
+    { USPS_MANIFEST_MID: '12345678' },
   ];
   for (const env of cases) {
     const [name] = Object.keys(env);

@@ -2,6 +2,7 @@ import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSyn
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
+import { mailerIdProblem, type MailerIdKind } from './carriers/usps/mailer-ids.ts';
 
 export const carrierIds = ['ups', 'usps', 'fedex'] as const;
 export type CarrierId = (typeof carrierIds)[number];
@@ -14,6 +15,10 @@ export interface CarrierCredentials {
   clientSecret: string | undefined;
   accountNumber: string | undefined;
   baseUrl: string;
+  /** USPS only (USPS_CRID, USPS_MID, USPS_MANIFEST_MID): the mailer its payment authorization names. */
+  crid?: string;
+  mid?: string;
+  manifestMid?: string;
 }
 
 export interface Config {
@@ -83,6 +88,9 @@ export const settingNames = [
     const p = c.toUpperCase();
     return [`${p}_CLIENT_ID`, `${p}_CLIENT_SECRET`, `${p}_ACCOUNT_NUMBER`, `${p}_BASE_URL`];
   }),
+  'USPS_CRID',
+  'USPS_MID',
+  'USPS_MANIFEST_MID',
 ] as const;
 
 /** SHIPD_ variables that are not settings of the server but are read by one command. */
@@ -120,6 +128,22 @@ function httpUrl(name: string, value: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(name, `must be an http(s) URL (got "${value}")`);
   return value.replace(/\/+$/, '');
+}
+
+function mailerId(raw: Raw, name: string, kind: MailerIdKind): string | undefined {
+  const value = raw[name]?.trim();
+  if (!value) return undefined;
+  const problem = mailerIdProblem(kind, value);
+  if (problem) throw new ConfigError(name, problem);
+  return value;
+}
+
+/** USPS_CRID, USPS_MID and USPS_MANIFEST_MID, each only when set. */
+function uspsMailer(raw: Raw): Pick<CarrierCredentials, 'crid' | 'mid' | 'manifestMid'> {
+  const crid = mailerId(raw, 'USPS_CRID', 'crid');
+  const mid = mailerId(raw, 'USPS_MID', 'mid');
+  const manifestMid = mailerId(raw, 'USPS_MANIFEST_MID', 'mid');
+  return { ...(crid && { crid }), ...(mid && { mid }), ...(manifestMid && { manifestMid }) };
 }
 
 function database(raw: Raw, dataDir: string): Config['database'] {
@@ -240,6 +264,7 @@ export function loadConfig(env: Raw = process.env, file?: string): Config {
       baseUrl: raw[`${p}_BASE_URL`] ? httpUrl(`${p}_BASE_URL`, raw[`${p}_BASE_URL`]!) : defaultCarrierBaseUrls[id],
     };
   }
+  carriers.usps = { ...carriers.usps, ...uspsMailer(raw) };
 
   return {
     port,

@@ -5,7 +5,7 @@ import { austin, orderBody } from './fixtures.ts';
 import { upsFakeCredentials, type UpsFake } from './fakes/ups.ts';
 import { fakeUspsCredentials, type UspsFake } from './fakes/usps.ts';
 import type { FedexFake } from './fakes/fedex.ts';
-import { connectOwnUps, startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
+import { connectOwnUps, connectOwnUsps, startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
 import { setPaymentMethod } from '../src/domain/billing.ts';
 import { isValidTrackingNumber } from '../src/carriers/tracking-numbers.ts';
 
@@ -188,5 +188,41 @@ describe('an account bringing its own carrier account', () => {
     assert.equal(gone.code, 0, gone.stderr);
     const after = await rates(server, key, (await order(server, key)).id);
     assert.deepEqual(after.errors.map((e: Json) => e.carrier), ['ups']);
+  });
+});
+
+describe('an account bringing its own USPS account', () => {
+  let server: TestServer;
+  let key: string;
+  before(async () => {
+    server = await startServer({ env: fakes.env(['ups', 'fedex']) });
+    await server.account('own-usps');
+    key = (await server.cli(['keys', 'create', '--account', 'own-usps', '--mode', 'live'])).stdout.trim();
+  });
+  after(() => server.close());
+
+  test('`carriers connect` takes the CRID and MIDs the USPS payment authorization needs, and labels are bought with them', async () => {
+    const badMid = await connectOwnUsps(server, 'own-usps', ['--crid', fakeUspsCredentials.crid, '--mid', '12345']);
+    assert.notEqual(badMid.code, 0);
+    assert.match(badMid.stderr, /--mid must be a USPS Mailer ID \(MID\) of 6 or 9 digits/);
+    const upsCrid = await server.cli(['carriers', 'connect', '--account', 'own-usps', '--carrier', 'ups', '--client-id', 'x', '--crid', '1234'], { SHIPD_CARRIER_CLIENT_SECRET: 's' });
+    assert.match(upsCrid.stderr, /--crid is for --carrier usps only/);
+
+    // Connected without a CRID or MID: rates work, buying names what is missing.
+    assert.equal((await connectOwnUsps(server, 'own-usps', [])).code, 0);
+    const o = await order(server, key);
+    const uspsRate = () => rates(server, key, o.id).then((r) => r.rates.find((x: Json) => x.carrier === 'usps'));
+    const refused = await server.request('POST', '/shipments', { key, body: { order_id: o.id, rate_id: (await uspsRate()).id } });
+    assert.notEqual(refused.status, 201);
+    assert.match(refused.text, /USPS_CRID.*USPS_MID/);
+
+    // Connected again with them: the adapter of the old credentials is not reused.
+    const connected = await connectOwnUsps(server, 'own-usps', ['--crid', fakeUspsCredentials.crid, '--mid', fakeUspsCredentials.mid, '--manifest-mid', '123456']);
+    assert.equal(connected.code, 0, connected.stderr);
+    const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.id, rate_id: (await uspsRate()).id } });
+    assert.equal(bought.status, 201, bought.text);
+    assert.equal(bought.body.payment, 'carrier_account');
+    const payment = usps.calls.findLast((c) => c.path === '/payments/v3/payment-authorization')!;
+    assert.deepEqual((payment.body as { roles: unknown[] }).roles[1], { roleName: 'LABEL_OWNER', CRID: fakeUspsCredentials.crid, MID: fakeUspsCredentials.mid, manifestMID: '123456' });
   });
 });

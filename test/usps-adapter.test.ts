@@ -4,6 +4,7 @@ import type { PurchaseRequest, RateRequest } from '../src/carriers/carrier.ts';
 import { isValidTrackingNumber } from '../src/carriers/tracking-numbers.ts';
 import { UspsCarrier } from '../src/carriers/usps/adapter.ts';
 import { uspsIdempotencyKey } from '../src/carriers/usps/idempotency.ts';
+import type { LiveCredentials } from '../src/carriers/live/options.ts';
 import { fakeUspsCredentials, startUspsFake, type UspsFake } from './fakes/usps.ts';
 import { TestClock } from './harness.ts';
 
@@ -35,7 +36,7 @@ let fake: UspsFake;
 let usps: UspsCarrier;
 const carriers: UspsCarrier[] = [];
 
-function adapter(credentials: { clientId: string; clientSecret: string; accountNumber?: string } = fakeUspsCredentials): UspsCarrier {
+function adapter(credentials: LiveCredentials = fakeUspsCredentials): UspsCarrier {
   const c = new UspsCarrier({ credentials, baseUrl: fake.url, timeoutMs, clock: new TestClock() });
   carriers.push(c);
   return c;
@@ -252,6 +253,41 @@ test('purchase failures: no account number, a bad address, an unknown mail class
   fake.failNext = 'malformed';
   const malformed = await usps.purchase(purchaseRequest(), signal);
   assert.equal(malformed.ok ? null : malformed.error.code, 'carrier_error');
+});
+
+test('the payment authorization names the PAYER and LABEL_OWNER as the spec requires, and USPS takes it', async () => {
+  const bought = await usps.purchase(purchaseRequest(), signal);
+  assert.ok(bought.ok, JSON.stringify(bought));
+  const { crid, mid, accountNumber } = fakeUspsCredentials;
+  assert.deepEqual(fake.calls.find((c) => c.path === '/payments/v3/payment-authorization')?.body, {
+    roles: [
+      { roleName: 'PAYER', CRID: crid, accountType: 'EPS', accountNumber },
+      { roleName: 'LABEL_OWNER', CRID: crid, MID: mid, manifestMID: mid },
+    ],
+  });
+  assert.deepEqual(fake.violations, []);
+});
+
+test('the fake USPS refuses the payment authorization shipd once sent, without CRID, MID and manifestMID', async () => {
+  const res = await fetch(`${fake.url}/oauth2/v3/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'client_credentials', client_id: fakeUspsCredentials.clientId, client_secret: fakeUspsCredentials.clientSecret }).toString() });
+  const { access_token: token } = (await res.json()) as { access_token: string };
+  const roles = ['PAYER', 'LABEL_OWNER'].map((roleName) => ({ roleName, accountType: 'EPS', accountNumber: fakeUspsCredentials.accountNumber }));
+  const old = await fetch(`${fake.url}/payments/v3/payment-authorization`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ roles }) });
+  assert.equal(old.status, 400);
+  assert.ok(fake.violations.some((v) => v.includes("'MID'")), fake.violations.join('\n'));
+});
+
+test('a purchase or cancel without a CRID or MID is credentials_missing naming the setting, before anything is asked of USPS', async () => {
+  const { crid: _crid, ...noCrid } = fakeUspsCredentials;
+  const purchase = await adapter(noCrid).purchase(purchaseRequest(), signal);
+  assert.equal(purchase.ok ? null : purchase.error.code, 'credentials_missing');
+  assert.match(purchase.ok ? '' : purchase.error.detail, /USPS_CRID/);
+  const { mid: _mid, ...noMid } = fakeUspsCredentials;
+  const cancel = await adapter(noMid).void(labelRef('9205500000000000000004'), signal);
+  assert.equal(cancel.ok ? null : cancel.error.code, 'credentials_missing');
+  assert.match(cancel.ok ? '' : cancel.error.detail, /USPS_MID/);
+  assert.equal(fake.paymentRequests, 0);
+  assert.deepEqual(fake.calls.filter((c) => c.path.startsWith('/labels/')), []);
 });
 
 test('void: CANCELED is refunded; after the manifest DISPUTED is refund_pending, then already_voided; scanned is label_in_transit', async () => {

@@ -98,7 +98,8 @@ function liveAdapter(id: CarrierId, credentials: LiveCredentials, config: Config
   }
   const baseUrl = config.carriers[id].baseUrl;
   const secretHash = createHash('sha256').update(credentials.clientSecret).digest('hex');
-  const key = [id, baseUrl, credentials.clientId, secretHash, credentials.accountNumber ?? '', config.carrierTimeoutMs].join('|');
+  const mailer = [credentials.crid ?? '', credentials.mid ?? '', credentials.manifestMid ?? ''];
+  const key = [id, baseUrl, credentials.clientId, secretHash, credentials.accountNumber ?? '', ...mailer, config.carrierTimeoutMs].join('|');
   let adapter = byKey.get(key);
   if (!adapter) {
     adapter = adapters[id]({ credentials, baseUrl, timeoutMs: config.carrierTimeoutMs, clock, ...(traceLog && { log: traceLog.child({ component: 'carrier' }) }) });
@@ -127,9 +128,9 @@ export function carriersFor(
       if (unreadable.includes(c.id)) {
         return new UncredentialedCarrier(c.id, `The account's own ${c.name} credentials cannot be read with this SHIPD_SECRET; connect them again`);
       }
-      const creds = config.carriers[c.id];
-      return creds.clientId && creds.clientSecret
-        ? liveAdapter(c.id, { clientId: creds.clientId, clientSecret: creds.clientSecret, ...(creds.accountNumber && { accountNumber: creds.accountNumber }) }, config, clock)
+      const { clientId, clientSecret, accountNumber, crid, mid, manifestMid } = config.carriers[c.id];
+      return clientId && clientSecret
+        ? liveAdapter(c.id, { clientId, clientSecret, ...(accountNumber && { accountNumber }), ...(crid && { crid }), ...(mid && { mid }), ...(manifestMid && { manifestMid }) }, config, clock)
         : new UncredentialedCarrier(c.id, `Set ${p}_CLIENT_ID and ${p}_CLIENT_SECRET, or connect the account's own ${c.name} account, to use ${c.name} with live keys`);
     }),
   );

@@ -6,7 +6,8 @@ import { AccountError, createAccount, findAccount, listAccounts, type Plan } fro
 import { createApiKey, listApiKeys, parseDuration, revokeApiKey, rollApiKey, type KeyAdmin } from '../domain/api-keys.ts';
 import type { Mode } from '../domain/api-key-format.ts';
 import { clearPaymentMethod, setPaymentMethod } from '../domain/billing.ts';
-import { connectCarrier, disconnectCarrier, listCarrierAccounts } from '../domain/carrier-accounts.ts';
+import { connectCarrier, disconnectCarrier, listCarrierAccounts, type OwnCredentials } from '../domain/carrier-accounts.ts';
+import { mailerIdProblem } from '../carriers/usps/mailer-ids.ts';
 import { addLocation } from '../domain/locations.ts';
 import { addPackage, setDefaultPackage } from '../domain/packages.ts';
 import { systemClock } from '../domain/clock.ts';
@@ -26,6 +27,25 @@ function parse(args: string[], options: Options, required: string[]) {
 function carrier(value: unknown): CarrierId {
   if (!(carrierIds as readonly unknown[]).includes(value)) throw new AccountError(`--carrier must be one of ${carrierIds.join(', ')}`);
   return value as CarrierId;
+}
+
+/** --crid, --mid and --manifest-mid: the USPS mailer its payment authorization names, in USPS's published formats. */
+function uspsMailer(id: CarrierId, values: Record<string, string | boolean | undefined>): Pick<OwnCredentials, 'crid' | 'mid' | 'manifestMid'> {
+  const flags = [
+    ['crid', 'crid', 'crid'],
+    ['mid', 'mid', 'mid'],
+    ['manifest-mid', 'manifestMid', 'mid'],
+  ] as const;
+  const out: Pick<OwnCredentials, 'crid' | 'mid' | 'manifestMid'> = {};
+  for (const [flag, field, kind] of flags) {
+    const value = values[flag] as string | undefined;
+    if (value === undefined) continue;
+    if (id !== 'usps') throw new AccountError(`--${flag} is for --carrier usps only`);
+    const problem = mailerIdProblem(kind, value);
+    if (problem) throw new AccountError(`--${flag} ${problem}`);
+    out[field] = value;
+  }
+  return out;
 }
 
 function mode(value: unknown): Mode {
@@ -51,7 +71,7 @@ const usage = {
   billing: 'shipd billing set --account ID|NAME --mode test|live --payment-method PM | billing clear --account ID|NAME --mode test|live',
   packages: 'shipd packages add --account ID|NAME --name NAME --length L --width W --height H [--unit in|cm] --max-weight N [--weight-unit lb|oz|kg|g] [--default]',
   carriers:
-    'shipd carriers connect --account ID|NAME --carrier ups|usps|fedex --client-id ID [--client-secret SECRET] [--account-number N] | ' +
+    'shipd carriers connect --account ID|NAME --carrier ups|usps|fedex --client-id ID [--client-secret SECRET] [--account-number N] [--crid CRID --mid MID [--manifest-mid MID]] | ' +
     'carriers disconnect --account ID|NAME --carrier ups|usps|fedex | carriers list --account ID|NAME',
   locations: 'shipd locations add --account ID|NAME --name NAME --street1 … [--street2 …] --city … --state … --zip … [--phone …] [--company …] [--default]',
   users: 'shipd users create --account ID|NAME --email EMAIL (password from SHIPD_USER_PASSWORD, else one is generated) | users list --account ID|NAME',
@@ -131,7 +151,16 @@ export async function runAdmin(config: Config, group: AdminGroup, args: string[]
       case 'carriers connect': {
         const { values } = parse(
           rest,
-          { account: { type: 'string' }, carrier: { type: 'string' }, 'client-id': { type: 'string' }, 'client-secret': { type: 'string' }, 'account-number': { type: 'string' } },
+          {
+            account: { type: 'string' },
+            carrier: { type: 'string' },
+            'client-id': { type: 'string' },
+            'client-secret': { type: 'string' },
+            'account-number': { type: 'string' },
+            crid: { type: 'string' },
+            mid: { type: 'string' },
+            'manifest-mid': { type: 'string' },
+          },
           ['account', 'carrier', 'client-id'],
         );
         // From the environment when not given, so the secret need not sit in shell history or the process list.
@@ -140,7 +169,8 @@ export async function runAdmin(config: Config, group: AdminGroup, args: string[]
         const account = await findAccount(db, values.account as string);
         const id = carrier(values.carrier);
         const accountNumber = values['account-number'] as string | undefined;
-        await connectCarrier(db, systemClock, config.secret, account.id, id, { clientId: values['client-id'] as string, clientSecret, ...(accountNumber && { accountNumber }) });
+        const mailer = uspsMailer(id, values);
+        await connectCarrier(db, systemClock, config.secret, account.id, id, { clientId: values['client-id'] as string, clientSecret, ...(accountNumber && { accountNumber }), ...mailer });
         print(`${account.id} ${id}: connected; its live labels are billed by ${id.toUpperCase()} to this account, not charged by shipd`);
         return;
       }

@@ -94,7 +94,8 @@ test('every rate search, outbound and return, keeps DomesticOptionsRequest', () 
 
 test('token, payment, cancel, tracking and address requests keep their contracts', () => {
   assertContract(ClientCredentialsRequest, buildTokenRequest({ clientId: 'id', clientSecret: 'secret' }), 'token form');
-  assertContract(PaymentAuthorizationRequest, buildPaymentRequest('1000123456'), 'payment authorization');
+  assertContract(PaymentAuthorizationRequest, buildPaymentRequest({ accountNumber: '1000123456', crid: '56781234', mid: '927000001' }), 'payment authorization');
+  assertContract(PaymentAuthorizationRequest, buildPaymentRequest({ accountNumber: '1000123456', crid: '56781234', mid: '927000001', manifestMid: '123456' }), 'payment authorization, own manifest MID');
   const tn = '9205590000000000000000';
   assert.equal(cancelPath(tn), `/labels/v3/label/${tn}`);
   assertContract(CancelPath, { trackingNumber: decodeURIComponent(cancelPath(tn).split('/').at(-1)!) }, 'cancel path');
@@ -108,4 +109,26 @@ test('token, payment, cancel, tracking and address requests keep their contracts
     assertContract(AddressQuery, query, `address query (${name})`);
   }
   assert.ok(contractViolations(AddressQuery, { streetAddress: '1 Main St', state: 'CA' }).length > 0, 'neither city nor ZIP');
+});
+
+test('the payment contract holds each role to what payments.yaml requires of it, and refuses what the adapter once sent', () => {
+  // Defect: shipd once sent both roles with only accountType and accountNumber.
+  const old = { roles: ['PAYER', 'LABEL_OWNER'].map((roleName) => ({ roleName, accountType: 'EPS', accountNumber: '1000123456' })) };
+  assert.deepEqual(contractViolations(PaymentAuthorizationRequest, old), [
+    "/roles/0 must have required property 'CRID'",
+    '/roles/0 must match "then" schema',
+    "/roles/1 must have required property 'CRID'",
+    "/roles/1 must have required property 'MID'",
+    "/roles/1 must have required property 'manifestMID'",
+    '/roles/1 must match "then" schema',
+  ]);
+  const payer = { roleName: 'PAYER', CRID: '56781234', accountType: 'EPS', accountNumber: '1000123456' };
+  const owner = { roleName: 'LABEL_OWNER', CRID: '56781234', MID: '927000001', manifestMID: '927000001' };
+  assert.deepEqual(contractViolations(PaymentAuthorizationRequest, { roles: [payer, owner] }), []);
+  const faults = (roles: object[]) => contractViolations(PaymentAuthorizationRequest, { roles });
+  assert.ok(faults([payer]).some((f) => f.includes('contain')), 'no LABEL_OWNER');
+  assert.ok(faults([{ ...payer, accountNumber: undefined }, owner]).some((f) => f.includes("'accountNumber'")), 'EPS without its account number');
+  assert.ok(faults([payer, { ...owner, MID: '12345' }]).some((f) => f.startsWith('/roles/1/MID')), 'a MID of 5 digits');
+  assert.ok(faults([payer, { ...owner, manifestMID: '1234567' }]).some((f) => f.startsWith('/roles/1/manifestMID')), 'a manifest MID of 7 digits');
+  assert.ok(faults([payer, owner, { roleName: 'LABEL_PROVIDER', CRID: '12', accountType: 'PERMIT', accountNumber: '1' }]).includes('/roles/2/accountType must be equal to constant'), 'a label provider paying by permit');
 });

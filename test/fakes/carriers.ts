@@ -33,6 +33,7 @@ export async function startCarrierFakes(): Promise<CarrierFakes> {
         env[`${p}_CLIENT_SECRET`] = creds[c].clientSecret;
         env[`${p}_ACCOUNT_NUMBER`] = creds[c].accountNumber;
       }
+      if (which.includes('usps')) Object.assign(env, { USPS_CRID: fakeUspsCredentials.crid, USPS_MID: fakeUspsCredentials.mid });
       return env;
     },
     close: async () => {
@@ -47,4 +48,10 @@ export async function connectOwnUps(server: { cli(args: string[], env?: Record<s
     SHIPD_CARRIER_CLIENT_SECRET: upsFakeCredentials.clientSecret,
   });
   assert.equal(connected.code, 0, connected.stderr);
+}
+
+/** Connects the fake USPS account as the named account's own through the CLI, with the extra flags given (e.g. --crid). */
+export async function connectOwnUsps(server: { cli(args: string[], env?: Record<string, string>): Promise<{ code: number; stderr: string }> }, account: string, flags: string[]): Promise<{ code: number; stderr: string }> {
+  const args = ['carriers', 'connect', '--account', account, '--carrier', 'usps', '--client-id', fakeUspsCredentials.clientId, '--account-number', fakeUspsCredentials.accountNumber, ...flags];
+  return server.cli(args, { SHIPD_CARRIER_CLIENT_SECRET: fakeUspsCredentials.clientSecret });
 }

@@ -19,7 +19,8 @@ import { jsonOrText, readText, recordedCall, sendJson, serve, type RecordedCall 
 // the contract tests use, and a request that breaks one is refused with a 400 in the USPS error envelope, as USPS's
 // own OpenAPI validation does.
 
-export const fakeUspsCredentials = { clientId: 'usps-fake-client', clientSecret: 'usps-fake-secret', accountNumber: '1000123456' };
+/** The mailer's CRID and the Mailer ID its label ranges (and so the fake's tracking numbers) belong to. */
+export const fakeUspsCredentials = { clientId: 'usps-fake-client', clientSecret: 'usps-fake-secret', accountNumber: '1000123456', crid: '56781234', mid: testUspsMailerId };
 
 export type UspsFailureShape = 'envelope' | 'http500' | 'slow' | 'malformed' | 'rate_limited';
 export type UspsScanStage = 'accepted' | 'in_transit' | 'out_for_delivery' | 'delivered';
@@ -270,9 +271,15 @@ export async function startUspsFake(): Promise<UspsFake> {
     fake.paymentRequests++;
     if (refused(res, '/payments/v3', [[PaymentAuthorizationRequest, body]])) return;
     const roles = get(body, 'roles');
-    const payer = Array.isArray(roles) ? roles.find((r) => get(r, 'roleName') === 'PAYER') : undefined;
-    if (get(payer, 'accountNumber') !== fakeUspsCredentials.accountNumber) {
+    const role = (name: string) => (Array.isArray(roles) ? roles.find((r) => get(r, 'roleName') === name) : undefined);
+    const payer = role('PAYER');
+    if (get(payer, 'accountNumber') !== fakeUspsCredentials.accountNumber || get(payer, 'CRID') !== fakeUspsCredentials.crid) {
       sendJson(res, 400, envelope('/payments/v3', 400, 'Bad Request', [{ code: '010001', detail: 'The PAYER role has no valid account.', parameter: 'roles' }]));
+      return;
+    }
+    const owner = role('LABEL_OWNER');
+    if (get(owner, 'CRID') !== fakeUspsCredentials.crid || get(owner, 'MID') !== fakeUspsCredentials.mid) {
+      sendJson(res, 400, envelope('/payments/v3', 400, 'Bad Request', [{ code: '010002', detail: 'The LABEL_OWNER MID and CRID are not enrolled in USPS Ship.', parameter: 'roles' }]));
       return;
     }
     const value = `usps-payment-${fake.paymentRequests}`;

@@ -31,6 +31,8 @@ const server: TestServer = await startServer({
     USPS_CLIENT_ID: fakeUspsCredentials.clientId,
     USPS_CLIENT_SECRET: fakeUspsCredentials.clientSecret,
     USPS_ACCOUNT_NUMBER: fakeUspsCredentials.accountNumber,
+    USPS_CRID: fakeUspsCredentials.crid,
+    USPS_MID: fakeUspsCredentials.mid,
   },
 });
 const doc = (await server.request('GET', '/openapi.json')).body as ApiDocument;

@@ -6,6 +6,12 @@ export interface LiveCredentials {
   clientId: string;
   clientSecret: string;
   accountNumber?: string;
+  /** USPS only: the mailer's Customer Registration ID, which its payment authorization names as payer and label owner. */
+  crid?: string;
+  /** USPS only: the Mailer ID whose label ranges the tracking numbers come from. */
+  mid?: string;
+  /** USPS only: the Mailer ID the labels are manifested under; the MID when not given. */
+  manifestMid?: string;
 }
 
 export interface LiveCarrierOptions {

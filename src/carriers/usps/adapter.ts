@@ -21,7 +21,7 @@ import type { LiveCarrierOptions } from '../live/options.ts';
 import { addressPath, buildAddressQuery, parseAddress, parseAddressNotFound } from './address.ts';
 import { cancelPath, parseCancel, parseCancelError } from './cancel.ts';
 import { uspsFailure } from './errors.ts';
-import { buildPaymentRequest, parsePayment, paymentPath } from './payment.ts';
+import { buildPaymentRequest, parsePayment, paymentParties, paymentPath, type PaymentParties } from './payment.ts';
 import { buildRateRequest, parseCommitments, parseRates, ratePath } from './rate.ts';
 import { buildLabelRequest, buildReturnLabelRequest, labelHeaders, labelPath, parseLabel, returnLabelPath } from './ship.ts';
 import { buildTokenRequest, parseToken, tokenPath } from './token.ts';
@@ -41,10 +41,13 @@ export class UspsCarrier implements Carrier {
   private readonly client: BearerClient;
   /** The payment authorization token is good for eight hours and is not to be asked for per label (carriers.md 3.3). */
   private readonly payments: TokenCache;
+  /** Who pays for and owns the labels, or why buying and cancelling cannot be done with these credentials. */
+  private readonly parties: CarrierResult<PaymentParties>;
 
-  constructor(private readonly options: LiveCarrierOptions) {
+  constructor(options: LiveCarrierOptions) {
     const tokenRequest = { path: tokenPath, form: buildTokenRequest(options.credentials) };
     this.client = new BearerClient('usps', options, { request: tokenRequest, read: (res) => parseToken(res.status, res.json) });
+    this.parties = paymentParties(options.credentials);
     this.payments = new TokenCache((signal) => this.fetchPaymentToken(signal), options.clock);
   }
 
@@ -117,16 +120,15 @@ export class UspsCarrier implements Carrier {
   }
 
   private async fetchPaymentToken(signal: AbortSignal): Promise<IssuedToken> {
-    const res = await this.client.send({ method: 'POST', path: paymentPath, json: buildPaymentRequest(this.options.credentials.accountNumber!), idempotent: true, signal });
+    if (!this.parties.ok) throw new CarrierRefusal(this.parties.error);
+    const res = await this.client.send({ method: 'POST', path: paymentPath, json: buildPaymentRequest(this.parties.value), idempotent: true, signal });
     const token = this.answer(res, 'the payment authorization', parsePayment);
     if (!token.ok) throw new CarrierRefusal(token.error);
     return token.value;
   }
 
   private async paymentToken(signal: AbortSignal): Promise<CarrierResult<string>> {
-    if (!this.options.credentials.accountNumber) {
-      return failure('credentials_missing', 'Set USPS_ACCOUNT_NUMBER (the EPS account that pays for postage) to buy or cancel USPS labels');
-    }
+    if (!this.parties.ok) return this.parties;
     return { ok: true, value: await this.payments.get(signal) };
   }
 

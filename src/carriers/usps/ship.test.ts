@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { PurchaseRequest } from '../carrier.ts';
 import { parseCancel, parseCancelError } from './cancel.ts';
-import { buildPaymentRequest, parsePayment } from './payment.ts';
+import { buildPaymentRequest, parsePayment, paymentParties } from './payment.ts';
 import { buildLabelRequest, buildReturnLabelRequest, parseLabel } from './ship.ts';
 import { uspsIdempotencyKey } from './idempotency.ts';
 
@@ -132,15 +132,37 @@ test('a label answer without image or tracking number is a carrier_error', () =>
   assert.equal(noNumber.ok ? null : noNumber.error.code, 'carrier_error');
 });
 
-test('payment authorization pays and owns labels with the EPS account, and its token lives eight hours', () => {
-  assert.deepEqual(buildPaymentRequest('1000123456'), {
+test('payment authorization: the PAYER pays from its EPS account under its CRID, the LABEL_OWNER owns labels with its CRID, MID and manifest MID', () => {
+  // Defect: PAYER went without its CRID and LABEL_OWNER without CRID, MID and manifestMID, which payments.yaml 3.1.20
+  // requires of those roles, so USPS would have refused every payment authorization and no label could be bought.
+  assert.deepEqual(buildPaymentRequest({ accountNumber: '1000123456', crid: '56781234', mid: '927000001' }), {
     roles: [
-      { roleName: 'PAYER', accountType: 'EPS', accountNumber: '1000123456' },
-      { roleName: 'LABEL_OWNER', accountType: 'EPS', accountNumber: '1000123456' },
+      { roleName: 'PAYER', CRID: '56781234', accountType: 'EPS', accountNumber: '1000123456' },
+      { roleName: 'LABEL_OWNER', CRID: '56781234', MID: '927000001', manifestMID: '927000001' },
     ],
   });
+  const manifested = buildPaymentRequest({ accountNumber: '1000123456', crid: '56781234', mid: '927000001', manifestMid: '123456' });
+  assert.deepEqual(manifested.roles[1], { roleName: 'LABEL_OWNER', CRID: '56781234', MID: '927000001', manifestMID: '123456' });
   assert.deepEqual(parsePayment({ paymentAuthorizationToken: 'pay', roles: [] }), { ok: true, value: { accessToken: 'pay', expiresIn: 28_800 } });
   assert.equal(parsePayment({ roles: [] }).ok, false);
+});
+
+test('without a CRID or MID the payment authorization is credentials_missing naming each missing setting', () => {
+  const full = { clientId: 'id', clientSecret: 'secret', accountNumber: '1000123456', crid: '56781234', mid: '927000001' };
+  assert.deepEqual(paymentParties(full), { ok: true, value: { accountNumber: '1000123456', crid: '56781234', mid: '927000001' } });
+  const detail = (credentials: Partial<typeof full>) => {
+    const r = paymentParties({ ...full, ...credentials });
+    assert.equal(r.ok ? null : r.error.code, 'credentials_missing');
+    return r.ok ? '' : r.error.detail;
+  };
+  const noCrid = detail({ crid: undefined });
+  assert.match(noCrid, /USPS_CRID/);
+  assert.match(noCrid, /--crid/);
+  assert.doesNotMatch(noCrid, /USPS_MID|USPS_ACCOUNT_NUMBER/);
+  const noMid = detail({ mid: undefined });
+  assert.match(noMid, /USPS_MID/);
+  assert.doesNotMatch(noMid, /USPS_CRID/);
+  assert.match(detail({ accountNumber: undefined, crid: undefined, mid: undefined }), /USPS_ACCOUNT_NUMBER .* and USPS_CRID .* and USPS_MID /);
 });
 
 test('cancel: CANCELED is refunded, DISPUTED is refund_pending, anything else a carrier_error', () => {
