@@ -26,7 +26,14 @@ test('a FedEx time with an offset is that instant whatever the server zone', () 
   }
 });
 
-test('a FedEx time without an offset is read as UTC, never in the server zone', () => {
+test('a FedEx time without an offset is local time where it was scanned, else UTC, never in the server zone', () => {
+  for (const zone of zones) {
+    assert.equal(inZone(zone, () => fedexInstant('2024-05-03T07:55:00', 'TN'))?.toISOString(), '2024-05-03T12:55:00.000Z', zone);
+    assert.equal(inZone(zone, () => fedexInstant('2024-01-03T07:55:00', 'tn'))?.toISOString(), '2024-01-03T13:55:00.000Z', zone);
+    assert.equal(inZone(zone, () => fedexInstant('2024-03-10T03:30:00', 'NY'))?.toISOString(), '2024-03-10T07:30:00.000Z', zone);
+    assert.equal(inZone(zone, () => fedexInstant('2024-05-03T07:55:00', 'HI'))?.toISOString(), '2024-05-03T17:55:00.000Z', zone);
+    assert.equal(inZone(zone, () => fedexInstant('2024-05-03T07:55:00', 'AE'))?.toISOString(), '2024-05-03T07:55:00.000Z', zone);
+  }
   for (const zone of zones) {
     assert.equal(inZone(zone, () => fedexInstant('2024-05-03T07:55:00'))?.toISOString(), '2024-05-03T07:55:00.000Z', zone);
     assert.equal(inZone(zone, () => fedexInstant('2024-05-03'))?.toISOString(), '2024-05-03T00:00:00.000Z', zone);
@@ -36,7 +43,7 @@ test('a FedEx time without an offset is read as UTC, never in the server zone', 
   assert.equal(fedexInstant(undefined), undefined);
 });
 
-test('tracking events without offsets land on the same instants in every server zone', () => {
+test('tracking events without offsets land on the instants of their scan locations in every server zone', () => {
   const answer = {
     output: {
       completeTrackResults: [
@@ -58,7 +65,7 @@ test('tracking events without offsets land on the same instants in every server 
   for (const zone of zones) {
     const result = inZone(zone, () => parseTrackResponse(answer, '568838414941'));
     assert.ok(result.ok);
-    assert.deepEqual(result.value.events.map((e) => e.occurredAt.toISOString()), ['2024-05-01T18:05:00.000Z', '2024-05-02T03:40:00.000Z'], zone);
+    assert.deepEqual(result.value.events.map((e) => e.occurredAt.toISOString()), ['2024-05-01T23:05:00.000Z', '2024-05-02T08:40:00.000Z'], zone);
   }
   const delivered = inZone('Asia/Tokyo', () => parseTrackResponse(fixture('track-delivered'), '581190049992'));
   assert.ok(delivered.ok);

@@ -24,7 +24,7 @@ function location(scan: unknown): TrackingEvent['location'] {
 function events(result: unknown): TrackingEvent[] {
   const out: TrackingEvent[] = [];
   for (const scan of asArray(at(result, 'scanEvents'))) {
-    const when = fedexInstant(asString(at(scan, 'date')));
+    const when = fedexInstant(asString(at(scan, 'date')), asString(at(scan, 'scanLocation', 'stateOrProvinceCode')));
     if (!when) continue;
     out.push({
       occurredAt: when,
