@@ -21,10 +21,9 @@ import { pickupConfirmation } from './pickups.ts';
 import { simulatedTracking } from './tracking-timeline.ts';
 import type { ServiceInfo } from '../catalog.ts';
 import { billableWeightLb } from './billable-weight.ts';
-import { deliveryDate } from './calendar.ts';
 import { priceFor } from './pricing.ts';
 import type { SimCarrierTable } from './tables.ts';
-import { transitDays } from './transit.ts';
+import { estimatedDeliveryDate, transitDays } from './transit.ts';
 import { zoneFor } from './zones.ts';
 
 /** Waits until the caller gives up: how a carrier that never answers looks from here. */
@@ -141,7 +140,7 @@ export class SimulatedCarrier implements Carrier {
         billableWeightLb: billable,
         zone: zone.label,
         deliveryDays: days,
-        estimatedDeliveryDate: deliveryDate(request.shipDate, days),
+        estimatedDeliveryDate: estimatedDeliveryDate(t.id, s.code, request.shipDate, days),
         guaranteed: s.guaranteed,
       });
     }

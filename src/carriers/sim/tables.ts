@@ -6,8 +6,6 @@ import type { PriceList } from './prices/types.ts';
 export interface SimService {
   code: string;
   name: string;
-  /** Business days in transit to zone 1 … 9. */
-  days: readonly [number, number, number, number, number, number, number, number, number];
   guaranteed: boolean;
   /** Only to homes, or only to businesses (FedEx splits Ground this way). */
   destination?: 'residential' | 'commercial';
@@ -47,8 +45,6 @@ export interface SimCarrierTable {
   services: readonly SimService[];
 }
 
-const ground = [1, 1, 2, 3, 4, 4, 5, 5, 7] as const;
-const all = (n: number) => [n, n, n, n, n, n, n, n, n + 2] as const;
 
 /**
  * The simulators' carriers: real service codes and names, the carriers' own dimensional divisors and limits
@@ -78,12 +74,12 @@ export const simTables: readonly SimCarrierTable[] = [
       accountDiscount: 0.25,
     },
     services: [
-      { code: '03', name: 'UPS Ground', days: ground, guaranteed: false },
-      { code: '12', name: 'UPS 3 Day Select', days: all(3), guaranteed: true },
-      { code: '02', name: 'UPS 2nd Day Air', days: all(2), guaranteed: true },
-      { code: '13', name: 'UPS Next Day Air Saver', days: all(1), guaranteed: true },
-      { code: '01', name: 'UPS Next Day Air', days: all(1), guaranteed: true },
-      { code: '14', name: 'UPS Next Day Air Early', days: all(1), guaranteed: true },
+      { code: '03', name: 'UPS Ground', guaranteed: false },
+      { code: '12', name: 'UPS 3 Day Select', guaranteed: true },
+      { code: '02', name: 'UPS 2nd Day Air', guaranteed: true },
+      { code: '13', name: 'UPS Next Day Air Saver', guaranteed: true },
+      { code: '01', name: 'UPS Next Day Air', guaranteed: true },
+      { code: '14', name: 'UPS Next Day Air Early', guaranteed: true },
     ],
   },
   {
@@ -95,9 +91,9 @@ export const simTables: readonly SimCarrierTable[] = [
     maxLengthPlusGirthIn: 130,
     prices: uspsPrices,
     services: [
-      { code: 'USPS_GROUND_ADVANTAGE', name: 'USPS Ground Advantage', days: [2, 2, 3, 3, 4, 4, 5, 5, 7], guaranteed: false, maxLengthPlusGirthIn: 130 },
-      { code: 'PRIORITY_MAIL', name: 'Priority Mail', days: [1, 1, 2, 2, 2, 3, 3, 3, 4], guaranteed: false, maxLengthPlusGirthIn: 108 },
-      { code: 'PRIORITY_MAIL_EXPRESS', name: 'Priority Mail Express', days: [1, 1, 1, 1, 2, 2, 2, 2, 3], guaranteed: true, maxLengthPlusGirthIn: 108 },
+      { code: 'USPS_GROUND_ADVANTAGE', name: 'USPS Ground Advantage', guaranteed: false, maxLengthPlusGirthIn: 130 },
+      { code: 'PRIORITY_MAIL', name: 'Priority Mail', guaranteed: false, maxLengthPlusGirthIn: 108 },
+      { code: 'PRIORITY_MAIL_EXPRESS', name: 'Priority Mail Express', guaranteed: true, maxLengthPlusGirthIn: 108 },
     ],
   },
   {
@@ -109,12 +105,12 @@ export const simTables: readonly SimCarrierTable[] = [
     maxLengthPlusGirthIn: 165,
     prices: fedexPrices,
     services: [
-      { code: 'FEDEX_GROUND', name: 'FedEx Ground', days: ground, guaranteed: false, destination: 'commercial' },
-      { code: 'GROUND_HOME_DELIVERY', name: 'FedEx Home Delivery', days: ground, guaranteed: false, destination: 'residential' },
-      { code: 'FEDEX_EXPRESS_SAVER', name: 'FedEx Express Saver', days: all(3), guaranteed: true },
-      { code: 'FEDEX_2_DAY', name: 'FedEx 2Day', days: all(2), guaranteed: true },
-      { code: 'STANDARD_OVERNIGHT', name: 'FedEx Standard Overnight', days: all(1), guaranteed: true },
-      { code: 'PRIORITY_OVERNIGHT', name: 'FedEx Priority Overnight', days: all(1), guaranteed: true },
+      { code: 'FEDEX_GROUND', name: 'FedEx Ground', guaranteed: false, destination: 'commercial' },
+      { code: 'GROUND_HOME_DELIVERY', name: 'FedEx Home Delivery', guaranteed: false, destination: 'residential' },
+      { code: 'FEDEX_EXPRESS_SAVER', name: 'FedEx Express Saver', guaranteed: true },
+      { code: 'FEDEX_2_DAY', name: 'FedEx 2Day', guaranteed: true },
+      { code: 'STANDARD_OVERNIGHT', name: 'FedEx Standard Overnight', guaranteed: true },
+      { code: 'PRIORITY_OVERNIGHT', name: 'FedEx Priority Overnight', guaranteed: true },
     ],
   },
 ];

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { CarrierId } from '../../config.ts';
+import { SimulatedCarrier } from './simulator.ts';
 import { simTables } from './tables.ts';
 import { estimatedDeliveryDate, transitDays } from './transit.ts';
 import { zoneFor } from './zones.ts';
@@ -74,4 +75,24 @@ test('FedEx Home Delivery delivers on weekends within three days; the rest Monda
   assert.equal(estimatedDeliveryDate('fedex', 'GROUND_HOME_DELIVERY', thursday, 4), '2026-12-02');
   // Picked up Monday when shipped on a Saturday.
   assert.equal(estimatedDeliveryDate('fedex', 'GROUND_HOME_DELIVERY', new Date('2026-11-28T10:00:00Z'), 1), '2026-12-01');
+});
+
+test('a FedEx Home Delivery quote shipped on a Friday may arrive on the weekend; FedEx Ground to a business waits for Monday', async () => {
+  const friday = new Date('2026-11-27T15:00:00Z');
+  const fedex = new SimulatedCarrier(simTables.find((t) => t.id === 'fedex')!, { now: () => friday }, 1440);
+  const from = { company: 'Shipper', street1: '350 5th Ave', city: 'New York', state: 'NY', zip: '10001' };
+  const rate = async (to: { name?: string; company?: string }, service: string) => {
+    const answer = await fedex.rate(
+      { from, to: { ...to, street1: '1 Market St', city: 'Philadelphia', state: 'PA', zip: '19103' }, parcel: { weightLb: 2 }, shipDate: friday, services: [service] },
+      new AbortController().signal,
+    );
+    assert.ok(answer.ok, JSON.stringify(answer));
+    return answer.value[0]!;
+  };
+  const home = await rate({ name: 'Pat Doe' }, 'GROUND_HOME_DELIVERY');
+  assert.ok(home.deliveryDays <= 3);
+  assert.equal(home.estimatedDeliveryDate <= '2026-11-29', true, home.estimatedDeliveryDate);
+  assert.ok(['0', '6'].includes(String(new Date(`${home.estimatedDeliveryDate}T00:00:00Z`).getUTCDay())), `a weekend day: ${home.estimatedDeliveryDate}`);
+  const business = await rate({ company: 'Acme Inc' }, 'FEDEX_GROUND');
+  assert.equal(business.estimatedDeliveryDate >= '2026-11-30', true, business.estimatedDeliveryDate);
 });
