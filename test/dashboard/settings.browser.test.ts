@@ -117,6 +117,11 @@ test('in Chromium: billing per mode, locations, packages and carrier accounts, e
   await page.getByLabel('Client id').fill(upsFakeCredentials.clientId);
   await page.getByLabel('Client secret').fill(upsFakeCredentials.clientSecret);
   await page.getByLabel('Account number').fill(upsFakeCredentials.accountNumber);
+  await page.getByLabel('USPS MID').fill('123456');
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await page.locator('#f-mid-error').getByText('Only USPS accounts have one').waitFor();
+  await page.getByLabel('Client secret').fill(upsFakeCredentials.clientSecret);
+  await page.getByLabel('USPS MID').fill('');
   await page.getByRole('button', { name: 'Connect' }).click();
   await page.getByText('The carrier account was connected.').waitFor();
   await page.locator('tr[data-carrier="ups"]').getByRole('button', { name: 'Test connection' }).click();

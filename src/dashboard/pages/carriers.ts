@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { carrierIds, type CarrierId } from '../../config.ts';
 import { testOwnCarrier } from '../../domain/carrier-access.ts';
 import { connectCarrier, disconnectCarrier, listCarrierAccounts } from '../../domain/carrier-accounts.ts';
+import { mailerIdProblem } from '../../carriers/usps/mailer-ids.ts';
 import { ApiError } from '../../domain/errors.ts';
 import { serviceContext } from '../../services.ts';
 import type { PageDeps } from '../plugin.ts';
@@ -20,7 +21,7 @@ export function registerCarriers(app: FastifyInstance, { services, mode }: PageD
   const db = services.database.db;
   const list = pathOf(mode, 'carriers');
   const route = routeOf(mode, 'carriers');
-  const blank = { carrier: 'ups', client_id: '', account_number: '' };
+  const blank = { carrier: 'ups', client_id: '', account_number: '', crid: '', mid: '' };
   const page = async (accountId: string, extra: Record<string, unknown> = {}) => ({
     title: 'Carrier accounts',
     section: 'carriers' as const,
@@ -35,7 +36,13 @@ export function registerCarriers(app: FastifyInstance, { services, mode }: PageD
 
   app.post(route, async (request, reply) => {
     const { accountId } = scopeOf(request, mode);
-    const form = { carrier: field(request, 'carrier'), client_id: field(request, 'client_id'), account_number: field(request, 'account_number') };
+    const form = {
+      carrier: field(request, 'carrier'),
+      client_id: field(request, 'client_id'),
+      account_number: field(request, 'account_number'),
+      crid: field(request, 'crid'),
+      mid: field(request, 'mid'),
+    };
     const clientSecret = field(request, 'client_secret');
     try {
       const carrier = carrierIds.find((c) => c === form.carrier);
@@ -43,10 +50,19 @@ export function registerCarriers(app: FastifyInstance, { services, mode }: PageD
       if (!form.client_id || form.client_id.length > 200) throw new FormError('client_id', 'Enter the client id of your carrier developer app');
       if (!clientSecret || clientSecret.length > 500) throw new FormError('client_secret', 'Enter the client secret of your carrier developer app');
       if (form.account_number.length > 50) throw new FormError('account_number', 'At most 50 characters');
+      // USPS's payment authorization names the mailer by CRID and MID; the other carriers have no such ids.
+      for (const kind of ['crid', 'mid'] as const) {
+        if (!form[kind]) continue;
+        if (carrier !== 'usps') throw new FormError(kind, 'Only USPS accounts have one: leave it empty');
+        const problem = mailerIdProblem(kind, form[kind]);
+        if (problem) throw new FormError(kind, `It ${problem}`);
+      }
       await connectCarrier(db, services.clock, services.config.secret, accountId, carrier, {
         clientId: form.client_id,
         clientSecret,
         ...(form.account_number && { accountNumber: form.account_number }),
+        ...(form.crid && { crid: form.crid }),
+        ...(form.mid && { mid: form.mid }),
       });
     } catch (err) {
       return sendPage(request, reply, mode, 'carriers', await page(accountId, { form, errors: formErrors(err, 'client_id') }), 400);
