@@ -3,7 +3,7 @@ import type { LabelFormat } from '../../labels/label-data.ts';
 import { failure, ok, type CarrierResult, type PurchasedLabel, type PurchaseRequest } from '../carrier.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
 import { cityMax, contactNames, fedexAddress, fedexDate, fedexDimensions, isResidential, usPhone, type FedexAddress } from './party.ts';
-import { labelFormatOf } from './label-format.ts';
+import { labelFormatOf } from '../live/image-kind.ts';
 import type { Address } from '../../schemas/address.ts';
 
 export const shipPath = '/ship/v1/shipments';

@@ -8,7 +8,7 @@ import { buildAddressRequest, parseAddressResponse } from './address.ts';
 import { parseVoidResponse } from './cancel.ts';
 import { upsFailure } from './errors.ts';
 import { buildRateRequest, parseRateResponse } from './rate.ts';
-import { sniffImage } from './label-file.ts';
+import { imageKindOf } from '../live/image-kind.ts';
 import { parseLabelRecoveryResponse } from './recovery.ts';
 import { buildShipRequest, parseShipResponse } from './ship.ts';
 import { upsStatusByCode, upsTrackingStatus } from './statuses.ts';
@@ -127,7 +127,7 @@ test('label recovery answer: the bytes as UPS sent them, whatever LabelImageForm
   assert.ok(r.ok && r.value.toString('latin1').startsWith('%PDF-'));
   const zpl = parseLabelRecoveryResponse(fixture('recovery-zpl'));
   assert.ok(zpl.ok);
-  assert.equal(sniffImage(zpl.value), 'zpl');
+  assert.equal(imageKindOf(zpl.value), 'zpl');
   assert.equal(parseLabelRecoveryResponse({ LabelRecoveryResponse: { LabelResults: [{ LabelImage: {} }] } }).ok, false);
 });
 
@@ -345,10 +345,10 @@ test('track answer (Tracking.yaml example fields): a weather delay keeps trackin
 });
 
 test('label bytes: the format is read from the signature, not from what was asked', () => {
-  assert.equal(sniffImage(Buffer.from('%PDF-1.7\n')), 'pdf');
-  assert.equal(sniffImage(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0])), 'png');
-  assert.equal(sniffImage(Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64')), 'gif');
-  assert.equal(sniffImage(Buffer.from('\r\n^XA^FO50,50^FDx^FS^XZ')), 'zpl');
-  assert.equal(sniffImage(Buffer.from('~DGR:LOGO.GRF,2,1,FF\n^XA^XGR:LOGO.GRF^XZ')), 'zpl');
-  assert.equal(sniffImage(Buffer.from('<html><img src="label.gif"></html>')), undefined);
+  assert.equal(imageKindOf(Buffer.from('%PDF-1.7\n')), 'pdf');
+  assert.equal(imageKindOf(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0])), 'png');
+  assert.equal(imageKindOf(Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64')), 'gif');
+  assert.equal(imageKindOf(Buffer.from('\r\n^XA^FO50,50^FDx^FS^XZ')), 'zpl');
+  assert.equal(imageKindOf(Buffer.from('~DGR:LOGO.GRF,2,1,FF\n^XA^XGR:LOGO.GRF^XZ')), 'zpl');
+  assert.equal(imageKindOf(Buffer.from('<html><img src="label.gif"></html>')), undefined);
 });

@@ -3,7 +3,7 @@ import type { LabelFormat } from '../../labels/label-data.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
 import { clipReference, processingCategory, rateIndicator, toUspsAddress, uspsDimensions, ymd } from './fields.ts';
 import { uspsIdempotencyKey } from './idempotency.ts';
-import { sniffLabelFormat } from './image.ts';
+import { labelFormatOf } from '../live/image-kind.ts';
 import { returnClassOf } from './mail-classes.ts';
 
 export const labelPath = '/labels/v3/label';
@@ -96,7 +96,7 @@ export function parseLabel(json: unknown): CarrierResult<PurchasedLabel> {
   const image = asString(at(json, 'labelImage')) ?? asString(at(json, 'returnLabelImage'));
   if (!image || !/^[A-Za-z0-9+/=\s]+$/.test(image)) return failure('carrier_error', `USPS sold label ${trackingNumber} without a base64 label image`);
   const bytes = Buffer.from(image, 'base64');
-  const format = sniffLabelFormat(bytes);
+  const format = labelFormatOf(bytes);
   if (!format) {
     return failure('carrier_error', `USPS sold label ${trackingNumber} as a file that is neither PDF, PNG nor ZPL (starts ${JSON.stringify(bytes.subarray(0, 8).toString('latin1'))}); buy again with the same key to get it back`);
   }
