@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TSchema } from '@sinclair/typebox';
 import { upsTrackingNumber } from '../../src/carriers/tracking-numbers.ts';
-import { contractViolations } from '../contracts/check.ts';
+import { compileContracts, contractViolations } from '../contracts/check.ts';
 import { xavCall } from '../contracts/ups/address-validation.ts';
 import { tokenCall } from '../contracts/ups/oauth.ts';
 import { rateCall } from '../contracts/ups/rating.ts';
@@ -139,8 +139,7 @@ function activities(stage: UpsTrackingStage): unknown[] {
 const contracts = [tokenCall, rateCall, shipCall, voidCall, labelRecoveryCall, trackCall, xavCall];
 
 export async function startUpsFake(): Promise<UpsFake> {
-  // Compiling a contract takes up to a few hundred milliseconds: done here, it never counts against a client's time-out.
-  for (const c of contracts) contractViolations(c, undefined);
+  compileContracts(contracts);
   const tokens = new Set<string>();
   const shipments = new Map<string, Shipment>();
   const pending: { shape: UpsFailureShape; pathPrefix: string }[] = [];

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { testUspsMailerId, uspsServiceTypeCodes, uspsTrackingNumber } from '../../src/carriers/tracking-numbers.ts';
 import type { TSchema } from '@sinclair/typebox';
-import { contractViolations } from '../contracts/check.ts';
+import { compileContracts, contractViolations } from '../contracts/check.ts';
 import { AddressQuery } from '../contracts/usps/addresses.ts';
 import { CancelHeaders, CancelPath, LabelHeaders, LabelRequest, ReturnLabelRequest } from '../contracts/usps/labels.ts';
 import { ClientCredentialsRequest } from '../contracts/usps/oauth.ts';
@@ -135,6 +135,7 @@ async function readBody(req: IncomingMessage): Promise<{ raw: string; parsed: un
 const get = (v: unknown, key: string): unknown => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined);
 
 export async function startUspsFake(): Promise<UspsFake> {
+  compileContracts([AddressQuery, CancelHeaders, CancelPath, LabelHeaders, LabelRequest, ReturnLabelRequest, ClientCredentialsRequest, PaymentAuthorizationRequest, DomesticOptionsRequest, TrackingPath, TrackingQuery]);
   const tokens = new Set<string>();
   const payments = new Set<string>();
   const labels = new Map<string, SoldLabel>();
