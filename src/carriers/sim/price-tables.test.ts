@@ -6,17 +6,18 @@ import type { Quote, RateRequest } from '../carrier.ts';
 import type { Address } from '../../schemas/address.ts';
 import { priceBasket, basketSources } from './prices/basket.ts';
 import { priceTableViolations } from './prices/check.ts';
-import { currentPriceLists, fedexPrices, uspsPrices } from './prices/current.ts';
+import { currentPriceLists, fedexPrices, upsPrices, uspsPrices } from './prices/current.ts';
 import { publishedCents, type PriceList } from './prices/types.ts';
 import { SimulatedCarrier } from './simulator.ts';
 import { simTables } from './tables.ts';
 
 const simulator = (id: string) => new SimulatedCarrier(simTables.find((t) => t.id === id)!, { now: () => new Date('2026-11-23T15:00:00Z') }, 1440);
+const ups = simulator('ups');
 const fedex = simulator('fedex');
 const usps = simulator('usps');
 const shipDate = new Date('2026-11-23T15:00:00Z');
 const from: Address = { company: 'Shipper', street1: '350 5th Ave', city: 'New York', state: 'NY', zip: '10001' };
-/** ZIPs well inside each zone's distance band from New York 10001 (Philadelphia, Raleigh, Chicago, Los Angeles), by FedEx and USPS label. */
+/** ZIPs well inside each zone's distance band from New York 10001 (Philadelphia, Raleigh, Chicago, Los Angeles), by UPS and FedEx label and by USPS label. */
 const philadelphia = { zip: '19103', city: 'Philadelphia', state: 'PA' };
 const raleigh = { zip: '27601', city: 'Raleigh', state: 'NC' };
 const chicago = { zip: '60601', city: 'Chicago', state: 'IL' };
@@ -36,6 +37,7 @@ async function quote(to: Address, parcel: RateRequest['parcel'], service: string
 
 test('the basket covers ground, two-day and overnight at three weights and three zones per carrier, and names its sources', () => {
   for (const [carrier, services, zones] of [
+    ['ups', ['03', '02', '01'], ['2', '4', '8']],
     ['fedex', ['FEDEX_GROUND', 'FEDEX_2_DAY', 'STANDARD_OVERNIGHT'], ['2', '4', '8']],
     ['usps', ['USPS_GROUND_ADVANTAGE', 'PRIORITY_MAIL', 'PRIORITY_MAIL_EXPRESS'], ['02', '05', '08']],
   ] as const) {
@@ -45,6 +47,7 @@ test('the basket covers ground, two-day and overnight at three weights and three
     assert.deepEqual(new Set(items.map((b) => b.zone)), new Set(zones), carrier);
     assert.equal(items.length, 27, carrier);
   }
+  assert.match(basketSources.ups!, /UPS 2026 daily rates.*December 22, 2025/);
   assert.match(basketSources.fedex!, /FedEx Service Guide.*January 6, 2025/);
   assert.match(basketSources.usps!, /Notice 123/);
 });
@@ -57,7 +60,7 @@ test('the loaded tables hold the published basket prices, cell by cell', () => {
 });
 
 test('test-mode list prices equal the published basket to the cent, through rate()', async () => {
-  const carriers = { fedex, usps } as const;
+  const carriers = { ups, fedex, usps } as const;
   for (const b of priceBasket) {
     const carrier = carriers[b.carrier as keyof typeof carriers];
     const q = await quote(business(b.zone), { weightLb: b.lb }, b.service, carrier);
@@ -66,8 +69,8 @@ test('test-mode list prices equal the published basket to the cent, through rate
     assert.equal(q.billableWeightLb, b.lb, cell);
     // To a business, with no surcharge and no fuel loaded: the list price is the published price.
     assert.equal(q.listAmountCents, b.cents, cell);
-    // FedEx accounts get a quarter off transport (our default model); USPS accounts pay retail until commercial prices are loaded.
-    assert.equal(q.amountCents, b.carrier === 'fedex' ? Math.round(b.cents * 0.75) : b.cents, cell);
+    // UPS and FedEx accounts get a quarter off transport (our default model); USPS accounts pay retail until commercial prices are loaded.
+    assert.equal(q.amountCents, b.carrier === 'usps' ? b.cents : Math.round(b.cents * 0.75), cell);
   }
 });
 
@@ -84,6 +87,31 @@ test('residential delivery: $5.95 on FedEx Home Delivery, $6.55 on express servi
   assert.equal(homeDelivery.amountCents, Math.round(1617 * 0.75) + 595);
   const twoDay = await quote(home('8'), { weightLb: 20 }, 'FEDEX_2_DAY');
   assert.equal(twoDay.listAmountCents, 20448 + 655);
+});
+
+test('UPS residential surcharge: $6.50 on Ground, $7.00 on the air services, at list in the account price too', async () => {
+  const ground = await quote(home('4'), { weightLb: 5 }, '03', ups);
+  assert.equal(ground.listAmountCents, 1715 + 650);
+  assert.equal(ground.amountCents, Math.round(1715 * 0.75) + 650);
+  const nextDay = await quote(home('8'), { weightLb: 20 }, '01', ups);
+  assert.equal(nextDay.listAmountCents, 29892 + 700);
+  const threeDay = await quote(home('2'), { weightLb: 1 }, '12', ups);
+  assert.equal(threeDay.listAmountCents, publishedCents(upsPrices.services['12'], '2', 1)! + 700);
+});
+
+test('UPS offshore: Hawaii is zone 44 of Ground, 2nd Day Air (224) and Next Day Air (124); 3 Day Select and Saver have no such zone, so are not quoted', async () => {
+  const honolulu: Address = { company: 'Receiver', street1: '1 Main St', city: 'Honolulu', state: 'HI', zip: '96813', residential: false };
+  const answer = await ups.rate({ from, to: honolulu, parcel: { weightLb: 1 }, shipDate }, new AbortController().signal);
+  assert.ok(answer.ok, answer.ok ? '' : answer.error.detail);
+  const byService = new Map(answer.value.map((q) => [q.service, q]));
+  assert.deepEqual([...byService.keys()].sort(), ['01', '02', '03', '14']);
+  assert.equal(byService.get('03')!.zone, '44');
+  assert.equal(byService.get('03')!.listAmountCents, 4325);
+  assert.equal(byService.get('02')!.listAmountCents, 6708);
+  assert.equal(byService.get('01')!.listAmountCents, 12735);
+  const saver = await ups.rate({ from, to: honolulu, parcel: { weightLb: 1 }, shipDate, services: ['13'] }, new AbortController().signal);
+  assert.equal(!saver.ok && saver.error.code, 'service_unavailable');
+  assert.match(!saver.ok ? saver.error.detail : '', /UPS 2026 daily rates.*no table for zone 44/);
 });
 
 test('additional handling and oversize: by zone band, with the published minimum billable weights', async () => {

@@ -1,7 +1,7 @@
 import type { ParcelSpec } from '../carrier.ts';
 import { nearestInch } from './billable-weight.ts';
 import { publishedCents, type PriceList } from './prices/types.ts';
-import type { FormulaPrices, SimCarrierTable, SimService } from './tables.ts';
+import type { SimCarrierTable, SimService } from './tables.ts';
 import type { Zone } from './zones.ts';
 
 export interface Price {
@@ -18,11 +18,11 @@ export interface PricedParcel {
 }
 
 /**
- * What a service costs for a parcel: from the carrier's published list when it is loaded, else from our formula.
- * Undefined when the published list has no price for that zone and weight: the simulator then does not offer it.
+ * What a service costs for a parcel, from the carrier's published list. Undefined when the list has no price for
+ * that zone and weight: the simulator then does not offer it.
  */
 export function priceFor(carrier: SimCarrierTable, service: SimService, p: PricedParcel): Price | undefined {
-  return carrier.prices.kind === 'published' ? publishedPrice(carrier.prices, service.code, p) : formulaPrice(carrier.prices, service.code, p);
+  return publishedPrice(carrier.prices, service.code, p);
 }
 
 /**
@@ -60,19 +60,4 @@ function handlingFor(list: PriceList, parcel: ParcelSpec, zone: string): { cents
   const weight = parcel.weightLb > ah.actualWeightLb ? ah.weightCents[zone] : 0;
   if (size === undefined || weight === undefined) return undefined;
   return { cents: Math.max(size, weight), minBillableLb: bySize ? ah.dimensionMinBillableLb : 0 };
-}
-
-/**
- * Our own shape, for carriers without a loaded list: transport = (base + per-pound × (pounds − 1)) × (1 + zone
- * step × (zone − 1)); the account pays that less its discount. Both add the residential surcharge, then fuel on
- * transport and residential.
- */
-function formulaPrice(prices: FormulaPrices, code: string, p: PricedParcel): Price | undefined {
-  const f = prices.services[code];
-  if (!f) return undefined;
-  const list = Math.round((f.baseCents + f.perLbCents * (p.billableLb - 1)) * (1 + f.zoneStep * (p.zone.index - 1)));
-  const account = Math.round(list * (1 - prices.accountDiscount));
-  const surcharge = p.residential ? prices.residentialCents : 0;
-  const total = (transport: number) => transport + surcharge + Math.round((transport + surcharge) * prices.fuel);
-  return { amountCents: total(account), listAmountCents: total(list) };
 }

@@ -56,12 +56,11 @@ test('zones between real ZIPs', () => {
 
 test('price: UPS Ground, 3 lb, zone 7, to a home', () => {
   const ground = ups.services.find((s) => s.code === '03')!;
-  // Published transport: (1150 + 95 × 2) × (1 + 0.09 × 6) = 1340 × 1.54 = 2063.6 → 2064.
-  // Account: 2064 × 0.75 = 1548. Residential 575. Fuel 15.5 %:
-  // account (1548 + 575) × 0.155 = 329.07 → 329, total 2452; list (2064 + 575) × 0.155 = 409.05 → 409, total 3048.
-  assert.deepEqual(priceFor(ups, ground, { parcel: { weightLb: 3 }, billableLb: 3, zone: { label: '7', index: 7 }, residential: true }), { amountCents: 2452, listAmountCents: 3048 });
-  // To a business: no residential surcharge. Account 1548 + 239.94 → 240 = 1788; list 2064 + 319.92 → 320 = 2384.
-  assert.deepEqual(priceFor(ups, ground, { parcel: { weightLb: 3 }, billableLb: 3, zone: { label: '7', index: 7 }, residential: false }), { amountCents: 1788, listAmountCents: 2384 });
+  // UPS 2026 daily rates, Ground 3 lb zone 7: $18.28. Account: 1828 × 0.75 = 1371. Residential $6.50, at list in
+  // both; no fuel loaded: account 1371 + 650 = 2021, list 1828 + 650 = 2478.
+  assert.deepEqual(priceFor(ups, ground, { parcel: { weightLb: 3 }, billableLb: 3, zone: { label: '7', index: 7 }, residential: true }), { amountCents: 2021, listAmountCents: 2478 });
+  // To a business: no residential surcharge.
+  assert.deepEqual(priceFor(ups, ground, { parcel: { weightLb: 3 }, billableLb: 3, zone: { label: '7', index: 7 }, residential: false }), { amountCents: 1371, listAmountCents: 1828 });
 });
 
 test('price: USPS Priority Mail, 1 lb, zone 1, is the Notice 123 retail price with no fuel or residential surcharge', () => {

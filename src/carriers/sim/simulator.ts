@@ -127,7 +127,7 @@ export class SimulatedCarrier implements Carrier {
       // A flat-rate box costs the same to every zone at every weight it holds.
       const price = flat ? { amountCents: flat.accountCents, listAmountCents: flat.listCents } : priceFor(t, s, { parcel, billableLb: billable, zone, residential });
       if (!price) {
-        if (t.prices.kind === 'published' && !t.prices.services[s.code]?.[zone.label]) unpriced.add(zone.label);
+        if (!t.prices.services[s.code]?.[zone.label]) unpriced.add(zone.label);
         continue;
       }
       const days = transitDays(t.id, s.code, request.from.zip, request.to.zip, zone);
@@ -144,7 +144,7 @@ export class SimulatedCarrier implements Carrier {
         guaranteed: s.guaranteed,
       });
     }
-    if (quotes.length === 0 && unpriced.size > 0 && t.prices.kind === 'published') {
+    if (quotes.length === 0 && unpriced.size > 0) {
       return failure('service_unavailable', `${t.name} test mode prices from the ${t.prices.source}, which has no table for zone ${[...unpriced].join(', ')} of the services asked`);
     }
     if (quotes.length === 0) return failure('service_unavailable', `No ${t.name} service fits this parcel and destination`);

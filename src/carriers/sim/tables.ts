@@ -1,6 +1,6 @@
 import type { CarrierId } from '../../config.ts';
 import type { DimRule } from './billable-weight.ts';
-import { fedexPrices, uspsPrices } from './prices/current.ts';
+import { fedexPrices, upsPrices, uspsPrices } from './prices/current.ts';
 import type { PriceList } from './prices/types.ts';
 
 export interface SimService {
@@ -12,27 +12,6 @@ export interface SimService {
   maxLengthPlusGirthIn?: number;
 }
 
-/** The simulators' own price shape, for a carrier whose published tables are not loaded. */
-export interface PriceFormula {
-  /** Price of 1 lb to zone 1, in cents. */
-  baseCents: number;
-  /** Price of each further pound to zone 1, in cents. */
-  perLbCents: number;
-  /** How much dearer each zone further out is, as a fraction of the zone 1 price. */
-  zoneStep: number;
-}
-
-export interface FormulaPrices {
-  kind: 'formula';
-  /** Service code to its formula. */
-  services: Readonly<Record<string, PriceFormula>>;
-  /** Fuel surcharge, as a fraction of transport and residential charges. */
-  fuel: number;
-  residentialCents: number;
-  /** Negotiated discount off transport prices: the account price clients pay. */
-  accountDiscount: number;
-}
-
 export interface SimCarrierTable {
   id: CarrierId;
   name: string;
@@ -40,39 +19,25 @@ export interface SimCarrierTable {
   maxWeightLb: number;
   maxLengthIn: number;
   maxLengthPlusGirthIn: number;
-  /** The carrier's published price list when we have it whole (prices/current.ts), else our formula. */
-  prices: PriceList | FormulaPrices;
+  /** The carrier's published price list in force (prices/current.ts). */
+  prices: PriceList;
   services: readonly SimService[];
 }
 
 
 /**
  * The simulators' carriers: real service codes and names, the carriers' own dimensional divisors and limits
- * (carriers.md 5.1, 5.4). FedEx and USPS price from their published lists (prices/current.ts); UPS, whose daily
- * rates are not in the stored material, from a formula shaped like them: dearer with weight, distance and speed.
+ * (carriers.md 5.1, 5.4), and each carrier's published price list (prices/current.ts).
  */
 export const simTables: readonly SimCarrierTable[] = [
   {
     id: 'ups',
     name: 'UPS',
-    dim: { divisor: 139, minCubicIn: 0 },
+    dim: { divisor: upsPrices.dimDivisor, minCubicIn: 0 },
     maxWeightLb: 150,
     maxLengthIn: 108,
     maxLengthPlusGirthIn: 165,
-    prices: {
-      kind: 'formula',
-      services: {
-        '03': { baseCents: 1150, perLbCents: 95, zoneStep: 0.09 },
-        '12': { baseCents: 2100, perLbCents: 180, zoneStep: 0.1 },
-        '02': { baseCents: 2700, perLbCents: 260, zoneStep: 0.12 },
-        '13': { baseCents: 5200, perLbCents: 420, zoneStep: 0.1 },
-        '01': { baseCents: 5900, perLbCents: 460, zoneStep: 0.1 },
-        '14': { baseCents: 9500, perLbCents: 500, zoneStep: 0.1 },
-      },
-      fuel: 0.155,
-      residentialCents: 575,
-      accountDiscount: 0.25,
-    },
+    prices: upsPrices,
     services: [
       { code: '03', name: 'UPS Ground', guaranteed: false },
       { code: '12', name: 'UPS 3 Day Select', guaranteed: true },

@@ -12,6 +12,10 @@ export interface BasketItem {
 
 /** Where each carrier's basket figures were read; the same documents the price files transcribe. */
 export const basketSources: Readonly<Partial<Record<CarrierId, string>>> = {
+  ups:
+    'UPS 2026 daily rates workbook (daily-rates-us-en.xlsx), effective December 22, 2025: sheets "UPS Ground" (zones 2, 4, 8), ' +
+    '"UPS 2DA" (zones 202, 204, 208) and "UPS NDA" (zones 102, 104, 108); copy in github.com/jfdelascarreras/logifacts, ' +
+    'Invoices skills/ups-plan-invoice-csv/daily-rates-us-en.xlsx (commit 007b691)',
   fedex:
     'FedEx Service Guide, standard list rates effective January 6, 2025, updated July 14, 2025: "U.S. package rates: Zone 2/4/8" ' +
     '(FedEx 2Day, FedEx Standard Overnight columns) and "FedEx Ground and FedEx Home Delivery rates: Zones 2-8"; text copy in ' +
@@ -27,10 +31,13 @@ const cells = (carrier: CarrierId, service: string, byZone: Record<string, [numb
 
 /**
  * A basket of published cells, 1, 5 and 20 lb to a near, a middle and a far zone, for ground, two-day and
- * overnight service: test mode's list prices must equal these to the cent. UPS has none: its daily rates are not
- * loaded (prices/current.ts).
+ * overnight service: test mode's list prices must equal these to the cent. UPS prints its air zones with the
+ * service's prefix (2nd Day Air 202, Next Day Air 102); the cells here carry the Ground label the simulator quotes.
  */
 export const priceBasket: readonly BasketItem[] = [
+  ...cells('ups', '03', { '2': [1199, 1419, 1920], '4': [1351, 1715, 2188], '8': [1503, 2172, 4333] }),
+  ...cells('ups', '02', { '2': [2713, 3016, 5620], '4': [2942, 3808, 8470], '8': [4667, 8333, 21737] }),
+  ...cells('ups', '01', { '2': [4506, 5475, 9120], '4': [8664, 11967, 23501], '8': [11530, 15694, 29892] }),
   ...cells('fedex', 'FEDEX_GROUND', { '2': [1132, 1329, 1821], '4': [1269, 1617, 2096], '8': [1417, 2048, 4079] }),
   ...cells('fedex', 'FEDEX_2_DAY', { '2': [2523, 2833, 5319], '4': [2742, 3549, 8070], '8': [4354, 7829, 20448] }),
   ...cells('fedex', 'STANDARD_OVERNIGHT', { '2': [3855, 4906, 8168], '4': [6996, 10283, 21647], '8': [9535, 13521, 27247] }),

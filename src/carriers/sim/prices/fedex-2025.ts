@@ -861,7 +861,6 @@ const priorityOvernight: RateTable = {
 };
 
 export const fedex2025: PriceList = {
-  kind: 'published',
   carrier: 'fedex',
   source: 'FedEx Service Guide, standard list rates effective January 6, 2025, updated July 14, 2025',
   effective: '2025-01-06',

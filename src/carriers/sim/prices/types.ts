@@ -14,7 +14,6 @@ export type ZoneCharge = Readonly<Record<string, number>>;
 
 /** A carrier's published prices for one year, transcribed from its own price list. */
 export interface PriceList {
-  kind: 'published';
   carrier: CarrierId;
   /** The document the figures come from, its edition and where the copy we read is kept. */
   source: string;

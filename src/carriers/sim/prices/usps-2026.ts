@@ -352,7 +352,6 @@ const priorityMailExpress: RateTable = {
 };
 
 export const usps2026: PriceList = {
-  kind: 'published',
   carrier: 'usps',
   source: 'USPS Notice 123 retail prices (Ground Advantage, Priority Mail, Priority Mail Express) in force on 2026-09-28',
   effective: '2026-09-28',
