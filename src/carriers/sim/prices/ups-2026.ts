@@ -3,7 +3,9 @@
  * sheets "UPS Ground", "UPS 3DA Select", "UPS 2DA", "UPS NDA Saver", "UPS NDA" and "UPS NDA Early"), effective
  * December 22, 2025, read in the copy kept in github.com/jfdelascarreras/logifacts at
  * Invoices skills/ups-plan-invoice-csv/daily-rates-us-en.xlsx (commit 007b691); the effective date is the one that
- * repository's docs/PRICING_CALCULATION.md gives for the workbook (commit 07dc5e0).
+ * repository's docs/PRICING_CALCULATION.md gives for the workbook (commit 07dc5e0), and the day UPS's 2026 rates took
+ * effect by the shippers' notes on that increase (e.g. shipware.com/blog/ups-2026-gri-what-shippers-need-to-know-about-
+ * the-latest-5-9-rate-increase).
  *
  * Covers 1–150 lb, per pound. UPS prints each air service's zones with the service's own prefix (Next Day Air and
  * Next Day Air Early 102–108, Next Day Air Saver 132–138, 2nd Day Air 202–208, 3 Day Select 302–308; offshore 124,
@@ -19,10 +21,11 @@
  * repository's lib/pricing/data/accessorials.json (commit e461df2); the PDF itself is not in the stored material.
  * Additional handling and large package charges are not added: that transcription gives their amounts by zone band
  * but not every rule that decides them (no minimum billable weights, no length-and-girth limit for additional
- * handling). UPS's fuel surcharge is a percentage it sets every week, one for Ground and one for air; the stored
- * material holds only a third party's hand-kept log of it, so test mode adds none. Delivery area surcharges (by
- * destination ZIP list) are not modelled. Dimensional weight divisor 139 (carriers.md 5.1: the Ship API's
- * "published UPS divisor").
+ * handling, nor the cubic-volume triggers shippers' notes say UPS added on January 26, 2026, e.g.
+ * myljm.com/blog-post/ups-2026-gri-beyond-the-5-9---what-shippers-really-need-to-know). UPS's fuel surcharge is a
+ * percentage it sets every week, one for Ground and one for air; the stored material holds only a third party's
+ * hand-kept log of it, so test mode adds none. Delivery area surcharges (by destination ZIP list) are not modelled.
+ * Dimensional weight divisor 139 (carriers.md 5.1: the Ship API's "published UPS divisor").
  *
  * Next year's prices come in a file of their own, named in ./current.ts; scripts/check-price-tables.ts checks them.
  */
