@@ -78,6 +78,10 @@ test('each bad value names its setting', () => {
 });
 
 test('test-mode tracking runs a simulated day per real minute unless SHIPD_SIM_TRACKING_SPEED says otherwise', () => {
+  assert.deepEqual(loadConfig({ SHIPD_DATA_DIR: dir() }).simAccountDiscounts, {});
+  assert.deepEqual(loadConfig({ SHIPD_DATA_DIR: dir(), SHIPD_SIM_UPS_DISCOUNT: '40', SHIPD_SIM_FEDEX_DISCOUNT: '0' }).simAccountDiscounts, { ups: 0.4, fedex: 0 });
+  assert.throws(() => loadConfig({ SHIPD_DATA_DIR: dir(), SHIPD_SIM_UPS_DISCOUNT: '95' }), /SHIPD_SIM_UPS_DISCOUNT: must be a whole number from 0 to 90/);
+  assert.throws(() => loadConfig({ SHIPD_DATA_DIR: dir(), SHIPD_SIM_FEDEX_DISCOUNT: '12.5' }), /SHIPD_SIM_FEDEX_DISCOUNT/);
   assert.equal(loadConfig({ SHIPD_DATA_DIR: dir() }).simTrackingSpeed, 1440);
   assert.equal(loadConfig({ SHIPD_DATA_DIR: dir(), SHIPD_SIM_TRACKING_SPEED: '1' }).simTrackingSpeed, 1);
   assert.equal(loadConfig({ SHIPD_DATA_DIR: dir(), SHIPD_SIM_TRACKING_SPEED: '1000000' }).simTrackingSpeed, 1_000_000);

@@ -40,6 +40,11 @@ export interface Config {
   carrierTimeoutMs: number;
   /** How much faster than real time test-mode tracking moves: carrier seconds per real second. */
   simTrackingSpeed: number;
+  /**
+   * Test mode's model of an account's negotiated discount off UPS's and FedEx's published transport prices, as a
+   * fraction, where the operator set one; otherwise the price table's default (a quarter) applies.
+   */
+  simAccountDiscounts: Partial<Record<'ups' | 'fedex', number>>;
   /** How long a job stays claimed without word from its worker before another worker takes it over. */
   jobLeaseMs: number;
   /** Label purchases under way at once for one batch. */
@@ -80,6 +85,8 @@ export const settingNames = [
   'SHIPD_WORKER',
   'SHIPD_CARRIER_TIMEOUT_MS',
   'SHIPD_SIM_TRACKING_SPEED',
+  'SHIPD_SIM_UPS_DISCOUNT',
+  'SHIPD_SIM_FEDEX_DISCOUNT',
   'SHIPD_JOB_LEASE_MS',
   'SHIPD_BATCH_CONCURRENCY',
   'SHIPD_RENDER_THREADS',
@@ -109,6 +116,16 @@ function integer(raw: Raw, name: string, fallback: number, min: number, max: num
   const n = Number(value.trim());
   if (n < min || n > max) throw new ConfigError(name, `must be a whole number from ${min} to ${max} (got "${value}")`);
   return n;
+}
+
+/** SHIPD_SIM_UPS_DISCOUNT and SHIPD_SIM_FEDEX_DISCOUNT: whole percents off published transport, 0 to 90. */
+function simAccountDiscounts(raw: Raw): Config['simAccountDiscounts'] {
+  const discounts: Config['simAccountDiscounts'] = {};
+  for (const carrier of ['ups', 'fedex'] as const) {
+    const name = `SHIPD_SIM_${carrier.toUpperCase()}_DISCOUNT`;
+    if (raw[name] !== undefined && raw[name] !== '') discounts[carrier] = integer(raw, name, 0, 0, 90) / 100;
+  }
+  return discounts;
 }
 
 function boolean(raw: Raw, name: string, fallback = false): boolean {
@@ -285,6 +302,7 @@ export function loadConfig(env: Raw = process.env, file?: string): Config {
     carrierTimeoutMs: integer(raw, 'SHIPD_CARRIER_TIMEOUT_MS', 10_000, 100, 120_000),
     // One simulated day per real minute: a developer sees a label delivered within minutes of buying it.
     simTrackingSpeed: integer(raw, 'SHIPD_SIM_TRACKING_SPEED', 1440, 1, 1_000_000),
+    simAccountDiscounts: simAccountDiscounts(raw),
     jobLeaseMs: integer(raw, 'SHIPD_JOB_LEASE_MS', 30_000, 1_000, 3_600_000),
     batchConcurrency: integer(raw, 'SHIPD_BATCH_CONCURRENCY', 4, 1, 64),
     // One core is left to the event loop, which has the HTTP and the database to do.

@@ -23,18 +23,19 @@ function byId(list: Carrier[]): Record<CarrierId, Carrier> {
  * One set of simulators per clock and tracking speed: a test that moves its clock moves its carriers' tracking
  * too, and two configurations in one process each keep their own speed.
  */
-const simulators = new WeakMap<Clock, Map<number, Record<CarrierId, Carrier>>>();
+const simulators = new WeakMap<Clock, Map<string, Record<CarrierId, Carrier>>>();
 
-function simulatorsFor(clock: Clock, trackingSpeed: number): Record<CarrierId, Carrier> {
-  let bySpeed = simulators.get(clock);
-  if (!bySpeed) {
-    bySpeed = new Map();
-    simulators.set(clock, bySpeed);
+function simulatorsFor(clock: Clock, trackingSpeed: number, discounts: Config['simAccountDiscounts']): Record<CarrierId, Carrier> {
+  let bySettings = simulators.get(clock);
+  if (!bySettings) {
+    bySettings = new Map();
+    simulators.set(clock, bySettings);
   }
-  let set = bySpeed.get(trackingSpeed);
+  const key = `${trackingSpeed}|${discounts.ups ?? ''}|${discounts.fedex ?? ''}`;
+  let set = bySettings.get(key);
   if (!set) {
-    set = byId(simTables.map((t) => new SimulatedCarrier(t, clock, trackingSpeed)));
-    bySpeed.set(trackingSpeed, set);
+    set = byId(simTables.map((t) => new SimulatedCarrier(t, clock, trackingSpeed, t.id === 'usps' ? undefined : discounts[t.id])));
+    bySettings.set(key, set);
   }
   return set;
 }
@@ -119,7 +120,7 @@ export function carriersFor(
   own: Partial<Record<CarrierId, LiveCredentials>> = {},
   unreadable: readonly CarrierId[] = [],
 ): Record<CarrierId, Carrier> {
-  if (mode === 'test') return simulatorsFor(clock, config.simTrackingSpeed);
+  if (mode === 'test') return simulatorsFor(clock, config.simTrackingSpeed, config.simAccountDiscounts);
   return byId(
     carrierCatalog.map((c) => {
       const p = c.id.toUpperCase();

@@ -18,25 +18,26 @@ export interface PricedParcel {
 }
 
 /**
- * What a service costs for a parcel, from the carrier's published list. Undefined when the list has no price for
- * that zone and weight: the simulator then does not offer it.
+ * What a service costs for a parcel, from the carrier's published list, and what an account with this discount
+ * off transport pays. Undefined when the list has no price for that zone and weight: the simulator then does not
+ * offer it.
  */
-export function priceFor(carrier: SimCarrierTable, service: SimService, p: PricedParcel): Price | undefined {
-  return publishedPrice(carrier.prices, service.code, p);
+export function priceFor(carrier: SimCarrierTable, service: SimService, p: PricedParcel, accountDiscount: number): Price | undefined {
+  return publishedPrice(carrier.prices, service.code, p, accountDiscount);
 }
 
 /**
  * List = the published transport price plus the published surcharges (residential delivery, additional handling
  * or oversize) plus fuel on both; the account pays the transport price less its discount, surcharges at list.
  */
-function publishedPrice(list: PriceList, code: string, p: PricedParcel): Price | undefined {
+function publishedPrice(list: PriceList, code: string, p: PricedParcel, accountDiscount: number): Price | undefined {
   const handling = handlingFor(list, p.parcel, p.zone.label);
   if (!handling) return undefined;
   const transport = publishedCents(list.services[code], p.zone.label, Math.max(p.billableLb, handling.minBillableLb));
   if (transport === undefined) return undefined;
   const surcharges = (p.residential ? (list.residentialCents[code] ?? 0) : 0) + handling.cents;
   const total = (t: number) => t + surcharges + Math.round((t + surcharges) * list.fuel);
-  return { amountCents: total(Math.round(transport * (1 - list.accountDiscount))), listAmountCents: total(transport) };
+  return { amountCents: total(Math.round(transport * (1 - accountDiscount))), listAmountCents: total(transport) };
 }
 
 /**

@@ -58,15 +58,21 @@ test('price: UPS Ground, 3 lb, zone 7, to a home', () => {
   const ground = ups.services.find((s) => s.code === '03')!;
   // UPS 2026 daily rates, Ground 3 lb zone 7: $18.28. Account: 1828 × 0.75 = 1371. Residential $6.50, at list in
   // both; no fuel loaded: account 1371 + 650 = 2021, list 1828 + 650 = 2478.
-  assert.deepEqual(priceFor(ups, ground, { parcel: { weightLb: 3 }, billableLb: 3, zone: { label: '7', index: 7 }, residential: true }), { amountCents: 2021, listAmountCents: 2478 });
+  assert.deepEqual(priceFor(ups, ground, { parcel: { weightLb: 3 }, billableLb: 3, zone: { label: '7', index: 7 }, residential: true }, ups.prices.accountDiscount), { amountCents: 2021, listAmountCents: 2478 });
   // To a business: no residential surcharge.
-  assert.deepEqual(priceFor(ups, ground, { parcel: { weightLb: 3 }, billableLb: 3, zone: { label: '7', index: 7 }, residential: false }), { amountCents: 1371, listAmountCents: 1828 });
+  assert.deepEqual(priceFor(ups, ground, { parcel: { weightLb: 3 }, billableLb: 3, zone: { label: '7', index: 7 }, residential: false }, ups.prices.accountDiscount), { amountCents: 1371, listAmountCents: 1828 });
+});
+
+test('price: an account discount set by the operator replaces the table default off transport; surcharges stay at list', () => {
+  const ground = ups.services.find((s) => s.code === '03')!;
+  // $18.28 transport at 40% off is 1097; the $6.50 residential surcharge is not discounted.
+  assert.deepEqual(priceFor(ups, ground, { parcel: { weightLb: 3 }, billableLb: 3, zone: { label: '7', index: 7 }, residential: true }, 0.4), { amountCents: 1747, listAmountCents: 2478 });
 });
 
 test('price: USPS Priority Mail, 1 lb, zone 1, is the Notice 123 retail price with no fuel or residential surcharge', () => {
   const priority = usps.services.find((s) => s.code === 'PRIORITY_MAIL')!;
   // Notice 123 retail, 1 lb, zone 1: $11.00; the account pays retail until commercial prices are loaded.
-  assert.deepEqual(priceFor(usps, priority, { parcel: { weightLb: 1 }, billableLb: 1, zone: { label: '01', index: 1 }, residential: true }), {
+  assert.deepEqual(priceFor(usps, priority, { parcel: { weightLb: 1 }, billableLb: 1, zone: { label: '01', index: 1 }, residential: true }, usps.prices.accountDiscount), {
     amountCents: 1100,
     listAmountCents: 1100,
   });

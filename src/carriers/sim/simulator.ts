@@ -76,6 +76,8 @@ export class SimulatedCarrier implements Carrier {
     private readonly clock: Clock,
     /** Carrier seconds of tracking per real second (SHIPD_SIM_TRACKING_SPEED). */
     private readonly trackingSpeed: number,
+    /** SHIPD_SIM_UPS_DISCOUNT / SHIPD_SIM_FEDEX_DISCOUNT, in place of the price table's default discount. */
+    private readonly accountDiscount?: number,
   ) {
     this.id = table.id;
     this.name = table.name;
@@ -125,7 +127,7 @@ export class SimulatedCarrier implements Carrier {
       // FedEx numbers Alaska and Hawaii apart for its Ground and its Express services.
       const zone = zoneFor(t.id, request.from.zip, request.to.zip, s.code) ?? reach;
       // A flat-rate box costs the same to every zone at every weight it holds.
-      const price = flat ? { amountCents: flat.accountCents, listAmountCents: flat.listCents } : priceFor(t, s, { parcel, billableLb: billable, zone, residential });
+      const price = flat ? { amountCents: flat.accountCents, listAmountCents: flat.listCents } : priceFor(t, s, { parcel, billableLb: billable, zone, residential }, this.accountDiscount ?? t.prices.accountDiscount);
       if (!price) {
         if (!t.prices.services[s.code]?.[zone.label]) unpriced.add(zone.label);
         continue;

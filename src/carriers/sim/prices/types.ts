@@ -31,7 +31,10 @@ export interface PriceList {
   residentialCents: Readonly<Record<string, number>>;
   /** Fuel surcharge, as a fraction of transport and surcharges. */
   fuel: number;
-  /** Our model of an account's negotiated discount off published transport prices (not a published figure). */
+  /**
+   * Our model of an account's negotiated discount off published transport prices (not a published figure): the
+   * default, which SHIPD_SIM_UPS_DISCOUNT and SHIPD_SIM_FEDEX_DISCOUNT replace.
+   */
   accountDiscount: number;
   /** Size and weight surcharges, for a carrier that publishes them by zone band. */
   additionalHandling?: {
