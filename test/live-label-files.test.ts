@@ -54,4 +54,26 @@ test("a UPS label asked as PDF whose label recovery fails is UPS's own image on 
   assert.ok((await pdfImages(pdf)) > 0, "the PDF holds UPS's raster label");
   const png = await fetchLabel(bought.body.label_url.replace('.pdf?', '.png?'));
   assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+  const zpl = new URL(bought.body.label_url.replace('.pdf?', '.zpl?'));
+  const refused = await fetch(`${server.url}${zpl.pathname}${zpl.search}`);
+  assert.equal(refused.status, 409);
+  assert.equal(((await refused.json()) as Json).code, 'label_format_unavailable');
+});
+
+test('a live label is served as the carrier sold it and never redrawn by shipd in another format', async () => {
+  const o = await server.request('POST', '/orders', { key, body: orderBody({ ship_from: { ...austin, phone: '512-555-0100' } }) });
+  const shop = await server.request('POST', '/rates', { key, body: { order_id: o.body.id, carriers: ['ups'] } });
+  const ground = shop.body.rates.find((r: Json) => r.service === '03');
+  const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.body.id, rate_id: ground.id, label_format: 'zpl' }, headers: { 'idempotency-key': 'ups-zpl' } });
+  assert.equal(bought.status, 201, bought.text);
+  assert.equal(bought.body.label_format, 'zpl');
+  assert.match((await fetchLabel(bought.body.label_url)).toString('latin1'), /\^XA/);
+  for (const other of ['pdf', 'png']) {
+    const url = new URL(bought.body.label_url.replace('.zpl?', `.${other}?`));
+    const res = await fetch(`${server.url}${url.pathname}${url.search}`);
+    assert.equal(res.status, 409, other);
+    const body = (await res.json()) as Json;
+    assert.equal(body.code, 'label_format_unavailable');
+    assert.match(body.detail, /sold by the carrier as ZPL/);
+  }
 });

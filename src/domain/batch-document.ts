@@ -16,9 +16,17 @@ const batchShipments = (ctx: Deps, batchId: string) =>
 /** The merged file of the batch's labels that are still good, kept beside the labels; null when none is. */
 export async function buildBatchDocument(ctx: Deps, batch: BatchesTable): Promise<'pdf' | 'zpl' | null> {
   const rows = await batchShipments(ctx, batch.id).selectAll('shipments').where('batch_items.status', '=', 'purchased').where('shipments.status', '=', 'purchased').execute();
-  if (rows.length === 0) return null;
   const files: Buffer[] = [];
-  for (const row of rows) files.push(await labelBytes(ctx, row, batch.label_format));
+  for (const row of rows) {
+    // A live label the carrier sold in another format than the batch's cannot join its file; it prints from its
+    // own label_url, which the batch's results list.
+    const file = await labelBytes(ctx, row, batch.label_format).catch((err: unknown) => {
+      if (err instanceof ApiError && err.code === 'label_format_unavailable') return undefined;
+      throw err;
+    });
+    if (file) files.push(file);
+  }
+  if (files.length === 0) return null;
   // Loaded when first needed: the PDF libraries would otherwise sit in the API thread's memory for nothing, as
   // labels are drawn on the render threads.
   const { mergedFormat, mergeLabels } = await import('../labels/merge.ts');

@@ -31,6 +31,7 @@ export const errorCodes = {
   rate_not_for_order: { status: 409, title: "The rate was quoted for other addresses or another parcel than the order's" },
   label_in_transit: { status: 409, title: 'The carrier has scanned the label; it can no longer be voided' },
   label_manifested: { status: 409, title: 'The label is on an end-of-day manifest; it can no longer be voided' },
+  label_format_unavailable: { status: 409, title: 'The carrier sold this label in another format' },
   shipment_already_voided: { status: 409, title: "The order's label is already voided" },
   webhook_disabled: { status: 409, title: 'The webhook is disabled; enable it first' },
   idempotency_key_in_use: { status: 409, title: 'A request with this Idempotency-Key is still running' },

@@ -3,6 +3,7 @@ import type { PurchasedLabel } from '../carriers/carrier.ts';
 import type { ShipmentsTable } from '../db/schema.ts';
 import type { LabelData, LabelFormat } from '../labels/label-data.ts';
 import type { Context } from './context.ts';
+import { ApiError } from './errors.ts';
 import { serviceName, type PurchaseRecord } from './shipments.ts';
 
 /** What the label of this purchase shows. */
@@ -47,11 +48,36 @@ export async function fileBoughtLabel(ctx: Pick<Context, 'db' | 'labels' | 'rend
   return label.file.format;
 }
 
-/** A bought label's file in a format: the stored one, else rendered once and kept. */
+/**
+ * A bought label's file in a format: the stored one, else, for a test label, drawn once and kept. A live label is
+ * the carrier's own file, so it is served only as the carrier sold it, or its PNG placed on a 4×6 PDF page: a
+ * label shipd drew for a live tracking number would not be the carrier's.
+ */
 export async function labelBytes(ctx: Pick<Context, 'db' | 'labels' | 'clock' | 'renderer'>, row: ShipmentsTable, format: LabelFormat): Promise<Buffer> {
   const stored = await ctx.labels.get(row.id, format);
   if (stored) return stored;
+  if (row.mode === 'live') return carrierFileAs(ctx, row, format);
   const bytes = await ctx.renderer.render(labelDataFor(row, row.tracking_number!), format);
   await ctx.labels.put(ctx.db, row.id, format, bytes, ctx.clock.now().toISOString());
   return bytes;
+}
+
+async function carrierFileAs(ctx: Pick<Context, 'db' | 'labels' | 'clock'>, row: ShipmentsTable, format: LabelFormat): Promise<Buffer> {
+  const png = format === 'pdf' ? await ctx.labels.get(row.id, 'png') : undefined;
+  if (png) {
+    const { mergeLabels } = await import('../labels/merge.ts');
+    const pdf = await mergeLabels('png', [png]);
+    await ctx.labels.put(ctx.db, row.id, 'pdf', pdf, ctx.clock.now().toISOString());
+    return pdf;
+  }
+  throw new ApiError(
+    'label_format_unavailable',
+    `${serviceName(row.carrier, row.service)} label ${row.tracking_number} was sold by the carrier as ${row.label_format.toUpperCase()}; a live label is the carrier's own file and shipd does not redraw it as ${format.toUpperCase()}`,
+  );
+}
+
+/** The formats a bought label can be served in now, without asking the carrier: every one for a test label. */
+export function servableFormats(row: ShipmentsTable): LabelFormat[] {
+  if (row.mode !== 'live') return ['pdf', 'png', 'zpl'];
+  return row.label_format === 'png' ? ['png', 'pdf'] : [row.label_format];
 }

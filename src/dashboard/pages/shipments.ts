@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { asOwner, lastTracker, shipmentOf, shipmentsOf } from '../../domain/account-view.ts';
 import { ApiError } from '../../domain/errors.ts';
-import { labelBytes } from '../../domain/label-bytes.ts';
+import { labelBytes, servableFormats } from '../../domain/label-bytes.ts';
 import { toShipment } from '../../domain/shipments.ts';
 import { refreshTracking } from '../../domain/tracking.ts';
 import { voidLabel } from '../../domain/void.ts';
@@ -32,7 +32,7 @@ export function registerShipments(app: FastifyInstance, { services, mode }: Page
       section: 'shipments' as const,
       shipment: toShipment(ctx, row),
       tracker: await lastTracker(db, scope, row.id),
-      formats,
+      formats: servableFormats(row),
       ...extra,
     };
   }
