@@ -10,6 +10,7 @@ import { buildRateRequest } from '../../src/carriers/usps/rate.ts';
 import { buildLabelRequest, buildReturnLabelRequest, labelHeaders } from '../../src/carriers/usps/ship.ts';
 import { buildTokenRequest } from '../../src/carriers/usps/token.ts';
 import { trackPath, trackQuery } from '../../src/carriers/usps/track.ts';
+import { purchaseCases } from './purchase-cases.ts';
 import { assertContract, contractViolations } from './check.ts';
 import { AddressQuery } from './usps/addresses.ts';
 import { CancelHeaders, CancelPath, LabelHeaders, LabelRequest, ReturnLabelRequest } from './usps/labels.ts';
@@ -22,7 +23,6 @@ import { TrackingPath, TrackingQuery } from './usps/tracking.ts';
 // held against our schemas of the published USPS v3 contracts (test/contracts/usps/).
 
 const services = carrierCatalog.find((c) => c.id === 'usps')!.services.map((s) => s.code);
-const formats = ['pdf', 'png', 'zpl'] as const;
 
 const addresses: Record<string, Address> = {
   minimal: { street1: '3120 M St NW', city: 'Washington', state: 'dc', zip: '20007' },
@@ -51,25 +51,18 @@ const base = { shipDate: new Date('2025-01-06T15:00:00Z') };
 
 test('every outbound and return label request keeps LabelRequest / ReturnLabelRequest, with its headers', () => {
   let checked = 0;
-  for (const service of services)
-    for (const labelFormat of formats)
-      for (const [parcelName, parcel] of Object.entries(parcels))
-        for (const [fromName, from] of Object.entries(addresses))
-          for (const [toName, to] of Object.entries(addresses))
-            for (const isReturn of [false, true]) {
-              const r: PurchaseRequest = { ...base, from, to, parcel, service, labelFormat, isReturn, quotedCents: 1000, idempotencyKey: `k-${checked}`, reference: checked % 2 ? 'ORDER-1' : undefined };
-              const what = `${isReturn ? 'return' : 'outbound'} ${service} ${labelFormat} ${parcelName} from ${fromName} to ${toName}`;
-              if (isReturn) {
-                const body = buildReturnLabelRequest(r);
-                assert.ok(body.ok, what);
-                assertContract(ReturnLabelRequest, body.value, what);
-              } else {
-                assertContract(LabelRequest, buildLabelRequest(r), what);
-              }
-              assertContract(LabelHeaders, labelHeaders('payment-token', r.idempotencyKey), what);
-              checked++;
-            }
-  assert.equal(checked, services.length * formats.length * 3 * 4 * 4 * 2);
+  for (const { request: r, what } of purchaseCases({ services, parcels, addresses, shipDate: base.shipDate, reference: 'ORDER-1' })) {
+    if (r.isReturn) {
+      const body = buildReturnLabelRequest(r);
+      assert.ok(body.ok, what);
+      assertContract(ReturnLabelRequest, body.value, what);
+    } else {
+      assertContract(LabelRequest, buildLabelRequest(r), what);
+    }
+    assertContract(LabelHeaders, labelHeaders('payment-token', r.idempotencyKey), what);
+    checked++;
+  }
+  assert.equal(checked, services.length * 3 * 3 * 4 * 4 * 2);
 });
 
 test('the contract catches what the adapter once sent: customerReference at the top, a shipment id as the key, 0 x 0 x 0', () => {
