@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, unknownSettingWarnings } from './config.ts';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'shipd-config-'));
 
@@ -100,4 +100,13 @@ test('REDIS_URL shares rate limits; a bad one is refused without echoing its pas
       (e: ConfigError) => e.setting === Object.keys(env).at(-1) && !e.message.includes('secretpw'),
     );
   }
+});
+
+test('unknown SHIPD_ variables of the environment are warnings naming the nearest setting; loading still succeeds', () => {
+  const env = { SHIPD_DATA_DIR: dir(), SHIPD_KEY: 'svc_test_x', SHIPD_LOGLEVEL: 'debug', SHIPD_API_KEY: 'k', UNRELATED: '1' };
+  assert.deepEqual(unknownSettingWarnings(env), [
+    'warning: SHIPD_KEY is not a shipd setting and is ignored (did you mean SHIPD_API_KEY?)',
+    'warning: SHIPD_LOGLEVEL is not a shipd setting and is ignored (did you mean SHIPD_LOG_LEVEL?)',
+  ]);
+  assert.equal(loadConfig(env).logLevel, 'info');
 });

@@ -223,6 +223,36 @@ function secret(raw: Raw, dataDir: string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
+/** The edit distance between two names: how many letters to add, drop or change to turn one into the other. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * A line for each SHIPD_ variable of the environment that shipd does not know, naming the nearest name it does.
+ * The environment is shared with the user's shell and other tools (a README's `export SHIPD_KEY=…`), so an unknown
+ * name is warned of, never refused; a config file, which is shipd's alone, stays strict.
+ */
+export function unknownSettingWarnings(env: Raw): string[] {
+  const known = [...settingNames.filter((n) => n.startsWith('SHIPD_')), ...nonSettingVariables];
+  return Object.keys(env)
+    .filter((name) => name.startsWith('SHIPD_') && !(known as string[]).includes(name))
+    .sort()
+    .map((name) => {
+      // Of equally near names, one ending in the same word (SHIPD_KEY, SHIPD_API_KEY) is the likelier meaning.
+      const lastWord = (n: string) => n.slice(n.lastIndexOf('_'));
+      const score = (k: string) => distance(name, k) - (lastWord(k) === lastWord(name) ? 0.5 : 0);
+      const nearest = known.reduce((best, k) => (score(k) < score(best) ? k : best));
+      return `warning: ${name} is not a shipd setting and is ignored (did you mean ${nearest}?)`;
+    });
+}
+
 /** Reads a --config file: a JSON object whose keys are setting names. */
 export function readConfigFile(path: string): Raw {
   let parsed: unknown;
@@ -250,11 +280,6 @@ export function readConfigFile(path: string): Raw {
  * so an operator can override one value of a shared file with a variable.
  */
 export function loadConfig(env: Raw = process.env, file?: string): Config {
-  for (const name of Object.keys(env)) {
-    if (name.startsWith('SHIPD_') && !(settingNames as readonly string[]).includes(name) && !nonSettingVariables.has(name)) {
-      throw new ConfigError(name, 'is not a known setting (a typo?)');
-    }
-  }
   const raw: Raw = { ...(file ? readConfigFile(file) : {}) };
   for (const name of settingNames) if (env[name] !== undefined) raw[name] = env[name];
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, unknownSettingWarnings } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { AccountError } from './domain/accounts.ts';
@@ -42,6 +42,7 @@ async function main(argv: string[]): Promise<void> {
     print(help);
     return;
   }
+  for (const warning of unknownSettingWarnings(process.env)) process.stderr.write(`shipd: ${warning}\n`);
   const config = loadConfig(process.env, typeof values.config === 'string' ? values.config : process.env.SHIPD_CONFIG);
 
   if (command === 'serve') return serve(config);

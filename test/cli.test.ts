@@ -169,7 +169,6 @@ describe('settings', () => {
       [{ SHIPD_FEATURES: 'batches,teleport' }, /^shipd: invalid setting SHIPD_FEATURES: unknown feature "teleport"/],
       [{ SHIPD_LOG_LEVEL: 'loud' }, /^shipd: invalid setting SHIPD_LOG_LEVEL/],
       [{ SHIPD_SECRET: 'short' }, /^shipd: invalid setting SHIPD_SECRET: must be at least 32 characters long$/],
-      [{ SHIPD_FEATURE: 'batches' }, /^shipd: invalid setting SHIPD_FEATURE: is not a known setting \(a typo\?\)$/],
       [{ UPS_BASE_URL: 'ftp://ups' }, /^shipd: invalid setting UPS_BASE_URL/],
     ] as const) {
       const out = await cli(['migrate'], env);
@@ -177,6 +176,15 @@ describe('settings', () => {
       assert.match(out.stderr.trim(), message);
       assert.equal(out.stderr.trim().split('\n').length, 1);
     }
+  });
+
+  test("an unknown SHIPD_ variable in the environment, such as the README's SHIPD_KEY, is one warning naming the nearest setting, never a refusal", async () => {
+    const out = await cli(['migrate'], { SHIPD_KEY: 'svc_test_x', SHIPD_FEATURE: 'batches' });
+    assert.equal(out.code, 0, out.stderr);
+    assert.deepEqual(out.stderr.trim().split('\n'), [
+      'shipd: warning: SHIPD_FEATURE is not a shipd setting and is ignored (did you mean SHIPD_FEATURES?)',
+      'shipd: warning: SHIPD_KEY is not a shipd setting and is ignored (did you mean SHIPD_API_KEY?)',
+    ]);
   });
 
   test('migrate is idempotent', async () => {
