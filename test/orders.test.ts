@@ -54,6 +54,11 @@ describe('creating orders', () => {
     const byId = await create(orderBody({ ship_from: undefined, ship_from_id: second.id }), otherKey);
     assert.equal(byId.body.ship_from_id, second.id);
     assert.equal(byId.body.ship_from.name, 'East');
+    // A location saved without a name or company signs its labels with its own name.
+    const { name: _unnamed, ...nameless } = austin;
+    const third = await addLocation(db, clock, other, { name: 'Dock 4', address: nameless });
+    const signed = await create(orderBody({ ship_from: undefined, ship_from_id: third.id }), otherKey);
+    assert.equal(signed.body.ship_from.name, 'Dock 4');
 
     // Another account's location is not one of ours.
     const foreign = problem(await create(orderBody({ ship_from: undefined, ship_from_id: second.id })), 400, 'validation_failed');

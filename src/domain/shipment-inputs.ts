@@ -59,7 +59,10 @@ export async function resolveShipFrom(
     );
     return { address: null, id: null };
   }
-  return { address: toLocation(row).address, id: row.id };
+  const location = toLocation(row);
+  // A label's sender line is a name or a company: a location saved with neither signs with its own name.
+  const address = location.address.name || location.address.company ? location.address : { ...location.address, name: location.name };
+  return { address, id: row.id };
 }
 
 /**
