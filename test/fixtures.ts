@@ -31,7 +31,7 @@ export const labelBase = {
 
 export const sampleLabels: LabelData[] = [
   { ...labelBase, carrier: 'ups', serviceCode: '03', serviceName: 'UPS Ground', trackingNumber: '1Z1442YY7229014688' },
-  { ...labelBase, carrier: 'usps', serviceCode: 'PRIORITY_MAIL', serviceName: 'Priority Mail', trackingNumber: '9400111206206406260787' },
+  { ...labelBase, carrier: 'usps', serviceCode: 'USPS_GROUND_ADVANTAGE', serviceName: 'USPS Ground Advantage', trackingNumber: '9400111206206406260787' },
   { ...labelBase, carrier: 'fedex', serviceCode: 'FEDEX_2_DAY', serviceName: 'FedEx 2Day', trackingNumber: '794953535000' },
 ];
 

@@ -139,7 +139,7 @@ function carrierSection(d: LabelData, top: number): LabelItem[] {
     items.push({ kind: 'text', x: 156, y: top + 32, size: 7, text: `${weightText(d.weightLb)}${d.zone ? `  ZONE ${d.zone}` : ''}` });
     items.push({ kind: 'text', x: 156, y: top + 42, size: 7, text: 'COMMERCIAL' });
     items.push({ kind: 'box', x: 0, y: top + 68, w: pageWidth, h: 22, fill: true });
-    items.push({ kind: 'text', x: 8, y: top + 72, size: 13, bold: true, text: fit(`USPS ${service}`, 13, 272, true), inverse: true });
+    items.push({ kind: 'text', x: 8, y: top + 72, size: 13, bold: true, text: fit(service.startsWith('USPS ') ? service : `USPS ${service}`, 13, 272, true), inverse: true });
     return items;
   }
   items.push({ kind: 'text', x: 8, y: top + 6, size: 14, bold: true, text: fit(service, 14, 272, true) });

@@ -71,6 +71,7 @@ describe('labels that scan', () => {
       assert.ok(text.includes(d.trackingNumber), opened.text);
       assert.ok(opened.text.includes('ADA LOVELACE') && opened.text.includes('SAN FRANCISCO CA 94105-1804'), opened.text);
       assert.ok(opened.text.includes(d.serviceName.toUpperCase()), opened.text);
+      assert.ok(!opened.text.includes('USPS USPS'), 'the banner names the carrier once');
       assert.ok(opened.text.includes('SAMPLE — DO NOT SHIP'), opened.text);
       assert.ok(opened.text.includes('REF: 1042'));
       checkBarcodes(d, await decodePng(opened.raster));
