@@ -104,8 +104,11 @@ describe('rate shopping in test mode', () => {
   test('carriers and services filters', async () => {
     const uspsOnly: Rate[] = (await shop({ ship_from: austin, ship_to: sanFrancisco, parcel: twoPounds, carriers: ['usps'] })).body.rates;
     assert.deepEqual([...new Set(uspsOnly.map((r) => r.carrier))], ['usps']);
-    const ground: Rate[] = (await shop({ ship_from: austin, ship_to: sanFrancisco, parcel: twoPounds, services: ['03', 'PRIORITY_MAIL'] })).body.rates;
+    const filtered = (await shop({ ship_from: austin, ship_to: sanFrancisco, parcel: twoPounds, services: ['03', 'PRIORITY_MAIL'] })).body;
+    const ground: Rate[] = filtered.rates;
     assert.deepEqual(ground.map((r) => r.service).sort(), ['03', 'PRIORITY_MAIL']);
+    // FedEx, none of whose services was asked for, is left out rather than reported as offering none of them.
+    assert.deepEqual(filtered.errors, []);
     const p = problem(await shop({ ship_from: austin, ship_to: sanFrancisco, parcel: twoPounds, carriers: ['ups'], services: ['PRIORITY_MAIL'] }), 400, 'validation_failed');
     assert.equal(p.errors[0].pointer, '/services/0');
   });

@@ -122,10 +122,13 @@ export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrie
     failIfAny([field('/carriers', `${inputs.pkg!.preset.name} ships only with ${box.carrier}`)]);
   }
   // A carrier's own box ships only with that carrier.
-  const chosen = (box ? [box.carrier] : (input.carriers ?? (Object.keys(carriers) as CarrierId[]))).map((id) => carriers[id]);
+  let chosen = (box ? [box.carrier] : (input.carriers ?? (Object.keys(carriers) as CarrierId[]))).map((id) => carriers[id]);
   if (input.services) {
+    const wanted = input.services;
     const known = new Set(chosen.flatMap((c) => c.services.map((s) => s.code)));
-    failIfAny(input.services.flatMap((s, i) => (known.has(s) ? [] : [field(`/services/${i}`, `"${s}" is not a service of ${chosen.map((c) => c.name).join(', ')}`)])));
+    failIfAny(wanted.flatMap((s, i) => (known.has(s) ? [] : [field(`/services/${i}`, `"${s}" is not a service of ${chosen.map((c) => c.name).join(', ')}`)])));
+    // A carrier none of whose services was asked for is not asked, nor reported as offering none.
+    chosen = chosen.filter((c) => c.services.some((s) => wanted.includes(s.code)));
   }
   const now = ctx.clock.now();
   const { quotes, errors } = await quoteAll(ctx, chosen, rateRequest(inputs, now, input.services));
