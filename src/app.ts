@@ -18,6 +18,7 @@ import { RedisBucketStore } from './http/rate-limit-redis.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerHealth } from './http/health.ts';
+import { registerHome } from './http/home.ts';
 import { registerOperations } from './http/routes.ts';
 import { registerLabelFiles } from './http/labels.ts';
 import { registerMcpRoute } from './mcp/http.ts';
@@ -119,6 +120,7 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
   registerProblemHandlers(app, services.config.publicUrl);
   const metrics = registerMetrics(app);
   registerHealth(app, services);
+  registerHome(app);
   await registerOpenApi(app, services.config.publicUrl);
 
   const idempotency = idempotencyStore(services, options.idempotencyWaitMs);

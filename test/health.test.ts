@@ -1,5 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { databaseUnderTest, startServer, type TestServer } from './harness.ts';
 
 let server: TestServer;
@@ -33,4 +34,21 @@ test('metrics count requests by route and status, with latency histograms', asyn
   assert.match(res.text, /shipd_http_requests_total\{method="GET",route="unmatched",status="404"\} 1/);
   assert.match(res.text, /shipd_http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/api\/integrations\/v1\/carriers",status="200"\}/);
   assert.match(res.text, /process_resident_memory_bytes/);
+});
+
+test("the root says where the dashboard, the API and its OpenAPI document are, in package.json's one version; a favicon is served", async () => {
+  const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  const root = await fetch(`${server.url}/`);
+  assert.equal(root.status, 200);
+  const body = (await root.json()) as Record<string, string>;
+  assert.equal(body.version, version);
+  assert.equal(body.dashboard, '/dashboard');
+  assert.equal(body.api, '/api/integrations/v1');
+  assert.equal((await fetch(`${server.url}${body.openapi}`)).status, 200);
+  const openapi = (await (await fetch(`${server.url}/openapi.json`)).json()) as { info: { version: string } };
+  assert.equal(openapi.info.version, version);
+  const icon = await fetch(`${server.url}/favicon.ico`);
+  assert.equal(icon.status, 200);
+  assert.equal(icon.headers.get('content-type'), 'image/svg+xml');
+  assert.match(await icon.text(), /^<svg /);
 });

@@ -1,3 +1,4 @@
+import { shipdVersion } from '../version.ts';
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { apiBase } from './routes.ts';
@@ -8,7 +9,7 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
       openapi: '3.1.0',
       info: {
         title: 'shipd',
-        version: '1.0.0',
+        version: shipdVersion,
         description:
           'Turn an order into a paid, printable, trackable shipping label with UPS, USPS or FedEx. ' +
           'Keys starting svc_test_ use offline carrier simulators and charge nothing; svc_live_ keys buy real postage. ' +

@@ -1,3 +1,4 @@
+import { shipdVersion } from '../version.ts';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, type CallToolRequest, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, type ToolEnv } from './call.ts';
@@ -16,7 +17,7 @@ const instructions =
  */
 export function createMcpServer(env: ToolEnv): Server {
   // The API's version, as in the OpenAPI document.
-  const server = new Server({ name: 'shipd', version: '1.0.0' }, { capabilities: { tools: {} }, instructions });
+  const server = new Server({ name: 'shipd', version: shipdVersion }, { capabilities: { tools: {} }, instructions });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: definitions }));
   // Registered with only its method checked: the SDK's parse of the whole request would answer malformed params as
   // an internal error (-32603), while Server's own check of tools/call, which runs next, answers them -32602.

@@ -28,6 +28,17 @@ const toZip: Record<string, { zip: string; city: string; state: string }> = {
 const business = (zone: string): Address => ({ company: 'Receiver', street1: '1 Main St', ...toZip[zone]!, residential: false });
 const home = (zone: string): Address => ({ name: 'Pat Doe', street1: '1 Main St', ...toZip[zone]!, residential: true });
 
+/** The fuel surcharges the UPS and FedEx price files load: the week of May 25, 2026, ground and air. */
+const upsGroundFuel = 0.275;
+const upsAirFuel = 0.3125;
+const fedexGroundFuel = 0.27;
+const fedexExpressFuel = 0.3075;
+const withFuel = (cents: number, rate: number) => cents + Math.round(cents * rate);
+const basketFuel: Record<string, number> = {
+  '03': upsGroundFuel, '02': upsAirFuel, '01': upsAirFuel,
+  FEDEX_GROUND: fedexGroundFuel, FEDEX_2_DAY: fedexExpressFuel, STANDARD_OVERNIGHT: fedexExpressFuel,
+};
+
 async function quote(to: Address, parcel: RateRequest['parcel'], service: string, carrier = fedex): Promise<Quote> {
   const answer = await carrier.rate({ from, to, parcel, shipDate, services: [service] }, new AbortController().signal);
   assert.ok(answer.ok, answer.ok ? '' : answer.error.detail);
@@ -67,10 +78,11 @@ test('test-mode list prices equal the published basket to the cent, through rate
     const cell = `${b.carrier} ${b.service} ${b.lb} lb zone ${b.zone}`;
     assert.equal(q.zone, b.zone, cell);
     assert.equal(q.billableWeightLb, b.lb, cell);
-    // To a business, with no surcharge and no fuel loaded: the list price is the published price.
-    assert.equal(q.listAmountCents, b.cents, cell);
-    // UPS and FedEx accounts get a quarter off transport (our default model); USPS accounts pay retail until commercial prices are loaded.
-    assert.equal(q.amountCents, b.carrier === 'usps' ? b.cents : Math.round(b.cents * 0.75), cell);
+    // To a business, with no surcharge: the list price is the published price plus the week's fuel (USPS has none).
+    const fuel = b.carrier === 'usps' ? 0 : basketFuel[b.service]!;
+    assert.equal(q.listAmountCents, withFuel(b.cents, fuel), cell);
+    // UPS and FedEx accounts get a quarter off transport (our default model) and pay fuel on that; USPS accounts pay retail until commercial prices are loaded.
+    assert.equal(q.amountCents, b.carrier === 'usps' ? b.cents : withFuel(Math.round(b.cents * 0.75), fuel), cell);
   }
 });
 
@@ -81,22 +93,22 @@ test('USPS adds no residential surcharge, and prices zone 9 and the heaviest ste
   assert.equal(publishedCents(uspsPrices.services.USPS_GROUND_ADVANTAGE, '09', 70), publishedCents(uspsPrices.services.USPS_GROUND_ADVANTAGE, '08', 70));
 });
 
-test('residential delivery: $5.95 on FedEx Home Delivery, $6.55 on express services, at list in the account price too', async () => {
+test('residential delivery: $5.95 on FedEx Home Delivery, $6.55 on express services, at list in the account price too, and fuel on it', async () => {
   const homeDelivery = await quote(home('4'), { weightLb: 5 }, 'GROUND_HOME_DELIVERY');
-  assert.equal(homeDelivery.listAmountCents, 1617 + 595);
-  assert.equal(homeDelivery.amountCents, Math.round(1617 * 0.75) + 595);
+  assert.equal(homeDelivery.listAmountCents, withFuel(1617 + 595, fedexGroundFuel));
+  assert.equal(homeDelivery.amountCents, withFuel(Math.round(1617 * 0.75) + 595, fedexGroundFuel));
   const twoDay = await quote(home('8'), { weightLb: 20 }, 'FEDEX_2_DAY');
-  assert.equal(twoDay.listAmountCents, 20448 + 655);
+  assert.equal(twoDay.listAmountCents, withFuel(20448 + 655, fedexExpressFuel));
 });
 
 test('UPS residential surcharge: $6.50 on Ground, $7.00 on the air services, at list in the account price too', async () => {
   const ground = await quote(home('4'), { weightLb: 5 }, '03', ups);
-  assert.equal(ground.listAmountCents, 1715 + 650);
-  assert.equal(ground.amountCents, Math.round(1715 * 0.75) + 650);
+  assert.equal(ground.listAmountCents, withFuel(1715 + 650, upsGroundFuel));
+  assert.equal(ground.amountCents, withFuel(Math.round(1715 * 0.75) + 650, upsGroundFuel));
   const nextDay = await quote(home('8'), { weightLb: 20 }, '01', ups);
-  assert.equal(nextDay.listAmountCents, 29892 + 700);
+  assert.equal(nextDay.listAmountCents, withFuel(29892 + 700, upsAirFuel));
   const threeDay = await quote(home('2'), { weightLb: 1 }, '12', ups);
-  assert.equal(threeDay.listAmountCents, publishedCents(upsPrices.services['12'], '2', 1)! + 700);
+  assert.equal(threeDay.listAmountCents, withFuel(publishedCents(upsPrices.services['12'], '2', 1)! + 700, upsAirFuel));
 });
 
 test('UPS offshore: Hawaii is zone 44 of Ground, 2nd Day Air (224) and Next Day Air (124); 3 Day Select and Saver have no such zone, so are not quoted', async () => {
@@ -106,33 +118,120 @@ test('UPS offshore: Hawaii is zone 44 of Ground, 2nd Day Air (224) and Next Day 
   const byService = new Map(answer.value.map((q) => [q.service, q]));
   assert.deepEqual([...byService.keys()].sort(), ['01', '02', '03', '14']);
   assert.equal(byService.get('03')!.zone, '44');
-  assert.equal(byService.get('03')!.listAmountCents, 4325);
-  assert.equal(byService.get('02')!.listAmountCents, 6708);
-  assert.equal(byService.get('01')!.listAmountCents, 12735);
+  assert.equal(byService.get('03')!.listAmountCents, withFuel(4325, upsGroundFuel));
+  assert.equal(byService.get('02')!.listAmountCents, withFuel(6708, upsAirFuel));
+  assert.equal(byService.get('01')!.listAmountCents, withFuel(12735, upsAirFuel));
   const saver = await ups.rate({ from, to: honolulu, parcel: { weightLb: 1 }, shipDate, services: ['13'] }, new AbortController().signal);
   assert.equal(!saver.ok && saver.error.code, 'service_unavailable');
   assert.match(!saver.ok ? saver.error.detail : '', /UPS 2026 daily rates.*no table for zone 44/);
 });
 
-test('additional handling and oversize: by zone band, with the published minimum billable weights', async () => {
+test('additional handling and oversize: by zone band, with the published minimum billable weights; fuel on oversize, not on additional handling', async () => {
   const ground = fedexPrices.services.FEDEX_GROUND!;
   // Over 50 lb actual: the weight surcharge, zone 2 $43.50.
   const heavy = await quote(business('2'), { weightLb: 60 }, 'FEDEX_GROUND');
-  assert.equal(heavy.listAmountCents, publishedCents(ground, '2', 60)! + 4350);
+  assert.equal(heavy.listAmountCents, withFuel(publishedCents(ground, '2', 60)!, fedexGroundFuel) + 4350);
   // Longest side 50 in (over 48): the dimension surcharge, zones 3–4 $31, billed at 40 lb at least.
   const long = await quote(business('4'), { weightLb: 5, dimensionsIn: { length: 50, width: 6, height: 6 } }, 'FEDEX_GROUND');
-  assert.equal(long.listAmountCents, publishedCents(ground, '4', 40)! + 3100);
+  assert.equal(long.listAmountCents, withFuel(publishedCents(ground, '4', 40)!, fedexGroundFuel) + 3100);
   // Second-longest side 31 in (over 30; longest 34, length and girth 100): zone 8 $38, and the cube's 16 lb is billed at 40.
   const wide = await quote(business('8'), { weightLb: 8, dimensionsIn: { length: 2, width: 31, height: 34 } }, 'FEDEX_GROUND');
   assert.equal(wide.billableWeightLb, 16);
-  assert.equal(wide.listAmountCents, publishedCents(ground, '8', 40)! + 3800);
+  assert.equal(wide.listAmountCents, withFuel(publishedCents(ground, '8', 40)!, fedexGroundFuel) + 3800);
   // Nothing over a limit: no charge, the cube's weight (34 × 30 × 2 / 139 = 15 lb) at its own price.
   const flat = await quote(business('8'), { weightLb: 8, dimensionsIn: { length: 2, width: 30, height: 34 } }, 'FEDEX_GROUND');
-  assert.equal(flat.listAmountCents, publishedCents(ground, '8', 15)!);
+  assert.equal(flat.listAmountCents, withFuel(publishedCents(ground, '8', 15)!, fedexGroundFuel));
   // Over 130 in of length and girth (100 + 2 × (10 + 10) = 140): oversize, zone 2 $240, billed at 90 lb, no handling charge besides.
   const oversize = await quote(business('2'), { weightLb: 60, dimensionsIn: { length: 100, width: 10, height: 10 } }, 'FEDEX_GROUND');
-  assert.equal(oversize.listAmountCents, publishedCents(ground, '2', 90)! + 24000);
-  assert.equal(oversize.amountCents, Math.round(publishedCents(ground, '2', 90)! * 0.75) + 24000);
+  assert.equal(oversize.listAmountCents, withFuel(publishedCents(ground, '2', 90)! + 24000, fedexGroundFuel));
+  assert.equal(oversize.amountCents, withFuel(Math.round(publishedCents(ground, '2', 90)! * 0.75) + 24000, fedexGroundFuel));
+});
+
+test('fuel: the week of May 25, 2026, ground and air percentages apart, on the published price and on what the account pays', async () => {
+  // UPS Ground 5 lb zone 4: $17.15 + 27.50% ($4.72) = $21.87; the account's $12.86 + $3.54 = $16.40.
+  const upsGround = await quote(business('4'), { weightLb: 5 }, '03', ups);
+  assert.deepEqual([upsGround.listAmountCents, upsGround.amountCents], [2187, 1640]);
+  // UPS Next Day Air 20 lb zone 8: $298.92 + 31.25% ($93.41) = $392.33.
+  assert.equal((await quote(business('8'), { weightLb: 20 }, '01', ups)).listAmountCents, 39233);
+  // FedEx Ground 5 lb zone 4: $16.17 + 27.00% ($4.37) = $20.54.
+  assert.equal((await quote(business('4'), { weightLb: 5 }, 'FEDEX_GROUND')).listAmountCents, 2054);
+  // FedEx Standard Overnight 20 lb zone 8: $272.47 + 30.75% ($83.78) = $356.25.
+  assert.equal((await quote(business('8'), { weightLb: 20 }, 'STANDARD_OVERNIGHT')).listAmountCents, 35625);
+  assert.deepEqual(upsPrices.fuel, { '03': 0.275, '12': 0.3125, '02': 0.3125, '13': 0.3125, '01': 0.3125, '14': 0.3125 });
+  assert.deepEqual(fedexPrices.fuel, {
+    FEDEX_GROUND: 0.27, GROUND_HOME_DELIVERY: 0.27, FEDEX_EXPRESS_SAVER: 0.3075, FEDEX_2_DAY: 0.3075, STANDARD_OVERNIGHT: 0.3075, PRIORITY_OVERNIGHT: 0.3075,
+  });
+});
+
+test('UPS additional handling: over 50 lb, by zone band, with fuel on it', async () => {
+  const ground = upsPrices.services['03']!;
+  // 51 lb to zone 2: $29.59 + $46.50 weight charge = $76.09, + 27.50% fuel ($20.92) = $97.01.
+  const heavy = await quote(business('2'), { weightLb: 51 }, '03', ups);
+  assert.equal(heavy.listAmountCents, 9701);
+  assert.equal(heavy.amountCents, withFuel(Math.round(2959 * 0.75) + 4650, upsGroundFuel));
+  // 50 lb is not over: no charge.
+  const fifty = await quote(business('2'), { weightLb: 50 }, '03', ups);
+  assert.equal(fifty.listAmountCents, withFuel(publishedCents(ground, '2', 50)!, upsGroundFuel));
+  // Zones 3–4 $50.75, 7–8 $58.75; on the air services too.
+  assert.equal((await quote(business('4'), { weightLb: 51 }, '03', ups)).listAmountCents, withFuel(publishedCents(ground, '4', 51)! + 5075, upsGroundFuel));
+  const air = await quote(business('8'), { weightLb: 51 }, '02', ups);
+  assert.equal(air.listAmountCents, withFuel(publishedCents(upsPrices.services['02'], '8', 51)! + 5875, upsAirFuel));
+});
+
+test('UPS additional handling by size: each limit just met draws nothing, just passed draws the zone charge and a 40 lb minimum', async () => {
+  const ground = upsPrices.services['03']!;
+  const cases: { what: string; zone: string; under: [number, number, number]; over: [number, number, number]; cents: number }[] = [
+    // Longest side over 48 in: zones 3–4 $33.25.
+    { what: 'longest side', zone: '4', under: [48, 6, 6], over: [49, 6, 6], cents: 3325 },
+    // Second-longest side over 30 in: zones 7–8 $40.50.
+    { what: 'second-longest side', zone: '8', under: [34, 30, 2], over: [34, 31, 2], cents: 4050 },
+    // Length and girth over 105 in (45 + 2 × 30 = 105; 46 + 60 = 106): zone 8 $40.50.
+    { what: 'length and girth', zone: '8', under: [45, 15, 15], over: [46, 15, 15], cents: 4050 },
+    // Over 10,368 cubic inches (36 × 18 × 16 = 10,368; 37 × 18 × 16 = 10,656, length and girth 105): zone 2 $30.
+    { what: 'cubic size', zone: '2', under: [36, 18, 16], over: [37, 18, 16], cents: 3000 },
+  ];
+  for (const c of cases) {
+    const dims = ([length, width, height]: [number, number, number]) => ({ length, width, height });
+    const under = await quote(business(c.zone), { weightLb: 5, dimensionsIn: dims(c.under) }, '03', ups);
+    assert.equal(under.listAmountCents, withFuel(publishedCents(ground, c.zone, under.billableWeightLb)!, upsGroundFuel), `${c.what} at the limit`);
+    const over = await quote(business(c.zone), { weightLb: 5, dimensionsIn: dims(c.over) }, '03', ups);
+    const billed = Math.max(over.billableWeightLb, 40);
+    assert.equal(over.listAmountCents, withFuel(publishedCents(ground, c.zone, billed)! + c.cents, upsGroundFuel), `${c.what} over the limit`);
+  }
+  // A named cell: 49 × 6 × 6 in, 5 lb, to zone 4: the cube's 13 lb is billed at 40 lb ($37.41) + $33.25 = $70.66,
+  // + 27.50% fuel ($19.43) = $90.09.
+  const long = await quote(business('4'), { weightLb: 5, dimensionsIn: { length: 49, width: 6, height: 6 } }, '03', ups);
+  assert.equal(long.billableWeightLb, 13);
+  assert.equal(publishedCents(ground, '4', 40), 3741);
+  assert.equal(long.listAmountCents, 9009);
+});
+
+test('UPS large package: over 96 in long, 130 in of length and girth, 17,280 cubic inches or 110 lb; 90 lb minimum, a residential figure, no additional handling besides', async () => {
+  const ground = upsPrices.services['03']!;
+  const cases: { what: string; zone: string; under: RateRequest['parcel']; over: RateRequest['parcel']; cents: number; underCents: number }[] = [
+    // 96 in long is additional handling (longest over 48); 97 in is a large package: zones 3–4 $239.50.
+    { what: 'length', zone: '4', under: { weightLb: 5, dimensionsIn: { length: 96, width: 8, height: 8 } }, over: { weightLb: 5, dimensionsIn: { length: 97, width: 8, height: 8 } }, cents: 23950, underCents: 3325 },
+    // 70 + 2 × 30 = 130 in of length and girth; 71 in makes 131: zone 2 $219.50.
+    { what: 'length and girth', zone: '2', under: { weightLb: 5, dimensionsIn: { length: 70, width: 15, height: 15 } }, over: { weightLb: 5, dimensionsIn: { length: 71, width: 15, height: 15 } }, cents: 21950, underCents: 3000 },
+    // 30 × 24 × 24 = 17,280 cubic inches; 31 × 24 × 24 = 17,856: zones 7–8 $286.
+    { what: 'cubic size', zone: '8', under: { weightLb: 5, dimensionsIn: { length: 30, width: 24, height: 24 } }, over: { weightLb: 5, dimensionsIn: { length: 31, width: 24, height: 24 } }, cents: 28600, underCents: 4050 },
+    // 110 lb is the additional handling weight charge (zone 2 $46.50); 111 lb is a large package.
+    { what: 'weight', zone: '2', under: { weightLb: 110 }, over: { weightLb: 111 }, cents: 21950, underCents: 4650 },
+  ];
+  for (const c of cases) {
+    const under = await quote(business(c.zone), c.under, '03', ups);
+    const underBilled = c.under.dimensionsIn ? Math.max(under.billableWeightLb, 40) : under.billableWeightLb;
+    assert.equal(under.listAmountCents, withFuel(publishedCents(ground, c.zone, underBilled)! + c.underCents, upsGroundFuel), `${c.what} at the limit`);
+    const over = await quote(business(c.zone), c.over, '03', ups);
+    const billed = Math.max(over.billableWeightLb, 90);
+    assert.equal(over.listAmountCents, withFuel(publishedCents(ground, c.zone, billed)! + c.cents, upsGroundFuel), `${c.what} over the limit`);
+  }
+  // A named cell: 97 × 8 × 8 in, 5 lb, to a home in zone 4: billed at 90 lb ($72.03), + $274.50 residential large
+  // package + $6.50 residential = $353.03, + 27.50% fuel ($97.08) = $450.11.
+  const toHome = await quote(home('4'), { weightLb: 5, dimensionsIn: { length: 97, width: 8, height: 8 } }, '03', ups);
+  assert.equal(publishedCents(ground, '4', 90), 7203);
+  assert.equal(toHome.listAmountCents, 45011);
+  assert.equal(toHome.amountCents, withFuel(Math.round(7203 * 0.75) + 27450 + 650, upsGroundFuel));
 });
 
 test('a cell the published copy lacks is not quoted: FedEx 2Day to zone 5 below 50 lb; from 50 lb it is', async () => {
@@ -142,15 +241,15 @@ test('a cell the published copy lacks is not quoted: FedEx 2Day to zone 5 below 
   assert.ok(!services.includes('FEDEX_2_DAY') && !services.includes('FEDEX_EXPRESS_SAVER'), services.join());
   assert.ok(services.includes('FEDEX_GROUND') && services.includes('STANDARD_OVERNIGHT'), services.join());
   const heavy = await quote(business('5'), { weightLb: 55 }, 'FEDEX_2_DAY');
-  assert.equal(heavy.listAmountCents, publishedCents(fedexPrices.services.FEDEX_2_DAY, '5', 55)! + 5275);
+  assert.equal(heavy.listAmountCents, withFuel(publishedCents(fedexPrices.services.FEDEX_2_DAY, '5', 55)!, fedexExpressFuel) + 5275);
 });
 
 test('Alaska and Hawaii: FedEx Home Delivery priced from its Alaska and Hawaii table; FedEx Express there is not loaded, so not quoted', async () => {
   const anchorage = { name: 'Pat Doe', street1: '1 Main St', city: 'Anchorage', state: 'AK', zip: '99501', residential: true };
-  // To Alaska is Ground zone 17: 1 lb $40.84, plus the $5.95 residential charge.
+  // To Alaska is Ground zone 17: 1 lb $40.84, plus the $5.95 residential charge, plus Ground fuel.
   const homeDelivery = await quote(anchorage, { weightLb: 1 }, 'GROUND_HOME_DELIVERY');
   assert.equal(homeDelivery.zone, '17');
-  assert.equal(homeDelivery.listAmountCents, 4084 + 595);
+  assert.equal(homeDelivery.listAmountCents, withFuel(4084 + 595, fedexGroundFuel));
   const express = await fedex.rate({ from, to: anchorage, parcel: { weightLb: 1 }, shipDate, services: ['FEDEX_2_DAY'] }, new AbortController().signal);
   assert.equal(express.ok, false);
   assert.equal(!express.ok && express.error.code, 'service_unavailable');

@@ -28,37 +28,50 @@ export function priceFor(carrier: SimCarrierTable, service: SimService, p: Price
 
 /**
  * List = the published transport price plus the published surcharges (residential delivery, additional handling
- * or oversize) plus fuel on both; the account pays the transport price less its discount, surcharges at list.
+ * or oversize) plus the week's fuel percentage on transport and the fuel-bearing surcharges; the account pays the
+ * transport price less its discount, surcharges at list, and fuel on what it pays (the carriers assess fuel on the
+ * net rate).
  */
 function publishedPrice(list: PriceList, code: string, p: PricedParcel, accountDiscount: number): Price | undefined {
-  const handling = handlingFor(list, p.parcel, p.zone.label);
+  const handling = handlingFor(list, p.parcel, p.zone.label, p.residential);
   if (!handling) return undefined;
   const transport = publishedCents(list.services[code], p.zone.label, Math.max(p.billableLb, handling.minBillableLb));
   if (transport === undefined) return undefined;
-  const surcharges = (p.residential ? (list.residentialCents[code] ?? 0) : 0) + handling.cents;
-  const total = (t: number) => t + surcharges + Math.round((t + surcharges) * list.fuel);
+  const residential = p.residential ? (list.residentialCents[code] ?? 0) : 0;
+  const surcharges = residential + handling.cents;
+  const fuelBearing = residential + (handling.fuelBearing ? handling.cents : 0);
+  const fuel = typeof list.fuel === 'number' ? list.fuel : (list.fuel[code] ?? 0);
+  const total = (t: number) => t + surcharges + Math.round((t + fuelBearing) * fuel);
   return { amountCents: total(Math.round(transport * (1 - accountDiscount))), listAmountCents: total(transport) };
 }
 
 /**
- * The size and weight surcharge a package draws, and the weight it is billed at least. Oversize takes the place of
- * additional handling; of the additional handling charges that apply, the package pays the highest one (the stored
- * guide does not say how they combine, so test mode charges one per package). Undefined when a charge applies but
- * the list has no figure for the zone.
+ * The size and weight surcharge a package draws (to a home, where the list has a residential figure), the weight it
+ * is billed at least, and whether fuel is charged on it. Oversize takes the place of additional handling; of the
+ * additional handling charges that apply, the package pays the highest one (UPS charges one per package; FedEx's
+ * stored guide does not say how they combine, so test mode does the same). Undefined when a charge applies but the
+ * list has no figure for the zone.
  */
-function handlingFor(list: PriceList, parcel: ParcelSpec, zone: string): { cents: number; minBillableLb: number } | undefined {
+function handlingFor(
+  list: PriceList,
+  parcel: ParcelSpec,
+  zone: string,
+  residential: boolean,
+): { cents: number; minBillableLb: number; fuelBearing: boolean } | undefined {
   const d = parcel.dimensionsIn;
   const [longest, second, third] = d ? ([d.length, d.width, d.height].map(nearestInch).sort((a, b) => b - a) as [number, number, number]) : [0, 0, 0];
   const lengthPlusGirth = longest + 2 * (second + third);
+  const cubic = longest * second * third;
+  const above = (value: number, limit: number | undefined) => limit !== undefined && value > limit;
   const { oversize: o, additionalHandling: ah } = list;
-  if (o && (longest > o.longestIn || lengthPlusGirth > o.lengthPlusGirthIn)) {
-    const cents = o.cents[zone];
-    return cents === undefined ? undefined : { cents, minBillableLb: o.minBillableLb };
+  if (o && (longest > o.longestIn || lengthPlusGirth > o.lengthPlusGirthIn || above(cubic, o.cubicIn) || above(parcel.weightLb, o.actualWeightLb))) {
+    const cents = (residential && o.residentialCents ? o.residentialCents : o.cents)[zone];
+    return cents === undefined ? undefined : { cents, minBillableLb: o.minBillableLb, fuelBearing: true };
   }
-  if (!ah) return { cents: 0, minBillableLb: 0 };
-  const bySize = longest > ah.longestIn || second > ah.secondLongestIn || lengthPlusGirth > ah.lengthPlusGirthIn;
+  if (!ah) return { cents: 0, minBillableLb: 0, fuelBearing: true };
+  const bySize = longest > ah.longestIn || second > ah.secondLongestIn || lengthPlusGirth > ah.lengthPlusGirthIn || above(cubic, ah.cubicIn);
   const size = bySize ? ah.dimensionCents[zone] : 0;
   const weight = parcel.weightLb > ah.actualWeightLb ? ah.weightCents[zone] : 0;
   if (size === undefined || weight === undefined) return undefined;
-  return { cents: Math.max(size, weight), minBillableLb: bySize ? ah.dimensionMinBillableLb : 0 };
+  return { cents: Math.max(size, weight), minBillableLb: bySize ? ah.dimensionMinBillableLb : 0, fuelBearing: ah.fuelBearing !== false };
 }

@@ -16,13 +16,25 @@
  * (dimension: longest side over 48 in, second-longest over 30 in, or length and girth over 105 in, billed at 40 lb
  * at least; weight: actual weight over 50 lb) and Oversize (longer than 96 in or over 130 in of length and girth,
  * billed at 90 lb at least), both by zone band, as effective July 14, 2025; dimensional weight divisor 139.
- * FedEx's fuel surcharge is a percentage it sets every week on fedex.com/en-us/shipping/fuel-surcharge.html; no
- * week's figure is in the stored material, so test mode adds none. Delivery area surcharges (by destination ZIP
- * list) are not modelled.
+ *
+ * Fuel: FedEx sets its fuel surcharge every Monday, one percentage for FedEx Ground and Home Delivery (diesel index)
+ * and one for every FedEx Express service (jet fuel index; the guide's "Fuel Surcharge" section). Test mode adds the
+ * week of May 25, 2026: Ground 27.00%, Express 30.75%, as recorded from fedex.com/en-us/shipping/fuel-surcharge.html
+ * in github.com/jfdelascarreras/logifacts, lib/pricing/data/fedex-fuel-surcharge-history.json (commit ee4b38c), a
+ * third party's record since FedEx's page itself is not in the stored material. FedEx assesses fuel on the net
+ * package rate plus the transportation-related surcharges its fuel page lists (stored copies of that page,
+ * fedex.com/cw/rates/fuelsurcharge.html and fedex.com/en-gp/shipping/surcharges.html): residential delivery and
+ * oversize are on that list, additional handling is not (that list is FedEx Express's; none for FedEx Ground is
+ * stored, so test mode treats Ground the same way). Next week's figures replace these two. Delivery area
+ * surcharges (by destination ZIP list) are not modelled.
  *
  * Next year's prices come in a file of their own, named in ./current.ts; scripts/check-price-tables.ts checks them.
  */
 import { zoneBands, type PriceList, type RateTable } from './types.ts';
+
+/** FedEx's fuel surcharges for the week of May 25, 2026 (see above). */
+const groundFuel = 0.27;
+const expressFuel = 0.3075;
 
 /**
  * FedEx Ground and FedEx Home Delivery: zones 2–8, and from "FedEx Ground and FedEx Home Delivery rates: Alaska and
@@ -882,10 +894,18 @@ export const fedex2025: PriceList = {
     STANDARD_OVERNIGHT: 655,
     PRIORITY_OVERNIGHT: 655,
   },
-  fuel: 0,
+  fuel: {
+    FEDEX_GROUND: groundFuel,
+    GROUND_HOME_DELIVERY: groundFuel,
+    FEDEX_EXPRESS_SAVER: expressFuel,
+    FEDEX_2_DAY: expressFuel,
+    STANDARD_OVERNIGHT: expressFuel,
+    PRIORITY_OVERNIGHT: expressFuel,
+  },
   // Our default model of an account, not a published figure: a quarter off transport, surcharges at list.
   accountDiscount: 0.25,
   additionalHandling: {
+    fuelBearing: false,
     longestIn: 48,
     secondLongestIn: 30,
     lengthPlusGirthIn: 105,

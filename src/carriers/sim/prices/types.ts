@@ -29,8 +29,11 @@ export interface PriceList {
   speedOrder: readonly string[];
   /** Residential delivery charge by service code, in cents; a service not listed has none. */
   residentialCents: Readonly<Record<string, number>>;
-  /** Fuel surcharge, as a fraction of transport and surcharges. */
-  fuel: number;
+  /**
+   * Fuel surcharge, as a fraction of transport and the fuel-bearing surcharges: one figure for every service, or one
+   * per service code (UPS and FedEx publish a ground and an air percentage each week); a service not listed bears none.
+   */
+  fuel: number | Readonly<Record<string, number>>;
   /**
    * Our model of an account's negotiated discount off published transport prices (not a published figure): the
    * default, which SHIPD_SIM_UPS_DISCOUNT and SHIPD_SIM_FEDEX_DISCOUNT replace.
@@ -47,12 +50,22 @@ export interface PriceList {
     /** Actual weight above which the weight surcharge applies. */
     actualWeightLb: number;
     weightCents: ZoneCharge;
+    /** Cubic inches (sides rounded to the inch) above which the dimension surcharge applies too, where published. */
+    cubicIn?: number;
+    /** False where the carrier's list of fuel-bearing surcharges leaves additional handling out. */
+    fuelBearing?: boolean;
   };
   oversize?: {
     longestIn: number;
     lengthPlusGirthIn: number;
     minBillableLb: number;
     cents: ZoneCharge;
+    /** The charge to a residential address, where the carrier publishes a separate one. */
+    residentialCents?: ZoneCharge;
+    /** Cubic inches above which the package is oversize too, where published. */
+    cubicIn?: number;
+    /** Actual weight above which the package is oversize too, where published. */
+    actualWeightLb?: number;
   };
 }
 

@@ -19,17 +19,37 @@
  * Surcharges: the residential surcharge, $6.50 for UPS Ground and $7.00 for the air services, is from UPS's 2026
  * "Revised Rates for Value-Added Services and Other Charges" (effective December 22, 2025) as transcribed in the same
  * repository's lib/pricing/data/accessorials.json (commit e461df2); the PDF itself is not in the stored material.
- * Additional handling and large package charges are not added: that transcription gives their amounts by zone band
- * but not every rule that decides them (no minimum billable weights, no length-and-girth limit for additional
- * handling, nor the cubic-volume triggers shippers' notes say UPS added on January 26, 2026, e.g.
- * myljm.com/blog-post/ups-2026-gri-beyond-the-5-9---what-shippers-really-need-to-know). UPS's fuel surcharge is a
- * percentage it sets every week, one for Ground and one for air; the stored material holds only a third party's
- * hand-kept log of it, so test mode adds none. Delivery area surcharges (by destination ZIP list) are not modelled.
+ * Additional handling and large package charges: the amounts by zone band are from the same transcription (large
+ * package with a separate, higher figure to a residential address); the rules that decide them from the stored
+ * copies of UPS's guidance and shippers' notes: additional handling when the longest side is over 48 in, the
+ * second-longest over 30 in, or length and girth over 105 in (billed at 40 lb at least), or the actual weight is over
+ * 50 lb (help.paypal.shipstation.com/hc/en-us/articles/13823149193755-UPS-Additional-Handling); large package when
+ * the length is over 96 in or length and girth over 130 in, billed at 90 lb at least, no additional handling besides
+ * (darrigoconsulting.com/blog/what-does-ups-large-package-surcharge-mean-and-when-is-it-applied,
+ * refundretriever.com/blog/ups-large-package-surcharge); and, from January 26, 2026, additional handling also above 10,368 cubic inches (in the
+ * 40 lb minimum too) and large package also above 17,280 cubic inches or 110 lb actual weight
+ * (shipscience.com/carrier-updates/ups-additional-handling-and-large-package-update). Only one of them per package.
+ * The packaging triggers of additional handling (not boxed in cardboard, cylinders…) are not modelled: a rate
+ * request does not describe the packaging. The transcription's bands stop at "zone 7 and up" of zones 2–8, so a
+ * package that draws either charge to Alaska, Hawaii or Puerto Rico (zones 44–46) is not quoted.
+ *
+ * Fuel: UPS sets its fuel surcharge every Monday, one percentage for UPS Ground and one ("Domestic Air") for every
+ * air service; test mode adds the week of May 25, 2026: Ground 27.50%, Domestic Air 31.25%, as logged by hand from
+ * ups.com in github.com/jfdelascarreras/logifacts, lib/pricing/data/ups-fuel-surcharge-history.json (commit 93b9a6f;
+ * the repository's docs/FORECASTING.md says the file is kept from UPS's weekly page), a third party's record since
+ * UPS's page itself is not in the stored material. UPS applies it to transport and to the delivery surcharges
+ * (freightwaves.com/news/ups-to-hike-air-ground-fuel-surcharges-on-jan-3; refundretriever.com/blog/ups-fuel-surcharges):
+ * here the residential, additional handling and large package charges. Next week's figures replace these two.
+ * Delivery area surcharges (by destination ZIP list) are not modelled.
  * Dimensional weight divisor 139 (carriers.md 5.1: the Ship API's "published UPS divisor").
  *
  * Next year's prices come in a file of their own, named in ./current.ts; scripts/check-price-tables.ts checks them.
  */
-import type { PriceList, RateTable } from './types.ts';
+import { zoneBands, type PriceList, type RateTable } from './types.ts';
+
+/** UPS's fuel surcharges for the week of May 25, 2026 (see above). */
+const groundFuel = 0.275;
+const airFuel = 0.3125;
 
 /** UPS Ground: zones 2–8, and 44, 45 and 46. */
 const ground: RateTable = {
@@ -1111,7 +1131,26 @@ export const ups2026: PriceList = {
   distanceZones: ['2', '3', '4', '5', '6', '7', '8'],
   speedOrder: ['03', '12', '02', '13', '01', '14'],
   residentialCents: { '03': 650, '12': 700, '02': 700, '13': 700, '01': 700, '14': 700 },
-  fuel: 0,
+  fuel: { '03': groundFuel, '12': airFuel, '02': airFuel, '13': airFuel, '01': airFuel, '14': airFuel },
   // Our default model of an account, not a published figure: a quarter off transport, surcharges at list.
   accountDiscount: 0.25,
+  additionalHandling: {
+    longestIn: 48,
+    secondLongestIn: 30,
+    lengthPlusGirthIn: 105,
+    cubicIn: 10368,
+    dimensionMinBillableLb: 40,
+    dimensionCents: zoneBands(3000, 3325, 3850, 4050),
+    actualWeightLb: 50,
+    weightCents: zoneBands(4650, 5075, 5625, 5875),
+  },
+  oversize: {
+    longestIn: 96,
+    lengthPlusGirthIn: 130,
+    cubicIn: 17280,
+    actualWeightLb: 110,
+    minBillableLb: 90,
+    cents: zoneBands(21950, 23950, 27300, 28600),
+    residentialCents: zoneBands(25450, 27450, 32050, 33100),
+  },
 };
