@@ -79,7 +79,8 @@ export async function quoteAll(ctx: Context, chosen: Carrier[], request: RateReq
   answers.forEach((answer, i) => {
     if (answer.ok) {
       for (const q of answer.value) {
-        if (q.currency === 'USD') quotes.push(q);
+        // One form of zone for every carrier: USPS writes "07" and UPS "008" where the others write "7".
+        if (q.currency === 'USD') quotes.push({ ...q, zone: q.zone.replace(/^0+(?=\d)/, '') });
         else errors.push({ carrier: q.carrier, code: 'carrier_error', detail: `${chosen[i]!.name} priced ${q.serviceName} in ${q.currency}; shipd prices in USD and never relabels a currency` });
       }
     } else {

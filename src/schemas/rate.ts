@@ -44,7 +44,7 @@ export const Rate = Type.Object(
     amount: Type.Ref(Money, { description: 'What you pay' }),
     list_amount: Type.Ref(Money, { description: "The carrier's published retail price" }),
     billable_weight: Type.Ref(Weight, { description: 'The greater of actual and dimensional weight, rounded up to the pound' }),
-    zone: Type.String({ description: "The carrier's zone code", examples: ['05'] }),
+    zone: Type.String({ description: "The carrier's zone between the two addresses, as a number without leading zeros (USPS 1–9; UPS and FedEx 2–8, and their own numbers for Alaska, Hawaii and Puerto Rico such as UPS 44)", examples: ['5'] }),
     delivery_days: Type.Integer({ minimum: 0, description: 'Business days in transit' }),
     estimated_delivery_date: Type.String({ format: 'date', examples: ['2026-11-26'] }),
     guaranteed: Type.Boolean({ description: 'Whether the carrier guarantees the delivery date' }),
