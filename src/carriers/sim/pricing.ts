@@ -35,14 +35,17 @@ export function priceFor(carrier: SimCarrierTable, service: SimService, p: Price
 function publishedPrice(list: PriceList, code: string, p: PricedParcel, accountDiscount: number): Price | undefined {
   const handling = handlingFor(list, p.parcel, p.zone.label, p.residential);
   if (!handling) return undefined;
-  const transport = publishedCents(list.services[code], p.zone.label, Math.max(p.billableLb, handling.minBillableLb));
+  const billedLb = Math.max(p.billableLb, handling.minBillableLb);
+  const transport = publishedCents(list.services[code], p.zone.label, billedLb);
   if (transport === undefined) return undefined;
   const residential = p.residential ? (list.residentialCents[code] ?? 0) : 0;
   const surcharges = residential + handling.cents;
   const fuelBearing = residential + (handling.fuelBearing ? handling.cents : 0);
   const fuel = typeof list.fuel === 'number' ? list.fuel : (list.fuel[code] ?? 0);
   const total = (t: number) => t + surcharges + Math.round((t + fuelBearing) * fuel);
-  return { amountCents: total(Math.round(transport * (1 - accountDiscount))), listAmountCents: total(transport) };
+  // A carrier that publishes the account's own price (USPS commercial) is priced from it; a cell it lacks falls back to the discount.
+  const account = publishedCents(list.accountServices?.[code], p.zone.label, billedLb) ?? Math.round(transport * (1 - accountDiscount));
+  return { amountCents: total(account), listAmountCents: total(transport) };
 }
 
 /**

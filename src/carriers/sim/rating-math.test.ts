@@ -70,11 +70,11 @@ test('price: an account discount set by the operator replaces the table default 
   assert.deepEqual(priceFor(ups, ground, { parcel: { weightLb: 3 }, billableLb: 3, zone: { label: '7', index: 7 }, residential: true }, 0.4), { amountCents: 1747 + 480, listAmountCents: 3159 });
 });
 
-test('price: USPS Priority Mail, 1 lb, zone 1, is the Notice 123 retail price with no fuel or residential surcharge', () => {
+test('price: USPS Priority Mail, 1 lb, zone 1, is the Notice 123 retail price, and the account pays the commercial one, with no fuel or residential surcharge', () => {
   const priority = usps.services.find((s) => s.code === 'PRIORITY_MAIL')!;
-  // Notice 123 retail, 1 lb, zone 1: $11.00; the account pays retail until commercial prices are loaded.
+  // Notice 123, 1 lb, zone 1: retail $11.00, commercial $9.04.
   assert.deepEqual(priceFor(usps, priority, { parcel: { weightLb: 1 }, billableLb: 1, zone: { label: '01', index: 1 }, residential: true }, usps.prices.accountDiscount), {
-    amountCents: 1100,
+    amountCents: 904,
     listAmountCents: 1100,
   });
 });

@@ -6,7 +6,7 @@ export interface BasketItem {
   lb: number;
   /** Zone label as the carrier prints it. */
   zone: string;
-  /** The published list price of that cell, read off the carrier's document, in cents. */
+  /** The published price of that cell, read off the carrier's document, in cents. */
   cents: number;
 }
 
@@ -44,4 +44,21 @@ export const priceBasket: readonly BasketItem[] = [
   ...cells('usps', 'USPS_GROUND_ADVANTAGE', { '02': [995, 1355, 2295], '05': [1095, 1745, 3515], '08': [1290, 2605, 6940] }),
   ...cells('usps', 'PRIORITY_MAIL', { '02': [1150, 1495, 2580], '05': [1305, 2210, 4695], '08': [1695, 3690, 10940] }),
   ...cells('usps', 'PRIORITY_MAIL_EXPRESS', { '02': [3635, 4105, 9610], '05': [5150, 8500, 18285], '08': [6280, 10150, 20855] }),
+];
+
+/** Where the account basket's figures were read; the same documents the price files transcribe. */
+export const accountBasketSources: Readonly<Partial<Record<CarrierId, string>>> = {
+  usps:
+    'USPS Notice 123, Price List, effective July 12, 2026: USPS Ground Advantage — Commercial and Priority Mail — Commercial, ' +
+    'zones 2, 5 and 8; copy in github.com/dj-pearson/GradeThread, src/lib/usps-rate-schedule.ts (commit b4d6d0d), the same ' +
+    'figures in github.com/proofnotfluff-a11y/Proofnotfluff-pins, engines/shipping-true-cost/build_xlsx.py (commit 7ac1d32)',
+};
+
+/**
+ * Published account prices, where a carrier publishes them (USPS commercial): at these cells test mode's account price
+ * must equal the figure to the cent. Priority Mail Express — Commercial is not in any stored copy, so it has no cells.
+ */
+export const accountBasket: readonly BasketItem[] = [
+  ...cells('usps', 'USPS_GROUND_ADVANTAGE', { '02': [768, 976, 1706], '05': [874, 1348, 2493], '08': [1067, 1919, 4039] }),
+  ...cells('usps', 'PRIORITY_MAIL', { '02': [932, 1156, 2069], '05': [1297, 2152, 4481], '08': [1522, 2918, 6806] }),
 ];

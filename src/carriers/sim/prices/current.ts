@@ -9,7 +9,7 @@ export const upsPrices: PriceList = ups2026;
 /** FedEx's list rates in force, likewise. */
 export const fedexPrices: PriceList = fedex2025;
 
-/** USPS's retail prices in force, likewise. */
+/** USPS's retail prices, and the commercial prices an account pays, in force, likewise. */
 export const uspsPrices: PriceList = usps2026;
 
 /** The price lists test mode uses now, one per carrier. */

@@ -39,6 +39,11 @@ export interface PriceList {
    * default, which SHIPD_SIM_UPS_DISCOUNT and SHIPD_SIM_FEDEX_DISCOUNT replace.
    */
   accountDiscount: number;
+  /**
+   * Service code to the carrier's own published account price table (USPS commercial prices): at a cell it holds,
+   * the account pays that transport price instead of the discount off the published one.
+   */
+  accountServices?: Readonly<Record<string, RateTable>>;
   /** Size and weight surcharges, for a carrier that publishes them by zone band. */
   additionalHandling?: {
     longestIn: number;
