@@ -22,8 +22,8 @@
  *
  * Not loaded: the ounce steps under 1 lb (Ground Advantage retail 4/8/12/15.999 oz and its single commercial price
  * under 1 lb, Priority Mail Express 0.5 lb: test mode bills whole pounds, at least 1, so those parcels pay the 1 lb
- * price), flat-rate and cubic prices, and the nonstandard (length and volume) fees. USPS adds no fuel or residential surcharge. Dimensional weight: 166 cubic inches a
- * pound above one cubic foot (carriers.md 5.1).
+ * price), flat-rate and cubic prices, and the nonstandard (length and volume) fees. USPS adds no fuel or residential
+ * surcharge. Dimensional weight: 166 cubic inches a pound above one cubic foot (carriers.md 5.1).
  *
  * Next year's prices come in a file of their own, named in ./current.ts; scripts/check-price-tables.ts checks them.
  */
