@@ -158,6 +158,17 @@ describe('billing and locations', () => {
     const badZip = await cli(['locations', 'add', '--account', 'acme', '--name', 'X', '--street1', '1 Main', '--city', 'Y', '--state', 'CA', '--zip', '9410']);
     assert.equal(badZip.code, 1);
     assert.match(badZip.stderr, /address\.zip/);
+    const listed = await cli(['locations', 'list', '--account', 'acme']);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, new RegExp(`${ok.stdout.trim()}\\s+Warehouse\\s+415 Mission St, San Francisco CA 94105\\s+default`));
+  });
+
+  test('packages add and list: the account\'s own boxes with their size, weight limit and default', async () => {
+    assert.match((await cli(['packages', 'list', '--account', 'acme'])).stdout, /no packages of its own/);
+    const added = await cli(['packages', 'add', '--account', 'acme', '--name', 'Mailer', '--length', '12', '--width', '9', '--height', '3', '--max-weight', '10', '--default']);
+    assert.equal(added.code, 0, added.stderr);
+    const listed = await cli(['packages', 'list', '--account', 'acme']);
+    assert.match(listed.stdout, new RegExp(`${added.stdout.trim()}\\s+Mailer\\s+12 × 9 × 3 in\\s+up to 10 lb\\s+default`));
   });
 });
 

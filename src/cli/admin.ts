@@ -8,8 +8,8 @@ import type { Mode } from '../domain/api-key-format.ts';
 import { clearPaymentMethod, setPaymentMethod } from '../domain/billing.ts';
 import { connectCarrier, disconnectCarrier, listCarrierAccounts, type OwnCredentials } from '../domain/carrier-accounts.ts';
 import { mailerIdProblem } from '../carriers/usps/mailer-ids.ts';
-import { addLocation } from '../domain/locations.ts';
-import { addPackage, setDefaultPackage } from '../domain/packages.ts';
+import { addLocation, listLocations } from '../domain/locations.ts';
+import { addPackage, customPackages, setDefaultPackage } from '../domain/packages.ts';
 import { systemClock } from '../domain/clock.ts';
 import { checkPassword, createUser, generatePassword, listUsers } from '../domain/dashboard-users.ts';
 import { print, table } from './output.ts';
@@ -69,11 +69,15 @@ const usage = {
     'shipd keys create --account ID|NAME --mode test|live [--name LABEL] | keys list --account ID|NAME | ' +
     'keys revoke KEY_ID | keys roll KEY_ID [--grace 24h]',
   billing: 'shipd billing set --account ID|NAME --mode test|live --payment-method PM | billing clear --account ID|NAME --mode test|live',
-  packages: 'shipd packages add --account ID|NAME --name NAME --length L --width W --height H [--unit in|cm] --max-weight N [--weight-unit lb|oz|kg|g] [--default]',
+  packages:
+    'shipd packages add --account ID|NAME --name NAME --length L --width W --height H [--unit in|cm] --max-weight N [--weight-unit lb|oz|kg|g] [--default] | ' +
+    'packages list --account ID|NAME',
   carriers:
     'shipd carriers connect --account ID|NAME --carrier ups|usps|fedex --client-id ID [--client-secret SECRET] [--account-number N] [--crid CRID --mid MID [--manifest-mid MID]] | ' +
     'carriers disconnect --account ID|NAME --carrier ups|usps|fedex | carriers list --account ID|NAME',
-  locations: 'shipd locations add --account ID|NAME --name NAME --street1 … [--street2 …] --city … --state … --zip … [--phone …] [--company …] [--default]',
+  locations:
+    'shipd locations add --account ID|NAME --name NAME --street1 … [--street2 …] --city … --state … --zip … [--phone …] [--company …] [--default] | ' +
+    'locations list --account ID|NAME',
   users: 'shipd users create --account ID|NAME --email EMAIL (password from SHIPD_USER_PASSWORD, else one is generated) | users list --account ID|NAME',
 } as const;
 
@@ -203,6 +207,21 @@ export async function runAdmin(config: Config, group: AdminGroup, args: string[]
           isDefault: values.default === true,
         });
         print(location.id);
+        return;
+      }
+      case 'locations list': {
+        const { values } = parse(rest, { account: { type: 'string' } }, ['account']);
+        const rows = await listLocations(db, (await findAccount(db, values.account as string)).id);
+        const line = (l: (typeof rows)[number]) => [l.id, l.name, `${l.address.street1}, ${l.address.city} ${l.address.state} ${l.address.zip}`, l.is_default ? 'default' : ''];
+        print(rows.length === 0 ? 'no ship-from locations' : table([['ID', 'NAME', 'ADDRESS', ''], ...rows.map(line)]));
+        return;
+      }
+      case 'packages list': {
+        const { values } = parse(rest, { account: { type: 'string' } }, ['account']);
+        const rows = await customPackages(db, (await findAccount(db, values.account as string)).id);
+        const size = (p: (typeof rows)[number]) => `${p.dimensions.length} × ${p.dimensions.width} × ${p.dimensions.height} ${p.dimensions.unit}`;
+        const line = (p: (typeof rows)[number]) => [p.id, p.name, size(p), `up to ${p.max_weight.value} ${p.max_weight.unit}`, p.is_default ? 'default' : ''];
+        print(rows.length === 0 ? 'no packages of its own (the carriers\' boxes are in GET /packages)' : table([['ID', 'NAME', 'SIZE', 'WEIGHT', ''], ...rows.map(line)]));
         return;
       }
       case 'packages add': {
