@@ -86,6 +86,12 @@ describe(`POST /addresses/validate with ${cases.length} messy real-world inputs`
   }
 });
 
+test("a ZIP from another state is invalid, and the message suggests the city's own ZIPs", async () => {
+  const v = (await validate({ street1: '1100 Congress Ave', city: 'Austin', state: 'TX', zip: '94105' })).body;
+  assert.equal(v.valid, false);
+  assert.match(v.messages[0].detail, /^ZIP 94105 is in SAN FRANCISCO, CA, not TX; AUSTIN, TX has (7\d{4}, )*787\d\d/);
+});
+
 describe('corrections and errors', () => {
   test('corrections list each field changed beyond case and punctuation, with from and to', async () => {
     const v = (await validate({ street1: '415 mission street apt 4b', city: 'san fransisco', state: 'ca', zip: '941051804' })).body;

@@ -112,7 +112,11 @@ export function validateAddress(input: Address): AddressValidation {
         state = known.state;
       } else {
         valid = false;
-        messages.push({ code: 'zip_state_mismatch', detail: `ZIP ${known.zip} is in ${zipCity}, ${known.state}, not ${state}` });
+        const suggestions = zipsOfCity(city, state).slice(0, 5).map((z) => z.zip);
+        messages.push({
+          code: 'zip_state_mismatch',
+          detail: `ZIP ${known.zip} is in ${zipCity}, ${known.state}, not ${state}${suggestions.length ? `; ${city}, ${state} has ${suggestions.join(', ')}` : ''}`,
+        });
       }
     } else if (city !== zipCity) {
       if (cityExists) {
