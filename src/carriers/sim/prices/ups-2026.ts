@@ -36,10 +36,11 @@
  * Fuel: UPS sets its fuel surcharge every Monday, one percentage for UPS Ground and one ("Domestic Air") for every
  * air service; test mode adds the week of May 25, 2026: Ground 27.50%, Domestic Air 31.25%, as logged by hand from
  * ups.com in github.com/jfdelascarreras/logifacts, lib/pricing/data/ups-fuel-surcharge-history.json (commit 93b9a6f;
- * the repository's docs/FORECASTING.md says the file is kept from UPS's weekly page), a third party's record since
+ * its docs/FORECASTING.md and lib/pricing/data/sources/ups/README.md say the file is entered by hand from UPS's
+ * weekly page; its later rows were computed from fuel price indexes, so are not used), a third party's record since
  * UPS's page itself is not in the stored material. UPS applies it to transport and to the delivery surcharges
- * (freightwaves.com/news/ups-to-hike-air-ground-fuel-surcharges-on-jan-3; refundretriever.com/blog/ups-fuel-surcharges):
- * here the residential, additional handling and large package charges. Next week's figures replace these two.
+ * (freightwaves.com/news/ups-to-hike-air-ground-fuel-surcharges-on-jan-3;
+ * refundretriever.com/blog/ups-fuel-surcharges): here the residential, additional handling and large package charges. Next week's figures replace these two.
  * Delivery area surcharges (by destination ZIP list) are not modelled.
  * Dimensional weight divisor 139 (carriers.md 5.1: the Ship API's "published UPS divisor").
  *
