@@ -26,9 +26,10 @@
  * 50 lb (help.paypal.shipstation.com/hc/en-us/articles/13823149193755-UPS-Additional-Handling); large package when
  * the length is over 96 in or length and girth over 130 in, billed at 90 lb at least, no additional handling besides
  * (darrigoconsulting.com/blog/what-does-ups-large-package-surcharge-mean-and-when-is-it-applied,
- * refundretriever.com/blog/ups-large-package-surcharge); and, from January 26, 2026, additional handling also above 10,368 cubic inches (in the
- * 40 lb minimum too) and large package also above 17,280 cubic inches or 110 lb actual weight
- * (shipscience.com/carrier-updates/ups-additional-handling-and-large-package-update). Only one of them per package.
+ * refundretriever.com/blog/ups-large-package-surcharge); and, from January 26, 2026, additional handling also above
+ * 10,368 cubic inches (in the 40 lb minimum too) and large package also above 17,280 cubic inches or 110 lb actual
+ * weight (shipscience.com/carrier-updates/ups-additional-handling-and-large-package-update). Only one of them per
+ * package.
  * The packaging triggers of additional handling (not boxed in cardboard, cylinders…) are not modelled: a rate
  * request does not describe the packaging. The transcription's bands stop at "zone 7 and up" of zones 2–8, so a
  * package that draws either charge to Alaska, Hawaii or Puerto Rico (zones 44–46) is not quoted.
@@ -40,8 +41,9 @@
  * weekly page; its later rows were computed from fuel price indexes, so are not used), a third party's record since
  * UPS's page itself is not in the stored material. UPS applies it to transport and to the delivery surcharges
  * (freightwaves.com/news/ups-to-hike-air-ground-fuel-surcharges-on-jan-3;
- * refundretriever.com/blog/ups-fuel-surcharges): here the residential, additional handling and large package charges. Next week's figures replace these two.
- * Delivery area surcharges (by destination ZIP list) are not modelled.
+ * refundretriever.com/blog/ups-fuel-surcharges): here the residential, additional handling and large package
+ * charges. Next week's figures replace these two. Delivery area surcharges (by destination ZIP list) are not
+ * modelled.
  * Dimensional weight divisor 139 (carriers.md 5.1: the Ship API's "published UPS divisor").
  *
  * Next year's prices come in a file of their own, named in ./current.ts; scripts/check-price-tables.ts checks them.
