@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Node 20's test runner neither expands globs nor finds .ts files itself, so this lists them.
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -28,6 +28,25 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+// The dashboard's browser tests drive Debian's Chromium (never a downloaded one, which this machine's closed
+// network could not fetch). The test command makes sure it is there: installed at once where that is possible (root
+// on Debian), else stopping before any test with the one command to run.
+function ensureChromium() {
+  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (existsSync(path)) return;
+  const install = 'apt-get install -y chromium';
+  const canInstall = process.getuid?.() === 0 && existsSync('/usr/bin/apt-get') && !process.env.CHROMIUM_PATH;
+  if (canInstall) {
+    console.error(`Chromium is not installed; the dashboard's browser tests need it: running ${install}`);
+    const update = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+    const installed = update.status === 0 && spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    if (installed && installed.status === 0 && existsSync(path)) return;
+  }
+  console.error(`The dashboard's browser tests need Chromium at ${path}. Install it with: sudo ${install} (or set CHROMIUM_PATH to a Chromium binary)`);
+  process.exit(1);
+}
+if (files.some((f) => f.endsWith('.browser.test.ts'))) ensureChromium();
+
 // A reliability file runs beside another that starts four processes and loads them for minutes: the fuzzer, 61 s
 // alone, once ran past 300 s there. Its files get 600 s; the plain suite keeps 300.
 const timeout = files.some((f) => f.startsWith(reliability)) ? 600_000 : 300_000;
