@@ -82,6 +82,9 @@ test('test-mode tracking runs a simulated day per real minute unless SHIPD_SIM_T
   assert.deepEqual(loadConfig({ SHIPD_DATA_DIR: dir(), SHIPD_SIM_UPS_DISCOUNT: '40', SHIPD_SIM_FEDEX_DISCOUNT: '0' }).simAccountDiscounts, { ups: 0.4, fedex: 0 });
   assert.throws(() => loadConfig({ SHIPD_DATA_DIR: dir(), SHIPD_SIM_UPS_DISCOUNT: '95' }), /SHIPD_SIM_UPS_DISCOUNT: must be a whole number from 0 to 90/);
   assert.throws(() => loadConfig({ SHIPD_DATA_DIR: dir(), SHIPD_SIM_FEDEX_DISCOUNT: '12.5' }), /SHIPD_SIM_FEDEX_DISCOUNT/);
+  assert.equal(loadConfig({ SHIPD_DATA_DIR: dir() }).simFirstScanAfterMs, 15 * 60_000);
+  assert.equal(loadConfig({ SHIPD_DATA_DIR: dir(), SHIPD_SIM_FIRST_SCAN_MINUTES: '0' }).simFirstScanAfterMs, 0);
+  assert.throws(() => loadConfig({ SHIPD_DATA_DIR: dir(), SHIPD_SIM_FIRST_SCAN_MINUTES: '1441' }), /SHIPD_SIM_FIRST_SCAN_MINUTES/);
   assert.equal(loadConfig({ SHIPD_DATA_DIR: dir() }).simTrackingSpeed, 1440);
   assert.equal(loadConfig({ SHIPD_DATA_DIR: dir(), SHIPD_SIM_TRACKING_SPEED: '1' }).simTrackingSpeed, 1);
   assert.equal(loadConfig({ SHIPD_DATA_DIR: dir(), SHIPD_SIM_TRACKING_SPEED: '1000000' }).simTrackingSpeed, 1_000_000);

@@ -45,6 +45,8 @@ export interface Config {
    * fraction, where the operator set one; otherwise the price table's default (a quarter) applies.
    */
   simAccountDiscounts: Partial<Record<'ups' | 'fedex', number>>;
+  /** How long after purchase test mode's first scan comes at the soonest: the time a person has to void a label. */
+  simFirstScanAfterMs: number;
   /** How long a job stays claimed without word from its worker before another worker takes it over. */
   jobLeaseMs: number;
   /** Label purchases under way at once for one batch. */
@@ -85,6 +87,7 @@ export const settingNames = [
   'SHIPD_WORKER',
   'SHIPD_CARRIER_TIMEOUT_MS',
   'SHIPD_SIM_TRACKING_SPEED',
+  'SHIPD_SIM_FIRST_SCAN_MINUTES',
   'SHIPD_SIM_UPS_DISCOUNT',
   'SHIPD_SIM_FEDEX_DISCOUNT',
   'SHIPD_JOB_LEASE_MS',
@@ -328,6 +331,8 @@ export function loadConfig(env: Raw = process.env, file?: string): Config {
     // One simulated day per real minute: a developer sees a label delivered within minutes of buying it.
     simTrackingSpeed: integer(raw, 'SHIPD_SIM_TRACKING_SPEED', 1440, 1, 1_000_000),
     simAccountDiscounts: simAccountDiscounts(raw),
+    // Enough for someone following the README at reading speed to void a label before the carrier scans it.
+    simFirstScanAfterMs: integer(raw, 'SHIPD_SIM_FIRST_SCAN_MINUTES', 15, 0, 1440) * 60_000,
     jobLeaseMs: integer(raw, 'SHIPD_JOB_LEASE_MS', 30_000, 1_000, 3_600_000),
     batchConcurrency: integer(raw, 'SHIPD_BATCH_CONCURRENCY', 4, 1, 64),
     // One core is left to the event loop, which has the HTTP and the database to do.

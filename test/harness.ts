@@ -111,7 +111,8 @@ export async function startServer(
   } = {},
 ): Promise<TestServer> {
   const db = options.database ?? (await createTestDatabase());
-  const env = { PORT: '0', HOST: '127.0.0.1', SHIPD_LOG_LEVEL: 'info', ...db.env, ...options.env };
+  // Tests move their clock a minute or two to see a label scanned; 15 minutes, the default, is for people.
+  const env = { PORT: '0', HOST: '127.0.0.1', SHIPD_LOG_LEVEL: 'info', SHIPD_SIM_FIRST_SCAN_MINUTES: '1', ...db.env, ...options.env };
   const config = loadConfig(env);
   const clock = new TestClock();
   const services = await createServices(config, clock);

@@ -39,6 +39,7 @@ export async function startShipd(port: number, env: Record<string, string>): Pro
       PORT: String(port),
       HOST: '127.0.0.1',
       SHIPD_LOG_LEVEL: 'warn',
+      SHIPD_SIM_FIRST_SCAN_MINUTES: '1',
       SHIPD_RATE_LIMIT_PER_SECOND: '100000',
       SHIPD_RATE_LIMIT_BURST: '100000',
       ...env,

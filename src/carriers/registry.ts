@@ -25,16 +25,17 @@ function byId(list: Carrier[]): Record<CarrierId, Carrier> {
  */
 const simulators = new WeakMap<Clock, Map<string, Record<CarrierId, Carrier>>>();
 
-function simulatorsFor(clock: Clock, trackingSpeed: number, discounts: Config['simAccountDiscounts']): Record<CarrierId, Carrier> {
+function simulatorsFor(clock: Clock, config: Config): Record<CarrierId, Carrier> {
+  const { simTrackingSpeed: trackingSpeed, simFirstScanAfterMs: firstScanAfterMs, simAccountDiscounts: discounts } = config;
   let bySettings = simulators.get(clock);
   if (!bySettings) {
     bySettings = new Map();
     simulators.set(clock, bySettings);
   }
-  const key = `${trackingSpeed}|${discounts.ups ?? ''}|${discounts.fedex ?? ''}`;
+  const key = `${trackingSpeed}|${firstScanAfterMs}|${discounts.ups ?? ''}|${discounts.fedex ?? ''}`;
   let set = bySettings.get(key);
   if (!set) {
-    set = byId(simTables.map((t) => new SimulatedCarrier(t, clock, trackingSpeed, t.id === 'usps' ? undefined : discounts[t.id])));
+    set = byId(simTables.map((t) => new SimulatedCarrier(t, clock, { trackingSpeed, firstScanAfterMs, ...(t.id !== 'usps' && { accountDiscount: discounts[t.id] }) })));
     bySettings.set(key, set);
   }
   return set;
@@ -120,7 +121,7 @@ export function carriersFor(
   own: Partial<Record<CarrierId, LiveCredentials>> = {},
   unreadable: readonly CarrierId[] = [],
 ): Record<CarrierId, Carrier> {
-  if (mode === 'test') return simulatorsFor(clock, config.simTrackingSpeed, config.simAccountDiscounts);
+  if (mode === 'test') return simulatorsFor(clock, config);
   return byId(
     carrierCatalog.map((c) => {
       const p = c.id.toUpperCase();

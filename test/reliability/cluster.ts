@@ -55,7 +55,7 @@ export class ShipdProcess {
   /** Starts it and waits until it says it is ready; the first start picks a free port, later ones reuse it. */
   start(): Promise<void> {
     const child = spawn(process.execPath, [bin, this.role], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...this.env, HOST: '127.0.0.1', PORT: String(this.port) },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', SHIPD_SIM_FIRST_SCAN_MINUTES: '1', ...this.env, HOST: '127.0.0.1', PORT: String(this.port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;

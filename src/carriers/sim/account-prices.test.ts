@@ -9,7 +9,7 @@ import { publishedCents, type PriceList } from './prices/types.ts';
 import { SimulatedCarrier } from './simulator.ts';
 import { simTables } from './tables.ts';
 
-const usps = new SimulatedCarrier(simTables.find((t) => t.id === 'usps')!, { now: () => new Date('2026-11-23T15:00:00Z') }, 1440);
+const usps = new SimulatedCarrier(simTables.find((t) => t.id === 'usps')!, { now: () => new Date('2026-11-23T15:00:00Z') }, { trackingSpeed: 1440 });
 const shipDate = new Date('2026-11-23T15:00:00Z');
 const from: Address = { company: 'Shipper', street1: '350 5th Ave', city: 'New York', state: 'NY', zip: '10001' };
 /** ZIPs well inside USPS zones 2, 5 and 8 from New York 10001, and one of zone 9 (the Freely Associated States). */

@@ -60,7 +60,7 @@ test('the answer is the same all hour, case and spaces aside, and other numbers 
 });
 
 test('a simulated carrier tracks a magic number with its fixed outcome', async () => {
-  const carrier = new SimulatedCarrier(simTables.find((t) => t.id === 'usps')!, { now: () => now }, 1440);
+  const carrier = new SimulatedCarrier(simTables.find((t) => t.id === 'usps')!, { now: () => now }, { trackingSpeed: 1440 });
   const label: LabelRef = { trackingNumber: 'SHIPD_TEST_RETURN_TO_SENDER', carrierShipmentId: '', service: 'PRIORITY_MAIL', purchasedAt: now };
   const tracked = await carrier.track(label);
   assert.deepEqual(tracked, { ok: true, value: magicTracking('SHIPD_TEST_RETURN_TO_SENDER', now) });

@@ -11,7 +11,7 @@ import { publishedCents, type PriceList } from './prices/types.ts';
 import { SimulatedCarrier } from './simulator.ts';
 import { simTables } from './tables.ts';
 
-const simulator = (id: string) => new SimulatedCarrier(simTables.find((t) => t.id === id)!, { now: () => new Date('2026-11-23T15:00:00Z') }, 1440);
+const simulator = (id: string) => new SimulatedCarrier(simTables.find((t) => t.id === id)!, { now: () => new Date('2026-11-23T15:00:00Z') }, { trackingSpeed: 1440 });
 const ups = simulator('ups');
 const fedex = simulator('fedex');
 const usps = simulator('usps');

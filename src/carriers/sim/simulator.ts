@@ -56,6 +56,16 @@ function quoteKey(r: RateRequest): string {
 
 const magicName = (a: { name?: string } | undefined) => (a?.name ?? '').trim().toLowerCase();
 
+/** How a simulator runs, from the settings. */
+export interface SimOptions {
+  /** Carrier seconds of tracking per real second (SHIPD_SIM_TRACKING_SPEED). */
+  trackingSpeed: number;
+  /** The soonest the first scan comes after purchase (SHIPD_SIM_FIRST_SCAN_MINUTES); a minute when not given. */
+  firstScanAfterMs?: number;
+  /** SHIPD_SIM_UPS_DISCOUNT / SHIPD_SIM_FEDEX_DISCOUNT, in place of the price table's default discount. */
+  accountDiscount?: number;
+}
+
 /**
  * An offline carrier for test mode: deterministic quotes for the same request and ship date, labels whose
  * tracking numbers follow the carrier's real format, and tracking that moves with the clock. Magic recipient
@@ -74,10 +84,7 @@ export class SimulatedCarrier implements Carrier {
   constructor(
     private readonly table: SimCarrierTable,
     private readonly clock: Clock,
-    /** Carrier seconds of tracking per real second (SHIPD_SIM_TRACKING_SPEED). */
-    private readonly trackingSpeed: number,
-    /** SHIPD_SIM_UPS_DISCOUNT / SHIPD_SIM_FEDEX_DISCOUNT, in place of the price table's default discount. */
-    private readonly accountDiscount?: number,
+    private readonly options: SimOptions,
   ) {
     this.id = table.id;
     this.name = table.name;
@@ -127,7 +134,7 @@ export class SimulatedCarrier implements Carrier {
       // FedEx numbers Alaska and Hawaii apart for its Ground and its Express services.
       const zone = zoneFor(t.id, request.from.zip, request.to.zip, s.code) ?? reach;
       // A flat-rate box costs the same to every zone at every weight it holds.
-      const price = flat ? { amountCents: flat.accountCents, listAmountCents: flat.listCents } : priceFor(t, s, { parcel, billableLb: billable, zone, residential }, this.accountDiscount ?? t.prices.accountDiscount);
+      const price = flat ? { amountCents: flat.accountCents, listAmountCents: flat.listCents } : priceFor(t, s, { parcel, billableLb: billable, zone, residential }, this.options.accountDiscount ?? t.prices.accountDiscount);
       if (!price) {
         if (!t.prices.services[s.code]?.[zone.label]) unpriced.add(zone.label);
         continue;
@@ -169,7 +176,7 @@ export class SimulatedCarrier implements Carrier {
   }
 
   async void(label: LabelRef): Promise<CarrierResult<VoidOutcome>> {
-    const seen = simulatedTracking(label, this.clock.now(), this.trackingSpeed);
+    const seen = simulatedTracking(label, this.clock.now(), this.options.trackingSpeed, this.options.firstScanAfterMs);
     if (seen.status !== 'pre_transit') {
       return failure('label_in_transit', `${this.table.name} has scanned ${label.trackingNumber} (${seen.statusDetail.toLowerCase()}); a label in the carrier's hands cannot be voided`);
     }
@@ -178,7 +185,7 @@ export class SimulatedCarrier implements Carrier {
 
   async track(label: LabelRef): Promise<CarrierResult<TrackingResult>> {
     const now = this.clock.now();
-    return ok(magicTracking(label.trackingNumber, now) ?? simulatedTracking(label, now, this.trackingSpeed));
+    return ok(magicTracking(label.trackingNumber, now) ?? simulatedTracking(label, now, this.options.trackingSpeed, this.options.firstScanAfterMs));
   }
 
   /** Dates and windows are the caller's to check; the pickup address's name fails it on purpose, as for labels. */

@@ -175,7 +175,7 @@ test('the recipient name picks an unhappy ending: return to sender, failure, hel
 
 test('a simulated label can be voided until its first scan, a minute after purchase at the default speed', async () => {
   let now = mondayMorning;
-  const carrier = new SimulatedCarrier(simTables.find((t) => t.id === 'ups')!, { now: () => now }, 1440);
+  const carrier = new SimulatedCarrier(simTables.find((t) => t.id === 'ups')!, { now: () => now }, { trackingSpeed: 1440 });
   const label = groundLabel(mondayMorning);
   now = new Date(mondayMorning.getTime() + 59_000);
   assert.deepEqual(await carrier.void(label), { ok: true, value: 'refunded' });

@@ -194,13 +194,14 @@ function carrierPlan(label: LabelRef, pickup: Date): Step[] {
 
 /**
  * The whole journey of a simulated label in wall-clock time, at `speed` carrier seconds per real second: planned in
- * carrier time, then run fast. The first scan comes no sooner than a minute after purchase, so there is always
- * time to void a label; each later event follows it at the planned gaps divided by `speed`. Speed 1 is the plan.
+ * carrier time, then run fast. The first scan comes no sooner than `firstScanAfterMs` after purchase (a minute
+ * unless said otherwise; SHIPD_SIM_FIRST_SCAN_MINUTES), so there is always time to void a label; each later event
+ * follows it at the planned gaps divided by `speed`. Speed 1 is the plan.
  */
-export function simulatedJourney(label: LabelRef, speed: number): TrackingEvent[] {
+export function simulatedJourney(label: LabelRef, speed: number, firstScanAfterMs = minute): TrackingEvent[] {
   const bought = label.purchasedAt.getTime();
   const pickup = firstScanAt(label.purchasedAt);
-  const firstScan = Math.max(bought + minute, bought + (pickup.getTime() - bought) / speed);
+  const firstScan = Math.max(bought + firstScanAfterMs, bought + (pickup.getTime() - bought) / speed);
   let previous = -Infinity;
   return carrierPlan(label, pickup).map(({ at, ...event }) => {
     const wall = at < pickup.getTime() ? at : firstScan + (at - pickup.getTime()) / speed;
@@ -212,8 +213,8 @@ export function simulatedJourney(label: LabelRef, speed: number): TrackingEvent[
 }
 
 /** The tracking of a simulated label as seen at `now`: the part of its journey that has happened, so it only moves forward. */
-export function simulatedTracking(label: LabelRef, now: Date, speed: number): TrackingResult {
-  const journey = simulatedJourney(label, speed);
+export function simulatedTracking(label: LabelRef, now: Date, speed: number, firstScanAfterMs = minute): TrackingResult {
+  const journey = simulatedJourney(label, speed, firstScanAfterMs);
   const seen = journey.filter((e) => e.occurredAt.getTime() <= now.getTime());
   // A clock set back before the purchase still finds the label, just not yet handed over.
   const last = seen.at(-1) ?? journey[0]!;

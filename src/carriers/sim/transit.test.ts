@@ -79,7 +79,7 @@ test('FedEx Home Delivery delivers on weekends within three days; the rest Monda
 
 test('a FedEx Home Delivery quote shipped on a Friday may arrive on the weekend; FedEx Ground to a business waits for Monday', async () => {
   const friday = new Date('2026-11-27T15:00:00Z');
-  const fedex = new SimulatedCarrier(simTables.find((t) => t.id === 'fedex')!, { now: () => friday }, 1440);
+  const fedex = new SimulatedCarrier(simTables.find((t) => t.id === 'fedex')!, { now: () => friday }, { trackingSpeed: 1440 });
   const from = { company: 'Shipper', street1: '350 5th Ave', city: 'New York', state: 'NY', zip: '10001' };
   const rate = async (to: { name?: string; company?: string }, service: string) => {
     const answer = await fedex.rate(
