@@ -1,3 +1,4 @@
+import { errorCodes } from '../src/domain/errors.ts';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
@@ -282,6 +283,12 @@ describe('request ids', () => {
     const res = await server.request('GET', '/problems/rate_limited');
     assert.equal(res.status, 200);
     assert.equal(res.body.status, 429);
+    assert.match(res.body.meaning, /Too many requests/);
+    assert.match(res.body.fix, /Retry-After/);
+    for (const code of Object.keys(errorCodes)) {
+      const page = (await server.request('GET', `/problems/${code}`)).body;
+      assert.ok(page.meaning.length > 20 && page.fix.length > 10, `${code} explains itself and its fix`);
+    }
     problem(await server.request('GET', '/problems/nope'), 404, 'not_found');
   });
 });

@@ -1,3 +1,4 @@
+import { errorHelp } from '../domain/error-help.ts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -188,6 +189,6 @@ export function registerProblemHandlers(app: FastifyInstance, publicUrl: string)
       return sendProblem(request, reply, new ApiError('not_found', `There is no problem type ${code}`), publicUrl);
     }
     const entry = errorCodes[code as ErrorCode];
-    return { code, status: entry.status, title: entry.title };
+    return { code, status: entry.status, title: entry.title, ...errorHelp[code as ErrorCode] };
   });
 }
