@@ -88,12 +88,13 @@ export async function shipmentsOf(
   ctx: Pick<Context, 'db' | 'config' | 'clock'>,
   scope: AccountScope,
   query: ListInput & { status?: Shipment['status']; carrier?: string; tracking_number?: string },
-): Promise<Page<Shipment>> {
+): Promise<Page<Shipment & { tracking_status: string | null }>> {
   let q = ctx.db.selectFrom('shipments').selectAll().where('account_id', '=', scope.accountId).where('mode', '=', scope.mode);
   q = query.status ? q.where('status', '=', query.status) : q.where('status', 'in', visibleStatuses);
   if (query.carrier) q = q.where('carrier', '=', query.carrier);
   if (query.tracking_number) q = q.where('tracking_number', '=', query.tracking_number.replace(/[\s-]/g, '').toUpperCase());
-  return fetchPage(q, query, 'shp', (row) => toShipment(ctx, row));
+  // Where the parcel is, beside the label's own status: a delivered label is not just "purchased" to a person.
+  return fetchPage(q, query, 'shp', (row) => ({ ...toShipment(ctx, row), tracking_status: row.tracking_status }));
 }
 
 export async function shipmentOf(db: Kysely<DB>, scope: AccountScope, id: string): Promise<ShipmentsTable> {

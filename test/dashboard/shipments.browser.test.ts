@@ -84,6 +84,10 @@ test('in Chromium: labels bought through the API show in the lists with their pr
   assert.ok((await page.locator('ol.timeline li').count()) >= 3, 'no tracking timeline');
   await page.getByText('Delivered', { exact: false }).first().waitFor();
   await screenshots(page, 'shipment-tracking');
+  // The list says where a parcel is: a delivered label reads delivered, not purchased.
+  await page.goto(`${server.url}/dashboard/test/shipments`);
+  assert.equal((await page.locator(`tr[data-shipment-id="${second.shipment}"] .badge`).innerText()).trim(), 'delivered');
+  await page.getByRole('link', { name: second.tracking }).click();
   await page.getByRole('button', { name: 'Void label' }).click();
   await page.getByRole('button', { name: 'Void label' }).click();
   await page.getByText('The carrier has scanned', { exact: false }).or(page.getByText('scanned', { exact: false })).first().waitFor();
