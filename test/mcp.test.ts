@@ -1,6 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -376,6 +378,15 @@ describe('shipd mcp', () => {
     assert.equal(revoked.code, 1);
     assert.match(revoked.stderr, /SHIPD_API_KEY is refused \(revoked_api_key\)/);
     assert.equal(revoked.stdout, '');
+  });
+
+  test('started where there is no shipd database, it says so and creates none, instead of refusing the key as unknown', async () => {
+    const elsewhere = join(tmpdir(), `shipd-mcp-elsewhere-${process.pid}-${Date.now()}`);
+    const res = await server.cli(['mcp'], { SHIPD_API_KEY: key, SHIPD_DATA_DIR: elsewhere, DATABASE_URL: '' });
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, new RegExp(`there is no shipd database at ${elsewhere}/shipd\\.db: shipd mcp must use the database of the shipd that made the key`));
+    assert.equal(existsSync(join(elsewhere, 'shipd.db')), false, 'no empty database was made');
+    rmSync(elsewhere, { recursive: true, force: true });
   });
 
   test('refuses a key of an account without API access', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import pino from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from '../config.ts';
@@ -16,12 +17,21 @@ import { createMcpServer } from './server.ts';
  */
 export async function serveMcpStdio(config: Config, secret: string | undefined): Promise<void> {
   if (!secret) throw new AccountError('set SHIPD_API_KEY to the API key the MCP tools act as (svc_test_… or svc_live_…)');
+  // Started from another folder, the default ./data is a new, empty database that knows no key: say so instead of
+  // making one and then refusing every key as unknown.
+  if (config.database.kind === 'sqlite' && !existsSync(config.database.file)) {
+    throw new AccountError(
+      `there is no shipd database at ${config.database.file}: shipd mcp must use the database of the shipd that made the key. ` +
+        'Set SHIPD_DATA_DIR (or DATABASE_URL) as that shipd has it, or start shipd mcp in its folder',
+    );
+  }
   const logger = createLogger(config.logLevel, pino.destination(2));
   setCarrierTraceLog(logger);
   const services = await createServices(config);
   const principal = await services.keys.principalFor(secret).catch(async (err: unknown) => {
     await services.close();
-    throw err instanceof ApiError ? new AccountError(`SHIPD_API_KEY is refused (${err.code}): ${err.detail}`) : err;
+    const where = config.database.kind === 'sqlite' ? `the SQLite database ${config.database.file}` : 'the PostgreSQL database of DATABASE_URL';
+    throw err instanceof ApiError ? new AccountError(`SHIPD_API_KEY is refused (${err.code}): ${err.detail} (looked up in ${where})`) : err;
   });
 
   const server = createMcpServer({
