@@ -33,8 +33,16 @@ test('in Chromium: register a webhook on a local receiver, see its deliveries in
   const key = await server.key(account);
   const page = await (await browser.context()).newPage();
   await signInWith(page, server, email, password);
+  // The key in use, not a newer key nobody has called the API with, is the one a new webhook listens to by default.
+  assert.equal((await server.request('GET', '/carriers', { key: key.secret })).status, 200);
+  await server.key(account);
   await page.getByRole('link', { name: 'Webhooks' }).click();
   await page.getByText('No test webhooks yet').waitFor();
+  for (let i = 0; i < 20 && (await page.locator('#f-key').inputValue()) !== key.id; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await page.reload();
+  }
+  assert.equal(await page.locator('#f-key').inputValue(), key.id);
 
   // A field's error is shown beside that field, and what was typed stays.
   await page.getByLabel('URL').fill(receiver.url);
@@ -50,6 +58,8 @@ test('in Chromium: register a webhook on a local receiver, see its deliveries in
   const secret = (await page.locator('[data-secret]').textContent())!.trim();
   assert.match(secret, /^whsec_/);
   await screenshots(page, 'webhooks-created');
+  // The list names the key by its name or masked secret, not by its id.
+  assert.doesNotMatch(await page.locator('td[data-label="Key"]').first().innerText(), /^key_/);
 
   const order = await server.request('POST', '/orders', { key: key.secret, body: orderBody() });
   assert.equal(order.status, 201, order.text);

@@ -22,15 +22,21 @@ export function registerWebhooks(app: FastifyInstance, { services, mode }: PageD
     return { scope, row, ctx: asOwner(serviceContext(services, request.id), scope, row.owner_key_id) };
   }
 
-  const listPage = async (scope: AccountScope, extra: Record<string, unknown> = {}) => ({
-    title: 'Webhooks',
-    section: 'webhooks' as const,
-    webhooks: await webhooksOf(db, scope),
-    keys: (await keysOf(db, scope)).filter((k) => !k.revoked_at),
-    types,
-    form: { url: '', description: '', events: [] as string[], key: '' },
-    ...extra,
-  });
+  const listPage = async (scope: AccountScope, extra: Record<string, unknown> = {}) => {
+    const all = await keysOf(db, scope);
+    // The key in use first, and so chosen by default: the one that called the API last, else the newest.
+    const keys = all.filter((k) => !k.revoked_at).sort((a, b) => (b.last_used_at ?? '').localeCompare(a.last_used_at ?? '') || b.created_at.localeCompare(a.created_at));
+    return {
+      title: 'Webhooks',
+      section: 'webhooks' as const,
+      webhooks: await webhooksOf(db, scope),
+      keys,
+      keyLabels: Object.fromEntries(all.map((k) => [k.id, `${k.name ? `${k.name} · ` : ''}${k.prefix}…${k.last4}`])),
+      types,
+      form: { url: '', description: '', events: [] as string[], key: keys[0]?.id ?? '' },
+      ...extra,
+    };
+  };
 
   async function detailPage(request: FastifyRequest, extra: Record<string, unknown> = {}) {
     const { scope, row, ctx } = await owned(request);
