@@ -32,7 +32,15 @@ export function toLocation(row: LocationsTable): Location {
 function checkedLocation(input: { name: string; address: Address }): Address {
   const address = { country: 'US' as const, ...input.address, state: input.address.state.toUpperCase() };
   const firstError = Value.Errors(Address, address).First();
-  if (firstError) throw new AccountError(`address${firstError.path.replace(/\//g, '.')} ${firstError.message}`);
+  if (firstError) {
+    // The schema's own words for the field ("ZIP or ZIP+4") say what is wanted better than its pattern does.
+    const wanted = (firstError.schema as { description?: string }).description;
+    const value = typeof firstError.value === 'string' ? ` (got "${firstError.value}")` : '';
+    const field = `address${firstError.path.replace(/\//g, '.')}`;
+    if (firstError.value === undefined) throw new AccountError(`${field} is required`);
+    const described = wanted?.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
+    throw new AccountError(described ? `${field} must be a ${described}${value}` : `${field} ${firstError.message.toLowerCase()}${value}`);
+  }
   if (!isKnownState(address.state)) throw new AccountError(`address.state "${address.state}" is not a US state code`);
   if (!input.name.trim()) throw new AccountError('a location needs a name');
   return address;
