@@ -21,13 +21,32 @@ export function fields(request: FastifyRequest, name: string): string[] {
 
 export const checked = (request: FastifyRequest, name: string) => field(request, name) !== '';
 
-/** Thrown by a form handler: shown beside the field it names. */
+/** Thrown by a form handler: each message is shown beside the field it names. */
 export class FormError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(message);
+  readonly errors: Readonly<Record<string, string>>;
+
+  constructor(field: string, message: string);
+  constructor(errors: Record<string, string>);
+  constructor(fieldOrErrors: string | Record<string, string>, message?: string) {
+    const errors = typeof fieldOrErrors === 'string' ? { [fieldOrErrors]: message! } : fieldOrErrors;
+    super(Object.values(errors).join('; '));
+    this.errors = errors;
+  }
+}
+
+/**
+ * The checks of one form post, gathered so that a person sees every field that is wrong at once, not one per
+ * submit: each field keeps its first error, and done() throws them all together.
+ */
+export class FormCheck {
+  private readonly errors: Record<string, string> = {};
+
+  fail(field: string, message: string): void {
+    this.errors[field] ??= message;
+  }
+
+  done(): void {
+    if (Object.keys(this.errors).length > 0) throw new FormError({ ...this.errors });
   }
 }
 
@@ -36,7 +55,7 @@ export class FormError extends Error {
  * /url or /address/zip become url and address.zip), a FormError at its field, anything else at `fallback`.
  */
 export function formErrors(err: unknown, fallback: string): Record<string, string> {
-  if (err instanceof FormError) return { [err.field]: err.message };
+  if (err instanceof FormError) return { ...err.errors };
   if (err instanceof ApiError) {
     const out: Record<string, string> = {};
     for (const e of err.errors ?? []) out[e.pointer.slice(1).replace(/\//g, '.') || fallback] ??= e.detail;

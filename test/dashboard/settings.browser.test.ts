@@ -112,15 +112,14 @@ test('in Chromium: billing per mode, locations, packages and carrier accounts, e
   await page.getByRole('link', { name: 'Live', exact: true }).click();
   await page.getByText('No carrier account connected').waitFor();
   await page.getByLabel('Client id').fill(upsFakeCredentials.clientId);
+  await page.getByLabel('USPS MID').fill('123456');
   await page.getByRole('button', { name: 'Connect' }).click();
+  // Every field that is wrong is shown at once, each beside its field.
   await page.locator('#f-client_secret-error').waitFor();
+  await page.locator('#f-mid-error').getByText('Only USPS accounts have one').waitFor();
   await page.getByLabel('Client id').fill(upsFakeCredentials.clientId);
   await page.getByLabel('Client secret').fill(upsFakeCredentials.clientSecret);
   await page.getByLabel('Account number').fill(upsFakeCredentials.accountNumber);
-  await page.getByLabel('USPS MID').fill('123456');
-  await page.getByRole('button', { name: 'Connect' }).click();
-  await page.locator('#f-mid-error').getByText('Only USPS accounts have one').waitFor();
-  await page.getByLabel('Client secret').fill(upsFakeCredentials.clientSecret);
   await page.getByLabel('USPS MID').fill('');
   await page.getByRole('button', { name: 'Connect' }).click();
   await page.getByText('The carrier account was connected.').waitFor();

@@ -6,7 +6,7 @@ import { mailerIdProblem } from '../../carriers/usps/mailer-ids.ts';
 import { ApiError } from '../../domain/errors.ts';
 import { serviceContext } from '../../services.ts';
 import type { PageDeps } from '../plugin.ts';
-import { field, FormError, formErrors } from '../forms.ts';
+import { field, FormCheck, formErrors } from '../forms.ts';
 import { pathOf, redirectWith, routeOf, sendPage } from '../render.ts';
 import { scopeOf } from '../scope.ts';
 
@@ -45,19 +45,21 @@ export function registerCarriers(app: FastifyInstance, { services, mode }: PageD
     };
     const clientSecret = field(request, 'client_secret');
     try {
+      const check = new FormCheck();
       const carrier = carrierIds.find((c) => c === form.carrier);
-      if (!carrier) throw new FormError('carrier', 'Choose UPS, USPS or FedEx');
-      if (!form.client_id || form.client_id.length > 200) throw new FormError('client_id', 'Enter the client id of your carrier developer app');
-      if (!clientSecret || clientSecret.length > 500) throw new FormError('client_secret', 'Enter the client secret of your carrier developer app');
-      if (form.account_number.length > 50) throw new FormError('account_number', 'At most 50 characters');
+      if (!carrier) check.fail('carrier', 'Choose UPS, USPS or FedEx');
+      if (!form.client_id || form.client_id.length > 200) check.fail('client_id', 'Enter the client id of your carrier developer app');
+      if (!clientSecret || clientSecret.length > 500) check.fail('client_secret', 'Enter the client secret of your carrier developer app');
+      if (form.account_number.length > 50) check.fail('account_number', 'At most 50 characters');
       // USPS's payment authorization names the mailer by CRID and MID; the other carriers have no such ids.
       for (const kind of ['crid', 'mid'] as const) {
         if (!form[kind]) continue;
-        if (carrier !== 'usps') throw new FormError(kind, 'Only USPS accounts have one: leave it empty');
+        if (carrier !== 'usps') check.fail(kind, 'Only USPS accounts have one: leave it empty');
         const problem = mailerIdProblem(kind, form[kind]);
-        if (problem) throw new FormError(kind, `It ${problem}`);
+        if (problem) check.fail(kind, `It ${problem}`);
       }
-      await connectCarrier(db, services.clock, services.config.secret, accountId, carrier, {
+      check.done();
+      await connectCarrier(db, services.clock, services.config.secret, accountId, carrier!, {
         clientId: form.client_id,
         clientSecret,
         ...(form.account_number && { accountNumber: form.account_number }),

@@ -4,7 +4,7 @@ import { addPackage, customPackages, findPackage, setDefaultPackage, updatePacka
 import { carrierBoxes } from '../../carriers/packages.ts';
 import type { Dimensions, Weight } from '../../schemas/order.ts';
 import type { PageDeps } from '../plugin.ts';
-import { field, FormError, formErrors } from '../forms.ts';
+import { field, FormCheck, formErrors } from '../forms.ts';
 import { idParam, pathOf, redirectWith, routeOf, sendPage } from '../render.ts';
 import { scopeOf } from '../scope.ts';
 
@@ -20,21 +20,20 @@ function readForm(request: FastifyRequest): Form {
 
 /** The box a form describes; each number is checked beside its own field before the domain checks the whole. */
 function toInput(form: Form): { name: string; dimensions: Dimensions; maxWeight: Weight } {
-  if (!form.name) throw new FormError('name', 'Give the box a name');
+  const check = new FormCheck();
+  if (!form.name) check.fail('name', 'Give the box a name');
   const positive = (name: keyof Form) => {
     const n = Number(form[name]);
-    if (!form[name] || !Number.isFinite(n) || n <= 0) throw new FormError(name, 'Enter a number above 0');
+    if (!form[name] || !Number.isFinite(n) || n <= 0) check.fail(name, 'Enter a number above 0');
     return n;
   };
+  const [length, width, height, maxWeight] = [positive('length'), positive('width'), positive('height'), positive('max_weight')];
   const unit = lengthUnits.find((u) => u === form.unit);
-  if (!unit) throw new FormError('unit', 'Choose in or cm');
+  if (!unit) check.fail('unit', 'Choose in or cm');
   const weightUnit = weightUnits.find((u) => u === form.weight_unit);
-  if (!weightUnit) throw new FormError('weight_unit', 'Choose lb, oz, kg or g');
-  return {
-    name: form.name,
-    dimensions: { length: positive('length'), width: positive('width'), height: positive('height'), unit },
-    maxWeight: { value: positive('max_weight'), unit: weightUnit },
-  };
+  if (!weightUnit) check.fail('weight_unit', 'Choose lb, oz, kg or g');
+  check.done();
+  return { name: form.name, dimensions: { length, width, height, unit: unit! }, maxWeight: { value: maxWeight, unit: weightUnit! } };
 }
 
 function packageErrors(err: unknown): Record<string, string> {

@@ -5,7 +5,7 @@ import { subscribableEventTypes } from '../../schemas/webhook.ts';
 import type { WebhookCreate } from '../../schemas/webhook.ts';
 import { serviceContext } from '../../services.ts';
 import type { PageDeps } from '../plugin.ts';
-import { field, fields, FormError, formErrors } from '../forms.ts';
+import { field, fields, FormCheck, formErrors } from '../forms.ts';
 import { idParam, pathOf, redirectWith, routeOf, sendPage } from '../render.ts';
 import { scopeOf } from '../scope.ts';
 
@@ -53,16 +53,17 @@ export function registerWebhooks(app: FastifyInstance, { services, mode }: PageD
     const scope = scopeOf(request, mode);
     const form = { url: field(request, 'url'), description: field(request, 'description'), events: fields(request, 'events'), key: field(request, 'key') };
     try {
-      if (!form.url) throw new FormError('url', 'Enter the URL events are sent to');
-      if (form.url.length > 2048) throw new FormError('url', 'A URL may have at most 2048 characters');
-      if (form.description.length > 500) throw new FormError('description', 'A description may have at most 500 characters');
+      const check = new FormCheck();
+      if (!form.url) check.fail('url', 'Enter the URL events are sent to');
+      if (form.url.length > 2048) check.fail('url', 'A URL may have at most 2048 characters');
+      if (form.description.length > 500) check.fail('description', 'A description may have at most 500 characters');
       const chosen = types.filter((t) => form.events.includes(t));
-      if (chosen.length === 0) throw new FormError('events', 'Choose at least one event');
-      const key = await keyOf(db, scope, form.key, true).catch(() => {
-        throw new FormError('key', 'Choose the key whose events this webhook receives');
-      });
+      if (chosen.length === 0) check.fail('events', 'Choose at least one event');
+      const key = await keyOf(db, scope, form.key, true).catch(() => undefined);
+      if (!key) check.fail('key', 'Choose the key whose events this webhook receives');
+      check.done();
       const input: WebhookCreate = { url: form.url, events: chosen as WebhookCreate['events'], ...(form.description && { description: form.description }) };
-      const created = await createWebhook(asOwner(serviceContext(services, request.id), scope, key.id), input);
+      const created = await createWebhook(asOwner(serviceContext(services, request.id), scope, key!.id), input);
       const secret = { title: 'Signing secret of the new webhook', secret: created.secret, id: created.id, note: 'Verify every delivery with it (Standard Webhooks).' };
       return sendPage(request, reply, mode, 'webhooks', await listPage(scope, { created: secret, createdId: created.id }), 201);
     } catch (err) {
