@@ -7,6 +7,7 @@ import type { Address } from '../../schemas/address.ts';
 import { priceBasket, basketSources } from './prices/basket.ts';
 import { priceTableViolations } from './prices/check.ts';
 import { currentPriceLists, fedexPrices, upsPrices, uspsPrices } from './prices/current.ts';
+import { deliveryAreaIndex } from './prices/delivery-areas.ts';
 import { publishedCents, type PriceList } from './prices/types.ts';
 import { SimulatedCarrier } from './simulator.ts';
 import { simTables } from './tables.ts';
@@ -243,7 +244,57 @@ test('a cell the published copy lacks is not quoted: FedEx 2Day to zone 5 below 
   assert.ok(!services.includes('FEDEX_2_DAY') && !services.includes('FEDEX_EXPRESS_SAVER'), services.join());
   assert.ok(services.includes('FEDEX_GROUND') && services.includes('STANDARD_OVERNIGHT'), services.join());
   const heavy = await quote(business('5'), { weightLb: 55 }, 'FEDEX_2_DAY');
-  assert.equal(heavy.listAmountCents, withFuel(publishedCents(fedexPrices.services.FEDEX_2_DAY, '5', 55)!, fedexExpressFuel) + 5275);
+  // Chicago 60601 is on FedEx's delivery area list (Contiguous U.S.): $4.20 to a business, fuel-bearing.
+  assert.equal(heavy.listAmountCents, withFuel(publishedCents(fedexPrices.services.FEDEX_2_DAY, '5', 55)! + 420, fedexExpressFuel) + 5275);
+});
+
+test("FedEx's delivery area list is loaded whole: its June 2, 2025 count in each category, each ZIP code once, and a charge for every category", () => {
+  const area = fedexPrices.deliveryArea!;
+  assert.equal(area.zips.effective, '2025-06-02');
+  const counts: Record<string, number> = {};
+  for (const category of deliveryAreaIndex(area.zips).values()) counts[category] = (counts[category] ?? 0) + 1;
+  assert.deepEqual(counts, { contiguous: 7654, extended: 14368, remote: 3517, alaska: 219, hawaii: 68 });
+  assert.deepEqual(Object.keys(area.cents).sort(), Object.keys(counts).sort());
+  // The first and last ZIP code of each category, as the list prints them.
+  const index = deliveryAreaIndex(area.zips);
+  for (const [zip, category] of [
+    ['01002', 'contiguous'], ['99363', 'contiguous'], ['01005', 'extended'], ['99402', 'extended'], ['01026', 'remote'],
+    ['99138', 'remote'], ['99540', 'alaska'], ['99950', 'alaska'], ['96703', 'hawaii'], ['96796', 'hawaii'],
+  ]) assert.equal(index.get(zip!), category, zip);
+});
+
+test('delivery area surcharge: a FedEx quote to a ZIP code on the list carries its category charge, to a business or a home, at list in the account price, with fuel on it', async () => {
+  const ground = fedexPrices.services.FEDEX_GROUND!;
+  // 2025 charges per package (FedEx's 2026 surcharge changes sheet, 2025 column): business, home.
+  for (const [zip, city, state, commercial, residential] of [
+    ['59101', 'Billings', 'MT', 420, 620],
+    ['59001', 'Absarokee', 'MT', 525, 830],
+    ['59002', 'Acton', 'MT', 1550, 1550],
+    ['99540', 'Indian', 'AK', 4300, 4300],
+    ['96703', 'Anahola', 'HI', 1450, 1450],
+  ] as const) {
+    const place = { street1: '1 Main St', city, state, zip };
+    const toBusiness = await quote({ company: 'Receiver', ...place, residential: false }, { weightLb: 5 }, 'FEDEX_GROUND');
+    const transport = publishedCents(ground, toBusiness.zone, 5)!;
+    assert.equal(toBusiness.listAmountCents, withFuel(transport + commercial, fedexGroundFuel), zip);
+    assert.equal(toBusiness.amountCents, withFuel(Math.round(transport * 0.75) + commercial, fedexGroundFuel), zip);
+    const toHome = await quote({ name: 'Pat Doe', ...place, residential: true }, { weightLb: 5 }, 'GROUND_HOME_DELIVERY');
+    assert.equal(toHome.listAmountCents, withFuel(publishedCents(ground, toHome.zone, 5)! + 595 + residential, fedexGroundFuel), zip);
+  }
+  // Express services pay the same charge, with express fuel on it.
+  const billings = { street1: '1 Main St', city: 'Billings', state: 'MT', zip: '59101-1234' };
+  const twoDay = await quote({ name: 'Pat Doe', ...billings, residential: true }, { weightLb: 20 }, 'FEDEX_2_DAY');
+  assert.equal(twoDay.listAmountCents, withFuel(publishedCents(fedexPrices.services.FEDEX_2_DAY, twoDay.zone, 20)! + 655 + 620, fedexExpressFuel));
+});
+
+test('no delivery area surcharge to a FedEx ZIP code off the list, nor on UPS, whose own list is not in the stored material', async () => {
+  const billingsPoBoxes = { street1: '1 Main St', city: 'Billings', state: 'MT', zip: '59104' };
+  const toBusiness = await quote({ company: 'Receiver', ...billingsPoBoxes, residential: false }, { weightLb: 5 }, 'FEDEX_GROUND');
+  assert.equal(toBusiness.listAmountCents, withFuel(publishedCents(fedexPrices.services.FEDEX_GROUND, toBusiness.zone, 5)!, fedexGroundFuel));
+  const toHome = await quote({ name: 'Pat Doe', ...billingsPoBoxes, residential: true }, { weightLb: 5 }, 'GROUND_HOME_DELIVERY');
+  assert.equal(toHome.listAmountCents, withFuel(publishedCents(fedexPrices.services.GROUND_HOME_DELIVERY, toHome.zone, 5)! + 595, fedexGroundFuel));
+  const ups59101 = await quote({ company: 'Receiver', street1: '1 Main St', city: 'Billings', state: 'MT', zip: '59101', residential: false }, { weightLb: 5 }, '03', ups);
+  assert.equal(ups59101.listAmountCents, withFuel(publishedCents(upsPrices.services['03'], ups59101.zone, 5)!, upsGroundFuel));
 });
 
 test('Alaska and Hawaii: FedEx Home Delivery priced from its Alaska and Hawaii table; FedEx Express there is not loaded, so not quoted', async () => {

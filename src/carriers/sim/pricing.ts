@@ -1,5 +1,6 @@
 import type { ParcelSpec } from '../carrier.ts';
 import { nearestInch } from './billable-weight.ts';
+import { deliveryAreaOf } from './prices/delivery-areas.ts';
 import { publishedCents, type PriceList } from './prices/types.ts';
 import type { SimCarrierTable, SimService } from './tables.ts';
 import type { Zone } from './zones.ts';
@@ -15,6 +16,8 @@ export interface PricedParcel {
   billableLb: number;
   zone: Zone;
   residential: boolean;
+  /** The destination ZIP code, which decides a delivery area surcharge. */
+  toZip: string;
 }
 
 /**
@@ -27,10 +30,10 @@ export function priceFor(carrier: SimCarrierTable, service: SimService, p: Price
 }
 
 /**
- * List = the published transport price plus the published surcharges (residential delivery, additional handling
- * or oversize) plus the week's fuel percentage on transport and the fuel-bearing surcharges; the account pays the
- * transport price less its discount, surcharges at list, and fuel on what it pays (the carriers assess fuel on the
- * net rate).
+ * List = the published transport price plus the published surcharges (residential delivery, delivery area,
+ * additional handling or oversize) plus the week's fuel percentage on transport and the fuel-bearing surcharges; the
+ * account pays the transport price less its discount, surcharges at list, and fuel on what it pays (the carriers
+ * assess fuel on the net rate).
  */
 function publishedPrice(list: PriceList, code: string, p: PricedParcel, accountDiscount: number): Price | undefined {
   const handling = handlingFor(list, p.parcel, p.zone.label, p.residential);
@@ -38,14 +41,24 @@ function publishedPrice(list: PriceList, code: string, p: PricedParcel, accountD
   const billedLb = Math.max(p.billableLb, handling.minBillableLb);
   const transport = publishedCents(list.services[code], p.zone.label, billedLb);
   if (transport === undefined) return undefined;
-  const residential = p.residential ? (list.residentialCents[code] ?? 0) : 0;
-  const surcharges = residential + handling.cents;
-  const fuelBearing = residential + (handling.fuelBearing ? handling.cents : 0);
+  // Residential delivery and delivery area: both go by where the parcel is delivered, and fuel is charged on both.
+  const destination = (p.residential ? (list.residentialCents[code] ?? 0) : 0) + deliveryAreaCents(list, p.toZip, p.residential);
+  const surcharges = destination + handling.cents;
+  const fuelBearing = destination + (handling.fuelBearing ? handling.cents : 0);
   const fuel = typeof list.fuel === 'number' ? list.fuel : (list.fuel[code] ?? 0);
   const total = (t: number) => t + surcharges + Math.round((t + fuelBearing) * fuel);
   // A carrier that publishes the account's own price (USPS commercial) is priced from it; a cell it lacks falls back to the discount.
   const account = publishedCents(list.accountServices?.[code], p.zone.label, billedLb) ?? Math.round(transport * (1 - accountDiscount));
   return { amountCents: total(account), listAmountCents: total(transport) };
+}
+
+/** The delivery area surcharge to this ZIP code: the commercial or residential charge of its category, none off the list. */
+function deliveryAreaCents(list: PriceList, toZip: string, residential: boolean): number {
+  const area = list.deliveryArea;
+  const category = area ? deliveryAreaOf(area.zips, toZip) : undefined;
+  const cents = category === undefined ? undefined : area?.cents[category];
+  if (!cents) return 0;
+  return residential ? cents.residential : cents.commercial;
 }
 
 /**

@@ -59,21 +59,21 @@ test('price: UPS Ground, 3 lb, zone 7, to a home', () => {
   // UPS 2026 daily rates, Ground 3 lb zone 7: $18.28. Account: 1828 × 0.75 = 1371. Residential $6.50, at list in
   // both; Ground fuel 27.50% (week of May 25, 2026) on both: account 1371 + 650 = 2021, + 556 fuel = 2577; list
   // 1828 + 650 = 2478, + 681 fuel = 3159.
-  assert.deepEqual(priceFor(ups, ground, { parcel: { weightLb: 3 }, billableLb: 3, zone: { label: '7', index: 7 }, residential: true }, ups.prices.accountDiscount), { amountCents: 2577, listAmountCents: 3159 });
+  assert.deepEqual(priceFor(ups, ground, { parcel: { weightLb: 3 }, billableLb: 3, zone: { label: '7', index: 7 }, residential: true, toZip: '90012' }, ups.prices.accountDiscount), { amountCents: 2577, listAmountCents: 3159 });
   // To a business: no residential surcharge; fuel on transport alone (1371 + 377, 1828 + 503).
-  assert.deepEqual(priceFor(ups, ground, { parcel: { weightLb: 3 }, billableLb: 3, zone: { label: '7', index: 7 }, residential: false }, ups.prices.accountDiscount), { amountCents: 1748, listAmountCents: 2331 });
+  assert.deepEqual(priceFor(ups, ground, { parcel: { weightLb: 3 }, billableLb: 3, zone: { label: '7', index: 7 }, residential: false, toZip: '90012' }, ups.prices.accountDiscount), { amountCents: 1748, listAmountCents: 2331 });
 });
 
 test('price: an account discount set by the operator replaces the table default off transport; surcharges stay at list', () => {
   const ground = ups.services.find((s) => s.code === '03')!;
   // $18.28 transport at 40% off is 1097; the $6.50 residential surcharge is not discounted; 27.50% fuel on the 1747.
-  assert.deepEqual(priceFor(ups, ground, { parcel: { weightLb: 3 }, billableLb: 3, zone: { label: '7', index: 7 }, residential: true }, 0.4), { amountCents: 1747 + 480, listAmountCents: 3159 });
+  assert.deepEqual(priceFor(ups, ground, { parcel: { weightLb: 3 }, billableLb: 3, zone: { label: '7', index: 7 }, residential: true, toZip: '90012' }, 0.4), { amountCents: 1747 + 480, listAmountCents: 3159 });
 });
 
 test('price: USPS Priority Mail, 1 lb, zone 1, is the Notice 123 retail price, and the account pays the commercial one, with no fuel or residential surcharge', () => {
   const priority = usps.services.find((s) => s.code === 'PRIORITY_MAIL')!;
   // Notice 123, 1 lb, zone 1: retail $11.00, commercial $9.04.
-  assert.deepEqual(priceFor(usps, priority, { parcel: { weightLb: 1 }, billableLb: 1, zone: { label: '01', index: 1 }, residential: true }, usps.prices.accountDiscount), {
+  assert.deepEqual(priceFor(usps, priority, { parcel: { weightLb: 1 }, billableLb: 1, zone: { label: '01', index: 1 }, residential: true, toZip: '90012' }, usps.prices.accountDiscount), {
     amountCents: 904,
     listAmountCents: 1100,
   });

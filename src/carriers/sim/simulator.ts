@@ -134,7 +134,7 @@ export class SimulatedCarrier implements Carrier {
       // FedEx numbers Alaska and Hawaii apart for its Ground and its Express services.
       const zone = zoneFor(t.id, request.from.zip, request.to.zip, s.code) ?? reach;
       // A flat-rate box costs the same to every zone at every weight it holds.
-      const price = flat ? { amountCents: flat.accountCents, listAmountCents: flat.listCents } : priceFor(t, s, { parcel, billableLb: billable, zone, residential }, this.options.accountDiscount ?? t.prices.accountDiscount);
+      const price = flat ? { amountCents: flat.accountCents, listAmountCents: flat.listCents } : priceFor(t, s, { parcel, billableLb: billable, zone, residential, toZip: request.to.zip }, this.options.accountDiscount ?? t.prices.accountDiscount);
       if (!price) {
         if (!t.prices.services[s.code]?.[zone.label]) unpriced.add(zone.label);
         continue;

@@ -25,11 +25,21 @@
  * package rate plus the transportation-related surcharges its fuel page lists (stored copies of that page,
  * fedex.com/cw/rates/fuelsurcharge.html and fedex.com/en-gp/shipping/surcharges.html): residential delivery and
  * oversize are on that list, additional handling is not (that list is FedEx Express's; none for FedEx Ground is
- * stored, so test mode treats Ground the same way). Next week's figures replace these two. Delivery area
- * surcharges (by destination ZIP list) are not modelled.
+ * stored, so test mode treats Ground the same way). Next week's figures replace these two.
+ *
+ * Delivery area surcharge, per package, the same for every U.S. package service, by the destination ZIP code's
+ * category on FedEx's list (./fedex-das-2025.ts): Contiguous U.S. $4.20 to a business, $6.20 to a home; Extended
+ * $5.25 and $8.30; Remote $15.50 either way; Alaska $43; Hawaii $14.50. The figures are the "2025" column of FedEx's
+ * "2026 changes to FedEx surcharges & fees" (FedEx, 4/2026), kept in github.com/jfdelascarreras/logifacts at
+ * lib/pricing/data/sources/fedex/surcharge_and_fee_changes_2026.pdf (commit eaac9f1), because the guide's own table
+ * lost its row labels in the text copy above (its $4.20, $15.50, $43 and $14.50 and its multiweight maximums, five
+ * times each charge, agree). The fuel page's list above names the delivery area surcharge, so fuel is charged on it.
+ * Not modelled: FedEx Ground and Home Delivery over 70 lb to an Alaska ZIP code on the list pay 3.5 times the Alaska
+ * charge (the guide, "Delivery Area Surcharge").
  *
  * Next year's prices come in a file of their own, named in ./current.ts; scripts/check-price-tables.ts checks them.
  */
+import { fedexDeliveryAreaZips2025 } from './fedex-das-2025.ts';
 import { zoneBands, type PriceList, type RateTable } from './types.ts';
 
 /** FedEx's fuel surcharges for the week of May 25, 2026 (see above). */
@@ -913,6 +923,16 @@ export const fedex2025: PriceList = {
     dimensionCents: zoneBands(2800, 3100, 3600, 3800),
     actualWeightLb: 50,
     weightCents: zoneBands(4350, 4750, 5275, 5500),
+  },
+  deliveryArea: {
+    zips: fedexDeliveryAreaZips2025,
+    cents: {
+      contiguous: { commercial: 420, residential: 620 },
+      extended: { commercial: 525, residential: 830 },
+      remote: { commercial: 1550, residential: 1550 },
+      alaska: { commercial: 4300, residential: 4300 },
+      hawaii: { commercial: 1450, residential: 1450 },
+    },
   },
   oversize: {
     longestIn: 96,

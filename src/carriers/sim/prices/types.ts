@@ -12,6 +12,16 @@ export type RateTable = Readonly<Record<string, WeightSteps>>;
 /** A charge that depends on the zone, by zone label. */
 export type ZoneCharge = Readonly<Record<string, number>>;
 
+/** A carrier's list of destination ZIP codes that draw a delivery area surcharge, by category (see ./delivery-areas.ts). */
+export interface DeliveryAreaZips {
+  /** The list, its edition and where the copy we read is kept. */
+  source: string;
+  /** The day the list took effect (ISO date). */
+  effective: string;
+  /** Category to its ZIP codes, in the compact `prefix:suffixes` form ./delivery-areas.ts reads. */
+  categories: Readonly<Record<string, readonly string[]>>;
+}
+
 /** A carrier's published prices for one year, transcribed from its own price list. */
 export interface PriceList {
   carrier: CarrierId;
@@ -59,6 +69,14 @@ export interface PriceList {
     cubicIn?: number;
     /** False where the carrier's list of fuel-bearing surcharges leaves additional handling out. */
     fuelBearing?: boolean;
+  };
+  /**
+   * Delivery area surcharge, per package, by the destination ZIP code's category on the carrier's list: one charge to
+   * a business and one to a home. Fuel-bearing. A carrier without it charges none.
+   */
+  deliveryArea?: {
+    zips: DeliveryAreaZips;
+    cents: Readonly<Record<string, { commercial: number; residential: number }>>;
   };
   oversize?: {
     longestIn: number;
