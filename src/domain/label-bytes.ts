@@ -29,8 +29,9 @@ export function labelDataFor(row: ShipmentsTable, trackingNumber: string): Label
 /**
  * Puts a bought label on file and says in which format. The simulators send no file, so shipd draws the one asked
  * for. A carrier's file is kept as the format it really is: a PNG where a PDF was asked (UPS when label recovery
- * fails) also goes on file as a 4×6 PDF page holding that same image, and any other mismatch keeps the carrier's
- * own format, because a live label redrawn by shipd would not be the carrier's.
+ * fails) is still the PDF label, served as a 4×6 PDF page holding that same image (labelBytes makes the page when
+ * first asked for), and any other mismatch keeps the carrier's own format, because a live label redrawn by shipd
+ * would not be the carrier's.
  */
 export async function fileBoughtLabel(ctx: Pick<Context, 'db' | 'labels' | 'renderer'>, row: ShipmentsTable, label: PurchasedLabel, at: string): Promise<LabelFormat> {
   const asked = row.label_format;
@@ -39,13 +40,7 @@ export async function fileBoughtLabel(ctx: Pick<Context, 'db' | 'labels' | 'rend
     return asked;
   }
   await ctx.labels.put(ctx.db, row.id, label.file.format, label.file.bytes, at);
-  if (label.file.format === asked) return asked;
-  if (label.file.format === 'png' && asked === 'pdf') {
-    const { mergeLabels } = await import('../labels/merge.ts');
-    await ctx.labels.put(ctx.db, row.id, 'pdf', await mergeLabels('png', [label.file.bytes]), at);
-    return 'pdf';
-  }
-  return label.file.format;
+  return label.file.format === 'png' && asked === 'pdf' ? 'pdf' : label.file.format;
 }
 
 /**
