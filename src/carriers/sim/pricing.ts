@@ -26,16 +26,12 @@ export interface PricedParcel {
  * offer it.
  */
 export function priceFor(carrier: SimCarrierTable, service: SimService, p: PricedParcel, accountDiscount: number): Price | undefined {
-  return publishedPrice(carrier.prices, service.code, p, accountDiscount);
-}
-
-/**
- * List = the published transport price plus the published surcharges (residential delivery, delivery area,
- * additional handling or oversize) plus the week's fuel percentage on transport and the fuel-bearing surcharges; the
- * account pays the transport price less its discount, surcharges at list, and fuel on what it pays (the carriers
- * assess fuel on the net rate).
- */
-function publishedPrice(list: PriceList, code: string, p: PricedParcel, accountDiscount: number): Price | undefined {
+  // List = the published transport price plus the published surcharges (residential delivery, delivery area,
+  // additional handling or oversize) plus the week's fuel percentage on transport and the fuel-bearing surcharges;
+  // the account pays the transport price less its discount, surcharges at list, and fuel on what it pays (the
+  // carriers assess fuel on the net rate).
+  const list = carrier.prices;
+  const code = service.code;
   const handling = handlingFor(list, p.parcel, p.zone.label, p.residential);
   if (!handling) return undefined;
   const billedLb = Math.max(p.billableLb, handling.minBillableLb);

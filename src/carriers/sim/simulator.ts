@@ -36,7 +36,6 @@ function hang(signal: AbortSignal): Promise<never> {
 
 const maxRemembered = 10_000;
 
-
 /** Everything a simulated quote depends on, the ship day included; nothing else. */
 function quoteKey(r: RateRequest): string {
   const d = r.parcel.dimensionsIn;
