@@ -15,6 +15,7 @@ const echo = defineOperation({
   path: '/test/echo',
   tag: 'Test',
   summary: 'Echo',
+  description: 'Answers the name and count it was sent.',
   body: Type.Object(
     { name: Type.String({ minLength: 1 }), count: Type.Integer({ minimum: 1 }), nested: Type.Optional(Type.Object({ zip: Type.String({ pattern: '^[0-9]{5}$' }) }, { additionalProperties: false })) },
     { additionalProperties: false },
@@ -30,6 +31,7 @@ const broken = defineOperation({
   path: '/test/broken',
   tag: 'Test',
   summary: 'Throws',
+  description: 'Throws an error that is not an ApiError, as a bug would.',
   response: Type.Object({}),
   responseDescription: 'Never',
   errors: [],
@@ -44,6 +46,7 @@ const databaseDown = defineOperation({
   path: '/test/database-down',
   tag: 'Test',
   summary: 'Fails as a lost database connection does',
+  description: 'Throws the error a lost database connection throws.',
   response: Type.Object({}),
   responseDescription: 'Never',
   errors: [],

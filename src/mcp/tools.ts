@@ -61,7 +61,7 @@ function build(spec: ToolSpec): McpTool {
     definition: {
       name: spec.name,
       title: op.summary,
-      description: [op.description ?? op.summary, spec.note].filter(Boolean).join('\n\n'),
+      description: [op.description, spec.note].filter(Boolean).join('\n\n'),
       inputSchema: mergedObject([op.params, op.query, op.body], own) as Tool['inputSchema'],
       // A tool error carries the problem document as its structured content, and the SDK's client checks even an
       // error's structured content against this schema (typescript-sdk#1943), so the schema names both outcomes.

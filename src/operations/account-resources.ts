@@ -14,7 +14,9 @@ export const accountResourceOperations = [
     path: '/packages',
     tag: 'Packages',
     summary: 'List package presets',
-    description: "The carriers' own boxes (flat rate boxes, Paks, Tubes…) with their sizes, then the account's custom boxes. Use an id as package_id.",
+    description:
+      "The carriers' own boxes (flat rate boxes, Paks, Tubes…) with their sizes and weight limits, then the account's custom boxes " +
+      '(added with `shipd packages add`). Use an id as `package_id` in an order or a rate request; filter by `carrier` or `kind`. Changes nothing.',
     query: PackageListQuery,
     response: Type.Ref(PackageList),
     responseDescription: 'The packages',
@@ -28,7 +30,9 @@ export const accountResourceOperations = [
     path: '/ship-from',
     tag: 'Ship-from locations',
     summary: "List the account's ship-from locations",
-    description: 'Locations are added with `shipd locations add`. Use an id as ship_from_id; the default is used when an order or rate gives no ship-from.',
+    description:
+      'The addresses the account ships from, the default first. Locations are added with `shipd locations add`. Use an id as `ship_from_id`; ' +
+      'the default is used when an order, a rate request or a pickup gives no ship-from. Changes nothing.',
     query: Type.Object({}, { additionalProperties: false }),
     response: Type.Ref(LocationList),
     responseDescription: 'The locations',

@@ -12,7 +12,8 @@ export const addressOperations = [
     summary: 'Validate and normalize a US address',
     description:
       'Normalizes to USPS style and checks that the ZIP exists and agrees with the city and state. A misspelt city is corrected ' +
-      'from the ZIP; a ZIP that belongs to another city or state makes the address invalid. Nothing is stored.',
+      'from the ZIP; a ZIP that belongs to another city or state makes the address invalid. An address found wrong is still a 200, with ' +
+      '`valid: false` and `messages` saying why; only a request that breaks the schema is a 400. Nothing is stored.',
     body: AddressValidationRequest,
     response: Type.Ref(AddressValidation),
     responseDescription: 'The verdict and the normalized address',

@@ -10,7 +10,9 @@ export const carrierOperations = [
     path: '/carriers',
     tag: 'Carriers',
     summary: 'List carriers and their services',
-    description: 'The carriers shipd rates and buys from, each with its domestic services and whether it can be used with the calling key.',
+    description:
+      'The carriers shipd rates and buys from, each with its domestic services and whether it can be used with the calling key. ' +
+      'A service `code` is what `requested_service.service` and a rate request\'s `services` take. Changes nothing.',
     query: Type.Object({}, { additionalProperties: false }),
     response: Type.Ref(CarrierList),
     responseDescription: 'The carriers',

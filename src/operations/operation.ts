@@ -16,7 +16,8 @@ export interface Operation<P extends TSchema = TSchema, Q extends TSchema = TSch
   path: string;
   tag: string;
   summary: string;
-  description?: string;
+  /** What it does, what it changes or sends, and the refusals a client should expect: the OpenAPI description and the MCP tool's. */
+  description: string;
   params?: P;
   query?: Q;
   body?: B;

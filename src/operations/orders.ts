@@ -13,7 +13,11 @@ export const orderOperations = [
     path: '/orders',
     tag,
     summary: 'Create an order',
-    description: 'Creates an order in status `incomplete` and emits `order.created`. Send an Idempotency-Key to make retries safe.',
+    description:
+      'Creates an order in status `incomplete` and emits `order.created`; nothing is bought yet. Addresses are stored in USPS form (upper-case ' +
+      'state, ZIP+4 with its dash). 400 `validation_failed` names each field at fault: an unknown state, a service code the carrier does not ' +
+      'offer, a parcel over the carriers\' limits, an unknown `ship_from_id` or `package_id`, or no ship-from at all when the account has no ' +
+      'default location. Send an Idempotency-Key to make retries safe.',
     body: OrderCreate,
     response: Type.Ref(Order),
     responseDescription: 'The new order',
@@ -28,7 +32,7 @@ export const orderOperations = [
     path: '/orders',
     tag,
     summary: 'List orders',
-    description: "The calling key's orders, newest first.",
+    description: "The calling key's orders, newest first, a page at a time (`limit`, then `cursor` from `next_cursor`); filter by `status`, `order_number` or creation time. Changes nothing.",
     query: Type.Object(
       {
         ...listQueryFields,
@@ -49,6 +53,7 @@ export const orderOperations = [
     path: '/orders/:id',
     tag,
     summary: 'Get an order',
+    description: "One of the calling key's orders, with its current status and, once a label is bought, its `shipment_id`. 404 for an id that is not this key's.",
     params: OrderIdParams,
     response: Type.Ref(Order),
     responseDescription: 'The order',
@@ -62,7 +67,9 @@ export const orderOperations = [
     path: '/orders/:id',
     tag,
     summary: 'Change an incomplete order',
-    description: 'Changes only the fields sent; emits `order.updated`. Orders that are shipped, delivered or cancelled answer 409.',
+    description:
+      'Changes only the fields sent (null clears an optional one; `metadata` is merged, a null value removing its key) and emits `order.updated`. ' +
+      'Orders that are shipped, delivered or cancelled, or whose label is being bought at that moment, answer 409 `order_not_editable`.',
     params: OrderIdParams,
     body: OrderUpdate,
     response: Type.Ref(Order),
@@ -76,7 +83,9 @@ export const orderOperations = [
     path: '/orders/:id/cancel',
     tag,
     summary: 'Cancel an incomplete order',
-    description: 'Moves an `incomplete` order to `cancelled` and emits `order.updated`.',
+    description:
+      'Moves an `incomplete` order to `cancelled` and emits `order.updated`; a cancelled order can be neither changed nor bought a label. ' +
+      'An order that is shipped, delivered or already cancelled answers 409 `order_not_cancellable` (void its label first).',
     params: OrderIdParams,
     response: Type.Ref(Order),
     responseDescription: 'The cancelled order',

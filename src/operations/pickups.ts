@@ -34,6 +34,7 @@ export const pickupOperations = [
     tag,
     feature,
     summary: 'List pickups',
+    description: "The calling key's pickups, newest first, a page at a time; filter by `status`, `carrier` or `date`. Changes nothing.",
     query: PickupListQuery,
     response: Type.Ref(PickupList),
     responseDescription: 'A page of pickups',
@@ -48,6 +49,7 @@ export const pickupOperations = [
     tag,
     feature,
     summary: 'Get a pickup',
+    description: "One pickup, with the carrier's confirmation number and whether it is still scheduled. 404 for an id that is not this key's.",
     params: PickupIdParams,
     response: Type.Ref(Pickup),
     responseDescription: 'The pickup',
@@ -62,7 +64,9 @@ export const pickupOperations = [
     tag,
     feature,
     summary: 'Cancel a pickup',
-    description: 'Cancels it with the carrier, until its window begins (local time at the address); after that a driver may be on the way.',
+    description:
+      'Cancels it with the carrier, until its window begins (local time at the address): after that a driver may be on the way and it ' +
+      'answers 409 `pickup_not_cancellable`; one cancelled before answers 409 `pickup_already_cancelled`. The labels stay valid.',
     params: PickupIdParams,
     response: Type.Ref(Pickup),
     responseDescription: 'The cancelled pickup',

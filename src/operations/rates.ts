@@ -13,7 +13,8 @@ export const rateOperations = [
     summary: 'Shop rates across carriers',
     description:
       'Asks UPS, USPS and FedEx at once (simulators for test keys) and answers every rate, cheapest first. Nothing is bought. ' +
-      'Each rate can be bought by id for 24 hours. A carrier that fails or times out adds an entry to `errors`; the others still answer.',
+      'Each rate can be bought by id for 24 hours. A carrier that fails or times out adds an entry to `errors`; the others still answer. ' +
+      'Rate an order by `order_id` (404 if it is not this key\'s), or give `ship_to` and `parcel`; an address or parcel at fault is a 400 naming the field.',
     body: RateShopRequest,
     response: Type.Ref(RateShop),
     responseDescription: 'The rates, and the carriers that could not rate',

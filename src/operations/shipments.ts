@@ -47,7 +47,7 @@ export const shipmentOperations = [
     path: '/shipments',
     tag,
     summary: 'List shipments',
-    description: "The calling key's labels, outbound and return, newest first.",
+    description: "The calling key's labels, outbound and return, newest first, a page at a time; filter by `status`, `order_id`, `tracking_number` or creation time. Changes nothing.",
     query: Type.Object(
       {
         ...listQueryFields,
@@ -69,7 +69,7 @@ export const shipmentOperations = [
     path: '/shipments/:id',
     tag,
     summary: 'Get a shipment',
-    description: "By `shp_` id, or by `ord_` id for that order's current outbound label. Each answer carries a fresh `label_url`.",
+    description: "By `shp_` id, or by `ord_` id for that order's current outbound label. Each answer carries a fresh `label_url`. 404 for an id that is not this key's, or an order without a label.",
     params: ShipmentIdParams,
     response: Type.Ref(Shipment),
     responseDescription: 'The shipment',
@@ -85,7 +85,8 @@ export const shipmentOperations = [
     summary: 'Void a label',
     description:
       "Voids the order's active label (or, given a `shp_` id, that label, such as a return) if the carrier has not scanned it yet. " +
-      'The postage is refunded and the order goes back to `incomplete`. Emits `shipment.voided` and `order.updated`.',
+      'The postage is refunded and the order goes back to `incomplete`. Emits `shipment.voided` and `order.updated`. A label the carrier has ' +
+      'scanned answers 409 `label_in_transit`, one on an end-of-day manifest 409 `label_manifested`, one voided before 409 `shipment_already_voided`.',
     params: ShipmentOrderParams,
     response: Type.Ref(Shipment),
     responseDescription: 'The voided shipment',
@@ -100,7 +101,8 @@ export const shipmentOperations = [
     summary: 'Create a return label',
     description:
       'A label from the recipient back to the sender, with the carrier of the outbound label (`is_return: true`). One active return ' +
-      'label per order. Send an Idempotency-Key. Emits `shipment.created`. **Spends money with live keys.**',
+      'label per order. Send an Idempotency-Key. Emits `shipment.created`. An order without an active outbound label answers 409 `order_not_shipped`; ' +
+      'a second return label 409 `order_already_shipped`. **Spends money with live keys.**',
     params: ShipmentOrderParams,
     body: ReturnCreate,
     response: Type.Ref(Shipment),

@@ -40,7 +40,7 @@ export const webhookOperations = [
     description:
       "Delivers the key's events of the chosen types to `url`, signed as Standard Webhooks prescribes (`webhook-id`, `webhook-timestamp`, " +
       '`webhook-signature`). The URL must be https and resolve to public addresses; it is checked again at every delivery and redirects are ' +
-      'not followed. The `secret` is in this answer only.',
+      'not followed; a URL that is not allowed answers 400 `webhook_url_not_allowed`. The `secret` is in this answer only: keep it to verify signatures.',
     body: WebhookCreate,
     response: Type.Ref(WebhookWithSecret),
     responseDescription: 'The webhook, with its signing secret',
@@ -55,6 +55,7 @@ export const webhookOperations = [
     path: '/webhooks',
     tag,
     summary: 'List webhooks',
+    description: "The calling key's webhooks, newest first, a page at a time, without their secrets. Changes nothing.",
     query: WebhookListQuery,
     response: Type.Ref(WebhookList),
     responseDescription: 'A page of webhooks',
@@ -68,7 +69,7 @@ export const webhookOperations = [
     path: '/webhooks',
     tag,
     summary: 'Remove the webhooks with a URL',
-    description: 'For clients that kept only the URL they registered: removes every webhook of the key with that URL, with its delivery log.',
+    description: 'For clients that kept only the URL they registered: removes every webhook of the key with that URL, with its delivery log; their pending deliveries are not sent. 404 when no webhook of the key has that URL.',
     query: WebhookDeleteQuery,
     response: Type.Ref(DeletedWebhooks),
     responseDescription: 'The webhooks removed',
@@ -81,6 +82,7 @@ export const webhookOperations = [
     path: '/webhooks/:id',
     tag,
     summary: 'Get a webhook',
+    description: "One of the calling key's webhooks, without its secret: its events, whether it is enabled, and why shipd disabled it if it did. 404 for an id that is not this key's.",
     params: WebhookIdParams,
     response: Type.Ref(Webhook),
     responseDescription: 'The webhook',
@@ -94,7 +96,9 @@ export const webhookOperations = [
     path: '/webhooks/:id',
     tag,
     summary: 'Change or re-enable a webhook',
-    description: 'Changes its URL, events or description; `status: "enabled"` re-enables a webhook shipd disabled after a 410 or 5 days of failures.',
+    description:
+      'Changes its URL, events or description; `status: "enabled"` re-enables a webhook shipd disabled after a 410 or 5 days of failures, ' +
+      '`"disabled"` pauses it. A new URL is checked like a new webhook\'s (400 `webhook_url_not_allowed`). The secret stays the same.',
     params: WebhookIdParams,
     body: WebhookUpdate,
     response: Type.Ref(Webhook),
@@ -108,7 +112,7 @@ export const webhookOperations = [
     path: '/webhooks/:id',
     tag,
     summary: 'Remove a webhook',
-    description: 'Stops its deliveries and removes its delivery log.',
+    description: 'Stops its deliveries, pending ones included, and removes its delivery log. Its events stay in GET /events. 404 for an id that is not this key\'s.',
     params: WebhookIdParams,
     response: Type.Ref(Webhook),
     responseDescription: 'The webhook removed',
@@ -121,7 +125,7 @@ export const webhookOperations = [
     path: '/webhooks/:id/deliveries',
     tag,
     summary: "List a webhook's deliveries",
-    description: 'The delivery log, newest first: every attempt with its status code, latency and error, and the next retry.',
+    description: 'The delivery log, newest first, a page at a time: every attempt with its status code, latency and error, and the next retry; filter by `status`. Changes nothing.',
     params: WebhookIdParams,
     query: DeliveryListQuery,
     response: Type.Ref(WebhookDeliveryList),
@@ -136,7 +140,9 @@ export const webhookOperations = [
     path: '/webhooks/:id/deliveries/:delivery_id/retry',
     tag,
     summary: 'Send a delivery again now',
-    description: 'Replays a delivery (with the same webhook-id) at once, whether it succeeded, failed or is waiting for a retry.',
+    description:
+      'Replays a delivery (with the same webhook-id) at once, whether it succeeded, failed or is waiting for a retry; the attempt is added to ' +
+      'its log. A disabled webhook answers 409 `webhook_disabled`: enable it first.',
     params: DeliveryIdParams,
     response: Type.Ref(WebhookDelivery),
     responseDescription: 'The delivery, due now',
@@ -150,7 +156,9 @@ export const webhookOperations = [
     path: '/webhooks/:id/test',
     tag,
     summary: 'Send a test event',
-    description: 'Sends a `webhook.test` event to this webhook only, signed and logged like any other.',
+    description:
+      'Sends a `webhook.test` event to this webhook only, signed and logged like any other, whatever events it subscribes to; the event ' +
+      'is in GET /events too. A disabled webhook answers 409 `webhook_disabled`.',
     params: WebhookIdParams,
     response: Type.Ref(WebhookDelivery),
     responseDescription: 'The delivery of the test event',
@@ -165,7 +173,7 @@ export const webhookOperations = [
     path: '/webhooks/:id/rotate-secret',
     tag,
     summary: 'Rotate the signing secret',
-    description: 'A new secret, in this answer only. For 24 hours deliveries carry signatures by both secrets, so receivers can switch without a gap.',
+    description: 'A new secret, in this answer only. For 24 hours deliveries carry signatures by both secrets (`previous_secret_expires_at` says until when), so receivers can switch without a gap.',
     params: WebhookIdParams,
     response: Type.Ref(WebhookWithSecret),
     responseDescription: 'The webhook with its new secret',
