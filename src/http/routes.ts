@@ -130,7 +130,8 @@ export function registerOperations(
         security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
         ...(op.params && { params: op.params }),
         ...(op.query && { querystring: op.query }),
-        ...(op.body && { body: op.body }),
+        // A named body is referenced, so the document names it (OrderCreate) rather than repeating it inline.
+        ...(op.body && { body: op.body.$id ? Type.Ref(op.body) : op.body }),
         ...(op.idempotent && { headers: idempotencyHeader }),
         response: {
           [status]: { description: op.responseDescription, content: { 'application/json': { schema: op.response } } },
