@@ -69,7 +69,7 @@ export class ConfigError extends Error {
 
 type Raw = Record<string, string | undefined>;
 
-/** Every setting shipd reads. The README settings table mirrors this list. */
+/** Every setting shipd reads. The settings table in docs/operating.md mirrors this list. */
 export const settingNames = [
   'PORT',
   'HOST',

@@ -160,8 +160,8 @@ export class Cluster {
 }
 
 /**
- * Starts the processes together on one database. Every process gets the same SHIPD_SECRET, as the README asks of
- * instances that share a database, so a label URL signed by one is honoured by all.
+ * Starts the processes together on one database. Every process gets the same SHIPD_SECRET, as docs/production.md asks
+ * of instances that share a database, so a label URL signed by one is honoured by all.
  */
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const testDb = options.database ?? (await createTestDatabase());

@@ -2,7 +2,10 @@ import type { LabelRef, TrackingEvent, TrackingResult } from '../carrier.ts';
 import type { Address } from '../../schemas/address.ts';
 import { simulatedJourney } from './tracking-timeline.ts';
 
-/** Tracking numbers any test key may track, each with a fixed outcome, for testing a client's handling of it (README: test mode). */
+/**
+ * Tracking numbers any test key may track, each with a fixed outcome, for testing a client's handling of it
+ * (docs/test-and-live-mode.md).
+ */
 export const magicTrackingNumbers = [
   'SHIPD_TEST_PRE_TRANSIT',
   'SHIPD_TEST_IN_TRANSIT',
