@@ -6,6 +6,7 @@ import { labelFile } from '../domain/label-files.ts';
 import type { LabelFormat } from '../labels/label-data.ts';
 import { apiBase } from '../domain/paths.ts';
 import { problemResponses } from './routes.ts';
+import { answerHeaders } from './response-headers.ts';
 
 const filePattern = /^((shp|bat|man)_[0-9a-z]{26})\.(pdf|zpl|png)$/;
 
@@ -14,6 +15,13 @@ const filePattern = /^((shp|bat|man)_[0-9a-z]{26})\.(pdf|zpl|png)$/;
  * go straight to a printer; the signed, expiring token in the URL is what authorizes it.
  */
 export function registerLabelFiles(app: FastifyInstance, services: Services): void {
+  const responses = {
+    200: {
+      description: 'The label: application/pdf, image/png, or ZPL II text',
+      content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) }, 'image/png': { schema: Type.String({ format: 'binary' }) }, 'application/zpl': { schema: Type.String() } },
+    },
+    ...problemResponses(['validation_failed', 'invalid_label_token', 'not_found', 'uri_too_long', 'label_format_unavailable', 'label_voided', 'internal_error', 'service_unavailable']),
+  };
   app.get(
     `${apiBase}/labels/:file`,
     {
@@ -21,19 +29,15 @@ export function registerLabelFiles(app: FastifyInstance, services: Services): vo
         operationId: 'getLabelFile',
         summary: 'Download a label file',
         description:
-          "The URL comes from a shipment's `label_url` (any of the three formats can be asked for), or from a batch's `label_url` or a manifest's `form_url`; its token signs it for 7 days.",
+          "The URL comes from a shipment's `label_url` (any of the three formats can be asked for), or from a batch's `label_url` or a manifest's `form_url`; its token signs it for 7 days. " +
+          'Changes nothing. An expired or altered token answers 403 `invalid_label_token`, a voided label 410 `label_voided`, and a format the carrier did not sell the label in 409 `label_format_unavailable`.',
         tags: ['Shipments'],
         security: [],
         params: Type.Object({ file: Type.String({ description: '`{shp_id}.{pdf|zpl|png}`, or a batch or manifest file', examples: ['shp_01jf3k4m5n6p7q8r9s0t1v2w3x.pdf'] }) }),
         querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'From label_url' }) }, { additionalProperties: false }),
-        response: {
-          200: {
-            description: 'The label: application/pdf, image/png, or ZPL II text',
-            content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) }, 'image/png': { schema: Type.String({ format: 'binary' }) }, 'application/zpl': { schema: Type.String() } },
-          },
-          ...problemResponses(['validation_failed', 'invalid_label_token', 'not_found', 'uri_too_long', 'label_format_unavailable', 'label_voided', 'internal_error', 'service_unavailable']),
-        },
+        response: responses,
       },
+      config: { responseHeaders: answerHeaders(Object.keys(responses).map(Number), { authenticated: false }) },
     },
     async (request, reply) => {
       const { file } = request.params as { file: string };

@@ -5,11 +5,12 @@ import type { Context } from '../domain/context.ts';
 import type { Services } from '../services.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import type { IdempotencyClaim } from '../domain/idempotency.ts';
-import { operationContext, runClaimed, type OperationInput, type StoredAnswer } from '../operations/run.ts';
+import { isStoredRefusal, operationContext, runClaimed, type OperationInput, type StoredAnswer } from '../operations/run.ts';
 import { apiBase } from '../domain/paths.ts';
 import { IdempotencyKey } from '../schemas/common.ts';
 import { withCarrierTrace } from '../carriers/live/trace.ts';
 import { validationError } from './problems.ts';
+import { answerHeaders } from './response-headers.ts';
 
 export { apiBase };
 
@@ -64,6 +65,11 @@ function errorResponses(op: AnyOperation): Record<number, unknown> {
   );
 }
 
+/** The statuses a retry with the same Idempotency-Key can be answered with: the success, and the refusals stored for it. */
+function replayedStatuses(op: AnyOperation, success: number): Set<number> {
+  return new Set([success, ...op.errors.filter(isStoredRefusal).map((code) => errorCodes[code].status)]);
+}
+
 const allMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** Runs an operation holding an Idempotency-Key and sends the answer it stored. */
@@ -116,12 +122,17 @@ export function registerOperations(
     const status = op.successStatus ?? 200;
     // A POST whose fields are all optional may come without a body; it means "nothing to add".
     const preValidation = op.body ? (!(op.body as { required?: string[] }).required?.length && emptyBodyAsObject) : refuseBody;
+    const responses = {
+      [status]: { description: op.responseDescription, content: { 'application/json': { schema: op.response } } },
+      ...errorResponses(op),
+    };
+    const responseHeaders = answerHeaders(Object.keys(responses).map(Number), { authenticated: true, replayed: op.idempotent ? replayedStatuses(op, status) : undefined });
     app.route({
       method: op.method,
       url,
       onRequest: authenticate,
       ...(preValidation && { preValidation }),
-      config: { idempotent: op.idempotent === true },
+      config: { idempotent: op.idempotent === true, responseHeaders },
       schema: {
         operationId: op.id,
         summary: op.summary,
@@ -133,10 +144,7 @@ export function registerOperations(
         // A named body is referenced, so the document names it (OrderCreate) rather than repeating it inline.
         ...(op.body && { body: op.body.$id ? Type.Ref(op.body) : op.body }),
         ...(op.idempotent && { headers: idempotencyHeader }),
-        response: {
-          [status]: { description: op.responseDescription, content: { 'application/json': { schema: op.response } } },
-          ...errorResponses(op),
-        },
+        response: responses,
       },
       handler: async (request, reply) => {
         const ctx = operationContext(services, request.principal!, request.id);

@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Context } from '../domain/context.ts';
-import { ApiError, problemDocument, type ErrorCode } from '../domain/errors.ts';
+import { ApiError, errorCodes, problemDocument, type ErrorCode } from '../domain/errors.ts';
 import { IdempotencyStore, type IdempotencyClaim } from '../domain/idempotency.ts';
 import type { Principal } from '../domain/key-store.ts';
 import { serviceContext, type Services } from '../services.ts';
@@ -52,6 +52,11 @@ const unstoredCodes = new Set<ErrorCode>([
   'idempotency_key_reused',
 ]);
 
+/** Whether a refusal with this code is stored as the answer to its Idempotency-Key, and so replayed to a retry. */
+export function isStoredRefusal(code: ErrorCode): boolean {
+  return errorCodes[code].status < 500 && !unstoredCodes.has(code);
+}
+
 /**
  * Runs an operation that holds an Idempotency-Key. Its answer is stored in the same transaction as the change,
  * so a crash can never leave a change without its answer or an answer without its change. Errors that are not
@@ -88,7 +93,7 @@ export async function runClaimed(
     });
     return { status, contentType: jsonType, body };
   } catch (err) {
-    if (!(err instanceof ApiError) || err.status >= 500 || unstoredCodes.has(err.code)) {
+    if (!(err instanceof ApiError) || !isStoredRefusal(err.code)) {
       // Give the key back before answering: a client that retries the moment it reads this answer must find it free.
       await claim.release();
       throw err;
