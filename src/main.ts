@@ -1,12 +1,8 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, unknownSettingWarnings } from './config.ts';
-import { openDatabase } from './db/database.ts';
-import { migrate } from './db/migrate.ts';
 import { AccountError } from './domain/accounts.ts';
-import { adminGroups, runAdmin, type AdminGroup } from './cli/admin.ts';
-import { serve, work } from './cli/serve.ts';
 import { print } from './cli/output.ts';
-import { serveMcpStdio } from './mcp/stdio.ts';
+import type { AdminGroup } from './cli/admin.ts';
 
 const help = `shipd: a self-hostable shipping API
 
@@ -45,10 +41,13 @@ async function main(argv: string[]): Promise<void> {
   for (const warning of unknownSettingWarnings(process.env)) process.stderr.write(`shipd: ${warning}\n`);
   const config = loadConfig(process.env, typeof values.config === 'string' ? values.config : process.env.SHIPD_CONFIG);
 
-  if (command === 'serve') return serve(config);
-  if (command === 'worker') return work(config);
-  if (command === 'mcp') return serveMcpStdio(config, process.env.SHIPD_API_KEY);
+  // Each command loads its own modules when it runs: the server's (Fastify, the label renderers, the MCP SDK) take
+  // seconds to load, which `shipd --help` or `shipd keys list` should not wait for.
+  if (command === 'serve') return (await import('./cli/serve.ts')).serve(config);
+  if (command === 'worker') return (await import('./cli/serve.ts')).work(config);
+  if (command === 'mcp') return (await import('./mcp/stdio.ts')).serveMcpStdio(config, process.env.SHIPD_API_KEY);
   if (command === 'migrate') {
+    const [{ openDatabase }, { migrate }] = await Promise.all([import('./db/database.ts'), import('./db/migrate.ts')]);
     const database = openDatabase(config);
     try {
       const applied = await migrate(database);
@@ -58,6 +57,7 @@ async function main(argv: string[]): Promise<void> {
     }
     return;
   }
+  const { adminGroups, runAdmin } = await import('./cli/admin.ts');
   if ((adminGroups as string[]).includes(command)) return runAdmin(config, command as AdminGroup, rest);
   throw new AccountError(`unknown command "${command}"; run shipd --help`);
 }
