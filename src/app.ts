@@ -7,6 +7,7 @@ import { operations as allOperations, featureSchemas, sharedSchemas } from './op
 import { WebhookEventType, webhookEventTypeFor } from './schemas/webhook.ts';
 import type { AnyOperation } from './operations/operation.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { lazySerializers } from './http/serializers.ts';
 import { clientErrorHandler, newRequestId, refuseExpectations, registerProblemHandlers, sendProblem } from './http/problems.ts';
 import { registerNulGuard } from './http/nul-guard.ts';
 import { registerJsonBody } from './http/json-body.ts';
@@ -60,6 +61,7 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
     // One log line per request, written by our onResponse hook, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
     bodyLimit: 1_048_576,
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     return503OnClosing: true,
     clientErrorHandler: clientErrorHandler(services.config.publicUrl),
     // Errors found while routing, before any hook runs, are problems like every other.
