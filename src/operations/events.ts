@@ -25,7 +25,7 @@ export const eventOperations = [
     tag: 'Events',
     summary: 'Get an event',
     description: "One event by id (the `webhook-id` header of its deliveries), with the resource as it was when the event happened. 404 for an id that is not this key's.",
-    params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+    params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: "The event's evt_ id" }) }, { additionalProperties: false }),
     response: Type.Ref(Event),
     responseDescription: 'The event',
     errors: ['not_found'],

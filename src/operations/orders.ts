@@ -36,8 +36,8 @@ export const orderOperations = [
     query: Type.Object(
       {
         ...listQueryFields,
-        status: Type.Optional(Type.Ref(OrderStatus)),
-        order_number: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+        status: Type.Optional(Type.Ref(OrderStatus, { description: 'Only orders in this status' })),
+        order_number: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only orders with this order number of yours' })),
       },
       { additionalProperties: false },
     ),

@@ -51,9 +51,9 @@ export const shipmentOperations = [
     query: Type.Object(
       {
         ...listQueryFields,
-        status: Type.Optional(Type.Ref(ShipmentStatusSchema)),
-        order_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-        tracking_number: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+        status: Type.Optional(Type.Ref(ShipmentStatusSchema, { description: 'Only labels in this status' })),
+        order_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "Only this order's labels, outbound and return" })),
+        tracking_number: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'Only the label with this tracking number' })),
       },
       { additionalProperties: false },
     ),

@@ -2,10 +2,11 @@ import { Type } from '@sinclair/typebox';
 import { Address } from './address.ts';
 
 export const AddressValidationRequest = Type.Object(
-  { address: Type.Ref(Address) },
+  { address: Type.Ref(Address, { description: 'The address to check, as the customer typed it' }) },
   {
     $id: 'AddressValidationRequest',
     title: 'AddressValidationRequest',
+    description: 'An address to validate and normalize',
     additionalProperties: false,
     examples: [{ address: { street1: '415 mission street apt 4b', city: 'san fransisco', state: 'ca', zip: '94105' } }],
   },
@@ -16,19 +17,30 @@ export const AddressValidation = Type.Object(
     valid: Type.Boolean({ description: 'Whether carriers can deliver to the normalized address' }),
     address: Type.Ref(Address, { description: 'The address in USPS style: upper case, standard abbreviations, unit on street2, ZIP+4 with its dash' }),
     corrections: Type.Array(
-      Type.Object({ field: Type.String(), from: Type.String(), to: Type.String() }, { additionalProperties: false }),
+      Type.Object(
+        {
+          field: Type.String({ description: 'The address field changed', examples: ['city'] }),
+          from: Type.String({ description: 'Its value as sent (empty when it was not sent)' }),
+          to: Type.String({ description: 'Its normalized value' }),
+        },
+        { additionalProperties: false },
+      ),
       { description: 'Each field changed beyond case and punctuation' },
     ),
     messages: Type.Array(
       Type.Object(
         {
-          code: Type.String({ examples: ['city_corrected', 'zip_not_found', 'zip_city_mismatch', 'zip_state_mismatch', 'state_corrected', 'unknown_state', 'missing_house_number', 'missing_street', 'undeliverable'] }),
-          detail: Type.String(),
+          code: Type.String({
+            description: 'What was found, for a program to branch on',
+            examples: ['city_corrected', 'zip_not_found', 'zip_city_mismatch', 'zip_state_mismatch', 'state_corrected', 'unknown_state', 'missing_house_number', 'missing_street', 'undeliverable'],
+          }),
+          detail: Type.String({ description: 'The same for a person to read' }),
         },
         { additionalProperties: false },
       ),
+      { description: 'What was corrected or is wrong, one message each; the reasons when `valid` is false' },
     ),
     residential: Type.Boolean({ description: 'Guessed: a company name or a business unit (STE, FL, RM…) means a business' }),
   },
-  { $id: 'AddressValidation', title: 'AddressValidation', additionalProperties: false },
+  { $id: 'AddressValidation', title: 'AddressValidation', description: 'The verdict on an address, and the address in the form carriers expect', additionalProperties: false },
 );

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ListOf, StringEnum, Timestamp } from './common.ts';
+import { ListOf, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { listQueryFields } from './list.ts';
 import { Metadata } from './order.ts';
 import { LabelFormatSchema } from './shipment.ts';
@@ -20,13 +20,14 @@ export const BatchCreate = Type.Object(
       uniqueItems: true,
       description: `Up to ${batchLimit} incomplete orders of yours. An order that cannot be bought a label gets its own error in the results; the others go on.`,
     }),
-    selection: Type.Optional(Type.Ref(BatchSelection)),
-    label_format: Type.Optional(Type.Ref(LabelFormatSchema)),
-    metadata: Type.Optional(Type.Ref(Metadata)),
+    selection: Type.Optional(Type.Ref(BatchSelection, { description: 'Which rate to buy for each order: `requested` unless told otherwise' })),
+    label_format: Type.Optional(Type.Ref(LabelFormatSchema, { description: 'The format of every label: pdf unless told otherwise' })),
+    metadata: Type.Optional(Type.Ref(Metadata, { description: 'Your own keys and values, kept with the batch' })),
   },
   {
     $id: 'BatchCreate',
     title: 'BatchCreate',
+    description: 'The orders to buy labels for, and how to choose their rates',
     additionalProperties: false,
     examples: [{ order_ids: ['ord_01jf3k4m5n6p7q8r9s0t1v2w3x', 'ord_01jf3k4m5n6p7q8r9s0t1v2w3y'], selection: 'cheapest', label_format: 'pdf' }],
   },
@@ -41,8 +42,8 @@ export const BatchStatus = StringEnum(['queued', 'processing', 'completed'] as c
 
 const BatchResult = Type.Object(
   {
-    order_id: Type.String(),
-    status: StringEnum(['pending', 'purchased', 'failed'] as const),
+    order_id: Type.String({ description: 'The order, as given' }),
+    status: StringEnum(['pending', 'purchased', 'failed'] as const, { description: '`pending` until its label is bought (`purchased`) or refused (`failed`)' }),
     shipment_id: Type.Union([Type.String(), Type.Null()], { description: 'The label bought for the order' }),
     error: Type.Union([Type.Ref('Problem'), Type.Null()], { description: 'Why the order got no label: the problem POST /shipments would have answered' }),
   },
@@ -51,36 +52,39 @@ const BatchResult = Type.Object(
 
 export const Batch = Type.Object(
   {
-    id: Type.String({ examples: ['bat_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
-    object: Type.Literal('batch'),
-    status: Type.Ref(BatchStatus),
-    selection: Type.Ref(BatchSelection),
-    label_format: Type.Ref(LabelFormatSchema),
+    id: Type.String({ description: "The batch's id", examples: ['bat_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    object: Type.Literal('batch', { description: 'Always `batch`' }),
+    status: Type.Ref(BatchStatus, { description: 'Whether its labels are still being bought' }),
+    selection: Type.Ref(BatchSelection, { description: 'How each rate was chosen' }),
+    label_format: Type.Ref(LabelFormatSchema, { description: 'The format of every label' }),
     counts: Type.Object(
       {
-        total: Type.Integer({ minimum: 1 }),
-        pending: Type.Integer({ minimum: 0 }),
-        purchased: Type.Integer({ minimum: 0 }),
-        failed: Type.Integer({ minimum: 0 }),
+        total: Type.Integer({ minimum: 1, description: 'Orders in the batch' }),
+        pending: Type.Integer({ minimum: 0, description: 'Orders still waiting for their label' }),
+        purchased: Type.Integer({ minimum: 0, description: 'Orders bought a label' }),
+        failed: Type.Integer({ minimum: 0, description: 'Orders refused a label; results say why' }),
       },
-      { additionalProperties: false },
+      { additionalProperties: false, description: 'How many orders are in each state' },
     ),
     results: Type.Optional(Type.Array(BatchResult, { description: 'Each order, in the order given. In GET /batches/{id} and the creation answer; lists leave it out.' })),
     label_url: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
       description:
         'All labels of the batch in one file, fetchable without the API key for 7 days: a PDF (one page a label) for pdf and png batches, one ZPL stream for zpl batches. Null until the batch has completed with at least one label.',
     }),
-    metadata: Type.Ref(Metadata),
-    mode: StringEnum(['test', 'live'] as const),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-    completed_at: Type.Union([Timestamp, Type.Null()]),
+    metadata: Type.Ref(Metadata, { description: 'Your own keys and values' }),
+    mode: StringEnum(['test', 'live'] as const, { description: 'Made with a test key (simulated, free) or a live one (real postage)' }),
+    created_at: timestamp('When it was made'),
+    updated_at: timestamp('When it last changed'),
+    completed_at: timestampOrNull('When every order had its label or its error; null until then'),
   },
-  { $id: 'Batch', title: 'Batch', additionalProperties: false },
+  { $id: 'Batch', title: 'Batch', description: 'Labels bought for many orders in the background, and how far it has got', additionalProperties: false },
 );
 export type Batch = Static<typeof Batch>;
 
 export const BatchList = ListOf(Type.Ref(Batch), 'BatchList', "The calling key's batches, newest first, without per-order results");
 
-export const BatchIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
-export const BatchListQuery = Type.Object({ ...listQueryFields, status: Type.Optional(Type.Ref(BatchStatus)) }, { additionalProperties: false });
+export const BatchIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: "The batch's bat_ id" }) }, { additionalProperties: false });
+export const BatchListQuery = Type.Object(
+  { ...listQueryFields, status: Type.Optional(Type.Ref(BatchStatus, { description: 'Only batches in this status' })) },
+  { additionalProperties: false },
+);

@@ -1,29 +1,30 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListOf, StringEnum } from './common.ts';
 
-export const CarrierIdSchema = StringEnum(['ups', 'usps', 'fedex'], { $id: 'CarrierId', title: 'CarrierId' });
+export const CarrierIdSchema = StringEnum(['ups', 'usps', 'fedex'], { $id: 'CarrierId', title: 'CarrierId', description: 'A carrier shipd works with: UPS, USPS or FedEx' });
 
 export const Carrier = Type.Object(
   {
-    id: Type.Ref(CarrierIdSchema),
-    object: Type.Literal('carrier'),
-    name: Type.String({ examples: ['UPS'] }),
+    id: Type.Ref(CarrierIdSchema, { description: "The carrier's id, as requests name it" }),
+    object: Type.Literal('carrier', { description: 'Always `carrier`' }),
+    name: Type.String({ description: "The carrier's name", examples: ['UPS'] }),
     services: Type.Array(
       Type.Object(
         {
           code: Type.String({ description: "The carrier's own service code", examples: ['03'] }),
-          name: Type.String({ examples: ['UPS Ground'] }),
-          domestic: Type.Boolean(),
+          name: Type.String({ description: "The service's name", examples: ['UPS Ground'] }),
+          domestic: Type.Boolean({ description: 'Whether it ships between US addresses' }),
         },
         { additionalProperties: false },
       ),
+      { description: 'The services shipd rates and buys' },
     ),
     mode: StringEnum(['test', 'live'], { description: "The calling key's mode" }),
     connected: Type.Boolean({
       description: 'Whether this carrier can be used with the calling key now: always in test mode (simulated); in live mode, once its live adapter has credentials',
     }),
   },
-  { $id: 'Carrier', title: 'Carrier', additionalProperties: false },
+  { $id: 'Carrier', title: 'Carrier', description: 'A carrier and its services', additionalProperties: false },
 );
 export type Carrier = Static<typeof Carrier>;
 

@@ -9,7 +9,13 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
   return Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
 }
 
-export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 UTC time', examples: ['2026-11-22T15:04:05.000Z'] });
+const dateTime = { format: 'date-time', examples: ['2026-11-22T15:04:05.000Z'] };
+
+/** A moment, in RFC 3339 UTC; the description says what happened then. */
+export const timestamp = (description: string) => Type.String({ ...dateTime, description });
+
+/** A moment that may not have come: null until it does. */
+export const timestampOrNull = (description: string) => Type.Union([Type.String(dateTime), Type.Null()], { description });
 
 /** The Idempotency-Key header of the REST API and the idempotency_key argument of the MCP tools: one key space. */
 export const IdempotencyKey = Type.String({
@@ -25,7 +31,7 @@ export const FieldErrorSchema = Type.Object(
   {
     in: StringEnum(['body', 'query', 'path', 'header'], { description: 'The part of the request the pointer is into' }),
     pointer: Type.String({ description: 'JSON Pointer (RFC 6901) to the offending field', examples: ['/ship_to/zip'] }),
-    detail: Type.String({ examples: ['must match pattern "^[0-9]{5}(-[0-9]{4})?$"'] }),
+    detail: Type.String({ description: 'What is wrong with the field', examples: ['must match pattern "^[0-9]{5}(-[0-9]{4})?$"'] }),
   },
   { additionalProperties: false },
 );
@@ -33,9 +39,9 @@ export const FieldErrorSchema = Type.Object(
 export const Problem = Type.Object(
   {
     type: Type.String({ format: 'uri', description: 'A page describing this kind of problem' }),
-    title: Type.String(),
-    status: Type.Integer({ minimum: 400, maximum: 599 }),
-    detail: Type.String(),
+    title: Type.String({ description: 'A short summary, the same for every problem with this code' }),
+    status: Type.Integer({ minimum: 400, maximum: 599, description: 'The HTTP status of the answer' }),
+    detail: Type.String({ description: 'What went wrong with this request and how to fix it, for a person to read' }),
     code: Type.Unsafe<ErrorCode>({
       type: 'string',
       enum: Object.keys(errorCodes),
@@ -66,10 +72,10 @@ export const Problem = Type.Object(
 export function ListOf<T extends TSchema>(item: T, id: string, description: string) {
   return Type.Object(
     {
-      object: Type.Literal('list'),
-      data: Type.Array(item),
-      has_more: Type.Boolean(),
-      next_cursor: Type.Union([Type.String(), Type.Null()]),
+      object: Type.Literal('list', { description: 'Always `list`' }),
+      data: Type.Array(item, { description: 'The items of this page' }),
+      has_more: Type.Boolean({ description: 'Whether more items follow this page' }),
+      next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` to get the next page; null on the last page' }),
     },
     { $id: id, title: id, description, additionalProperties: false },
   );

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ListOf, StringEnum, Timestamp } from './common.ts';
+import { ListOf, StringEnum, timestamp } from './common.ts';
 import { listQueryFields } from './list.ts';
 
 // batch.completed is sent only where the batches ops helper is enabled.
@@ -11,19 +11,19 @@ export type LoggedEventType = (typeof loggedEventTypes)[number];
 
 export const Event = Type.Object(
   {
-    id: Type.String({ examples: ['evt_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
-    object: Type.Literal('event'),
-    type: StringEnum(loggedEventTypes),
+    id: Type.String({ description: "The event's id, sent as the webhook-id header of its deliveries", examples: ['evt_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    object: Type.Literal('event', { description: 'Always `event`' }),
+    type: StringEnum(loggedEventTypes, { description: 'What happened: the resource kind and what became of it' }),
     data: Type.Record(Type.String(), Type.Unknown(), { description: 'The resource as the API returned it when the event happened' }),
-    created_at: Timestamp,
+    created_at: timestamp('When it happened'),
   },
-  { $id: 'Event', title: 'Event', additionalProperties: false },
+  { $id: 'Event', title: 'Event', description: 'Something that happened to a resource of the key: what webhooks deliver', additionalProperties: false },
 );
 export type Event = Static<typeof Event>;
 
 export const EventList = ListOf(Type.Ref(Event), 'EventList', "The calling key's events, newest first");
 
 export const EventListQuery = Type.Object(
-  { ...listQueryFields, type: Type.Optional(StringEnum(loggedEventTypes)) },
+  { ...listQueryFields, type: Type.Optional(StringEnum(loggedEventTypes, { description: 'Only events of this type' })) },
   { additionalProperties: false },
 );

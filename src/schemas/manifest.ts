@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ListOf, StringEnum, Timestamp } from './common.ts';
+import { ListOf, StringEnum, timestamp } from './common.ts';
 import { listQueryFields } from './list.ts';
 import { CarrierIdSchema } from './carrier.ts';
 import { Money, Weight } from './order.ts';
@@ -8,7 +8,7 @@ const ShipDate = Type.String({ format: 'date', description: 'YYYY-MM-DD: the day
 
 export const ManifestCreate = Type.Object(
   {
-    carrier: Type.Ref(CarrierIdSchema),
+    carrier: Type.Ref(CarrierIdSchema, { description: 'The carrier whose labels go on the form' }),
     ship_date: ShipDate,
     shipment_ids: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
@@ -19,35 +19,43 @@ export const ManifestCreate = Type.Object(
       }),
     ),
   },
-  { $id: 'ManifestCreate', title: 'ManifestCreate', additionalProperties: false, examples: [{ carrier: 'usps', ship_date: '2026-11-23' }] },
+  {
+    $id: 'ManifestCreate',
+    title: 'ManifestCreate',
+    description: 'The carrier and day to close, and optionally which labels',
+    additionalProperties: false, examples: [{ carrier: 'usps', ship_date: '2026-11-23' }] },
 );
 export type ManifestCreate = Static<typeof ManifestCreate>;
 
 export const Manifest = Type.Object(
   {
-    id: Type.String({ examples: ['man_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
-    object: Type.Literal('manifest'),
-    carrier: Type.Ref(CarrierIdSchema),
+    id: Type.String({ description: "The manifest's id, printed on the form as a barcode", examples: ['man_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    object: Type.Literal('manifest', { description: 'Always `manifest`' }),
+    carrier: Type.Ref(CarrierIdSchema, { description: 'The carrier the form is for' }),
     ship_date: ShipDate,
     shipment_ids: Type.Array(Type.String(), { description: 'The labels on the form, in the order listed' }),
-    shipment_count: Type.Integer({ minimum: 1 }),
-    total_weight: Type.Ref(Weight),
-    total_postage: Type.Ref(Money),
+    shipment_count: Type.Integer({ minimum: 1, description: 'How many labels are on it' }),
+    total_weight: Type.Ref(Weight, { description: 'The weight of all its parcels' }),
+    total_postage: Type.Ref(Money, { description: 'The postage of all its labels' }),
     form_url: Type.String({
       format: 'uri',
       description: 'The end-of-day form as a PDF (each label with tracking number, service, weight and destination ZIP; totals; a Code 128 barcode of the manifest id), fetchable without the API key for 7 days',
     }),
-    mode: StringEnum(['test', 'live'] as const),
-    created_at: Timestamp,
+    mode: StringEnum(['test', 'live'] as const, { description: 'Made with a test key or a live one' }),
+    created_at: timestamp('When it was made'),
   },
-  { $id: 'Manifest', title: 'Manifest', additionalProperties: false },
+  { $id: 'Manifest', title: 'Manifest', description: "A carrier's end-of-day form: the labels handed over on one day", additionalProperties: false },
 );
 export type Manifest = Static<typeof Manifest>;
 
 export const ManifestList = ListOf(Type.Ref(Manifest), 'ManifestList', "The calling key's manifests, newest first");
 
-export const ManifestIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+export const ManifestIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: "The manifest's man_ id" }) }, { additionalProperties: false });
 export const ManifestListQuery = Type.Object(
-  { ...listQueryFields, carrier: Type.Optional(Type.Ref(CarrierIdSchema)), ship_date: Type.Optional(ShipDate) },
+  {
+    ...listQueryFields,
+    carrier: Type.Optional(Type.Ref(CarrierIdSchema, { description: "Only this carrier's manifests" })),
+    ship_date: Type.Optional(Type.String({ ...ShipDate, description: 'Only manifests of this day (YYYY-MM-DD)' })),
+  },
   { additionalProperties: false },
 );

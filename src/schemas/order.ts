@@ -1,21 +1,21 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Address } from './address.ts';
 import { CarrierIdSchema } from './carrier.ts';
-import { ListOf, StringEnum, Timestamp } from './common.ts';
+import { ListOf, StringEnum, timestamp } from './common.ts';
 
 export const Money = Type.Object(
   {
     amount: Type.String({ pattern: '^[0-9]{1,9}(\\.[0-9]{1,2})?$', description: 'Decimal string, at most 2 decimals', examples: ['12.34'] }),
-    currency: Type.Literal('USD'),
+    currency: Type.Literal('USD', { description: 'Always USD' }),
   },
-  { $id: 'Money', title: 'Money', additionalProperties: false },
+  { $id: 'Money', title: 'Money', description: 'An amount in US dollars', additionalProperties: false },
 );
 export type Money = Static<typeof Money>;
 
 export const Weight = Type.Object(
   {
-    value: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, examples: [2.5] }),
-    unit: StringEnum(['lb', 'oz', 'kg', 'g']),
+    value: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, description: 'The weight in `unit`', examples: [2.5] }),
+    unit: StringEnum(['lb', 'oz', 'kg', 'g'], { description: 'Pounds, ounces, kilograms or grams' }),
   },
   { $id: 'Weight', title: 'Weight', additionalProperties: false, description: 'At most 150 lb' },
 );
@@ -23,38 +23,50 @@ export type Weight = Static<typeof Weight>;
 
 export const Dimensions = Type.Object(
   {
-    length: Type.Number({ exclusiveMinimum: 0, maximum: 100_000 }),
-    width: Type.Number({ exclusiveMinimum: 0, maximum: 100_000 }),
-    height: Type.Number({ exclusiveMinimum: 0, maximum: 100_000 }),
-    unit: StringEnum(['in', 'cm']),
+    length: Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'Length in `unit`', examples: [10] }),
+    width: Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'Width in `unit`', examples: [8] }),
+    height: Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'Height in `unit`', examples: [4] }),
+    unit: StringEnum(['in', 'cm'], { description: 'Inches or centimeters' }),
   },
   { $id: 'Dimensions', title: 'Dimensions', additionalProperties: false, description: 'Length + girth at most 165 in' },
 );
 export type Dimensions = Static<typeof Dimensions>;
 
 export const Parcel = Type.Object(
-  { weight: Type.Ref(Weight), dimensions: Type.Optional(Type.Ref(Dimensions)) },
-  { $id: 'Parcel', title: 'Parcel', additionalProperties: false, examples: [{ weight: { value: 2, unit: 'lb' }, dimensions: { length: 10, width: 8, height: 4, unit: 'in' } }] },
+  {
+    weight: Type.Ref(Weight, { description: 'What it weighs, packaging included' }),
+    dimensions: Type.Optional(Type.Ref(Dimensions, { description: "Its outside size; without it, that of the package_id's box or of the account's default package" })),
+  },
+  {
+    $id: 'Parcel',
+    title: 'Parcel',
+    description: 'The box to ship: its weight and, unless a package gives it, its size',
+    additionalProperties: false, examples: [{ weight: { value: 2, unit: 'lb' }, dimensions: { length: 10, width: 8, height: 4, unit: 'in' } }] },
 );
 export type Parcel = Static<typeof Parcel>;
 
 export const LineItem = Type.Object(
   {
-    sku: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
-    quantity: Type.Integer({ minimum: 1, maximum: 100_000 }),
-    unit_price: Type.Ref(Money),
-    weight: Type.Optional(Type.Ref(Weight)),
+    sku: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Your stock-keeping unit', examples: ['MUG-1'] })),
+    name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'What the item is', examples: ['Stoneware mug'] }),
+    quantity: Type.Integer({ minimum: 1, maximum: 100_000, description: 'How many are in the parcel' }),
+    unit_price: Type.Ref(Money, { description: 'The price of one' }),
+    weight: Type.Optional(Type.Ref(Weight, { description: 'The weight of one' })),
   },
-  { $id: 'LineItem', title: 'LineItem', additionalProperties: false },
+  { $id: 'LineItem', title: 'LineItem', description: 'One line of the order: an item and how many', additionalProperties: false },
 );
 
 export const RequestedService = Type.Object(
   {
-    carrier: Type.Ref(CarrierIdSchema),
+    carrier: Type.Ref(CarrierIdSchema, { description: 'The carrier of the service' }),
     service: Type.String({ minLength: 1, maxLength: 50, description: "The carrier's service code, as in GET /carriers", examples: ['03'] }),
   },
-  { $id: 'RequestedService', title: 'RequestedService', additionalProperties: false },
+  {
+    $id: 'RequestedService',
+    title: 'RequestedService',
+    description: 'The service the buyer chose, such as at checkout: POST /shipments buys it when given no rate_id',
+    additionalProperties: false,
+  },
 );
 export type RequestedService = Static<typeof RequestedService>;
 
@@ -68,26 +80,30 @@ export const Metadata = Type.Record(Type.String(), Type.String({ maxLength: 500 
   examples: [{ shop_order: '1042' }],
 });
 
-export const OrderStatus = StringEnum(['incomplete', 'shipped', 'delivered', 'cancelled'], { $id: 'OrderStatus', title: 'OrderStatus' });
+export const OrderStatus = StringEnum(['incomplete', 'shipped', 'delivered', 'cancelled'], {
+  $id: 'OrderStatus',
+  title: 'OrderStatus',
+  description: '`incomplete` until a label is bought, and again once it is voided; `shipped` with an active label; `delivered` when tracking says so; `cancelled` by POST /orders/{id}/cancel',
+});
 export type OrderStatus = Static<typeof OrderStatus>;
 
 const shipFromId = Type.String({ pattern: '^loc_[0-9a-z]{26}$', description: 'One of the account\'s ship-from locations (GET /ship-from)' });
 const orderNumber = Type.String({ minLength: 1, maxLength: 100, description: 'Your own order number' });
-const notes = Type.String({ maxLength: 2000 });
+const notes = Type.String({ maxLength: 2000, description: 'Your own notes; never sent to a carrier' });
 const packageId = Type.String({ pattern: '^pkg_[0-9a-z_]{1,60}$', description: "A carrier box or one of your packages (GET /packages); the parcel then gives only its weight. Without it, a parcel without dimensions goes in the account's default package, whose id the order stores" });
 
 export const OrderCreate = Type.Object(
   {
     order_number: Type.Optional(orderNumber),
-    ship_to: Type.Ref(Address),
-    ship_from: Type.Optional(Type.Ref(Address)),
+    ship_to: Type.Ref(Address, { description: 'Where the parcel goes' }),
+    ship_from: Type.Optional(Type.Ref(Address, { description: 'Where it ships from; or give ship_from_id' })),
     ship_from_id: Type.Optional(shipFromId),
-    items: Type.Optional(Type.Array(Type.Ref(LineItem), { maxItems: 500 })),
-    parcel: Type.Optional(Type.Ref(Parcel)),
+    items: Type.Optional(Type.Array(Type.Ref(LineItem), { maxItems: 500, description: 'What the parcel holds, up to 500 lines' })),
+    parcel: Type.Optional(Type.Ref(Parcel, { description: 'The box to ship; needed before the order can be rated or bought a label' })),
     package_id: Type.Optional(packageId),
-    requested_service: Type.Optional(Type.Ref(RequestedService)),
+    requested_service: Type.Optional(Type.Ref(RequestedService, { description: 'The service to buy when POST /shipments gets no rate_id' })),
     notes: Type.Optional(notes),
-    metadata: Type.Optional(Type.Ref(Metadata)),
+    metadata: Type.Optional(Type.Ref(Metadata, { description: 'Your own keys and values, kept with the order' })),
   },
   {
     $id: 'OrderCreate',
@@ -108,15 +124,15 @@ export type OrderCreate = Static<typeof OrderCreate>;
 
 export const OrderUpdate = Type.Object(
   {
-    order_number: Type.Optional(Type.Union([orderNumber, Type.Null()])),
-    ship_to: Type.Optional(Type.Ref(Address)),
-    ship_from: Type.Optional(Type.Ref(Address)),
+    order_number: Type.Optional(Type.Union([orderNumber, Type.Null()], { description: 'Your own order number; null clears it' })),
+    ship_to: Type.Optional(Type.Ref(Address, { description: 'Where the parcel goes' })),
+    ship_from: Type.Optional(Type.Ref(Address, { description: 'Where it ships from, instead of a location' })),
     ship_from_id: Type.Optional(shipFromId),
-    items: Type.Optional(Type.Array(Type.Ref(LineItem), { maxItems: 500 })),
-    parcel: Type.Optional(Type.Union([Type.Ref(Parcel), Type.Null()])),
-    package_id: Type.Optional(Type.Union([packageId, Type.Null()])),
-    requested_service: Type.Optional(Type.Union([Type.Ref(RequestedService), Type.Null()])),
-    notes: Type.Optional(Type.Union([notes, Type.Null()])),
+    items: Type.Optional(Type.Array(Type.Ref(LineItem), { maxItems: 500, description: 'The whole new list of items, replacing the old one' })),
+    parcel: Type.Optional(Type.Union([Type.Ref(Parcel), Type.Null()], { description: 'The box to ship; null removes it' })),
+    package_id: Type.Optional(Type.Union([packageId, Type.Null()], { description: "A carrier box or one of your packages (GET /packages); null goes back to the parcel's own dimensions" })),
+    requested_service: Type.Optional(Type.Union([Type.Ref(RequestedService), Type.Null()], { description: 'The service to buy when POST /shipments gets no rate_id; null leaves the choice to the cheapest rate' })),
+    notes: Type.Optional(Type.Union([notes, Type.Null()], { description: 'Your own notes; null clears them' })),
     metadata: Type.Optional(
       Type.Record(Type.String(), Type.Union([Type.String({ maxLength: 500 }), Type.Null()]), {
         propertyNames: { minLength: 1, maxLength: 40 },
@@ -137,28 +153,28 @@ export type OrderUpdate = Static<typeof OrderUpdate>;
 
 export const Order = Type.Object(
   {
-    id: Type.String({ examples: ['ord_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
-    object: Type.Literal('order'),
-    status: Type.Ref(OrderStatus),
-    order_number: Type.Union([Type.String(), Type.Null()]),
-    ship_to: Type.Ref(Address),
+    id: Type.String({ description: "The order's id", examples: ['ord_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    object: Type.Literal('order', { description: 'Always `order`' }),
+    status: Type.Ref(OrderStatus, { description: 'Where the order is: unshipped, shipped, delivered or cancelled' }),
+    order_number: Type.Union([Type.String(), Type.Null()], { description: 'Your own order number, if you gave one' }),
+    ship_to: Type.Ref(Address, { description: 'Where the parcel goes, state in upper case and ZIP+4 with its dash' }),
     ship_from: Type.Ref(Address, { description: 'The address shipped from, resolved from ship_from_id when one was given' }),
-    ship_from_id: Type.Union([Type.String(), Type.Null()]),
-    items: Type.Array(Type.Ref(LineItem)),
-    parcel: Type.Union([Type.Ref(Parcel), Type.Null()]),
-    package_id: Type.Union([Type.String(), Type.Null()]),
-    requested_service: Type.Union([Type.Ref(RequestedService), Type.Null()]),
-    notes: Type.Union([Type.String(), Type.Null()]),
-    metadata: Type.Ref(Metadata),
+    ship_from_id: Type.Union([Type.String(), Type.Null()], { description: 'The ship-from location the address came from, if it came from one' }),
+    items: Type.Array(Type.Ref(LineItem), { description: 'What the parcel holds' }),
+    parcel: Type.Union([Type.Ref(Parcel), Type.Null()], { description: 'The box to ship; null until one is given' }),
+    package_id: Type.Union([Type.String(), Type.Null()], { description: "The box the parcel ships in: the one given, or the account's default package for a parcel without dimensions" }),
+    requested_service: Type.Union([Type.Ref(RequestedService), Type.Null()], { description: 'The service to buy when POST /shipments gets no rate_id' }),
+    notes: Type.Union([Type.String(), Type.Null()], { description: 'Your own notes' }),
+    metadata: Type.Ref(Metadata, { description: 'Your own keys and values' }),
     shipment_id: Type.Union([Type.String(), Type.Null()], { description: 'The active shipment, once a label is bought' }),
-    mode: StringEnum(['test', 'live']),
-    created_at: Timestamp,
-    updated_at: Timestamp,
+    mode: StringEnum(['test', 'live'], { description: 'Made with a test key (simulated carriers) or a live one' }),
+    created_at: timestamp('When the order was made'),
+    updated_at: timestamp('When it last changed'),
   },
-  { $id: 'Order', title: 'Order', additionalProperties: false },
+  { $id: 'Order', title: 'Order', description: 'An order to ship: addresses, contents and parcel, and its label once bought', additionalProperties: false },
 );
 export type Order = Static<typeof Order>;
 
 export const OrderList = ListOf(Type.Ref(Order), 'OrderList', 'Orders, newest first');
 
-export const OrderIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+export const OrderIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: "The order's ord_ id" }) }, { additionalProperties: false });

@@ -1,10 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Address } from './address.ts';
 import { CarrierIdSchema } from './carrier.ts';
-import { ListOf, StringEnum, Timestamp } from './common.ts';
+import { ListOf, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { listQueryFields } from './list.ts';
 
-export const PickupStatus = StringEnum(['scheduled', 'cancelled'], { $id: 'PickupStatus', title: 'PickupStatus' });
+export const PickupStatus = StringEnum(['scheduled', 'cancelled'], { $id: 'PickupStatus', title: 'PickupStatus', description: '`scheduled` until POST /pickups/{id}/cancel makes it `cancelled`' });
 export type PickupStatus = Static<typeof PickupStatus>;
 
 const localTime = (description: string) => Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description, examples: ['13:00'] });
@@ -20,11 +20,11 @@ export const PickupWindow = Type.Object(
 
 export const PickupCreate = Type.Object(
   {
-    carrier: Type.Ref(CarrierIdSchema),
+    carrier: Type.Ref(CarrierIdSchema, { description: 'The carrier whose driver comes' }),
     ship_from_id: Type.Optional(Type.String({ pattern: '^loc_[0-9a-z]{26}$', description: "One of the account's ship-from locations (GET /ship-from); or give address" })),
     address: Type.Optional(Type.Ref(Address, { description: 'Where the driver comes; or give ship_from_id' })),
     date: pickupDate,
-    window: Type.Ref(PickupWindow),
+    window: Type.Ref(PickupWindow, { description: 'When the driver may come' }),
     shipment_ids: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
         maxItems: 100,
@@ -46,33 +46,33 @@ export type PickupCreate = Static<typeof PickupCreate>;
 
 export const Pickup = Type.Object(
   {
-    id: Type.String({ examples: ['pku_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
-    object: Type.Literal('pickup'),
-    status: Type.Ref(PickupStatus),
-    carrier: Type.Ref(CarrierIdSchema),
+    id: Type.String({ description: "The pickup's id", examples: ['pku_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    object: Type.Literal('pickup', { description: 'Always `pickup`' }),
+    status: Type.Ref(PickupStatus, { description: 'Whether it is still on' }),
+    carrier: Type.Ref(CarrierIdSchema, { description: 'The carrier whose driver comes' }),
     confirmation_number: Type.String({ description: "The carrier's own reference for the pickup", examples: ['2929602E9CP', 'WTC123456789', 'NQAA3001'] }),
-    ship_from_id: Type.Union([Type.String(), Type.Null()]),
+    ship_from_id: Type.Union([Type.String(), Type.Null()], { description: 'The location the address came from; null when an address was given' }),
     address: Type.Ref(Address, { description: 'Where the driver comes, resolved from ship_from_id when one was given' }),
     date: pickupDate,
-    window: Type.Ref(PickupWindow),
-    shipment_ids: Type.Array(Type.String()),
-    instructions: Type.Union([Type.String(), Type.Null()]),
-    mode: StringEnum(['test', 'live']),
-    created_at: Timestamp,
-    cancelled_at: Type.Union([Timestamp, Type.Null()]),
+    window: Type.Ref(PickupWindow, { description: 'When the driver may come' }),
+    shipment_ids: Type.Array(Type.String(), { description: 'The labels to collect; empty when none were named' }),
+    instructions: Type.Union([Type.String(), Type.Null()], { description: 'For the driver, if you gave any' }),
+    mode: StringEnum(['test', 'live'], { description: 'Booked with a test key (simulated carrier) or a live one' }),
+    created_at: timestamp('When it was booked'),
+    cancelled_at: timestampOrNull('When it was cancelled; null while it is scheduled'),
   },
-  { $id: 'Pickup', title: 'Pickup', additionalProperties: false },
+  { $id: 'Pickup', title: 'Pickup', description: 'A carrier driver booked to collect parcels on a day, within a window', additionalProperties: false },
 );
 export type Pickup = Static<typeof Pickup>;
 
 export const PickupList = ListOf(Type.Ref(Pickup), 'PickupList', 'Pickups, newest first');
 
-export const PickupIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+export const PickupIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: "The pickup's pku_ id" }) }, { additionalProperties: false });
 export const PickupListQuery = Type.Object(
   {
     ...listQueryFields,
-    status: Type.Optional(Type.Ref(PickupStatus)),
-    carrier: Type.Optional(Type.Ref(CarrierIdSchema)),
+    status: Type.Optional(Type.Ref(PickupStatus, { description: 'Only pickups in this status' })),
+    carrier: Type.Optional(Type.Ref(CarrierIdSchema, { description: "Only this carrier's pickups" })),
     date: Type.Optional(Type.String({ format: 'date', description: 'Only pickups on this day (YYYY-MM-DD)' })),
   },
   { additionalProperties: false },

@@ -1,16 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Address } from './address.ts';
 import { CarrierIdSchema } from './carrier.ts';
-import { StringEnum, Timestamp } from './common.ts';
+import { StringEnum, timestamp } from './common.ts';
 import { Money, Parcel, Weight } from './order.ts';
 
 export const RateShopRequest = Type.Object(
   {
     order_id: Type.Optional(Type.String({ pattern: '^ord_[0-9a-z]{26}$', description: 'Rate this order (its addresses and parcel); give nothing else but filters' })),
-    ship_from: Type.Optional(Type.Ref(Address)),
-    ship_from_id: Type.Optional(Type.String({ pattern: '^loc_[0-9a-z]{26}$' })),
-    ship_to: Type.Optional(Type.Ref(Address)),
-    parcel: Type.Optional(Type.Ref(Parcel)),
+    ship_from: Type.Optional(Type.Ref(Address, { description: 'Where it ships from; or give ship_from_id, or neither for the default location' })),
+    ship_from_id: Type.Optional(Type.String({ pattern: '^loc_[0-9a-z]{26}$', description: "One of the account's ship-from locations (GET /ship-from)" })),
+    ship_to: Type.Optional(Type.Ref(Address, { description: 'Where it goes' })),
+    parcel: Type.Optional(Type.Ref(Parcel, { description: 'The box to ship: at least its weight' })),
     package_id: Type.Optional(
       Type.String({ pattern: '^pkg_[0-9a-z_]{1,60}$', description: "A carrier box or one of your packages; the parcel then gives only its weight. Without it, a parcel without dimensions goes in the account's default package" }),
     ),
@@ -37,20 +37,20 @@ export type RateShopRequest = Static<typeof RateShopRequest>;
 export const Rate = Type.Object(
   {
     id: Type.String({ description: 'Buy this rate with POST /shipments within 24 hours', examples: ['rate_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
-    object: Type.Literal('rate'),
-    carrier: Type.Ref(CarrierIdSchema),
+    object: Type.Literal('rate', { description: 'Always `rate`' }),
+    carrier: Type.Ref(CarrierIdSchema, { description: 'The carrier offering it' }),
     service: Type.String({ description: "The carrier's service code", examples: ['03'] }),
-    service_name: Type.String({ examples: ['UPS Ground'] }),
+    service_name: Type.String({ description: "The service's name", examples: ['UPS Ground'] }),
     amount: Type.Ref(Money, { description: 'What you pay' }),
     list_amount: Type.Ref(Money, { description: "The carrier's published retail price" }),
     billable_weight: Type.Ref(Weight, { description: 'The greater of actual and dimensional weight, rounded up to the pound' }),
     zone: Type.String({ description: "The carrier's zone between the two addresses, as a number without leading zeros (USPS 1–9; UPS and FedEx 2–8, and their own numbers for Alaska, Hawaii and Puerto Rico such as UPS 44)", examples: ['5'] }),
     delivery_days: Type.Integer({ minimum: 0, description: 'Business days in transit' }),
-    estimated_delivery_date: Type.String({ format: 'date', examples: ['2026-11-26'] }),
+    estimated_delivery_date: Type.String({ format: 'date', description: 'The day the carrier expects to deliver, if shipped today', examples: ['2026-11-26'] }),
     guaranteed: Type.Boolean({ description: 'Whether the carrier guarantees the delivery date' }),
-    expires_at: Timestamp,
+    expires_at: timestamp('Until when it can be bought'),
   },
-  { $id: 'Rate', title: 'Rate', additionalProperties: false },
+  { $id: 'Rate', title: 'Rate', description: "A carrier's price for one service, for these addresses and this parcel", additionalProperties: false },
 );
 export type Rate = Static<typeof Rate>;
 
@@ -58,23 +58,23 @@ export const rateErrorCodes = ['carrier_unavailable', 'carrier_timeout', 'addres
 
 export const RateError = Type.Object(
   {
-    carrier: Type.Ref(CarrierIdSchema),
-    code: StringEnum(rateErrorCodes),
-    detail: Type.String(),
+    carrier: Type.Ref(CarrierIdSchema, { description: 'The carrier that gave no rates' }),
+    code: StringEnum(rateErrorCodes, { description: 'Why, for a program to branch on' }),
+    detail: Type.String({ description: 'Why, for a person to read', examples: ['USPS does not serve ZIP 78701 → 99999: no such ZIP'] }),
   },
-  { $id: 'RateError', title: 'RateError', additionalProperties: false },
+  { $id: 'RateError', title: 'RateError', description: 'A carrier that could not rate the request, and why', additionalProperties: false },
 );
 export type RateError = Static<typeof RateError>;
 
 export const RateShop = Type.Object(
   {
-    id: Type.String({ examples: ['rsh_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
-    object: Type.Literal('rate_shop'),
-    order_id: Type.Union([Type.String(), Type.Null()]),
+    id: Type.String({ description: "The rate shop's id", examples: ['rsh_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    object: Type.Literal('rate_shop', { description: 'Always `rate_shop`' }),
+    order_id: Type.Union([Type.String(), Type.Null()], { description: 'The order rated; null when addresses and parcel were given instead' }),
     rates: Type.Array(Type.Ref(Rate), { description: 'Cheapest first' }),
     errors: Type.Array(Type.Ref(RateError), { description: 'One entry per carrier that could not rate; the others still answer' }),
-    created_at: Timestamp,
+    created_at: timestamp('When the carriers were asked'),
   },
-  { $id: 'RateShop', title: 'RateShop', additionalProperties: false },
+  { $id: 'RateShop', title: 'RateShop', description: 'Every rate the carriers offered for one shipment, cheapest first', additionalProperties: false },
 );
 export type RateShop = Static<typeof RateShop>;

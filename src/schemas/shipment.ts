@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CarrierIdSchema } from './carrier.ts';
-import { ListOf, StringEnum, Timestamp } from './common.ts';
+import { ListOf, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { Metadata, Money } from './order.ts';
 
 export const LabelFormatSchema = StringEnum(['pdf', 'zpl', 'png'], {
@@ -20,12 +20,13 @@ export const ShipmentCreate = Type.Object(
         description: "A rate quoted for this order's addresses and parcel in the last 24 hours. Without it: the order's requested service, else the cheapest rate.",
       }),
     ),
-    label_format: Type.Optional(Type.Ref(LabelFormatSchema)),
-    metadata: Type.Optional(Type.Ref(Metadata)),
+    label_format: Type.Optional(Type.Ref(LabelFormatSchema, { description: 'The file to print: pdf unless told otherwise' })),
+    metadata: Type.Optional(Type.Ref(Metadata, { description: 'Your own keys and values, kept with the shipment' })),
   },
   {
     $id: 'ShipmentCreate',
     title: 'ShipmentCreate',
+    description: 'Which order to buy a label for, and at which rate',
     additionalProperties: false,
     examples: [{ order_id: 'ord_01jf3k4m5n6p7q8r9s0t1v2w3x', rate_id: 'rate_01jf3k4m5n6p7q8r9s0t1v2w3x00', label_format: 'pdf' }],
   },
@@ -34,10 +35,10 @@ export type ShipmentCreate = Static<typeof ShipmentCreate>;
 
 export const ReturnCreate = Type.Object(
   {
-    label_format: Type.Optional(Type.Ref(LabelFormatSchema)),
-    metadata: Type.Optional(Type.Ref(Metadata)),
+    label_format: Type.Optional(Type.Ref(LabelFormatSchema, { description: 'The file to print: pdf unless told otherwise' })),
+    metadata: Type.Optional(Type.Ref(Metadata, { description: 'Your own keys and values, kept with the return label' })),
   },
-  { $id: 'ReturnCreate', title: 'ReturnCreate', additionalProperties: false },
+  { $id: 'ReturnCreate', title: 'ReturnCreate', description: 'How to make a return label; every field is optional', additionalProperties: false },
 );
 export type ReturnCreate = Static<typeof ReturnCreate>;
 
@@ -49,31 +50,31 @@ export const ShipmentStatusSchema = StringEnum(['purchased', 'voided', 'void_pen
 
 export const Shipment = Type.Object(
   {
-    id: Type.String({ examples: ['shp_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
-    object: Type.Literal('shipment'),
-    order_id: Type.String(),
-    status: Type.Ref(ShipmentStatusSchema),
-    carrier: Type.Ref(CarrierIdSchema),
+    id: Type.String({ description: "The label's id", examples: ['shp_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    object: Type.Literal('shipment', { description: 'Always `shipment`' }),
+    order_id: Type.String({ description: 'The order it ships (or, for a return label, brings back)' }),
+    status: Type.Ref(ShipmentStatusSchema, { description: 'Whether the label is active or voided' }),
+    carrier: Type.Ref(CarrierIdSchema, { description: 'The carrier it was bought from' }),
     service: Type.String({ description: "The carrier's service code", examples: ['03'] }),
-    service_name: Type.String({ examples: ['UPS Ground'] }),
-    tracking_number: Type.String({ examples: ['1Z1442YY7229014688'] }),
+    service_name: Type.String({ description: "The service's name", examples: ['UPS Ground'] }),
+    tracking_number: Type.String({ description: "The carrier's tracking number, for POST /tracking or the carrier's site", examples: ['1Z1442YY7229014688'] }),
     label_url: Type.String({
       format: 'uri',
       description: 'The label file, fetchable without the API key for 7 days (the token in the URL signs it); GET the shipment again for a fresh one',
     }),
-    label_format: Type.Ref(LabelFormatSchema),
-    postage: Type.Ref(Money),
+    label_format: Type.Ref(LabelFormatSchema, { description: 'The format label_url serves' }),
+    postage: Type.Ref(Money, { description: 'What the label cost' }),
     payment: StringEnum(['platform', 'carrier_account', 'none'], {
       description: "`platform`: charged to the account's payment method; `carrier_account`: billed by the carrier to the account's own carrier account; `none`: nothing to pay",
     }),
     rate_id: Type.Union([Type.String(), Type.Null()], { description: 'The rate bought, when one was given' }),
-    is_return: Type.Boolean(),
-    metadata: Type.Ref(Metadata),
-    mode: StringEnum(['test', 'live']),
-    created_at: Timestamp,
-    voided_at: Type.Union([Timestamp, Type.Null()]),
+    is_return: Type.Boolean({ description: 'Whether it is a return label, from the recipient back to the sender' }),
+    metadata: Type.Ref(Metadata, { description: 'Your own keys and values' }),
+    mode: StringEnum(['test', 'live'], { description: 'Bought with a test key (simulated, free) or a live one (real postage)' }),
+    created_at: timestamp('When it was bought'),
+    voided_at: timestampOrNull('When it was voided; null while it is active'),
   },
-  { $id: 'Shipment', title: 'Shipment', additionalProperties: false },
+  { $id: 'Shipment', title: 'Shipment', description: 'A label bought for an order: its carrier, service, tracking number, price and file', additionalProperties: false },
 );
 export type Shipment = Static<typeof Shipment>;
 
@@ -84,4 +85,7 @@ export const ShipmentIdParams = Type.Object(
   { additionalProperties: false },
 );
 
-export const ShipmentOrderParams = Type.Object({ order_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+export const ShipmentOrderParams = Type.Object(
+  { order_id: Type.String({ minLength: 1, maxLength: 100, description: "The order's ord_ id; voiding also takes a label's own shp_ id, such as a return label's" }) },
+  { additionalProperties: false },
+);

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum, Timestamp } from './common.ts';
+import { StringEnum, timestamp } from './common.ts';
 import { CarrierIdSchema } from './carrier.ts';
 
 export const trackingStatuses = [
@@ -15,38 +15,43 @@ export const trackingStatuses = [
   'error',
 ] as const;
 
-export const TrackingStatus = StringEnum(trackingStatuses, { $id: 'TrackingStatus', description: 'The same vocabulary for every carrier' });
+export const TrackingStatus = StringEnum(trackingStatuses, { $id: 'TrackingStatus', title: 'TrackingStatus', description: "Where a parcel is, in the same words for every carrier" });
 
 export const TrackingLocation = Type.Object(
-  { city: Type.String(), state: Type.String(), zip: Type.String(), country: Type.String() },
+  {
+    city: Type.String({ description: 'City, as the carrier writes it', examples: ['AUSTIN'] }),
+    state: Type.String({ description: 'Two-letter state code', examples: ['TX'] }),
+    zip: Type.String({ description: 'ZIP code', examples: ['78701'] }),
+    country: Type.String({ description: 'Two-letter country code', examples: ['US'] }),
+  },
   { additionalProperties: false },
 );
 
 export const TrackingEvent = Type.Object(
   {
-    occurred_at: Timestamp,
-    status: Type.Ref(TrackingStatus),
-    description: Type.String({ examples: ['Arrived at facility'] }),
-    location: Type.Union([TrackingLocation, Type.Null()]),
+    occurred_at: timestamp('When the carrier scanned the parcel'),
+    status: Type.Ref(TrackingStatus, { description: 'Where the parcel was after this scan' }),
+    description: Type.String({ description: "The carrier's words for the scan", examples: ['Arrived at facility'] }),
+    location: Type.Union([TrackingLocation, Type.Null()], { description: 'Where the scan happened; null when the carrier does not say' }),
   },
-  { $id: 'TrackingEvent', title: 'TrackingEvent', additionalProperties: false },
+  { $id: 'TrackingEvent', title: 'TrackingEvent', description: 'One scan of the parcel by the carrier', additionalProperties: false },
 );
 
 export const Tracker = Type.Object(
   {
     id: Type.String({ description: "trk_ and the label's own id; for a magic test number, trk_ and the number", examples: ['trk_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
-    object: Type.Literal('tracker'),
-    tracking_number: Type.String(),
-    carrier: Type.Ref(CarrierIdSchema),
+    object: Type.Literal('tracker', { description: 'Always `tracker`' }),
+    tracking_number: Type.String({ description: "The label's tracking number", examples: ['1Z1442YY7229014688'] }),
+    carrier: Type.Ref(CarrierIdSchema, { description: 'The carrier carrying the parcel' }),
     order_id: Type.Union([Type.String(), Type.Null()], { description: 'null only for the magic test numbers' }),
     shipment_id: Type.Union([Type.String(), Type.Null()], { description: 'null only for the magic test numbers' }),
-    status: Type.Ref(TrackingStatus),
-    status_detail: Type.String(),
-    estimated_delivery_date: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+    status: Type.Ref(TrackingStatus, { description: 'Where the parcel is now: the status of the latest scan' }),
+    status_detail: Type.String({ description: "The carrier's words for the latest scan", examples: ['Delivered, front door'] }),
+    estimated_delivery_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: 'The day the carrier expects to deliver; null when it gives none' }),
     events: Type.Array(Type.Ref(TrackingEvent), { description: 'Carrier scans, oldest first' }),
-    updated_at: Timestamp,
+    updated_at: timestamp('When the latest scan happened; before any, when the label was bought'),
   },
-  { $id: 'Tracker', title: 'Tracker', additionalProperties: false },
+  { $id: 'Tracker', title: 'Tracker', description: "A label's journey: its status now and every carrier scan", additionalProperties: false },
 );
 export type Tracker = Static<typeof Tracker>;
 

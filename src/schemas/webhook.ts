@@ -1,12 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ListOf, StringEnum, Timestamp } from './common.ts';
+import { ListOf, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { eventTypes, type EventType } from './event.ts';
 import { listQueryFields } from './list.ts';
 
 /** The event types a server with these features sends, and so lets a webhook subscribe to. */
 export const subscribableEventTypes = (features: ReadonlySet<string>): EventType[] => eventTypes.filter((t) => t !== 'batch.completed' || features.has('batches'));
 
-const eventTypeSchema = (types: readonly EventType[]) => StringEnum(types, { $id: 'WebhookEventType', description: 'An event a webhook can subscribe to' });
+const eventTypeSchema = (types: readonly EventType[]) => StringEnum(types, { $id: 'WebhookEventType', title: 'WebhookEventType', description: 'An event a webhook can subscribe to' });
 
 export const WebhookEventType = eventTypeSchema(eventTypes);
 
@@ -16,37 +16,42 @@ export const webhookEventTypeFor = (features: ReadonlySet<string>) => eventTypeS
 const fields = {
   url: Type.String({ minLength: 1, maxLength: 2048, description: 'Where events are POSTed: https, resolving to public addresses', examples: ['https://example.com/hooks/shipd'] }),
   events: Type.Array(Type.Ref(WebhookEventType), { minItems: 1, uniqueItems: true, description: 'The event types to deliver' }),
-  description: Type.Optional(Type.String({ maxLength: 500 })),
+  description: Type.Optional(Type.String({ maxLength: 500, description: 'What the webhook is for, for your own reference', examples: ['Order system'] })),
 };
 
-export const WebhookCreate = Type.Object(fields, { $id: 'WebhookCreate', title: 'WebhookCreate', additionalProperties: false });
+export const WebhookCreate = Type.Object(fields, {
+  $id: 'WebhookCreate',
+  title: 'WebhookCreate',
+  description: 'Where to deliver events, and which',
+  additionalProperties: false,
+});
 export type WebhookCreate = Static<typeof WebhookCreate>;
 
 export const WebhookUpdate = Type.Object(
   {
     url: Type.Optional(fields.url),
     events: Type.Optional(fields.events),
-    description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+    description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()], { description: 'What the webhook is for; null clears it' })),
     status: Type.Optional(StringEnum(['enabled', 'disabled'] as const, { description: '`enabled` re-enables a webhook shipd disabled; `disabled` pauses deliveries' })),
   },
-  { $id: 'WebhookUpdate', title: 'WebhookUpdate', additionalProperties: false, minProperties: 1 },
+  { $id: 'WebhookUpdate', title: 'WebhookUpdate', description: 'Only the fields sent change; at least one', additionalProperties: false, minProperties: 1 },
 );
 export type WebhookUpdate = Static<typeof WebhookUpdate>;
 
 const webhookFields = {
-  id: Type.String({ examples: ['whk_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
-  object: Type.Literal('webhook'),
-  url: Type.String(),
-  events: Type.Array(Type.Ref(WebhookEventType)),
-  description: Type.Union([Type.String(), Type.Null()]),
+  id: Type.String({ description: "The webhook's id", examples: ['whk_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+  object: Type.Literal('webhook', { description: 'Always `webhook`' }),
+  url: Type.String({ description: 'Where events are POSTed', examples: ['https://example.com/hooks/shipd'] }),
+  events: Type.Array(Type.Ref(WebhookEventType), { description: 'The event types it receives' }),
+  description: Type.Union([Type.String(), Type.Null()], { description: 'What it is for, if you said' }),
   status: StringEnum(['enabled', 'disabled'] as const, { description: '`disabled` after a 410 answer or 5 days of failed deliveries' }),
   disabled_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why deliveries stopped, when they did' }),
-  previous_secret_expires_at: Type.Union([Timestamp, Type.Null()], { description: 'Until then, the secret before the last rotation signs too' }),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  previous_secret_expires_at: timestampOrNull('Until then, the secret before the last rotation signs too; null when there is none'),
+  created_at: timestamp('When it was registered'),
+  updated_at: timestamp('When it last changed'),
 };
 
-export const Webhook = Type.Object(webhookFields, { $id: 'Webhook', title: 'Webhook', additionalProperties: false });
+export const Webhook = Type.Object(webhookFields, { $id: 'Webhook', title: 'Webhook', description: 'Where and which events shipd delivers; never with its secret', additionalProperties: false });
 export type Webhook = Static<typeof Webhook>;
 
 export const WebhookWithSecret = Type.Object(
@@ -54,15 +59,18 @@ export const WebhookWithSecret = Type.Object(
     ...webhookFields,
     secret: Type.String({ description: 'The Standard Webhooks signing secret; shown only in this answer', examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] }),
   },
-  { $id: 'WebhookWithSecret', title: 'WebhookWithSecret', additionalProperties: false },
+  { $id: 'WebhookWithSecret', title: 'WebhookWithSecret', description: 'A webhook, with the secret its deliveries are signed with: only when it is made or its secret rotated', additionalProperties: false },
 );
 export type WebhookWithSecret = Static<typeof WebhookWithSecret>;
 
 export const WebhookList = ListOf(Type.Ref(Webhook), 'WebhookList', "The calling key's webhooks, newest first");
 
-export const WebhookIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+export const WebhookIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: "The webhook's whk_ id" }) }, { additionalProperties: false });
 export const DeliveryIdParams = Type.Object(
-  { id: Type.String({ minLength: 1, maxLength: 100 }), delivery_id: Type.String({ minLength: 1, maxLength: 100 }) },
+  {
+    id: Type.String({ minLength: 1, maxLength: 100, description: "The webhook's whk_ id" }),
+    delivery_id: Type.String({ minLength: 1, maxLength: 100, description: "The delivery's dlv_ id" }),
+  },
   { additionalProperties: false },
 );
 export const WebhookDeleteQuery = Type.Object({ url: Type.String({ minLength: 1, maxLength: 2048, description: 'Removes every webhook of the key with this URL' }) }, { additionalProperties: false });
@@ -70,41 +78,45 @@ export const WebhookListQuery = Type.Object(listQueryFields, { additionalPropert
 
 export const WebhookAttempt = Type.Object(
   {
-    attempt: Type.Integer({ minimum: 1 }),
-    attempted_at: Timestamp,
+    attempt: Type.Integer({ minimum: 1, description: 'Which attempt this was, from 1' }),
+    attempted_at: timestamp('When it was sent'),
     status_code: Type.Union([Type.Integer(), Type.Null()], { description: "The receiver's HTTP status; null when no answer came" }),
-    latency_ms: Type.Integer({ minimum: 0 }),
+    latency_ms: Type.Integer({ minimum: 0, description: 'Milliseconds until the answer, or until the attempt gave up' }),
     error: Type.Union([Type.String(), Type.Null()], { description: 'Why the attempt failed: time-out, network error, refused address, or the status' }),
     response_excerpt: Type.Union([Type.String(), Type.Null()], { description: "The first 500 characters of the receiver's answer" }),
-    next_attempt_at: Type.Union([Timestamp, Type.Null()], { description: 'When the delivery was scheduled to be tried again after this attempt' }),
+    next_attempt_at: timestampOrNull('When the delivery was scheduled to be tried again after this attempt; null when it was not'),
   },
   { additionalProperties: false },
 );
 
 export const DeliveryStatus = StringEnum(['pending', 'succeeded', 'failed'] as const, {
   $id: 'WebhookDeliveryStatus',
+  title: 'WebhookDeliveryStatus',
   description: '`pending` until an attempt gets a 2xx (`succeeded`) or the retries run out (`failed`)',
 });
 
 export const WebhookDelivery = Type.Object(
   {
-    id: Type.String({ examples: ['dlv_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
-    object: Type.Literal('webhook_delivery'),
-    webhook_id: Type.String(),
+    id: Type.String({ description: "The delivery's id", examples: ['dlv_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    object: Type.Literal('webhook_delivery', { description: 'Always `webhook_delivery`' }),
+    webhook_id: Type.String({ description: 'The webhook it goes to' }),
     event_id: Type.String({ description: 'Sent as the webhook-id header, the same on every attempt' }),
-    event_type: Type.String(),
-    status: Type.Ref(DeliveryStatus),
-    attempt_count: Type.Integer({ minimum: 0 }),
-    next_attempt_at: Type.Union([Timestamp, Type.Null()]),
-    delivered_at: Type.Union([Timestamp, Type.Null()]),
+    event_type: Type.String({ description: "The event's type", examples: ['shipment.created'] }),
+    status: Type.Ref(DeliveryStatus, { description: 'Whether it has arrived, is still being tried, or was given up on' }),
+    attempt_count: Type.Integer({ minimum: 0, description: 'How many times it has been sent' }),
+    next_attempt_at: timestampOrNull('When it will be sent next; null once it succeeded or failed for good'),
+    delivered_at: timestampOrNull('When an attempt last got a 2xx answer; null until one does'),
     attempts: Type.Array(WebhookAttempt, { description: 'Every attempt, oldest first' }),
-    created_at: Timestamp,
+    created_at: timestamp('When the event was queued for this webhook'),
   },
-  { $id: 'WebhookDelivery', title: 'WebhookDelivery', additionalProperties: false },
+  { $id: 'WebhookDelivery', title: 'WebhookDelivery', description: 'One event on its way to one webhook, with every attempt to send it', additionalProperties: false },
 );
 export type WebhookDelivery = Static<typeof WebhookDelivery>;
 
 export const WebhookDeliveryList = ListOf(Type.Ref(WebhookDelivery), 'WebhookDeliveryList', "A webhook's deliveries, newest first");
-export const DeliveryListQuery = Type.Object({ ...listQueryFields, status: Type.Optional(Type.Ref(DeliveryStatus)) }, { additionalProperties: false });
+export const DeliveryListQuery = Type.Object(
+  { ...listQueryFields, status: Type.Optional(Type.Ref(DeliveryStatus, { description: 'Only deliveries in this status' })) },
+  { additionalProperties: false },
+);
 
 export const DeletedWebhooks = ListOf(Type.Ref(Webhook), 'DeletedWebhooks', 'The webhooks removed');
