@@ -1,15 +1,25 @@
 # syntax=docker/dockerfile:1
 
-# Dependencies are installed where a compiler is at hand: better-sqlite3 builds from source with node-gyp
-# whenever no prebuilt binary can be downloaded. Only production dependencies: tsx is one of them, because
-# bin/shipd.js runs the TypeScript sources directly and there is no build step.
+# Production dependencies, installed where a compiler is at hand: better-sqlite3 builds from source with node-gyp
+# whenever no prebuilt binary can be downloaded. Install scripts are off because the package's own prepare script
+# (the build) needs sources this stage does not have; better-sqlite3's is then run by itself.
 FROM node:20-bookworm-slim AS deps
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm rebuild better-sqlite3
+
+# The build: src/ compiled to dist/ by TypeScript, a dev dependency that stays in this stage.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY bin ./bin
+COPY scripts/build.js ./scripts/
+COPY src ./src
+RUN npm run build
 
 FROM node:20-bookworm-slim
 # PNG labels draw their text with a system font; the slim image has none.
@@ -18,9 +28,9 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
-COPY package.json package-lock.json tsconfig.json ./
+COPY --from=build /app/dist ./dist
+COPY package.json package-lock.json ./
 COPY bin ./bin
-COPY src ./src
 # The data dir holds the generated secret and, on SQLite, the database and label files. The named volume
 # that compose mounts here takes this directory's owner, so the non-root user can write to it.
 RUN mkdir /data && chown node:node /data

@@ -12,11 +12,16 @@ export const inThreadRenderer: LabelRenderer = {
   render: async (data, format) => (await import('./render.ts')).renderLabel(data, format),
 };
 
-// Worker threads do not inherit the main thread's TypeScript loader, so each registers tsx before loading its body.
-const bootstrap = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => {
+// Run from the sources (tests, a checkout with a stale build), this module is TypeScript under tsx: worker threads do
+// not inherit the main thread's loader, so each registers tsx before loading its body. Built, it loads the JavaScript.
+const fromSources = import.meta.url.endsWith('.ts');
+const workerBody = JSON.stringify(new URL(`./render-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url).href);
+const bootstrap = fromSources
+  ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => {
   tsx.register();
-  return import(${JSON.stringify(new URL('./render-worker.ts', import.meta.url).href)});
-});`;
+  return import(${workerBody});
+});`
+  : `import(${workerBody});`;
 
 type RenderThread = JobThread<RenderJob, Uint8Array>;
 type Pending = PendingJob<RenderJob, Uint8Array> & { retried?: boolean };
