@@ -21,6 +21,13 @@ export function standalone(schema: unknown): unknown {
   return { ...(standalone(target) as JsonSchema), ...own };
 }
 
+/** The schema without its examples, however deep. */
+export function withoutExamples(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutExamples);
+  if (!schema || typeof schema !== 'object') return schema;
+  return Object.fromEntries(Object.entries(schema).filter(([key]) => key !== 'examples').map(([key, value]) => [key, withoutExamples(value)]));
+}
+
 /** The object schemas of an operation's parts (path, query, body) and any fields of the tool's own, as one object schema. */
 export function mergedObject(parts: (TSchema | undefined)[], own: Record<string, JsonSchema>): JsonSchema {
   const properties: Record<string, unknown> = {};

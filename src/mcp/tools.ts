@@ -2,7 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { operations } from '../operations/index.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import { IdempotencyKey, Problem } from '../schemas/common.ts';
-import { mergedObject, standalone, type JsonSchema } from './json-schema.ts';
+import { mergedObject, standalone, withoutExamples, type JsonSchema } from './json-schema.ts';
 
 /** What a tool adds to its operation; everything else (schemas, description, read-only) comes from the operation table. */
 interface ToolSpec {
@@ -64,8 +64,9 @@ function build(spec: ToolSpec): McpTool {
       description: [op.description, spec.note].filter(Boolean).join('\n\n'),
       inputSchema: mergedObject([op.params, op.query, op.body], own) as Tool['inputSchema'],
       // A tool error carries the problem document as its structured content, and the SDK's client checks even an
-      // error's structured content against this schema (typescript-sdk#1943), so the schema names both outcomes.
-      outputSchema: { type: 'object', anyOf: [standalone(op.response), problem] },
+      // error's structured content against this schema (typescript-sdk#1943), so the schema names both outcomes. It is
+      // for checking answers: the examples the OpenAPI document shows would only take room in a model's context.
+      outputSchema: withoutExamples({ type: 'object', anyOf: [standalone(op.response), problem] }) as Tool['outputSchema'],
       annotations: {
         title: op.summary,
         readOnlyHint: readOnly,

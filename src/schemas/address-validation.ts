@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Address } from './address.ts';
+import { addressValidation } from './examples.ts';
 
 export const AddressValidationRequest = Type.Object(
   { address: Type.Ref(Address, { description: 'The address to check, as the customer typed it' }) },
@@ -8,7 +9,7 @@ export const AddressValidationRequest = Type.Object(
     title: 'AddressValidationRequest',
     description: 'An address to validate and normalize',
     additionalProperties: false,
-    examples: [{ address: { street1: '415 mission street apt 4b', city: 'san fransisco', state: 'ca', zip: '94105' } }],
+    examples: [{ address: { street1: '415 mission street apt 4b', city: 'san fransisco', state: 'ca', zip: '941051804' } }],
   },
 );
 
@@ -42,5 +43,11 @@ export const AddressValidation = Type.Object(
     ),
     residential: Type.Boolean({ description: 'Guessed: a company name or a business unit (STE, FL, RM…) means a business' }),
   },
-  { $id: 'AddressValidation', title: 'AddressValidation', description: 'The verdict on an address, and the address in the form carriers expect', additionalProperties: false },
+  {
+    $id: 'AddressValidation',
+    title: 'AddressValidation',
+    description: 'The verdict on an address, and the address in the form carriers expect',
+    additionalProperties: false,
+    examples: [addressValidation],
+  },
 );

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { shipTo } from './examples.ts';
 
 /** USPS two-letter codes of the states, DC, territories and military post offices. */
 export const usStates = [
@@ -28,7 +29,7 @@ export const Address = Type.Object(
     title: 'Address',
     description: 'A US postal address, with the person or company at it',
     additionalProperties: false,
-    examples: [{ name: 'Ada Lovelace', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105' }],
+    examples: [shipTo],
   },
 );
 export type Address = Static<typeof Address>;

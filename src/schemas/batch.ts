@@ -3,6 +3,7 @@ import { ListOf, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { listQueryFields } from './list.ts';
 import { Metadata } from './order.ts';
 import { LabelFormatSchema } from './shipment.ts';
+import { batch, ids } from './examples.ts';
 
 export const batchLimit = 500;
 
@@ -29,7 +30,7 @@ export const BatchCreate = Type.Object(
     title: 'BatchCreate',
     description: 'The orders to buy labels for, and how to choose their rates',
     additionalProperties: false,
-    examples: [{ order_ids: ['ord_01jf3k4m5n6p7q8r9s0t1v2w3x', 'ord_01jf3k4m5n6p7q8r9s0t1v2w3y'], selection: 'cheapest', label_format: 'pdf' }],
+    examples: [{ order_ids: ids.batchOrders, selection: 'cheapest', label_format: 'pdf' }],
   },
 );
 export type BatchCreate = Static<typeof BatchCreate>;
@@ -77,11 +78,18 @@ export const Batch = Type.Object(
     updated_at: timestamp('When it last changed'),
     completed_at: timestampOrNull('When every order had its label or its error; null until then'),
   },
-  { $id: 'Batch', title: 'Batch', description: 'Labels bought for many orders in the background, and how far it has got', additionalProperties: false },
+  {
+    $id: 'Batch',
+    title: 'Batch',
+    description: 'Labels bought for many orders in the background, and how far it has got',
+    additionalProperties: false,
+    examples: [batch],
+  },
 );
 export type Batch = Static<typeof Batch>;
 
-export const BatchList = ListOf(Type.Ref(Batch), 'BatchList', "The calling key's batches, newest first, without per-order results");
+const { results: _results, ...listedBatch } = batch;
+export const BatchList = ListOf(Batch, 'BatchList', "The calling key's batches, newest first, without per-order results", listedBatch);
 
 export const BatchIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: "The batch's bat_ id" }) }, { additionalProperties: false });
 export const BatchListQuery = Type.Object(

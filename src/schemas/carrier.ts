@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListOf, StringEnum } from './common.ts';
+import { carrier } from './examples.ts';
 
 export const CarrierIdSchema = StringEnum(['ups', 'usps', 'fedex'], { $id: 'CarrierId', title: 'CarrierId', description: 'A carrier shipd works with: UPS, USPS or FedEx' });
 
@@ -24,8 +25,8 @@ export const Carrier = Type.Object(
       description: 'Whether this carrier can be used with the calling key now: always in test mode (simulated); in live mode, once its live adapter has credentials',
     }),
   },
-  { $id: 'Carrier', title: 'Carrier', description: 'A carrier and its services', additionalProperties: false },
+  { $id: 'Carrier', title: 'Carrier', description: 'A carrier and its services', additionalProperties: false, examples: [carrier] },
 );
 export type Carrier = Static<typeof Carrier>;
 
-export const CarrierList = ListOf(Type.Ref(Carrier), 'CarrierList', 'The carriers shipd works with');
+export const CarrierList = ListOf(Carrier, 'CarrierList', 'The carriers shipd works with');

@@ -1,5 +1,6 @@
 import { Type, type SchemaOptions, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { errorCodes, type ErrorCode } from '../domain/errors.ts';
+import { problem } from './examples.ts';
 
 /**
  * A string of fixed choices as a plain JSON Schema enum: one readable error ("must be one of …") and one
@@ -54,29 +55,19 @@ export const Problem = Type.Object(
     $id: 'Problem',
     title: 'Problem',
     description: 'An RFC 9457 problem document',
-    examples: [
-      {
-        type: 'http://localhost:8080/problems/validation_failed',
-        title: 'The request is not valid',
-        status: 400,
-        detail: 'The request has 1 invalid field',
-        code: 'validation_failed',
-        request_id: 'req_01jf3k4m5n6p7q8r9s0t1v2w3x',
-        errors: [{ in: 'body', pointer: '/ship_to/zip', detail: 'must match pattern "^[0-9]{5}(-[0-9]{4})?$"' }],
-      },
-    ],
+    examples: [problem],
   },
 );
 
-/** The list envelope every GET collection answers with. */
-export function ListOf<T extends TSchema>(item: T, id: string, description: string) {
+/** The list envelope every GET collection answers with, of a named schema; its example is a page of the item's first example, or of `example`. */
+export function ListOf<T extends TSchema>(item: T, id: string, description: string, example: unknown = item.examples?.[0]) {
   return Type.Object(
     {
       object: Type.Literal('list', { description: 'Always `list`' }),
-      data: Type.Array(item, { description: 'The items of this page' }),
+      data: Type.Array(Type.Ref(item), { description: 'The items of this page' }),
       has_more: Type.Boolean({ description: 'Whether more items follow this page' }),
       next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` to get the next page; null on the last page' }),
     },
-    { $id: id, title: id, description, additionalProperties: false },
+    { $id: id, title: id, description, additionalProperties: false, examples: [{ object: 'list', data: [example], has_more: false, next_cursor: null }] },
   );
 }

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListOf, StringEnum, timestamp } from './common.ts';
 import { listQueryFields } from './list.ts';
+import { event } from './examples.ts';
 
 // batch.completed is sent only where the batches ops helper is enabled.
 export const eventTypes = ['order.created', 'order.updated', 'shipment.created', 'shipment.voided', 'tracking.updated', 'batch.completed'] as const;
@@ -17,11 +18,11 @@ export const Event = Type.Object(
     data: Type.Record(Type.String(), Type.Unknown(), { description: 'The resource as the API returned it when the event happened' }),
     created_at: timestamp('When it happened'),
   },
-  { $id: 'Event', title: 'Event', description: 'Something that happened to a resource of the key: what webhooks deliver', additionalProperties: false },
+  { $id: 'Event', title: 'Event', description: 'Something that happened to a resource of the key: what webhooks deliver', additionalProperties: false, examples: [event] },
 );
 export type Event = Static<typeof Event>;
 
-export const EventList = ListOf(Type.Ref(Event), 'EventList', "The calling key's events, newest first");
+export const EventList = ListOf(Event, 'EventList', "The calling key's events, newest first");
 
 export const EventListQuery = Type.Object(
   { ...listQueryFields, type: Type.Optional(StringEnum(loggedEventTypes, { description: 'Only events of this type' })) },

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Address } from './address.ts';
 import { ListOf, timestamp } from './common.ts';
+import { location } from './examples.ts';
 
 export const Location = Type.Object(
   {
@@ -12,7 +13,7 @@ export const Location = Type.Object(
     created_at: timestamp('When it was added'),
     updated_at: timestamp('When it last changed'),
   },
-  { $id: 'Location', title: 'Location', description: 'A place the account ships from', additionalProperties: false },
+  { $id: 'Location', title: 'Location', description: 'A place the account ships from', additionalProperties: false, examples: [location] },
 );
 
-export const LocationList = ListOf(Type.Ref(Location), 'LocationList', "The account's ship-from locations, default first");
+export const LocationList = ListOf(Location, 'LocationList', "The account's ship-from locations, default first");

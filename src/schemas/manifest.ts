@@ -3,6 +3,7 @@ import { ListOf, StringEnum, timestamp } from './common.ts';
 import { listQueryFields } from './list.ts';
 import { CarrierIdSchema } from './carrier.ts';
 import { Money, Weight } from './order.ts';
+import { manifest } from './examples.ts';
 
 const ShipDate = Type.String({ format: 'date', description: 'YYYY-MM-DD: the day the labels were bought (UTC)', examples: ['2026-11-23'] });
 
@@ -23,7 +24,9 @@ export const ManifestCreate = Type.Object(
     $id: 'ManifestCreate',
     title: 'ManifestCreate',
     description: 'The carrier and day to close, and optionally which labels',
-    additionalProperties: false, examples: [{ carrier: 'usps', ship_date: '2026-11-23' }] },
+    additionalProperties: false,
+    examples: [{ carrier: 'ups', ship_date: '2026-11-23' }],
+  },
 );
 export type ManifestCreate = Static<typeof ManifestCreate>;
 
@@ -44,11 +47,11 @@ export const Manifest = Type.Object(
     mode: StringEnum(['test', 'live'] as const, { description: 'Made with a test key or a live one' }),
     created_at: timestamp('When it was made'),
   },
-  { $id: 'Manifest', title: 'Manifest', description: "A carrier's end-of-day form: the labels handed over on one day", additionalProperties: false },
+  { $id: 'Manifest', title: 'Manifest', description: "A carrier's end-of-day form: the labels handed over on one day", additionalProperties: false, examples: [manifest] },
 );
 export type Manifest = Static<typeof Manifest>;
 
-export const ManifestList = ListOf(Type.Ref(Manifest), 'ManifestList', "The calling key's manifests, newest first");
+export const ManifestList = ListOf(Manifest, 'ManifestList', "The calling key's manifests, newest first");
 
 export const ManifestIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: "The manifest's man_ id" }) }, { additionalProperties: false });
 export const ManifestListQuery = Type.Object(

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Address } from './address.ts';
 import { CarrierIdSchema } from './carrier.ts';
 import { ListOf, StringEnum, timestamp } from './common.ts';
+import { lineItem, orderCreate, orders, parcel } from './examples.ts';
 
 export const Money = Type.Object(
   {
@@ -41,7 +42,9 @@ export const Parcel = Type.Object(
     $id: 'Parcel',
     title: 'Parcel',
     description: 'The box to ship: its weight and, unless a package gives it, its size',
-    additionalProperties: false, examples: [{ weight: { value: 2, unit: 'lb' }, dimensions: { length: 10, width: 8, height: 4, unit: 'in' } }] },
+    additionalProperties: false,
+    examples: [parcel],
+  },
 );
 export type Parcel = Static<typeof Parcel>;
 
@@ -53,7 +56,7 @@ export const LineItem = Type.Object(
     unit_price: Type.Ref(Money, { description: 'The price of one' }),
     weight: Type.Optional(Type.Ref(Weight, { description: 'The weight of one' })),
   },
-  { $id: 'LineItem', title: 'LineItem', description: 'One line of the order: an item and how many', additionalProperties: false },
+  { $id: 'LineItem', title: 'LineItem', description: 'One line of the order: an item and how many', additionalProperties: false, examples: [lineItem] },
 );
 
 export const RequestedService = Type.Object(
@@ -66,6 +69,7 @@ export const RequestedService = Type.Object(
     title: 'RequestedService',
     description: 'The service the buyer chose, such as at checkout: POST /shipments buys it when given no rate_id',
     additionalProperties: false,
+    examples: [{ carrier: 'ups', service: '03' }],
   },
 );
 export type RequestedService = Static<typeof RequestedService>;
@@ -110,14 +114,7 @@ export const OrderCreate = Type.Object(
     title: 'OrderCreate',
     additionalProperties: false,
     description: 'Give ship_from or ship_from_id; with neither, the account\'s default ship-from location is used',
-    examples: [
-      {
-        order_number: '1042',
-        ship_to: { name: 'Ada Lovelace', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105' },
-        items: [{ sku: 'MUG-1', name: 'Mug', quantity: 2, unit_price: { amount: '12.50', currency: 'USD' } }],
-        parcel: { weight: { value: 2, unit: 'lb' }, dimensions: { length: 10, width: 8, height: 4, unit: 'in' } },
-      },
-    ],
+    examples: [orderCreate],
   },
 );
 export type OrderCreate = Static<typeof OrderCreate>;
@@ -171,10 +168,16 @@ export const Order = Type.Object(
     created_at: timestamp('When the order was made'),
     updated_at: timestamp('When it last changed'),
   },
-  { $id: 'Order', title: 'Order', description: 'An order to ship: addresses, contents and parcel, and its label once bought', additionalProperties: false },
+  {
+    $id: 'Order',
+    title: 'Order',
+    description: 'An order to ship: addresses, contents and parcel, and its label once bought',
+    additionalProperties: false,
+    examples: orders,
+  },
 );
 export type Order = Static<typeof Order>;
 
-export const OrderList = ListOf(Type.Ref(Order), 'OrderList', 'Orders, newest first');
+export const OrderList = ListOf(Order, 'OrderList', 'Orders, newest first');
 
 export const OrderIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: "The order's ord_ id" }) }, { additionalProperties: false });

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { CarrierIdSchema } from './carrier.ts';
 import { ListOf, StringEnum, timestampOrNull } from './common.ts';
 import { Dimensions, Weight } from './order.ts';
+import { packagePreset } from './examples.ts';
 
 export const PackagePreset = Type.Object(
   {
@@ -16,10 +17,16 @@ export const PackagePreset = Type.Object(
     is_default: Type.Boolean({ description: "The account's default box, used by orders and rates that give neither package_id nor parcel dimensions; always false for carrier boxes" }),
     created_at: timestampOrNull('When a custom box was added; null for carrier boxes'),
   },
-  { $id: 'PackagePreset', title: 'PackagePreset', description: 'A box a parcel can ship in: a carrier\'s own, or one of the account\'s', additionalProperties: false },
+  {
+    $id: 'PackagePreset',
+    title: 'PackagePreset',
+    description: "A box a parcel can ship in: a carrier's own, or one of the account's",
+    additionalProperties: false,
+    examples: [packagePreset],
+  },
 );
 
-export const PackageList = ListOf(Type.Ref(PackagePreset), 'PackageList', "Carrier boxes, then the account's custom boxes");
+export const PackageList = ListOf(PackagePreset, 'PackageList', "Carrier boxes, then the account's custom boxes");
 
 export const PackageListQuery = Type.Object(
   {

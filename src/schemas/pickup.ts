@@ -3,6 +3,7 @@ import { Address } from './address.ts';
 import { CarrierIdSchema } from './carrier.ts';
 import { ListOf, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { listQueryFields } from './list.ts';
+import { pickup, pickupCreate } from './examples.ts';
 
 export const PickupStatus = StringEnum(['scheduled', 'cancelled'], { $id: 'PickupStatus', title: 'PickupStatus', description: '`scheduled` until POST /pickups/{id}/cancel makes it `cancelled`' });
 export type PickupStatus = Static<typeof PickupStatus>;
@@ -15,7 +16,13 @@ export const PickupWindow = Type.Object(
     start: localTime('HH:MM, local time at the pickup address; from 08:00'),
     end: localTime('HH:MM, local time; at least 2 hours after start, until 20:00'),
   },
-  { $id: 'PickupWindow', title: 'PickupWindow', additionalProperties: false, description: 'When the driver may come, local time at the pickup address' },
+  {
+    $id: 'PickupWindow',
+    title: 'PickupWindow',
+    additionalProperties: false,
+    description: 'When the driver may come, local time at the pickup address',
+    examples: [pickup.window],
+  },
 );
 
 export const PickupCreate = Type.Object(
@@ -39,7 +46,7 @@ export const PickupCreate = Type.Object(
     title: 'PickupCreate',
     additionalProperties: false,
     description: 'Give exactly one of ship_from_id and address',
-    examples: [{ carrier: 'ups', ship_from_id: 'loc_01jf3k4m5n6p7q8r9s0t1v2w3x', date: '2026-11-24', window: { start: '13:00', end: '17:00' }, instructions: 'Dock 3' }],
+    examples: [pickupCreate],
   },
 );
 export type PickupCreate = Static<typeof PickupCreate>;
@@ -61,11 +68,17 @@ export const Pickup = Type.Object(
     created_at: timestamp('When it was booked'),
     cancelled_at: timestampOrNull('When it was cancelled; null while it is scheduled'),
   },
-  { $id: 'Pickup', title: 'Pickup', description: 'A carrier driver booked to collect parcels on a day, within a window', additionalProperties: false },
+  {
+    $id: 'Pickup',
+    title: 'Pickup',
+    description: 'A carrier driver booked to collect parcels on a day, within a window',
+    additionalProperties: false,
+    examples: [pickup],
+  },
 );
 export type Pickup = Static<typeof Pickup>;
 
-export const PickupList = ListOf(Type.Ref(Pickup), 'PickupList', 'Pickups, newest first');
+export const PickupList = ListOf(Pickup, 'PickupList', 'Pickups, newest first');
 
 export const PickupIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: "The pickup's pku_ id" }) }, { additionalProperties: false });
 export const PickupListQuery = Type.Object(

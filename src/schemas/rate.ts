@@ -3,6 +3,7 @@ import { Address } from './address.ts';
 import { CarrierIdSchema } from './carrier.ts';
 import { StringEnum, timestamp } from './common.ts';
 import { Money, Parcel, Weight } from './order.ts';
+import { ids, parcel, rateShop, rates, shipFrom, shipTo } from './examples.ts';
 
 export const RateShopRequest = Type.Object(
   {
@@ -23,12 +24,8 @@ export const RateShopRequest = Type.Object(
     additionalProperties: false,
     description: 'Either order_id, or ship_to and parcel (with ship_from, ship_from_id or the default location)',
     examples: [
-      {
-        ship_from: { street1: '1100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' },
-        ship_to: { name: 'Ada Lovelace', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105' },
-        parcel: { weight: { value: 2, unit: 'lb' }, dimensions: { length: 10, width: 8, height: 4, unit: 'in' } },
-      },
-      { order_id: 'ord_01jf3k4m5n6p7q8r9s0t1v2w3x', carriers: ['usps'] },
+      { ship_from: shipFrom, ship_to: shipTo, parcel },
+      { order_id: ids.order, carriers: ['usps', 'ups'] },
     ],
   },
 );
@@ -50,7 +47,7 @@ export const Rate = Type.Object(
     guaranteed: Type.Boolean({ description: 'Whether the carrier guarantees the delivery date' }),
     expires_at: timestamp('Until when it can be bought'),
   },
-  { $id: 'Rate', title: 'Rate', description: "A carrier's price for one service, for these addresses and this parcel", additionalProperties: false },
+  { $id: 'Rate', title: 'Rate', description: "A carrier's price for one service, for these addresses and this parcel", additionalProperties: false, examples: [rates[2]] },
 );
 export type Rate = Static<typeof Rate>;
 
@@ -62,7 +59,13 @@ export const RateError = Type.Object(
     code: StringEnum(rateErrorCodes, { description: 'Why, for a program to branch on' }),
     detail: Type.String({ description: 'Why, for a person to read', examples: ['USPS does not serve ZIP 78701 → 99999: no such ZIP'] }),
   },
-  { $id: 'RateError', title: 'RateError', description: 'A carrier that could not rate the request, and why', additionalProperties: false },
+  {
+    $id: 'RateError',
+    title: 'RateError',
+    description: 'A carrier that could not rate the request, and why',
+    additionalProperties: false,
+    examples: [{ carrier: 'usps', code: 'not_serviced', detail: 'USPS does not serve ZIP 78701 → 99999: no such ZIP' }],
+  },
 );
 export type RateError = Static<typeof RateError>;
 
@@ -75,6 +78,6 @@ export const RateShop = Type.Object(
     errors: Type.Array(Type.Ref(RateError), { description: 'One entry per carrier that could not rate; the others still answer' }),
     created_at: timestamp('When the carriers were asked'),
   },
-  { $id: 'RateShop', title: 'RateShop', description: 'Every rate the carriers offered for one shipment, cheapest first', additionalProperties: false },
+  { $id: 'RateShop', title: 'RateShop', description: 'Every rate the carriers offered for one shipment, cheapest first', additionalProperties: false, examples: [rateShop] },
 );
 export type RateShop = Static<typeof RateShop>;

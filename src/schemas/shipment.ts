@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CarrierIdSchema } from './carrier.ts';
 import { ListOf, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { Metadata, Money } from './order.ts';
+import { ids, shipment } from './examples.ts';
 
 export const LabelFormatSchema = StringEnum(['pdf', 'zpl', 'png'], {
   $id: 'LabelFormat',
@@ -28,7 +29,7 @@ export const ShipmentCreate = Type.Object(
     title: 'ShipmentCreate',
     description: 'Which order to buy a label for, and at which rate',
     additionalProperties: false,
-    examples: [{ order_id: 'ord_01jf3k4m5n6p7q8r9s0t1v2w3x', rate_id: 'rate_01jf3k4m5n6p7q8r9s0t1v2w3x00', label_format: 'pdf' }],
+    examples: [{ order_id: ids.order, rate_id: ids.rates[2], label_format: 'pdf' }],
   },
 );
 export type ShipmentCreate = Static<typeof ShipmentCreate>;
@@ -38,7 +39,13 @@ export const ReturnCreate = Type.Object(
     label_format: Type.Optional(Type.Ref(LabelFormatSchema, { description: 'The file to print: pdf unless told otherwise' })),
     metadata: Type.Optional(Type.Ref(Metadata, { description: 'Your own keys and values, kept with the return label' })),
   },
-  { $id: 'ReturnCreate', title: 'ReturnCreate', description: 'How to make a return label; every field is optional', additionalProperties: false },
+  {
+    $id: 'ReturnCreate',
+    title: 'ReturnCreate',
+    description: 'How to make a return label; every field is optional',
+    additionalProperties: false,
+    examples: [{ label_format: 'pdf', metadata: { rma: 'RMA-2291' } }],
+  },
 );
 export type ReturnCreate = Static<typeof ReturnCreate>;
 
@@ -74,11 +81,17 @@ export const Shipment = Type.Object(
     created_at: timestamp('When it was bought'),
     voided_at: timestampOrNull('When it was voided; null while it is active'),
   },
-  { $id: 'Shipment', title: 'Shipment', description: 'A label bought for an order: its carrier, service, tracking number, price and file', additionalProperties: false },
+  {
+    $id: 'Shipment',
+    title: 'Shipment',
+    description: 'A label bought for an order: its carrier, service, tracking number, price and file',
+    additionalProperties: false,
+    examples: [shipment],
+  },
 );
 export type Shipment = Static<typeof Shipment>;
 
-export const ShipmentList = ListOf(Type.Ref(Shipment), 'ShipmentList', 'Shipments, newest first');
+export const ShipmentList = ListOf(Shipment, 'ShipmentList', 'Shipments, newest first');
 
 export const ShipmentIdParams = Type.Object(
   { id: Type.String({ minLength: 1, maxLength: 100, description: "A shp_ id, or an order's ord_ id for that order's current shipment" }) },

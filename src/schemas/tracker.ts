@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum, timestamp } from './common.ts';
 import { CarrierIdSchema } from './carrier.ts';
+import { ids, tracker, trackingEvents } from './examples.ts';
 
 export const trackingStatuses = [
   'unknown',
@@ -34,7 +35,7 @@ export const TrackingEvent = Type.Object(
     description: Type.String({ description: "The carrier's words for the scan", examples: ['Arrived at facility'] }),
     location: Type.Union([TrackingLocation, Type.Null()], { description: 'Where the scan happened; null when the carrier does not say' }),
   },
-  { $id: 'TrackingEvent', title: 'TrackingEvent', description: 'One scan of the parcel by the carrier', additionalProperties: false },
+  { $id: 'TrackingEvent', title: 'TrackingEvent', description: 'One scan of the parcel by the carrier', additionalProperties: false, examples: [trackingEvents[2]] },
 );
 
 export const Tracker = Type.Object(
@@ -51,7 +52,7 @@ export const Tracker = Type.Object(
     events: Type.Array(Type.Ref(TrackingEvent), { description: 'Carrier scans, oldest first' }),
     updated_at: timestamp('When the latest scan happened; before any, when the label was bought'),
   },
-  { $id: 'Tracker', title: 'Tracker', description: "A label's journey: its status now and every carrier scan", additionalProperties: false },
+  { $id: 'Tracker', title: 'Tracker', description: "A label's journey: its status now and every carrier scan", additionalProperties: false, examples: [tracker] },
 );
 export type Tracker = Static<typeof Tracker>;
 
@@ -66,7 +67,7 @@ export const TrackingRequest = Type.Object(
     title: 'TrackingRequest',
     description: 'Either `order_id`, or `tracking_number` with an optional `carrier`',
     additionalProperties: false,
-    examples: [{ order_id: 'ord_01jf3k4m5n6p7q8r9s0t1v2w3x' }, { tracking_number: '1Z999AA10123456784', carrier: 'ups' }],
+    examples: [{ order_id: ids.order }, { tracking_number: tracker.tracking_number, carrier: 'ups' }],
   },
 );
 export type TrackingRequest = Static<typeof TrackingRequest>;

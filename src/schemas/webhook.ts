@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ListOf, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { eventTypes, type EventType } from './event.ts';
 import { listQueryFields } from './list.ts';
+import { delivery, webhook, webhookCreate, webhookWithSecret } from './examples.ts';
 
 /** The event types a server with these features sends, and so lets a webhook subscribe to. */
 export const subscribableEventTypes = (features: ReadonlySet<string>): EventType[] => eventTypes.filter((t) => t !== 'batch.completed' || features.has('batches'));
@@ -24,6 +25,7 @@ export const WebhookCreate = Type.Object(fields, {
   title: 'WebhookCreate',
   description: 'Where to deliver events, and which',
   additionalProperties: false,
+  examples: [webhookCreate],
 });
 export type WebhookCreate = Static<typeof WebhookCreate>;
 
@@ -34,7 +36,14 @@ export const WebhookUpdate = Type.Object(
     description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()], { description: 'What the webhook is for; null clears it' })),
     status: Type.Optional(StringEnum(['enabled', 'disabled'] as const, { description: '`enabled` re-enables a webhook shipd disabled; `disabled` pauses deliveries' })),
   },
-  { $id: 'WebhookUpdate', title: 'WebhookUpdate', description: 'Only the fields sent change; at least one', additionalProperties: false, minProperties: 1 },
+  {
+    $id: 'WebhookUpdate',
+    title: 'WebhookUpdate',
+    description: 'Only the fields sent change; at least one',
+    additionalProperties: false,
+    minProperties: 1,
+    examples: [{ events: [...webhookCreate.events, 'order.updated'] }, { status: 'enabled' }],
+  },
 );
 export type WebhookUpdate = Static<typeof WebhookUpdate>;
 
@@ -51,7 +60,13 @@ const webhookFields = {
   updated_at: timestamp('When it last changed'),
 };
 
-export const Webhook = Type.Object(webhookFields, { $id: 'Webhook', title: 'Webhook', description: 'Where and which events shipd delivers; never with its secret', additionalProperties: false });
+export const Webhook = Type.Object(webhookFields, {
+  $id: 'Webhook',
+  title: 'Webhook',
+  description: 'Where and which events shipd delivers; never with its secret',
+  additionalProperties: false,
+  examples: [webhook],
+});
 export type Webhook = Static<typeof Webhook>;
 
 export const WebhookWithSecret = Type.Object(
@@ -59,11 +74,17 @@ export const WebhookWithSecret = Type.Object(
     ...webhookFields,
     secret: Type.String({ description: 'The Standard Webhooks signing secret; shown only in this answer', examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] }),
   },
-  { $id: 'WebhookWithSecret', title: 'WebhookWithSecret', description: 'A webhook, with the secret its deliveries are signed with: only when it is made or its secret rotated', additionalProperties: false },
+  {
+    $id: 'WebhookWithSecret',
+    title: 'WebhookWithSecret',
+    description: 'A webhook, with the secret its deliveries are signed with: only when it is made or its secret rotated',
+    additionalProperties: false,
+    examples: [webhookWithSecret],
+  },
 );
 export type WebhookWithSecret = Static<typeof WebhookWithSecret>;
 
-export const WebhookList = ListOf(Type.Ref(Webhook), 'WebhookList', "The calling key's webhooks, newest first");
+export const WebhookList = ListOf(Webhook, 'WebhookList', "The calling key's webhooks, newest first");
 
 export const WebhookIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: "The webhook's whk_ id" }) }, { additionalProperties: false });
 export const DeliveryIdParams = Type.Object(
@@ -109,14 +130,20 @@ export const WebhookDelivery = Type.Object(
     attempts: Type.Array(WebhookAttempt, { description: 'Every attempt, oldest first' }),
     created_at: timestamp('When the event was queued for this webhook'),
   },
-  { $id: 'WebhookDelivery', title: 'WebhookDelivery', description: 'One event on its way to one webhook, with every attempt to send it', additionalProperties: false },
+  {
+    $id: 'WebhookDelivery',
+    title: 'WebhookDelivery',
+    description: 'One event on its way to one webhook, with every attempt to send it',
+    additionalProperties: false,
+    examples: [delivery],
+  },
 );
 export type WebhookDelivery = Static<typeof WebhookDelivery>;
 
-export const WebhookDeliveryList = ListOf(Type.Ref(WebhookDelivery), 'WebhookDeliveryList', "A webhook's deliveries, newest first");
+export const WebhookDeliveryList = ListOf(WebhookDelivery, 'WebhookDeliveryList', "A webhook's deliveries, newest first");
 export const DeliveryListQuery = Type.Object(
   { ...listQueryFields, status: Type.Optional(Type.Ref(DeliveryStatus, { description: 'Only deliveries in this status' })) },
   { additionalProperties: false },
 );
 
-export const DeletedWebhooks = ListOf(Type.Ref(Webhook), 'DeletedWebhooks', 'The webhooks removed');
+export const DeletedWebhooks = ListOf(Webhook, 'DeletedWebhooks', 'The webhooks removed');

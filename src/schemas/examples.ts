@@ -1,0 +1,285 @@
+// The examples of the OpenAPI document: one test-mode story, recorded from a shipd server and kept as data. An
+// order from the README's addresses is rated, bought a UPS Ground label, picked up, manifested, tracked to the door
+// and sent back; its ids are newId's at the times shown. test/openapi.test.ts checks each against its schema.
+
+export const ids = {
+  location: 'loc_01m7wtz900aendy8199cwfefnv',
+  webhook: 'whk_01m819eke05kh3r4rv97se23dv',
+  order: 'ord_01m84ez1r0e48s8h413gfsm22b',
+  rateShop: 'rsh_01m84ez2x63m4cx6panfd15k03',
+  rates: ['rate_01m84ez2x6q32s6p2z4212hq00', 'rate_01m84ez2x6q32s6p2z4212hq01', 'rate_01m84ez2x6q32s6p2z4212hq02'],
+  shipment: 'shp_01m84ez4e82aw5snv1vx62zpn7',
+  event: 'evt_01m84ez4e9838s3wbw9zqdyw5b',
+  delivery: 'dlv_01m84ez4eadrv8jtn9wzaf1nsm',
+  pickup: 'pku_01m84js0b1cwjhzr4kr959j173',
+  manifest: 'man_01m856rpsacr6v4b5v712zgy08',
+  batchOrders: ['ord_01m87ajqa2brcs3hfs21bjhkz5', 'ord_01m87ajqqten4akawjfz1bj9tg'],
+  batch: 'bat_01m87am9wg5t46esgxk1acnpze',
+  batchShipment: 'shp_01m87amakbaetf1fqcretj0gxh',
+  returnShipment: 'shp_01m8nz2ktp20wxmnyreq4j2sch',
+};
+
+const files = 'http://localhost:8080/api/integrations/v1/labels';
+const trackingNumber = '1ZSHPD010332972354';
+
+export const shipTo = { name: 'Ada Lovelace', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105' };
+export const shipFrom = { name: 'Acme Mugs', street1: '1100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701', phone: '512-555-0142' };
+export const parcel = { weight: { value: 2, unit: 'lb' }, dimensions: { length: 10, width: 8, height: 4, unit: 'in' } };
+export const lineItem = { sku: 'MUG-1', name: 'Stoneware mug', quantity: 2, unit_price: { amount: '12.50', currency: 'USD' }, weight: { value: 14, unit: 'oz' } };
+
+export const orderCreate = { order_number: '1042', ship_to: { ...shipTo, email: 'ada@example.com' }, items: [lineItem], parcel, metadata: { shop_order: '1042' } };
+
+const order = {
+  id: ids.order,
+  object: 'order',
+  status: 'incomplete',
+  order_number: '1042',
+  ship_to: { ...orderCreate.ship_to, country: 'US' },
+  ship_from: { ...shipFrom, country: 'US' },
+  ship_from_id: ids.location,
+  items: [lineItem],
+  parcel,
+  package_id: null,
+  requested_service: null,
+  notes: null,
+  metadata: { shop_order: '1042' },
+  shipment_id: null,
+  mode: 'test',
+  created_at: '2026-11-23T15:04:05.120Z',
+  updated_at: '2026-11-23T15:04:05.120Z',
+};
+
+/** Just made, then with its label bought. */
+export const orders = [order, { ...order, status: 'shipped', shipment_id: ids.shipment, updated_at: '2026-11-23T15:04:07.880Z' }];
+
+const expires = '2026-11-24T15:04:06.310Z';
+export const rates = [
+  { id: ids.rates[0]!, object: 'rate', carrier: 'usps', service: 'USPS_GROUND_ADVANTAGE', service_name: 'USPS Ground Advantage', amount: { amount: '12.00', currency: 'USD' }, list_amount: { amount: '16.45', currency: 'USD' }, billable_weight: { value: 2, unit: 'lb' }, zone: '7', delivery_days: 5, estimated_delivery_date: '2026-11-30', guaranteed: false, expires_at: expires },
+  { id: ids.rates[1]!, object: 'rate', carrier: 'usps', service: 'PRIORITY_MAIL', service_name: 'Priority Mail', amount: { amount: '16.31', currency: 'USD' }, list_amount: { amount: '19.45', currency: 'USD' }, billable_weight: { value: 2, unit: 'lb' }, zone: '7', delivery_days: 3, estimated_delivery_date: '2026-11-26', guaranteed: false, expires_at: expires },
+  { id: ids.rates[2]!, object: 'rate', carrier: 'ups', service: '03', service_name: 'UPS Ground', amount: { amount: '25.77', currency: 'USD' }, list_amount: { amount: '31.59', currency: 'USD' }, billable_weight: { value: 3, unit: 'lb' }, zone: '7', delivery_days: 4, estimated_delivery_date: '2026-11-27', guaranteed: false, expires_at: expires },
+];
+
+export const rateShop = { id: ids.rateShop, object: 'rate_shop', order_id: ids.order, rates, errors: [], created_at: '2026-11-23T15:04:06.310Z' };
+
+export const shipment = {
+  id: ids.shipment,
+  object: 'shipment',
+  order_id: ids.order,
+  status: 'purchased',
+  carrier: 'ups',
+  service: '03',
+  service_name: 'UPS Ground',
+  tracking_number: trackingNumber,
+  label_url: `${files}/${ids.shipment}.pdf?token=1796051047.VCaC4I1fOXVEcuDnHn8cjc2sr_ru1BMoTX_bo6VFKls`,
+  label_format: 'pdf',
+  postage: { amount: '25.77', currency: 'USD' },
+  payment: 'platform',
+  rate_id: ids.rates[2]!,
+  is_return: false,
+  metadata: {},
+  mode: 'test',
+  created_at: '2026-11-23T15:04:07.880Z',
+  voided_at: null,
+};
+
+export const returnShipment = {
+  ...shipment,
+  id: ids.returnShipment,
+  tracking_number: '1ZSHPD010315609083',
+  label_url: `${files}/${ids.returnShipment}.pdf?token=1796638364.1s35pBqFTF13Qwql9a1EKU9WMpZEAH3X7O-LVmh4vVc`,
+  rate_id: null,
+  is_return: true,
+  metadata: { rma: 'RMA-2291' },
+  created_at: '2026-11-30T10:12:44.502Z',
+};
+
+const scan = (occurred_at: string, status: string, description: string, city: string, state: string, zip: string) => ({
+  occurred_at,
+  status,
+  description,
+  location: { city, state, zip, country: 'US' },
+});
+
+export const trackingEvents = [
+  scan('2026-11-23T15:04:07.880Z', 'pre_transit', 'Shipping label created, awaiting item', 'AUSTIN', 'TX', '78701'),
+  scan('2026-11-23T18:00:00.000Z', 'in_transit', 'Picked up', 'AUSTIN', 'TX', '78701'),
+  scan('2026-11-24T14:45:00.000Z', 'in_transit', 'Arrived at facility', 'ODESSA', 'TX', '79764'),
+  scan('2026-11-26T11:15:00.000Z', 'in_transit', 'Departed facility', 'LAS VEGAS', 'NV', '89179'),
+  scan('2026-11-27T05:00:00.000Z', 'in_transit', 'Arrived at destination facility', 'SAN FRANCISCO', 'CA', '94105'),
+  scan('2026-11-27T08:00:00.000Z', 'out_for_delivery', 'Out for delivery', 'SAN FRANCISCO', 'CA', '94105'),
+  scan('2026-11-27T14:00:00.000Z', 'delivered', 'Delivered, front door', 'SAN FRANCISCO', 'CA', '94105'),
+];
+
+export const tracker = {
+  id: `trk_${ids.shipment.slice('shp_'.length)}`,
+  object: 'tracker',
+  tracking_number: trackingNumber,
+  carrier: 'ups',
+  order_id: ids.order,
+  shipment_id: ids.shipment,
+  status: 'delivered',
+  status_detail: 'Delivered, front door',
+  estimated_delivery_date: '2026-11-27',
+  events: trackingEvents,
+  updated_at: '2026-11-27T14:00:00.000Z',
+};
+
+export const location = {
+  id: ids.location,
+  object: 'location',
+  name: 'Austin warehouse',
+  address: { ...shipFrom, country: 'US' },
+  is_default: true,
+  created_at: '2026-11-20T16:00:00.000Z',
+  updated_at: '2026-11-20T16:00:00.000Z',
+};
+
+export const packagePreset = {
+  id: 'pkg_usps_medium_flat_rate_box',
+  object: 'package',
+  name: 'USPS Priority Mail Medium Flat Rate Box',
+  kind: 'carrier_box',
+  carrier: 'usps',
+  dimensions: { length: 11, width: 8.5, height: 5.5, unit: 'in' },
+  max_weight: { value: 70, unit: 'lb' },
+  flat_rate: true,
+  is_default: false,
+  created_at: null,
+};
+
+export const carrier = {
+  id: 'ups',
+  object: 'carrier',
+  name: 'UPS',
+  services: [
+    { code: '03', name: 'UPS Ground', domestic: true },
+    { code: '12', name: 'UPS 3 Day Select', domestic: true },
+    { code: '02', name: 'UPS 2nd Day Air', domestic: true },
+    { code: '13', name: 'UPS Next Day Air Saver', domestic: true },
+    { code: '01', name: 'UPS Next Day Air', domestic: true },
+    { code: '14', name: 'UPS Next Day Air Early', domestic: true },
+  ],
+  mode: 'test',
+  connected: true,
+};
+
+export const addressValidation = {
+  valid: true,
+  address: { street1: '415 MISSION ST', street2: 'APT 4B', city: 'SAN FRANCISCO', state: 'CA', zip: '94105-1804', country: 'US', residential: true },
+  corrections: [
+    { field: 'street1', from: '415 mission street apt 4b', to: '415 MISSION ST' },
+    { field: 'street2', from: '', to: 'APT 4B' },
+    { field: 'city', from: 'san fransisco', to: 'SAN FRANCISCO' },
+    { field: 'zip', from: '941051804', to: '94105-1804' },
+  ],
+  messages: [{ code: 'city_corrected', detail: 'ZIP 94105 is SAN FRANCISCO' }],
+  residential: true,
+};
+
+export const webhookCreate = { url: 'https://example.com/hooks/shipd', events: ['shipment.created', 'shipment.voided', 'tracking.updated'], description: 'Order system' };
+
+export const webhook = {
+  id: ids.webhook,
+  object: 'webhook',
+  url: webhookCreate.url,
+  events: ['shipment.created', 'shipment.voided', 'tracking.updated'],
+  description: webhookCreate.description,
+  status: 'enabled',
+  disabled_reason: null,
+  previous_secret_expires_at: null,
+  created_at: '2026-11-22T09:30:00.000Z',
+  updated_at: '2026-11-22T09:30:00.000Z',
+};
+
+export const webhookWithSecret = { ...webhook, secret: 'whsec_zKODmF2oNznYIPuo4VKONsbjl9cdGcb8dVYeEpZhdGM=' };
+
+export const delivery = {
+  id: ids.delivery,
+  object: 'webhook_delivery',
+  webhook_id: ids.webhook,
+  event_id: ids.event,
+  event_type: 'shipment.created',
+  status: 'succeeded',
+  attempt_count: 1,
+  next_attempt_at: null,
+  delivered_at: '2026-11-23T15:04:09.397Z',
+  attempts: [{ attempt: 1, attempted_at: '2026-11-23T15:04:09.397Z', status_code: 204, latency_ms: 234, error: null, response_excerpt: '', next_attempt_at: null }],
+  created_at: '2026-11-23T15:04:07.882Z',
+};
+
+export const event = { id: ids.event, object: 'event', type: 'shipment.created', data: shipment, created_at: '2026-11-23T15:04:07.880Z' };
+
+const batchCompleted = '2026-11-24T17:46:03.204Z';
+export const batch = {
+  id: ids.batch,
+  object: 'batch',
+  status: 'completed',
+  selection: 'cheapest',
+  label_format: 'pdf',
+  counts: { total: 2, pending: 0, purchased: 1, failed: 1 },
+  label_url: `${files}/${ids.batch}.pdf?token=1796147163.lCxnkFyu7zgRKPM8MYOGrUQSiccn244eQYkLYPpSwCU`,
+  metadata: {},
+  mode: 'test',
+  created_at: '2026-11-24T17:46:02.000Z',
+  updated_at: batchCompleted,
+  completed_at: batchCompleted,
+  results: [
+    { order_id: ids.batchOrders[0]!, status: 'purchased', shipment_id: ids.batchShipment, error: null },
+    {
+      order_id: ids.batchOrders[1]!,
+      status: 'failed',
+      shipment_id: null,
+      error: {
+        type: 'http://localhost:8080/problems/order_not_purchasable',
+        title: 'Only incomplete orders can be bought a label',
+        status: 409,
+        detail: `Order ${ids.batchOrders[1]} is cancelled; only incomplete orders can be bought a label`,
+        code: 'order_not_purchasable',
+        request_id: `${ids.batch}:1`,
+      },
+    },
+  ],
+};
+
+export const manifest = {
+  id: ids.manifest,
+  object: 'manifest',
+  carrier: 'ups',
+  ship_date: '2026-11-23',
+  shipment_ids: [ids.shipment],
+  shipment_count: 1,
+  total_weight: { value: 2, unit: 'lb' },
+  total_postage: { amount: '25.77', currency: 'USD' },
+  form_url: `${files}/${ids.manifest}.pdf?token=1796076003.qV6nUPZ3Ls5MsJhHm5SxhmpM17-Vtsni47HFDW1ej6Y`,
+  mode: 'test',
+  created_at: '2026-11-23T22:00:03.114Z',
+};
+
+export const pickupCreate = { carrier: 'ups', ship_from_id: ids.location, date: '2026-11-24', window: { start: '13:00', end: '17:00' }, shipment_ids: [ids.shipment], instructions: 'Dock 3, ring the bell' };
+
+export const pickup = {
+  id: ids.pickup,
+  object: 'pickup',
+  status: 'scheduled',
+  carrier: 'ups',
+  confirmation_number: '285UNR8L4IB',
+  ship_from_id: ids.location,
+  address: { ...shipFrom, country: 'US' },
+  date: '2026-11-24',
+  window: { start: '13:00', end: '17:00' },
+  shipment_ids: [ids.shipment],
+  instructions: 'Dock 3, ring the bell',
+  mode: 'test',
+  created_at: '2026-11-23T16:10:41.377Z',
+  cancelled_at: null,
+};
+
+export const problem = {
+  type: 'http://localhost:8080/problems/validation_failed',
+  title: 'The request is not valid',
+  status: 400,
+  detail: '/ship_to/zip must match pattern "^[0-9]{5}(-?[0-9]{4})?$"',
+  code: 'validation_failed',
+  request_id: 'req_c1e7774048fe408b8d5b6950707d1c09',
+  errors: [{ in: 'body', pointer: '/ship_to/zip', detail: 'must match pattern "^[0-9]{5}(-?[0-9]{4})?$"' }],
+};
