@@ -1,12 +1,15 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ApiError } from '../domain/errors.ts';
 import type { IdempotencyStore } from '../domain/idempotency.ts';
 import { apiBase } from '../domain/paths.ts';
 import type { Services } from '../services.ts';
-import { createMcpServer } from './server.ts';
 
 export const mcpPath = `${apiBase}/mcp`;
+
+// The MCP SDK and the tool table (with zod) take a few hundred milliseconds to load: the first MCP call loads them,
+// rather than every start of a server that may never get one.
+let mcpModules: Promise<[typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'), typeof import('./server.ts')]> | undefined;
+const loadMcp = () => (mcpModules ??= Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('./server.ts')]));
 
 /**
  * The MCP server over streamable HTTP, stateless: each POST carries one message and gets a fresh server and
@@ -28,6 +31,7 @@ export async function registerMcpRoute(app: FastifyInstance, services: Services,
           .type('application/json')
           .send({ jsonrpc: '2.0', error: { code: -32600, message: 'Send one JSON-RPC message per POST: batches are not accepted' }, id: null });
       }
+      const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await loadMcp();
       const server = createMcpServer({
         services,
         idempotency,
