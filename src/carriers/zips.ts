@@ -1,8 +1,6 @@
 import { createRequire } from 'node:module';
 
-const require = createRequire(import.meta.url);
-// The zipcodes package: the US Census ZIP list with each ZIP's city, state and coordinates.
-const zipcodes = require('zipcodes') as { codes: Record<string, { zip: string; city: string; state: string; latitude: number; longitude: number; country: string }> };
+type ZipcodesPackage = { codes: Record<string, { zip: string; city: string; state: string; latitude: number; longitude: number; country: string }> };
 
 export interface ZipInfo {
   zip: string;
@@ -16,8 +14,14 @@ let byZip: Map<string, ZipInfo> | undefined;
 let zip3Centroids: Map<string, { latitude: number; longitude: number }> | undefined;
 let byCity: Map<string, ZipInfo[]> | undefined;
 
+/**
+ * Loads the list and builds the indexes on the first lookup, not at start-up: the list is 5 MB of JavaScript, and with
+ * the indexes it took about half a second of a loaded two-core machine, which every start of shipd paid before.
+ */
 function load(): Map<string, ZipInfo> {
   if (byZip) return byZip;
+  // The zipcodes package: the US Census ZIP list with each ZIP's city, state and coordinates.
+  const zipcodes = createRequire(import.meta.url)('zipcodes') as ZipcodesPackage;
   byZip = new Map();
   byCity = new Map();
   const sums = new Map<string, { lat: number; lon: number; n: number }>();
@@ -26,7 +30,9 @@ function load(): Map<string, ZipInfo> {
     const info = { zip: z.zip, city: z.city, state: z.state, latitude: z.latitude, longitude: z.longitude };
     byZip.set(z.zip, info);
     const cityKey = `${z.state}|${z.city.toUpperCase()}`;
-    byCity.set(cityKey, [...(byCity.get(cityKey) ?? []), info]);
+    const city = byCity.get(cityKey);
+    if (city) city.push(info);
+    else byCity.set(cityKey, [info]);
     const key = z.zip.slice(0, 3);
     const s = sums.get(key) ?? { lat: 0, lon: 0, n: 0 };
     s.lat += z.latitude;
@@ -36,11 +42,6 @@ function load(): Map<string, ZipInfo> {
   }
   zip3Centroids = new Map([...sums].map(([k, s]) => [k, { latitude: s.lat / s.n, longitude: s.lon / s.n }]));
   return byZip;
-}
-
-/** Builds the ZIP indexes now, so that the first request does not pay for them (about 85 ms). */
-export function preloadZipData(): void {
-  load();
 }
 
 /** The ZIP's record, from the first five digits of a ZIP or ZIP+4; undefined for a ZIP that does not exist. */
