@@ -7,6 +7,7 @@ import type { LabelFormat } from '../labels/label-data.ts';
 import { apiBase } from '../domain/paths.ts';
 import { problemResponses } from './routes.ts';
 import { answerHeaders } from './response-headers.ts';
+import { ids } from '../schemas/examples.ts';
 
 const filePattern = /^((shp|bat|man)_[0-9a-z]{26})\.(pdf|zpl|png)$/;
 
@@ -33,7 +34,7 @@ export function registerLabelFiles(app: FastifyInstance, services: Services): vo
           'Changes nothing. An expired or altered token answers 403 `invalid_label_token`, a voided label 410 `label_voided`, and a format the carrier did not sell the label in 409 `label_format_unavailable`.',
         tags: ['Shipments'],
         security: [],
-        params: Type.Object({ file: Type.String({ description: '`{shp_id}.{pdf|zpl|png}`, or a batch or manifest file', examples: ['shp_01jf3k4m5n6p7q8r9s0t1v2w3x.pdf'] }) }),
+        params: Type.Object({ file: Type.String({ description: '`{shp_id}.{pdf|zpl|png}`, or a batch or manifest file', examples: [`${ids.shipment}.pdf`] }) }),
         querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'From label_url' }) }, { additionalProperties: false }),
         response: responses,
       },

@@ -53,7 +53,7 @@ const BatchResult = Type.Object(
 
 export const Batch = Type.Object(
   {
-    id: Type.String({ description: "The batch's id", examples: ['bat_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    id: Type.String({ description: "The batch's id", examples: [ids.batch] }),
     object: Type.Literal('batch', { description: 'Always `batch`' }),
     status: Type.Ref(BatchStatus, { description: 'Whether its labels are still being bought' }),
     selection: Type.Ref(BatchSelection, { description: 'How each rate was chosen' }),

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListOf, StringEnum, timestamp } from './common.ts';
 import { listQueryFields } from './list.ts';
-import { event } from './examples.ts';
+import { event, ids } from './examples.ts';
 
 // batch.completed is sent only where the batches ops helper is enabled.
 export const eventTypes = ['order.created', 'order.updated', 'shipment.created', 'shipment.voided', 'tracking.updated', 'batch.completed'] as const;
@@ -12,7 +12,7 @@ export type LoggedEventType = (typeof loggedEventTypes)[number];
 
 export const Event = Type.Object(
   {
-    id: Type.String({ description: "The event's id, sent as the webhook-id header of its deliveries", examples: ['evt_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    id: Type.String({ description: "The event's id, sent as the webhook-id header of its deliveries", examples: [ids.event] }),
     object: Type.Literal('event', { description: 'Always `event`' }),
     type: StringEnum(loggedEventTypes, { description: 'What happened: the resource kind and what became of it' }),
     data: Type.Record(Type.String(), Type.Unknown(), { description: 'The resource as the API returned it when the event happened' }),

@@ -20,7 +20,7 @@ export const ids = {
 };
 
 const files = 'http://localhost:8080/api/integrations/v1/labels';
-const trackingNumber = '1ZSHPD010332972354';
+export const trackingNumber = '1ZSHPD010332972354';
 
 export const shipTo = { name: 'Ada Lovelace', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105' };
 export const shipFrom = { name: 'Acme Mugs', street1: '1100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701', phone: '512-555-0142' };

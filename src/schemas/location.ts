@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { Address } from './address.ts';
 import { ListOf, timestamp } from './common.ts';
-import { location } from './examples.ts';
+import { ids, location } from './examples.ts';
 
 export const Location = Type.Object(
   {
-    id: Type.String({ description: 'Give it as ship_from_id', examples: ['loc_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    id: Type.String({ description: 'Give it as ship_from_id', examples: [ids.location] }),
     object: Type.Literal('location', { description: 'Always `location`' }),
     name: Type.String({ description: 'What the account calls it', examples: ['Austin warehouse'] }),
     address: Type.Ref(Address, { description: 'The address parcels ship from' }),

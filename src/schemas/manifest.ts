@@ -3,7 +3,7 @@ import { ListOf, StringEnum, timestamp } from './common.ts';
 import { listQueryFields } from './list.ts';
 import { CarrierIdSchema } from './carrier.ts';
 import { Money, Weight } from './order.ts';
-import { manifest } from './examples.ts';
+import { ids, manifest } from './examples.ts';
 
 const ShipDate = Type.String({ format: 'date', description: 'YYYY-MM-DD: the day the labels were bought (UTC)', examples: ['2026-11-23'] });
 
@@ -32,7 +32,7 @@ export type ManifestCreate = Static<typeof ManifestCreate>;
 
 export const Manifest = Type.Object(
   {
-    id: Type.String({ description: "The manifest's id, printed on the form as a barcode", examples: ['man_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    id: Type.String({ description: "The manifest's id, printed on the form as a barcode", examples: [ids.manifest] }),
     object: Type.Literal('manifest', { description: 'Always `manifest`' }),
     carrier: Type.Ref(CarrierIdSchema, { description: 'The carrier the form is for' }),
     ship_date: ShipDate,

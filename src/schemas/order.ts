@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Address } from './address.ts';
 import { CarrierIdSchema } from './carrier.ts';
 import { ListOf, StringEnum, timestamp } from './common.ts';
-import { lineItem, orderCreate, orders, parcel } from './examples.ts';
+import { ids, lineItem, orderCreate, orders, parcel } from './examples.ts';
 
 export const Money = Type.Object(
   {
@@ -150,7 +150,7 @@ export type OrderUpdate = Static<typeof OrderUpdate>;
 
 export const Order = Type.Object(
   {
-    id: Type.String({ description: "The order's id", examples: ['ord_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    id: Type.String({ description: "The order's id", examples: [ids.order] }),
     object: Type.Literal('order', { description: 'Always `order`' }),
     status: Type.Ref(OrderStatus, { description: 'Where the order is: unshipped, shipped, delivered or cancelled' }),
     order_number: Type.Union([Type.String(), Type.Null()], { description: 'Your own order number, if you gave one' }),

@@ -3,7 +3,7 @@ import { Address } from './address.ts';
 import { CarrierIdSchema } from './carrier.ts';
 import { ListOf, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { listQueryFields } from './list.ts';
-import { pickup, pickupCreate } from './examples.ts';
+import { ids, pickup, pickupCreate } from './examples.ts';
 
 export const PickupStatus = StringEnum(['scheduled', 'cancelled'], { $id: 'PickupStatus', title: 'PickupStatus', description: '`scheduled` until POST /pickups/{id}/cancel makes it `cancelled`' });
 export type PickupStatus = Static<typeof PickupStatus>;
@@ -53,7 +53,7 @@ export type PickupCreate = Static<typeof PickupCreate>;
 
 export const Pickup = Type.Object(
   {
-    id: Type.String({ description: "The pickup's id", examples: ['pku_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    id: Type.String({ description: "The pickup's id", examples: [ids.pickup] }),
     object: Type.Literal('pickup', { description: 'Always `pickup`' }),
     status: Type.Ref(PickupStatus, { description: 'Whether it is still on' }),
     carrier: Type.Ref(CarrierIdSchema, { description: 'The carrier whose driver comes' }),

@@ -33,7 +33,7 @@ export type RateShopRequest = Static<typeof RateShopRequest>;
 
 export const Rate = Type.Object(
   {
-    id: Type.String({ description: 'Buy this rate with POST /shipments within 24 hours', examples: ['rate_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    id: Type.String({ description: 'Buy this rate with POST /shipments within 24 hours', examples: [ids.rates[2]] }),
     object: Type.Literal('rate', { description: 'Always `rate`' }),
     carrier: Type.Ref(CarrierIdSchema, { description: 'The carrier offering it' }),
     service: Type.String({ description: "The carrier's service code", examples: ['03'] }),
@@ -71,7 +71,7 @@ export type RateError = Static<typeof RateError>;
 
 export const RateShop = Type.Object(
   {
-    id: Type.String({ description: "The rate shop's id", examples: ['rsh_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    id: Type.String({ description: "The rate shop's id", examples: [ids.rateShop] }),
     object: Type.Literal('rate_shop', { description: 'Always `rate_shop`' }),
     order_id: Type.Union([Type.String(), Type.Null()], { description: 'The order rated; null when addresses and parcel were given instead' }),
     rates: Type.Array(Type.Ref(Rate), { description: 'Cheapest first' }),

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CarrierIdSchema } from './carrier.ts';
 import { ListOf, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { Metadata, Money } from './order.ts';
-import { ids, shipment } from './examples.ts';
+import { ids, shipment, trackingNumber } from './examples.ts';
 
 export const LabelFormatSchema = StringEnum(['pdf', 'zpl', 'png'], {
   $id: 'LabelFormat',
@@ -13,7 +13,7 @@ export const LabelFormatSchema = StringEnum(['pdf', 'zpl', 'png'], {
 
 export const ShipmentCreate = Type.Object(
   {
-    order_id: Type.String({ minLength: 1, maxLength: 100, description: 'An incomplete order of yours', examples: ['ord_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    order_id: Type.String({ minLength: 1, maxLength: 100, description: 'An incomplete order of yours', examples: [ids.order] }),
     rate_id: Type.Optional(
       Type.String({
         minLength: 1,
@@ -57,14 +57,14 @@ export const ShipmentStatusSchema = StringEnum(['purchased', 'voided', 'void_pen
 
 export const Shipment = Type.Object(
   {
-    id: Type.String({ description: "The label's id", examples: ['shp_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    id: Type.String({ description: "The label's id", examples: [ids.shipment] }),
     object: Type.Literal('shipment', { description: 'Always `shipment`' }),
     order_id: Type.String({ description: 'The order it ships (or, for a return label, brings back)' }),
     status: Type.Ref(ShipmentStatusSchema, { description: 'Whether the label is active or voided' }),
     carrier: Type.Ref(CarrierIdSchema, { description: 'The carrier it was bought from' }),
     service: Type.String({ description: "The carrier's service code", examples: ['03'] }),
     service_name: Type.String({ description: "The service's name", examples: ['UPS Ground'] }),
-    tracking_number: Type.String({ description: "The carrier's tracking number, for POST /tracking or the carrier's site", examples: ['1Z1442YY7229014688'] }),
+    tracking_number: Type.String({ description: "The carrier's tracking number, for POST /tracking or the carrier's site", examples: [trackingNumber] }),
     label_url: Type.String({
       format: 'uri',
       description: 'The label file, fetchable without the API key for 7 days (the token in the URL signs it); GET the shipment again for a fresh one',

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum, timestamp } from './common.ts';
 import { CarrierIdSchema } from './carrier.ts';
-import { ids, tracker, trackingEvents } from './examples.ts';
+import { ids, tracker, trackingEvents, trackingNumber } from './examples.ts';
 
 export const trackingStatuses = [
   'unknown',
@@ -40,9 +40,9 @@ export const TrackingEvent = Type.Object(
 
 export const Tracker = Type.Object(
   {
-    id: Type.String({ description: "trk_ and the label's own id; for a magic test number, trk_ and the number", examples: ['trk_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    id: Type.String({ description: "trk_ and the label's own id; for a magic test number, trk_ and the number", examples: [tracker.id] }),
     object: Type.Literal('tracker', { description: 'Always `tracker`' }),
-    tracking_number: Type.String({ description: "The label's tracking number", examples: ['1Z1442YY7229014688'] }),
+    tracking_number: Type.String({ description: "The label's tracking number", examples: [trackingNumber] }),
     carrier: Type.Ref(CarrierIdSchema, { description: 'The carrier carrying the parcel' }),
     order_id: Type.Union([Type.String(), Type.Null()], { description: 'null only for the magic test numbers' }),
     shipment_id: Type.Union([Type.String(), Type.Null()], { description: 'null only for the magic test numbers' }),
@@ -67,7 +67,7 @@ export const TrackingRequest = Type.Object(
     title: 'TrackingRequest',
     description: 'Either `order_id`, or `tracking_number` with an optional `carrier`',
     additionalProperties: false,
-    examples: [{ order_id: ids.order }, { tracking_number: tracker.tracking_number, carrier: 'ups' }],
+    examples: [{ order_id: ids.order }, { tracking_number: trackingNumber, carrier: 'ups' }],
   },
 );
 export type TrackingRequest = Static<typeof TrackingRequest>;

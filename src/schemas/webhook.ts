@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ListOf, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { eventTypes, type EventType } from './event.ts';
 import { listQueryFields } from './list.ts';
-import { delivery, webhook, webhookCreate, webhookWithSecret } from './examples.ts';
+import { delivery, ids, webhook, webhookCreate, webhookWithSecret } from './examples.ts';
 
 /** The event types a server with these features sends, and so lets a webhook subscribe to. */
 export const subscribableEventTypes = (features: ReadonlySet<string>): EventType[] => eventTypes.filter((t) => t !== 'batch.completed' || features.has('batches'));
@@ -48,7 +48,7 @@ export const WebhookUpdate = Type.Object(
 export type WebhookUpdate = Static<typeof WebhookUpdate>;
 
 const webhookFields = {
-  id: Type.String({ description: "The webhook's id", examples: ['whk_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+  id: Type.String({ description: "The webhook's id", examples: [ids.webhook] }),
   object: Type.Literal('webhook', { description: 'Always `webhook`' }),
   url: Type.String({ description: 'Where events are POSTed', examples: ['https://example.com/hooks/shipd'] }),
   events: Type.Array(Type.Ref(WebhookEventType), { description: 'The event types it receives' }),
@@ -72,7 +72,7 @@ export type Webhook = Static<typeof Webhook>;
 export const WebhookWithSecret = Type.Object(
   {
     ...webhookFields,
-    secret: Type.String({ description: 'The Standard Webhooks signing secret; shown only in this answer', examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] }),
+    secret: Type.String({ description: 'The Standard Webhooks signing secret; shown only in this answer', examples: [webhookWithSecret.secret] }),
   },
   {
     $id: 'WebhookWithSecret',
@@ -118,7 +118,7 @@ export const DeliveryStatus = StringEnum(['pending', 'succeeded', 'failed'] as c
 
 export const WebhookDelivery = Type.Object(
   {
-    id: Type.String({ description: "The delivery's id", examples: ['dlv_01jf3k4m5n6p7q8r9s0t1v2w3x'] }),
+    id: Type.String({ description: "The delivery's id", examples: [ids.delivery] }),
     object: Type.Literal('webhook_delivery', { description: 'Always `webhook_delivery`' }),
     webhook_id: Type.String({ description: 'The webhook it goes to' }),
     event_id: Type.String({ description: 'Sent as the webhook-id header, the same on every attempt' }),
