@@ -1,6 +1,7 @@
 // The examples of the OpenAPI document: one test-mode story, recorded from a shipd server and kept as data. An
 // order from the README's addresses is rated, bought a UPS Ground label, picked up, manifested, tracked to the door
 // and sent back; its ids are newId's at the times shown. test/openapi.test.ts checks each against its schema.
+import { carrierCatalog } from '../carriers/catalog.ts';
 
 export const ids = {
   location: 'loc_01m7wtz900aendy8199cwfefnv',
@@ -147,21 +148,8 @@ export const packagePreset = {
   created_at: null,
 };
 
-export const carrier = {
-  id: 'ups',
-  object: 'carrier',
-  name: 'UPS',
-  services: [
-    { code: '03', name: 'UPS Ground', domestic: true },
-    { code: '12', name: 'UPS 3 Day Select', domestic: true },
-    { code: '02', name: 'UPS 2nd Day Air', domestic: true },
-    { code: '13', name: 'UPS Next Day Air Saver', domestic: true },
-    { code: '01', name: 'UPS Next Day Air', domestic: true },
-    { code: '14', name: 'UPS Next Day Air Early', domestic: true },
-  ],
-  mode: 'test',
-  connected: true,
-};
+const ups = carrierCatalog.find((c) => c.id === 'ups')!;
+export const carrier = { id: ups.id, object: 'carrier', name: ups.name, services: ups.services, mode: 'test', connected: true };
 
 export const addressValidation = {
   valid: true,
