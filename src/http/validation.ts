@@ -39,13 +39,15 @@ export function makeAjv(options: Options, shared: TSchema[]): Ajv {
  * whole part (a query string that is one value); every part here is an object, coerced and defaulted in place.
  */
 export function validatorCompiler(shared: TSchema[]): FastifySchemaCompiler<TSchema> {
-  const strict = makeAjv({ coerceTypes: false }, shared);
-  const coercing = makeAjv({ coerceTypes: 'array' }, shared);
+  // Made with the first validator too: each checks the shared schemas against the JSON Schema meta-schema.
+  let strict: Ajv | undefined;
+  let coercing: Ajv | undefined;
+  const ajvFor = (httpPart: string | undefined) =>
+    httpPart === 'body' ? (strict ??= makeAjv({ coerceTypes: false }, shared)) : (coercing ??= makeAjv({ coerceTypes: 'array' }, shared));
   return ({ schema, httpPart }) => {
-    const ajv = httpPart === 'body' ? strict : coercing;
     let validate: ValidateFunction | undefined;
     const lazy: ReturnType<FastifySchemaCompiler<TSchema>> = (data: unknown) => {
-      validate ??= ajv.compile(schema);
+      validate ??= ajvFor(httpPart).compile(schema);
       const valid = validate(data);
       lazy.errors = validate.errors;
       return valid;
