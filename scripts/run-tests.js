@@ -28,24 +28,35 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-// The dashboard's browser tests drive Debian's Chromium (never a downloaded one, which this machine's closed
-// network could not fetch). The test command makes sure it is there: installed at once where that is possible (root
-// on Debian), else stopping before any test with the one command to run.
-function ensureChromium() {
-  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (existsSync(path)) return;
-  const install = 'apt-get install -y chromium';
-  const canInstall = process.getuid?.() === 0 && existsSync('/usr/bin/apt-get') && !process.env.CHROMIUM_PATH;
-  if (canInstall) {
-    console.error(`Chromium is not installed; the dashboard's browser tests need it: running ${install}`);
+// Two tests need programs from outside npm: the dashboard's browser tests drive Debian's Chromium (never a
+// downloaded one, which this machine's closed network could not fetch), and the documents' examples, run as tests,
+// use jq as a reader would. The test command makes sure they are there: installed at once where that is possible
+// (root on Debian), else stopping before any test with the one command to run.
+function ensureProgram({ pkg, found, why, canInstall = true }) {
+  if (found()) return;
+  const install = `apt-get install -y ${pkg}`;
+  if (canInstall && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+    console.error(`${pkg} is not installed and ${why}: running ${install}`);
     const update = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-    const installed = update.status === 0 && spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    if (installed && installed.status === 0 && existsSync(path)) return;
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    const installed = update.status === 0 && spawnSync('apt-get', ['install', '-y', '-qq', pkg], { stdio: 'inherit', env });
+    if (installed && installed.status === 0 && found()) return;
   }
-  console.error(`The dashboard's browser tests need Chromium at ${path}. Install it with: sudo ${install} (or set CHROMIUM_PATH to a Chromium binary)`);
+  console.error(`${pkg} is missing and ${why}. Install it with: sudo ${install}`);
   process.exit(1);
 }
-if (files.some((f) => f.endsWith('.browser.test.ts'))) ensureChromium();
+if (files.some((f) => f.endsWith('.browser.test.ts'))) {
+  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  ensureProgram({
+    pkg: 'chromium',
+    found: () => existsSync(path),
+    why: `the dashboard's browser tests need it at ${path} (or CHROMIUM_PATH set to a Chromium binary)`,
+    canInstall: !process.env.CHROMIUM_PATH,
+  });
+}
+if (files.some((f) => f.includes(join('test', 'docs')))) {
+  ensureProgram({ pkg: 'jq', found: () => spawnSync('jq', ['--version']).status === 0, why: "the documents' examples use it" });
+}
 
 // Tests that start shipd as a process (the CLI, the MCP server on stdio, the crash and cluster tests) run
 // bin/shipd.js, which runs dist/ when it is up to date and otherwise compiles the sources at each start, seconds of
