@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { createWebhookDispatcher } from '../src/events/address-guard.ts';
 import { sendAttempt } from '../src/events/delivery-attempt.ts';
-import { systemClock } from '../src/domain/clock.ts';
-import { newId } from '../src/domain/ids.ts';
-import { sealWebhookSecret } from '../src/domain/webhook-secrets.ts';
+import { systemClock } from '../src/kernel/clock.ts';
+import { newId } from '../src/kernel/ids.ts';
+import { sealWebhookSecret } from '../src/events/webhook-secrets.ts';
 
 const url = process.env.BARE_URL!;
 // Stored sealed, as the worker finds it, so each attempt opens it as the worker's do.

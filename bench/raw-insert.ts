@@ -5,9 +5,9 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { OrdersTable } from '../src/db/schema.ts';
-import { bootstrapEmptyDatabase } from '../src/domain/bootstrap.ts';
-import { systemClock } from '../src/domain/clock.ts';
-import { newId } from '../src/domain/ids.ts';
+import { bootstrapEmptyDatabase } from '../src/domain/accounts/bootstrap.ts';
+import { systemClock } from '../src/kernel/clock.ts';
+import { newId } from '../src/kernel/ids.ts';
 import { freshDatabase, sampleOrder } from './lib.ts';
 
 /** Order rows inserted per second, each in its own transaction, after a short warm-up. */

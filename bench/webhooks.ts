@@ -464,12 +464,12 @@ async function runChild(): Promise<void> {
   const [{ loadConfig }, { createServices }, { bootstrapEmptyDatabase }, { buildApp }, { createLogger }, { createJobRunner }, { recordEvent }, { newId }] = await Promise.all([
     import('../src/config.ts'),
     import('../src/services.ts'),
-    import('../src/domain/bootstrap.ts'),
+    import('../src/domain/accounts/bootstrap.ts'),
     import('../src/app.ts'),
     import('../src/http/logger.ts'),
     import('../src/jobs/index.ts'),
-    import('../src/domain/events.ts'),
-    import('../src/domain/ids.ts'),
+    import('../src/domain/webhooks/events.ts'),
+    import('../src/kernel/ids.ts'),
   ]);
   const send = (m: FromChild) => process.send!(m);
   const config = loadConfig(process.env);

@@ -11,7 +11,7 @@ import { lazySerializers } from './http/serializers.ts';
 import { clientErrorHandler, newRequestId, refuseExpectations, registerProblemHandlers, sendProblem } from './http/problems.ts';
 import { registerNulGuard } from './http/nul-guard.ts';
 import { registerJsonBody } from './http/json-body.ts';
-import { ApiError } from './domain/errors.ts';
+import { ApiError } from './kernel/errors.ts';
 import { authenticator } from './http/auth.ts';
 import { MemoryBucketStore, type BucketStore } from './http/rate-limit.ts';
 import { registerMetrics } from './http/metrics.ts';
@@ -25,7 +25,7 @@ import { idempotencyPlugin } from './http/idempotency.ts';
 import { idempotencyStore } from './operations/run.ts';
 import { setCarrierTraceLog } from './carriers/registry.ts';
 import { registerDashboard } from './dashboard/plugin.ts';
-import { KeyUsage } from './domain/key-usage.ts';
+import { KeyUsage } from './domain/accounts/key-usage.ts';
 
 const requestIdPattern = /^[\x21-\x7e]{1,200}$/;
 

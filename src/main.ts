@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, unknownSettingWarnings } from './config.ts';
-import { AccountError } from './domain/accounts.ts';
+import { AccountError } from './domain/accounts/accounts.ts';
 import { print } from './cli/output.ts';
 import type { AdminGroup } from './cli/admin.ts';
 
@@ -16,11 +16,11 @@ usage: shipd [--config FILE] COMMAND
   keys create|list|revoke|roll   manage API keys
   billing set|clear          set an account's billing payment method
   carriers connect|disconnect|list   an account's own UPS, USPS or FedEx credentials for live labels
-  locations add              add a ship-from location
-  packages add               add a custom box
+  locations add|list         an account's ship-from locations
+  packages add|list          an account's own boxes
   users create|list          the people who sign in to the web dashboard at /dashboard
 
-Settings come from the environment (and --config FILE, a JSON object of the same names); see README.md.`;
+Settings come from the environment (and --config FILE, a JSON object of the same names); see docs/operating.md.`;
 
 async function main(argv: string[]): Promise<void> {
   const { values, positionals, tokens } = parseArgs({

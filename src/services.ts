@@ -1,14 +1,14 @@
 import type { Config } from './config.ts';
-import type { Context } from './domain/context.ts';
+import type { Context } from './domain/core/context.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { watchKeyChanges, type KeyChangeWatcher } from './db/key-changes.ts';
-import { KeyStore } from './domain/key-store.ts';
-import { systemClock, type Clock } from './domain/clock.ts';
-import { RateStore } from './domain/rate-store.ts';
-import { labelStoreFor, type LabelStore } from './domain/label-store.ts';
+import { KeyStore } from './domain/accounts/key-store.ts';
+import { systemClock, type Clock } from './kernel/clock.ts';
+import { RateStore } from './domain/rating/rate-store.ts';
+import { labelStoreFor, type LabelStore } from './domain/label-files/label-store.ts';
 import { labelRenderer, type LabelRenderer } from './labels/render-pool.ts';
-import { sealPlaintextWebhookSecrets } from './domain/webhook-secrets.ts';
+import { sealPlaintextWebhookSecrets } from './events/webhook-secrets.ts';
 
 /** A domain context without a caller: what jobs work with, and what a request adds its principal to. */
 export function serviceContext(services: Services, requestId: string): Omit<Context, 'principal'> {

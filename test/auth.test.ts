@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateKeySecret } from '../src/domain/api-key-format.ts';
-import { rollApiKey } from '../src/domain/api-keys.ts';
+import { generateKeySecret } from '../src/domain/accounts/api-key-format.ts';
+import { rollApiKey } from '../src/domain/accounts/api-keys.ts';
 import { problem, startServer, type TestServer } from './harness.ts';
 
 let server: TestServer;

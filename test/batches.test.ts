@@ -4,11 +4,11 @@ import { inParallel, problem, startServer, type TestServer } from './harness.ts'
 import { orderBody } from './fixtures.ts';
 import { openPdf } from './barcodes.ts';
 import { bootstrapKey, freePort, processDatabase, startShipd } from './shipd-process.ts';
-import { setPaymentMethod } from '../src/domain/billing.ts';
+import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
 import { createJobRunner } from '../src/jobs/index.ts';
 import type { JobRunner } from '../src/jobs/runner.ts';
 import { createLogger } from '../src/http/logger.ts';
-import { newId } from '../src/domain/ids.ts';
+import { newId } from '../src/kernel/ids.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 

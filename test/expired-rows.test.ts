@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from './harness.ts';
-import { IdempotencyStore } from '../src/domain/idempotency.ts';
+import { IdempotencyStore } from '../src/domain/core/idempotency.ts';
 import { storedIdempotencyKey } from './fixtures.ts';
 
 let server: TestServer;

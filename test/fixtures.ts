@@ -1,4 +1,4 @@
-import { idempotencyTtlMs } from '../src/domain/idempotency.ts';
+import { idempotencyTtlMs } from '../src/domain/core/idempotency.ts';
 import type { LabelData } from '../src/labels/label-data.ts';
 
 /** Request bodies the tests share. */

@@ -11,10 +11,10 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { createServices, type Services } from '../src/services.ts';
 import { buildApp } from '../src/app.ts';
 import { createLogger } from '../src/http/logger.ts';
-import { createAccount, type Plan } from '../src/domain/accounts.ts';
-import { createApiKey } from '../src/domain/api-keys.ts';
-import type { Mode } from '../src/domain/api-key-format.ts';
-import type { Clock } from '../src/domain/clock.ts';
+import { createAccount, type Plan } from '../src/domain/accounts/accounts.ts';
+import { createApiKey } from '../src/domain/accounts/api-keys.ts';
+import type { Mode } from '../src/kernel/mode.ts';
+import type { Clock } from '../src/kernel/clock.ts';
 import { apiBase } from '../src/http/routes.ts';
 import type { AnyOperation } from '../src/operations/operation.ts';
 

@@ -4,9 +4,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { orderBody } from './fixtures.ts';
-import { setPaymentMethod } from '../src/domain/billing.ts';
+import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
 import { carriersFor } from '../src/carriers/registry.ts';
-import { idempotencyTtlMs } from '../src/domain/idempotency.ts';
+import { idempotencyTtlMs } from '../src/domain/core/idempotency.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fingerprint, idempotencyTtlMs } from '../src/domain/idempotency.ts';
+import { fingerprint, idempotencyTtlMs } from '../src/domain/core/idempotency.ts';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { orderBody } from './fixtures.ts';
 

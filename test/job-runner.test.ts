@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDatabase, type Database } from '../src/db/database.ts';
-import { enqueue } from '../src/jobs/queue.ts';
+import { enqueue } from '../src/db/job-queue.ts';
 import { JobRunner, type JobHandler } from '../src/jobs/runner.ts';
 import { createJobRunner } from '../src/jobs/index.ts';
 import { createLogger } from '../src/http/logger.ts';

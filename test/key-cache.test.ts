@@ -1,10 +1,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KyselyPlugin } from 'kysely';
-import { KeyStore } from '../src/domain/key-store.ts';
+import { KeyStore } from '../src/domain/accounts/key-store.ts';
 import { watchKeyChanges, type KeyChangeWatcher } from '../src/db/key-changes.ts';
-import { createApiKey, revokeApiKey, rollApiKey } from '../src/domain/api-keys.ts';
-import { generateKeySecret } from '../src/domain/api-key-format.ts';
+import { createApiKey, revokeApiKey, rollApiKey } from '../src/domain/accounts/api-keys.ts';
+import { generateKeySecret } from '../src/domain/accounts/api-key-format.ts';
 import { startServer, type TestServer } from './harness.ts';
 
 let server: TestServer;

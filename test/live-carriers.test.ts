@@ -6,7 +6,7 @@ import { upsFakeCredentials, type UpsFake } from './fakes/ups.ts';
 import { fakeUspsCredentials, type UspsFake } from './fakes/usps.ts';
 import type { FedexFake } from './fakes/fedex.ts';
 import { connectOwnUps, connectOwnUsps, startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
-import { setPaymentMethod } from '../src/domain/billing.ts';
+import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
 import { isValidTrackingNumber } from '../src/carriers/tracking-numbers.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back

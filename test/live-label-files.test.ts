@@ -4,7 +4,7 @@ import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { startServer, type TestServer } from './harness.ts';
 import { austin, orderBody } from './fixtures.ts';
 import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
-import { setPaymentMethod } from '../src/domain/billing.ts';
+import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 

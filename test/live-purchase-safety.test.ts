@@ -7,8 +7,8 @@ import { austin, orderBody } from './fixtures.ts';
 import type { UpsFake } from './fakes/ups.ts';
 import type { UspsFake } from './fakes/usps.ts';
 import { connectOwnUps, startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
-import { setPaymentMethod } from '../src/domain/billing.ts';
-import { pollTracking } from '../src/domain/tracking.ts';
+import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
+import { pollTracking } from '../src/domain/tracking/tracking.ts';
 import { serviceContext } from '../src/services.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back

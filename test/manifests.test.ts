@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { databaseUnderTest, problem, startServer, type TestServer } from './harness.ts';
 import { orderBody } from './fixtures.ts';
 import { decodePng, openPdf } from './barcodes.ts';
-import { setPaymentMethod } from '../src/domain/billing.ts';
-import { newId } from '../src/domain/ids.ts';
+import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
+import { newId } from '../src/kernel/ids.ts';
 import { sql } from 'kysely';
 
 const postgresOnly = databaseUnderTest === 'postgres' ? false : 'holding a row mid-request needs PostgreSQL: set TEST_DATABASE_URL to run this';

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addLocation } from '../src/domain/locations.ts';
-import { addPackage, setDefaultPackage } from '../src/domain/packages.ts';
+import { addLocation } from '../src/domain/locations/locations.ts';
+import { addPackage, setDefaultPackage } from '../src/domain/packages/packages.ts';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { austin, orderBody, sanFrancisco } from './fixtures.ts';
 

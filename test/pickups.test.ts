@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { austin, orderBody } from './fixtures.ts';
-import { setPaymentMethod } from '../src/domain/billing.ts';
-import { addLocation } from '../src/domain/locations.ts';
-import { newId } from '../src/domain/ids.ts';
+import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
+import { addLocation } from '../src/domain/locations/locations.ts';
+import { newId } from '../src/kernel/ids.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 

@@ -1,4 +1,4 @@
-import { errorCodes } from '../src/domain/errors.ts';
+import { errorCodes } from '../src/kernel/errors.ts';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';

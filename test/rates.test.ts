@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from './harness.ts';
-import { parseRateId } from '../src/domain/rate-ids.ts';
-import { decodeRates } from '../src/domain/rate-store.ts';
+import { parseRateId } from '../src/domain/rating/rate-ids.ts';
+import { decodeRates } from '../src/domain/rating/rate-store.ts';
 import { austin, orderBody, sanFrancisco } from './fixtures.ts';
 
 let server: TestServer;

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { orderBody } from './fixtures.ts';
 import { startReceiver, verify, type Receiver } from './webhook-receiver.ts';
-import { setPaymentMethod } from '../src/domain/billing.ts';
+import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
 import { createJobRunner } from '../src/jobs/index.ts';
 import { createLogger } from '../src/http/logger.ts';
 import type { JobRunner } from '../src/jobs/runner.ts';
-import { openWebhookSecret, sealPlaintextWebhookSecrets, sealWebhookSecret } from '../src/domain/webhook-secrets.ts';
+import { openWebhookSecret, sealPlaintextWebhookSecrets, sealWebhookSecret } from '../src/events/webhook-secrets.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { CarrierId, Config } from '../config.ts';
-import type { Mode } from '../domain/api-key-format.ts';
-import type { Clock } from '../domain/clock.ts';
+import type { Mode } from '../kernel/mode.ts';
+import type { Clock } from '../kernel/clock.ts';
 import { failure, type Carrier, type CarrierResult } from './carrier.ts';
 import { carrierCatalog } from './catalog.ts';
 import { SimulatedCarrier } from './sim/simulator.ts';

@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import { createServices } from '../services.ts';
 import { buildApp } from '../app.ts';
 import { createLogger } from '../http/logger.ts';
-import { bootstrapEmptyDatabase } from '../domain/bootstrap.ts';
+import { bootstrapEmptyDatabase } from '../domain/accounts/bootstrap.ts';
 import { createJobRunner } from '../jobs/index.ts';
 import { print } from './output.ts';
 import { setCarrierTraceLog } from '../carriers/registry.ts';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { ListInput, Page } from '../domain/pagination.ts';
+import type { ListInput, Page } from '../domain/core/pagination.ts';
 
 /** A list page's filters as given in its query, what the domain's list takes, and the errors beside each filter. */
 export interface Filters<F> {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../domain/errors.ts';
-import { AccountError } from '../domain/accounts.ts';
+import { ApiError } from '../kernel/errors.ts';
+import { AccountError } from '../domain/accounts/accounts.ts';
 
 type Body = Record<string, unknown>;
 

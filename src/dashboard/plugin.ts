@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import { modes, type Mode } from '../domain/api-key-format.ts';
-import { ApiError } from '../domain/errors.ts';
-import { AccountError } from '../domain/accounts.ts';
+import { modes } from '../kernel/mode.ts';
+import { ApiError } from '../kernel/errors.ts';
+import { AccountError } from '../domain/accounts/accounts.ts';
 import { findNul } from '../http/json-faults.ts';
 import type { Services } from '../services.ts';
+import type { PageDeps } from './page-deps.ts';
 import { render } from './render.ts';
 import { requireSession } from './session.ts';
 import { registerLogin } from './pages/login.ts';
@@ -22,11 +23,6 @@ import { registerPackages } from './pages/packages.ts';
 import { registerCarriers } from './pages/carriers.ts';
 
 /** What a page module gets: the services, and the mode its routes are registered for. */
-export interface PageDeps {
-  services: Services;
-  mode: Mode;
-}
-
 const pages: ((app: FastifyInstance, deps: PageDeps) => void)[] = [
   registerKeys,
   registerWebhooks,

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Mode } from '../domain/api-key-format.ts';
-import type { DashboardSession } from '../domain/dashboard-sessions.ts';
+import type { Mode } from '../kernel/mode.ts';
+import type { DashboardSession } from '../domain/dashboard/sessions.ts';
 
 // Templates are compiled once; <%= %> escapes for HTML, so only <%~ %> (used for nested templates) writes raw.
 const eta = new Eta({ views: join(import.meta.dirname, 'views'), cache: true, autoEscape: true });

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CookieSerializeOptions } from '@fastify/cookie';
-import { findSession, type DashboardSession } from '../domain/dashboard-sessions.ts';
+import { findSession, type DashboardSession } from '../domain/dashboard/sessions.ts';
 import type { Services } from '../services.ts';
 
 declare module 'fastify' {

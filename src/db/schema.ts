@@ -1,4 +1,4 @@
-import type { Mode } from '../domain/api-key-format.ts';
+import type { Mode } from '../kernel/mode.ts';
 
 // Times are RFC 3339 UTC strings of fixed width, so they compare and sort as text on both databases.
 // JSON values are stored as text for the same reason: one schema for SQLite and PostgreSQL.
@@ -121,7 +121,7 @@ export interface JobsTable {
 
 /**
  * One rate shop's quotes, buyable until they expire. `rates` is the JSON array of Rates as the API returned
- * them; each rate's id is `rate_` + `rate_key` + its index (see domain/rate-ids.ts).
+ * them; each rate's id is `rate_` + `rate_key` + its index (see domain/rating/rate-ids.ts).
  */
 export interface RateShopsTable {
   rate_key: string;
@@ -262,7 +262,7 @@ export interface WebhookAttemptsTable {
   next_attempt_at: string | null;
 }
 
-/** An account's own live credentials for one carrier; `credentials` is sealed JSON (domain/secret-box.ts). */
+/** An account's own live credentials for one carrier; `credentials` is sealed JSON (kernel/secret-box.ts). */
 export interface CarrierAccountsTable {
   account_id: string;
   carrier: string;

@@ -1,9 +1,9 @@
 import { request, type Dispatcher } from 'undici';
-import type { Clock } from '../domain/clock.ts';
+import type { Clock } from '../kernel/clock.ts';
 import type { Claimed } from './delivery-claim.ts';
 import { parseRetryAfter } from './retry-schedule.ts';
 import { signatureHeader } from './signature.ts';
-import { openWebhookSecret } from '../domain/webhook-secrets.ts';
+import { openWebhookSecret } from './webhook-secrets.ts';
 
 const excerptLength = 500;
 /** Past this much of an answer the rest is thrown away: the log keeps only an excerpt. */

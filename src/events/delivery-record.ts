@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
-import type { Clock } from '../domain/clock.ts';
+import type { Clock } from '../kernel/clock.ts';
 import type { Outcome } from './delivery-attempt.ts';
 import type { Claimed } from './delivery-claim.ts';
 import { jsonRows } from './fan-out.ts';

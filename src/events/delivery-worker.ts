@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
-import type { Clock } from '../domain/clock.ts';
+import type { Clock } from '../kernel/clock.ts';
 import { createWebhookDispatcher } from './address-guard.ts';
 import { sendAttempt, type Outcome } from './delivery-attempt.ts';
 import { claimDue, fanOutLimit, type Claimed } from './delivery-claim.ts';

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DatabaseKind } from '../db/database.ts';
-import type { DB } from '../db/schema.ts';
-import { newDelivery } from '../domain/webhooks.ts';
+import type { DB, WebhookDeliveriesTable, WebhooksTable } from '../db/schema.ts';
+import { newId } from '../kernel/ids.ts';
 import type { EventType } from '../schemas/event.ts';
 
 /**
@@ -78,4 +78,26 @@ export async function fanOutIn(trx: Kysely<DB>, kind: DatabaseKind, now: Date, l
 /** fanOutIn in a transaction of its own. */
 export async function fanOut(db: Kysely<DB>, kind: DatabaseKind, now: Date, limit: number): Promise<number> {
   return db.transaction().execute((trx) => fanOutIn(trx, kind, now, limit));
+}
+
+/** A delivery of one event to one webhook, waiting for its first attempt. */
+export function newDelivery(webhook: Pick<WebhooksTable, 'id' | 'owner_key_id'>, eventId: string, type: EventType | 'webhook.test', now: Date): WebhookDeliveriesTable {
+  const at = now.toISOString();
+  return {
+    id: newId('dlv', now.getTime()),
+    webhook_id: webhook.id,
+    owner_key_id: webhook.owner_key_id,
+    event_id: eventId,
+    event_type: type,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: at,
+    locked_until: null,
+    last_status_code: null,
+    last_error: null,
+    last_attempt_at: null,
+    delivered_at: null,
+    created_at: at,
+    updated_at: at,
+  };
 }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../domain/errors.ts';
-import type { KeyStore, Principal } from '../domain/key-store.ts';
+import { ApiError } from '../kernel/errors.ts';
+import type { KeyStore, Principal } from '../domain/accounts/key-store.ts';
 import { rateLimitHeaders, type BucketStore } from './rate-limit.ts';
 
 declare module 'fastify' {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Services } from '../services.ts';
-import { ApiError } from '../domain/errors.ts';
+import { ApiError } from '../kernel/errors.ts';
 
 export function registerHealth(app: FastifyInstance, services: Services): void {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

@@ -7,7 +7,7 @@ import {
   type IdempotencyClaim,
   type IdempotencyScope,
   type IdempotencyStore,
-} from '../domain/idempotency.ts';
+} from '../domain/core/idempotency.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

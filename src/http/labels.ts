@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Services } from '../services.ts';
-import { ApiError } from '../domain/errors.ts';
-import { labelFile } from '../domain/label-files.ts';
+import { ApiError } from '../kernel/errors.ts';
+import { labelFile } from '../domain/label-files/label-files.ts';
 import type { LabelFormat } from '../labels/label-data.ts';
-import { apiBase } from '../domain/paths.ts';
+import { apiBase } from '../kernel/paths.ts';
 import { problemResponses } from './routes.ts';
 import { answerHeaders } from './response-headers.ts';
 import { ids } from '../schemas/examples.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { FieldError } from '../domain/errors.ts';
+import type { FieldError } from '../kernel/errors.ts';
 import { validationError } from './problems.ts';
 import { findNul, nulDetail } from './json-faults.ts';
 

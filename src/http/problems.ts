@@ -1,10 +1,10 @@
-import { errorHelp } from '../domain/error-help.ts';
+import { errorHelp } from '../kernel/error-help.ts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import type { ErrorObject } from 'ajv';
-import { ApiError, errorCodes, problemDocument, type ErrorCode, type FieldError } from '../domain/errors.ts';
+import { ApiError, errorCodes, problemDocument, type ErrorCode, type FieldError } from '../kernel/errors.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
 export function escapePointer(token: string): string {

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { ApiError, errorCodes, type ErrorCode } from '../domain/errors.ts';
-import type { Context } from '../domain/context.ts';
+import { ApiError, errorCodes, type ErrorCode } from '../kernel/errors.ts';
+import type { Context } from '../domain/core/context.ts';
 import type { Services } from '../services.ts';
 import type { AnyOperation } from '../operations/operation.ts';
-import type { IdempotencyClaim } from '../domain/idempotency.ts';
+import type { IdempotencyClaim } from '../domain/core/idempotency.ts';
 import { isStoredRefusal, operationContext, runClaimed, type OperationInput, type StoredAnswer } from '../operations/run.ts';
-import { apiBase } from '../domain/paths.ts';
+import { apiBase } from '../kernel/paths.ts';
 import { IdempotencyKey } from '../schemas/common.ts';
 import { withCarrierTrace } from '../carriers/live/trace.ts';
 import { validationError } from './problems.ts';

@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 import { serviceContext, type Services } from '../services.ts';
-import { IdempotencyStore } from '../domain/idempotency.ts';
+import { IdempotencyStore } from '../domain/core/idempotency.ts';
 import { JobRunner, type RunnerOptions } from './runner.ts';
-import { reconcilePending } from '../domain/purchase.ts';
-import { pollTracking, trackingBatch } from '../domain/tracking.ts';
+import { reconcilePending } from '../domain/shipments/purchase.ts';
+import { pollTracking, trackingBatch } from '../domain/tracking/tracking.ts';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../events/delivery-worker.ts';
-import { batchJob } from '../domain/batches.ts';
-import { runBatchRound } from '../domain/batch-run.ts';
+import { batchJob } from '../domain/ops/batches.ts';
+import { runBatchRound } from '../domain/ops/batch-run.ts';
 
 /** How long a batch round starts purchases before handing over to the next round, so other jobs get their turn. */
 const batchRoundMs = 10_000;

@@ -3,8 +3,8 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
 import type { JobsTable } from '../db/schema.ts';
-import type { Clock } from '../domain/clock.ts';
-import { enqueue } from './queue.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { enqueue } from '../db/job-queue.ts';
 
 export type JobHandler = (payload: unknown, job: JobsTable) => Promise<void>;
 

@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { TSchema } from '@sinclair/typebox';
-import type { FieldError } from '../domain/errors.ts';
-import { parseIdempotencyHeader } from '../domain/idempotency.ts';
+import type { FieldError } from '../kernel/errors.ts';
+import { parseIdempotencyHeader } from '../domain/core/idempotency.ts';
 import { makeAjv } from '../http/validation.ts';
 import { fieldErrors, validationError } from '../http/problems.ts';
 import { findNul, findOversized, nulDetail } from '../http/json-faults.ts';

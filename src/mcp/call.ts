@@ -1,10 +1,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { IdempotencyKeysTable } from '../db/schema.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
-import { ApiError, problemDocument } from '../domain/errors.ts';
-import { fingerprint, type IdempotencyStore } from '../domain/idempotency.ts';
-import type { Principal } from '../domain/key-store.ts';
-import { apiBase } from '../domain/paths.ts';
+import { ApiError, problemDocument } from '../kernel/errors.ts';
+import { fingerprint, type IdempotencyStore } from '../domain/core/idempotency.ts';
+import type { Principal } from '../domain/accounts/key-store.ts';
+import { apiBase } from '../kernel/paths.ts';
 import { withCarrierTrace } from '../carriers/live/trace.ts';
 import { operationContext, runClaimed, type StoredAnswer } from '../operations/run.ts';
 import type { AnyOperation } from '../operations/operation.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
-import { ApiError } from '../domain/errors.ts';
-import type { IdempotencyStore } from '../domain/idempotency.ts';
-import { apiBase } from '../domain/paths.ts';
+import { ApiError } from '../kernel/errors.ts';
+import type { IdempotencyStore } from '../domain/core/idempotency.ts';
+import { apiBase } from '../kernel/paths.ts';
 import type { Services } from '../services.ts';
 
 export const mcpPath = `${apiBase}/mcp`;

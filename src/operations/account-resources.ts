@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { listLocations } from '../domain/locations.ts';
-import { listPackages } from '../domain/packages.ts';
+import { listLocations } from '../domain/locations/locations.ts';
+import { listPackages } from '../domain/packages/packages.ts';
 import { LocationList } from '../schemas/location.ts';
 import { PackageList, PackageListQuery } from '../schemas/package.ts';
 import { defineOperation } from './operation.ts';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { checkAddress } from '../domain/address-check.ts';
+import { checkAddress } from '../domain/addresses/address-check.ts';
 import { AddressValidation, AddressValidationRequest } from '../schemas/address-validation.ts';
 import { defineOperation } from './operation.ts';
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { createBatch, getBatch, listBatches } from '../domain/batches.ts';
+import { createBatch, getBatch, listBatches } from '../domain/ops/batches.ts';
 import { Batch, BatchCreate, BatchIdParams, BatchList, BatchListQuery, batchLimit } from '../schemas/batch.ts';
 import { defineOperation } from './operation.ts';
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { listCarriers } from '../domain/carriers.ts';
+import { listCarriers } from '../domain/carrier-accounts/carriers.ts';
 import { CarrierList } from '../schemas/carrier.ts';
 import { defineOperation } from './operation.ts';
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { getEvent, listEvents } from '../domain/events.ts';
+import { getEvent, listEvents } from '../domain/webhooks/events.ts';
 import { Event, EventList, EventListQuery } from '../schemas/event.ts';
 import { defineOperation } from './operation.ts';
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { createManifest, getManifest, listManifests } from '../domain/manifests.ts';
+import { createManifest, getManifest, listManifests } from '../domain/ops/manifests.ts';
 import { Manifest, ManifestCreate, ManifestIdParams, ManifestList, ManifestListQuery } from '../schemas/manifest.ts';
 import { defineOperation } from './operation.ts';
 

@@ -1,6 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { Context } from '../domain/context.ts';
-import type { ErrorCode } from '../domain/errors.ts';
+import type { Context } from '../domain/core/context.ts';
+import type { ErrorCode } from '../kernel/errors.ts';
 import type { Feature } from '../config.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { cancelOrder, createOrder, getOrder, listOrders, updateOrder } from '../domain/orders.ts';
+import { cancelOrder, createOrder, getOrder, listOrders, updateOrder } from '../domain/orders/orders.ts';
 import { listQueryFields } from '../schemas/list.ts';
 import { Order, OrderCreate, OrderIdParams, OrderList, OrderStatus, OrderUpdate } from '../schemas/order.ts';
 import { defineOperation } from './operation.ts';

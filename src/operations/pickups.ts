@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { cancelPickup, getPickup, listPickups, schedulePickup } from '../domain/pickups.ts';
+import { cancelPickup, getPickup, listPickups, schedulePickup } from '../domain/ops/pickups.ts';
 import { Pickup, PickupCreate, PickupIdParams, PickupList, PickupListQuery } from '../schemas/pickup.ts';
 import { defineOperation } from './operation.ts';
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { carrierAccess } from '../domain/carrier-access.ts';
-import { shopRates } from '../domain/rating.ts';
+import { carrierAccess } from '../domain/carrier-accounts/carrier-access.ts';
+import { shopRates } from '../domain/rating/rating.ts';
 import { RateShop, RateShopRequest } from '../schemas/rate.ts';
 import { defineOperation } from './operation.ts';
 

@@ -1,10 +1,10 @@
 // How an operation runs, whichever transport asked: the REST routes and the MCP tools share this.
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { Context } from '../domain/context.ts';
-import { ApiError, errorCodes, problemDocument, type ErrorCode } from '../domain/errors.ts';
-import { IdempotencyStore, type IdempotencyClaim } from '../domain/idempotency.ts';
-import type { Principal } from '../domain/key-store.ts';
+import type { Context } from '../domain/core/context.ts';
+import { ApiError, errorCodes, problemDocument, type ErrorCode } from '../kernel/errors.ts';
+import { IdempotencyStore, type IdempotencyClaim } from '../domain/core/idempotency.ts';
+import type { Principal } from '../domain/accounts/key-store.ts';
 import { serviceContext, type Services } from '../services.ts';
 import type { AnyOperation } from './operation.ts';
 

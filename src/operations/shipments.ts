@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { buyLabel } from '../domain/purchase.ts';
-import { createReturnLabel } from '../domain/returns.ts';
-import { getShipment, listShipments } from '../domain/shipments.ts';
-import { voidLabel } from '../domain/void.ts';
+import { buyLabel } from '../domain/shipments/purchase.ts';
+import { createReturnLabel } from '../domain/shipments/returns.ts';
+import { getShipment, listShipments } from '../domain/shipments/shipments.ts';
+import { voidLabel } from '../domain/shipments/void.ts';
 import { listQueryFields } from '../schemas/list.ts';
 import { ReturnCreate, Shipment, ShipmentCreate, ShipmentIdParams, ShipmentList, ShipmentOrderParams, ShipmentStatusSchema } from '../schemas/shipment.ts';
 import { defineOperation } from './operation.ts';

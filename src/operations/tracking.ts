@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { track } from '../domain/tracking.ts';
+import { track } from '../domain/tracking/tracking.ts';
 import { Tracker, TrackingRequest } from '../schemas/tracker.ts';
 import { defineOperation } from './operation.ts';
 

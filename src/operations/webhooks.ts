@@ -10,7 +10,7 @@ import {
   rotateWebhookSecret,
   testWebhook,
   updateWebhook,
-} from '../domain/webhooks.ts';
+} from '../domain/webhooks/webhooks.ts';
 import {
   DeletedWebhooks,
   DeliveryIdParams,

@@ -1,5 +1,5 @@
 import { Type, type SchemaOptions, type TSchema, type TUnsafe } from '@sinclair/typebox';
-import { errorCodes, type ErrorCode } from '../domain/errors.ts';
+import { errorCodes, type ErrorCode } from '../kernel/errors.ts';
 import { problem } from './examples.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { TestServer } from '../harness.ts';
-import { createUser } from '../../src/domain/dashboard-users.ts';
+import { createUser } from '../../src/domain/dashboard/users.ts';
 
 export interface Page {
   status: number;

@@ -2,8 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from '../harness.ts';
 import { dashboardRoutes } from '../../src/dashboard/plugin.ts';
-import { lockoutMs, maxFailures } from '../../src/domain/dashboard-users.ts';
-import { sessionIdleMs } from '../../src/domain/dashboard-sessions.ts';
+import { lockoutMs, maxFailures } from '../../src/domain/dashboard/users.ts';
+import { sessionIdleMs } from '../../src/domain/dashboard/sessions.ts';
 import { accountWithUser, csrfOf, DashboardClient, password } from './client.ts';
 
 let server: TestServer;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { problem, startServer } from '../harness.ts';
 import { austin, orderBody } from '../fixtures.ts';
 import { startUpsFake, upsFakeCredentials } from '../fakes/ups.ts';
-import { setPaymentMethod } from '../../src/domain/billing.ts';
+import { setPaymentMethod } from '../../src/domain/accounts/billing.ts';
 
 // A purchase whose carrier call was cut off by the time-out (504) is left pending, to be decided. The client's
 // retry with the same Idempotency-Key must hear "come back later" while it is, and then the decision: a 409

@@ -5,9 +5,9 @@ import { problem, startServer, type Response, type TestServer } from '../harness
 import { austin, orderBody } from '../fixtures.ts';
 import { startReceiver, verify, type Receiver } from '../webhook-receiver.ts';
 import { fakeUspsCredentials, startUspsFake, type UspsFake } from '../fakes/usps.ts';
-import { setPaymentMethod } from '../../src/domain/billing.ts';
-import { addLocation } from '../../src/domain/locations.ts';
-import { addPackage } from '../../src/domain/packages.ts';
+import { setPaymentMethod } from '../../src/domain/accounts/billing.ts';
+import { addLocation } from '../../src/domain/locations/locations.ts';
+import { addPackage } from '../../src/domain/packages/packages.ts';
 import { createJobRunner } from '../../src/jobs/index.ts';
 import { createLogger } from '../../src/http/logger.ts';
 import type { JobRunner } from '../../src/jobs/runner.ts';

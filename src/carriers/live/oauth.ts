@@ -1,4 +1,4 @@
-import type { Clock } from '../../domain/clock.ts';
+import type { Clock } from '../../kernel/clock.ts';
 
 export interface IssuedToken {
   accessToken: string;

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Clock } from '../../domain/clock.ts';
+import type { Clock } from '../../kernel/clock.ts';
 
 /** Every live carrier signs in with OAuth client credentials; the account number is what pays for labels. */
 export interface LiveCredentials {

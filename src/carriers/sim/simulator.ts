@@ -14,7 +14,7 @@ import {
   type TrackingResult,
   type VoidOutcome,
 } from '../carrier.ts';
-import type { Clock } from '../../domain/clock.ts';
+import type { Clock } from '../../kernel/clock.ts';
 import { syntheticTrackingNumber } from '../tracking-numbers.ts';
 import { magicTracking } from './magic-tracking.ts';
 import { pickupConfirmation } from './pickups.ts';

@@ -8,7 +8,7 @@ import type { TrackingStatus } from '../carrier.ts';
  * of the Perl module USPS::WebTools::Tracking::Codes, eHub's tracking event table for the pre-shipment codes
  * (app.theneo.io/ehub), and the codes carriers.md 3.5 saw in a real answer (A1, T1, TL).
  *
- * Only delivered, return_to_sender and failure end tracking (domain/tracking.ts), so they are given to events USPS
+ * Only delivered, return_to_sender and failure end tracking (domain/tracking/tracking.ts), so they are given to events USPS
  * treats as the end of the way out: a delivery, a return to the sender, the dead-letter office. Delivery attempts
  * and alerts keep the parcel moving. A code not here is `unknown`, which tracking keeps polling.
  */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { clearPaymentMethod, getPaymentMethod, setPaymentMethod, testPaymentMethods } from '../../domain/billing.ts';
-import type { PageDeps } from '../plugin.ts';
+import { clearPaymentMethod, getPaymentMethod, setPaymentMethod, testPaymentMethods } from '../../domain/accounts/billing.ts';
+import type { PageDeps } from '../page-deps.ts';
 import { field, formErrors } from '../forms.ts';
 import { pathOf, redirectWith, routeOf, sendPage } from '../render.ts';
 import { scopeOf } from '../scope.ts';

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { carrierIds, type CarrierId } from '../../config.ts';
-import { testOwnCarrier } from '../../domain/carrier-access.ts';
-import { connectCarrier, disconnectCarrier, listCarrierAccounts } from '../../domain/carrier-accounts.ts';
+import { testOwnCarrier } from '../../domain/carrier-accounts/carrier-access.ts';
+import { connectCarrier, disconnectCarrier, listCarrierAccounts } from '../../domain/carrier-accounts/carrier-accounts.ts';
 import { mailerIdProblem } from '../../carriers/usps/mailer-ids.ts';
-import { ApiError } from '../../domain/errors.ts';
+import { ApiError } from '../../kernel/errors.ts';
 import { serviceContext } from '../../services.ts';
-import type { PageDeps } from '../plugin.ts';
+import type { PageDeps } from '../page-deps.ts';
 import { field, FormCheck, formErrors } from '../forms.ts';
 import { pathOf, redirectWith, routeOf, sendPage } from '../render.ts';
 import { scopeOf } from '../scope.ts';

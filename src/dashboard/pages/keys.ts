@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { keyOf, keysOf, type AccountScope } from '../../domain/account-view.ts';
-import { createApiKey, revokeApiKey, rollApiKey, type KeyAdmin } from '../../domain/api-keys.ts';
-import type { PageDeps } from '../plugin.ts';
+import { keyOf, keysOf, type AccountScope } from '../../domain/dashboard/account-view.ts';
+import { createApiKey, revokeApiKey, rollApiKey, type KeyAdmin } from '../../domain/accounts/api-keys.ts';
+import type { PageDeps } from '../page-deps.ts';
 import { field, FormError, formErrors } from '../forms.ts';
 import { idParam, pathOf, redirectWith, routeOf, sendPage } from '../render.ts';
 import { scopeOf } from '../scope.ts';

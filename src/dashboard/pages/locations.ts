@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AccountError } from '../../domain/accounts.ts';
-import { addLocation, getLocation, listLocations, setDefaultLocation, updateLocation } from '../../domain/locations.ts';
+import { AccountError } from '../../domain/accounts/accounts.ts';
+import { addLocation, getLocation, listLocations, setDefaultLocation, updateLocation } from '../../domain/locations/locations.ts';
 import type { Address } from '../../schemas/address.ts';
-import type { PageDeps } from '../plugin.ts';
+import type { PageDeps } from '../page-deps.ts';
 import { checked, field, formErrors } from '../forms.ts';
 import { idParam, pathOf, redirectWith, routeOf, sendPage } from '../render.ts';
 import { scopeOf } from '../scope.ts';

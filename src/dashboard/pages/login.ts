@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { signIn } from '../../domain/dashboard-users.ts';
-import { endSession, findSession, startSession } from '../../domain/dashboard-sessions.ts';
+import { signIn } from '../../domain/dashboard/users.ts';
+import { endSession, findSession, startSession } from '../../domain/dashboard/sessions.ts';
 import type { Services } from '../../services.ts';
 import { field } from '../forms.ts';
 import { render } from '../render.ts';

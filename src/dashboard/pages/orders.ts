@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { ordersOf } from '../../domain/account-view.ts';
+import { ordersOf } from '../../domain/dashboard/account-view.ts';
 import type { OrderStatus } from '../../schemas/order.ts';
-import type { PageDeps } from '../plugin.ts';
+import type { PageDeps } from '../page-deps.ts';
 import { readFilters } from '../filters.ts';
 import { routeOf, sendPage } from '../render.ts';
 import { scopeOf } from '../scope.ts';

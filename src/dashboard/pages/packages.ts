@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AccountError } from '../../domain/accounts.ts';
-import { addPackage, customPackages, findPackage, setDefaultPackage, updatePackage } from '../../domain/packages.ts';
+import { AccountError } from '../../domain/accounts/accounts.ts';
+import { addPackage, customPackages, findPackage, setDefaultPackage, updatePackage } from '../../domain/packages/packages.ts';
 import { carrierBoxes } from '../../carriers/packages.ts';
 import type { Dimensions, Weight } from '../../schemas/order.ts';
-import type { PageDeps } from '../plugin.ts';
+import type { PageDeps } from '../page-deps.ts';
 import { field, FormCheck, formErrors } from '../forms.ts';
 import { idParam, pathOf, redirectWith, routeOf, sendPage } from '../render.ts';
 import { scopeOf } from '../scope.ts';

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { asOwner, eventBodies, keyOf, keysOf, webhookOf, webhooksOf, type AccountScope } from '../../domain/account-view.ts';
-import { createWebhook, deleteWebhook, listDeliveries, retryDelivery, rotateWebhookSecret, testWebhook, toWebhook, updateWebhook } from '../../domain/webhooks.ts';
+import { asOwner, eventBodies, keyOf, keysOf, webhookOf, webhooksOf, type AccountScope } from '../../domain/dashboard/account-view.ts';
+import { createWebhook, deleteWebhook, listDeliveries, retryDelivery, rotateWebhookSecret, testWebhook, toWebhook, updateWebhook } from '../../domain/webhooks/webhooks.ts';
 import { subscribableEventTypes } from '../../schemas/webhook.ts';
 import type { WebhookCreate } from '../../schemas/webhook.ts';
 import { serviceContext } from '../../services.ts';
-import type { PageDeps } from '../plugin.ts';
+import type { PageDeps } from '../page-deps.ts';
 import { field, fields, FormCheck, formErrors } from '../forms.ts';
 import { idParam, pathOf, redirectWith, routeOf, sendPage } from '../render.ts';
 import { scopeOf } from '../scope.ts';

@@ -1,0 +1,72 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { AccountsTable, DB } from '../../db/schema.ts';
+import type { Clock } from '../../kernel/clock.ts';
+
+/** A session unused for this long ends. */
+export const sessionIdleMs = 2 * 3_600_000;
+/** A session ends this long after sign-in, however active. */
+export const sessionMaxMs = 12 * 3_600_000;
+/** last_seen_at is written at most this often, so browsing a page costs no write. */
+const touchEveryMs = 60_000;
+
+export interface DashboardSession {
+  idHash: string;
+  csrfToken: string;
+  user: { id: string; email: string };
+  account: Pick<AccountsTable, 'id' | 'name' | 'plan'>;
+}
+
+const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
+
+/** Starts a session and answers its id, the cookie's value; only its hash is stored. */
+export async function startSession(db: Kysely<DB>, clock: Clock, userId: string): Promise<{ id: string; maxAgeSeconds: number }> {
+  const now = clock.now();
+  const id = randomBytes(32).toString('base64url');
+  // Sign-ins are rare next to page views: a good moment to forget sessions that have ended.
+  await db
+    .deleteFrom('dashboard_sessions')
+    .where((eb) => eb.or([eb('expires_at', '<=', now.toISOString()), eb('last_seen_at', '<=', new Date(now.getTime() - sessionIdleMs).toISOString())]))
+    .execute();
+  await db
+    .insertInto('dashboard_sessions')
+    .values({
+      id_hash: hashId(id),
+      user_id: userId,
+      csrf_token: randomBytes(32).toString('base64url'),
+      created_at: now.toISOString(),
+      last_seen_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + sessionMaxMs).toISOString(),
+    })
+    .execute();
+  return { id, maxAgeSeconds: sessionMaxMs / 1000 };
+}
+
+/** The live session a cookie value names, or undefined for a missing, unknown, idle or expired one. */
+export async function findSession(db: Kysely<DB>, clock: Clock, id: string | undefined): Promise<DashboardSession | undefined> {
+  if (!id || !/^[A-Za-z0-9_-]{43}$/.test(id)) return undefined;
+  const now = clock.now();
+  const row = await db
+    .selectFrom('dashboard_sessions as s')
+    .innerJoin('dashboard_users as u', 'u.id', 's.user_id')
+    .innerJoin('accounts as a', 'a.id', 'u.account_id')
+    .select(['s.id_hash', 's.csrf_token', 's.last_seen_at', 's.expires_at', 'u.id as user_id', 'u.email', 'a.id as account_id', 'a.name as account_name', 'a.plan'])
+    .where('s.id_hash', '=', hashId(id))
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const idleSince = new Date(now.getTime() - sessionIdleMs).toISOString();
+  if (row.expires_at <= now.toISOString() || row.last_seen_at <= idleSince) return undefined;
+  if (Date.parse(row.last_seen_at) + touchEveryMs <= now.getTime()) {
+    await db.updateTable('dashboard_sessions').set({ last_seen_at: now.toISOString() }).where('id_hash', '=', row.id_hash).execute();
+  }
+  return {
+    idHash: row.id_hash,
+    csrfToken: row.csrf_token,
+    user: { id: row.user_id, email: row.email },
+    account: { id: row.account_id, name: row.account_name, plan: row.plan },
+  };
+}
+
+export async function endSession(db: Kysely<DB>, idHash: string): Promise<void> {
+  await db.deleteFrom('dashboard_sessions').where('id_hash', '=', idHash).execute();
+}

@@ -1,0 +1,78 @@
+import type { CarrierId } from '../../config.ts';
+import type { PurchasedLabel } from '../../carriers/carrier.ts';
+import type { ShipmentsTable } from '../../db/schema.ts';
+import type { LabelData, LabelFormat } from '../../labels/label-data.ts';
+import type { Context } from '../core/context.ts';
+import { ApiError } from '../../kernel/errors.ts';
+import { serviceName, type PurchaseRecord } from '../shipments/shipments.ts';
+
+/** What the label of this purchase shows. */
+export function labelDataFor(row: ShipmentsTable, trackingNumber: string): LabelData {
+  const record: PurchaseRecord = JSON.parse(row.purchase);
+  return {
+    carrier: row.carrier as CarrierId,
+    serviceCode: row.service,
+    serviceName: serviceName(row.carrier, row.service),
+    trackingNumber,
+    from: record.from,
+    to: record.to,
+    weightLb: record.parcel.weightLb,
+    ...(record.parcel.dimensionsIn && { dimensionsIn: record.parcel.dimensionsIn }),
+    shipDate: record.shipDate.slice(0, 10),
+    ...(record.zone !== null && { zone: record.zone }),
+    ...(record.reference !== null && { reference: record.reference }),
+    isReturn: row.is_return === 1,
+    sample: row.mode === 'test',
+  };
+}
+
+/**
+ * Puts a bought label on file and says in which format. The simulators send no file, so shipd draws the one asked
+ * for. A carrier's file is kept as the format it really is: a PNG where a PDF was asked (UPS when label recovery
+ * fails) is still the PDF label, served as a 4×6 PDF page holding that same image (labelBytes makes the page when
+ * first asked for), and any other mismatch keeps the carrier's own format, because a live label redrawn by shipd
+ * would not be the carrier's.
+ */
+export async function fileBoughtLabel(ctx: Pick<Context, 'db' | 'labels' | 'renderer'>, row: ShipmentsTable, label: PurchasedLabel, at: string): Promise<LabelFormat> {
+  const asked = row.label_format;
+  if (!label.file) {
+    await ctx.labels.put(ctx.db, row.id, asked, await ctx.renderer.render(labelDataFor(row, label.trackingNumber), asked), at);
+    return asked;
+  }
+  await ctx.labels.put(ctx.db, row.id, label.file.format, label.file.bytes, at);
+  return label.file.format === 'png' && asked === 'pdf' ? 'pdf' : label.file.format;
+}
+
+/**
+ * A bought label's file in a format: the stored one, else, for a test label, drawn once and kept. A live label is
+ * the carrier's own file, so it is served only as the carrier sold it, or its PNG placed on a 4×6 PDF page: a
+ * label shipd drew for a live tracking number would not be the carrier's.
+ */
+export async function labelBytes(ctx: Pick<Context, 'db' | 'labels' | 'clock' | 'renderer'>, row: ShipmentsTable, format: LabelFormat): Promise<Buffer> {
+  const stored = await ctx.labels.get(row.id, format);
+  if (stored) return stored;
+  if (row.mode === 'live') return carrierFileAs(ctx, row, format);
+  const bytes = await ctx.renderer.render(labelDataFor(row, row.tracking_number!), format);
+  await ctx.labels.put(ctx.db, row.id, format, bytes, ctx.clock.now().toISOString());
+  return bytes;
+}
+
+async function carrierFileAs(ctx: Pick<Context, 'db' | 'labels' | 'clock'>, row: ShipmentsTable, format: LabelFormat): Promise<Buffer> {
+  const png = format === 'pdf' ? await ctx.labels.get(row.id, 'png') : undefined;
+  if (png) {
+    const { mergeLabels } = await import('../../labels/merge.ts');
+    const pdf = await mergeLabels('png', [png]);
+    await ctx.labels.put(ctx.db, row.id, 'pdf', pdf, ctx.clock.now().toISOString());
+    return pdf;
+  }
+  throw new ApiError(
+    'label_format_unavailable',
+    `${serviceName(row.carrier, row.service)} label ${row.tracking_number} was sold by the carrier as ${row.label_format.toUpperCase()}; a live label is the carrier's own file and shipd does not redraw it as ${format.toUpperCase()}`,
+  );
+}
+
+/** The formats a bought label can be served in now, without asking the carrier: every one for a test label. */
+export function servableFormats(row: ShipmentsTable): LabelFormat[] {
+  if (row.mode !== 'live') return ['pdf', 'png', 'zpl'];
+  return row.label_format === 'png' ? ['png', 'pdf'] : [row.label_format];
+}

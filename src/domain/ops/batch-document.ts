@@ -1,0 +1,55 @@
+import type { BatchesTable } from '../../db/schema.ts';
+import type { Context } from '../core/context.ts';
+import { ApiError } from '../../kernel/errors.ts';
+import { labelBytes } from '../label-files/label-bytes.ts';
+
+type Deps = Pick<Context, 'db' | 'labels' | 'clock' | 'renderer'>;
+
+/** The labels a batch bought, as shipments, in the order given. */
+const batchShipments = (ctx: Deps, batchId: string) =>
+  ctx.db
+    .selectFrom('batch_items')
+    .innerJoin('shipments', 'shipments.id', 'batch_items.shipment_id')
+    .where('batch_items.batch_id', '=', batchId)
+    .orderBy('batch_items.position');
+
+/** The merged file of the batch's labels that are still good, kept beside the labels; null when none is. */
+export async function buildBatchDocument(ctx: Deps, batch: BatchesTable): Promise<'pdf' | 'zpl' | null> {
+  const rows = await batchShipments(ctx, batch.id).selectAll('shipments').where('batch_items.status', '=', 'purchased').where('shipments.status', '=', 'purchased').execute();
+  const files: Buffer[] = [];
+  for (const row of rows) {
+    // A live label the carrier sold in another format than the batch's cannot join its file; it prints from its
+    // own label_url, which the batch's results list.
+    const file = await labelBytes(ctx, row, batch.label_format).catch((err: unknown) => {
+      if (err instanceof ApiError && err.code === 'label_format_unavailable') return undefined;
+      throw err;
+    });
+    if (file) files.push(file);
+  }
+  if (files.length === 0) return null;
+  // Loaded when first needed: the PDF libraries would otherwise sit in the API thread's memory for nothing, as
+  // labels are drawn on the render threads.
+  const { mergedFormat, mergeLabels } = await import('../../labels/merge.ts');
+  const format = mergedFormat(batch.label_format);
+  await ctx.labels.put(ctx.db, batch.id, format, await mergeLabels(batch.label_format, files), ctx.clock.now().toISOString());
+  return format;
+}
+
+/**
+ * The batch's merged file as it may be printed now: a label voided since the file was made would ship an unpaid
+ * parcel, so the file is made again without it (the batch's updated_at marks when the file was last made).
+ */
+export async function currentBatchDocument(ctx: Deps, batch: BatchesTable): Promise<void> {
+  const voided = await batchShipments(ctx, batch.id)
+    .select('shipments.id')
+    .where('shipments.status', '!=', 'purchased')
+    .where('shipments.voided_at', '>=', batch.updated_at)
+    .limit(1)
+    .executeTakeFirst();
+  if (!voided) return;
+  const at = ctx.clock.now().toISOString();
+  // With no label left there is no new file: the mark stays, so every later download finds the voids again and is
+  // refused, rather than served the last file made, voided labels and all.
+  if (!(await buildBatchDocument(ctx, batch))) throw new ApiError('label_voided', `Every label of ${batch.id} was voided; there is nothing to print`);
+  await ctx.db.updateTable('batches').set({ updated_at: at }).where('id', '=', batch.id).execute();
+}

@@ -1,0 +1,179 @@
+import type { Kysely } from 'kysely';
+import type { CarrierId } from '../../config.ts';
+import type { DB, ManifestsTable, ShipmentsTable } from '../../db/schema.ts';
+import { carrierCatalog } from '../../carriers/catalog.ts';
+import type { Manifest, ManifestCreate } from '../../schemas/manifest.ts';
+import type { Context } from '../core/context.ts';
+import { ApiError, type FieldError } from '../../kernel/errors.ts';
+import { newId } from '../../kernel/ids.ts';
+import { money } from '../core/money.ts';
+import { fetchPage, type ListInput, type Page } from '../core/pagination.ts';
+import { labelUrl, serviceName, type PurchaseRecord } from '../shipments/shipments.ts';
+import { inTransaction } from '../core/transaction.ts';
+
+/** What each carrier calls the form a driver scans to accept the day's parcels. */
+const formTitles: Record<CarrierId, string> = {
+  usps: 'USPS SCAN Form',
+  ups: 'UPS End of Day Summary',
+  fedex: 'FedEx Ground Close Manifest',
+};
+
+const carrierName = (id: CarrierId) => carrierCatalog.find((c) => c.id === id)!.name;
+
+/** The labels on each of these manifests, in one query however many there are. */
+async function shipmentIds(db: Kysely<DB>, manifestIds: string[]): Promise<Map<string, string[]>> {
+  const byManifest = new Map<string, string[]>(manifestIds.map((id) => [id, []]));
+  if (manifestIds.length === 0) return byManifest;
+  const rows = await db.selectFrom('shipments').select(['id', 'manifest_id']).where('manifest_id', 'in', manifestIds).orderBy('id').execute();
+  for (const row of rows) byManifest.get(row.manifest_id!)!.push(row.id);
+  return byManifest;
+}
+
+function toManifest(ctx: Pick<Context, 'config' | 'clock'>, row: ManifestsTable, ids: string[]): Manifest {
+  return {
+    id: row.id,
+    object: 'manifest',
+    carrier: row.carrier as CarrierId,
+    ship_date: row.ship_date,
+    shipment_ids: ids,
+    shipment_count: row.shipment_count,
+    total_weight: { value: row.total_weight_oz / 16, unit: 'lb' },
+    total_postage: money(row.total_postage_cents),
+    form_url: labelUrl(ctx, row.id, 'pdf'),
+    mode: row.mode,
+    created_at: row.created_at,
+  };
+}
+
+const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString();
+
+/**
+ * The labels the form will list. Given ids must each be the key's purchased, unmanifested outbound label of this
+ * carrier and day; each one that is not is named.
+ */
+async function labelsToManifest(db: Kysely<DB>, ctx: Context, input: ManifestCreate): Promise<ShipmentsTable[]> {
+  let q = db
+    .selectFrom('shipments')
+    .selectAll()
+    .where('owner_key_id', '=', ctx.principal.keyId)
+    .where('carrier', '=', input.carrier)
+    .where('status', '=', 'purchased')
+    .where('is_return', '=', 0)
+    .where('manifest_id', 'is', null)
+    .where('created_at', '>=', `${input.ship_date}T00:00:00.000Z`)
+    .where('created_at', '<', nextDay(input.ship_date))
+    .orderBy('id');
+  if (input.shipment_ids) q = q.where('id', 'in', input.shipment_ids);
+  const rows = await q.execute();
+  if (input.shipment_ids && rows.length < input.shipment_ids.length) {
+    const found = new Set(rows.map((r) => r.id));
+    const errors: FieldError[] = input.shipment_ids.flatMap((id, i) =>
+      found.has(id)
+        ? []
+        : [{ in: 'body' as const, pointer: `/shipment_ids/${i}`, detail: `${id} is not a purchased, unmanifested outbound ${input.carrier} label of yours bought on ${input.ship_date}` }],
+    );
+    throw new ApiError('validation_failed', `${errors.length} of the shipment_ids cannot go on this manifest`, errors);
+  }
+  if (rows.length === 0) {
+    throw new ApiError('nothing_to_manifest', `You have no purchased ${carrierName(input.carrier)} labels bought on ${input.ship_date} that are not on a manifest yet`);
+  }
+  return rows;
+}
+
+/** Tries before a manifest whose labels keep changing under it (voided, or taken by a rival manifest) gives up. */
+const manifestTries = 3;
+
+/**
+ * POST /manifests: the end-of-day form for a carrier and day. The labels on it are handed over: in test mode they
+ * can no longer be voided, as a real carrier refuses to void what it has accepted.
+ *
+ * The form is drawn before the transaction, not inside it: a form of a thousand labels takes a while to draw, and
+ * on SQLite a transaction holds the only connection. The transaction then claims exactly the labels drawn, and if
+ * any of them changed meanwhile, the form is drawn again from what is there now.
+ */
+export async function createManifest(ctx: Context, input: ManifestCreate): Promise<Manifest> {
+  const now = ctx.clock.now();
+  const id = newId('man', now.getTime());
+  for (let tries = 1; ; tries++) {
+    const rows = await labelsToManifest(ctx.db, ctx, input);
+    const { manifest, pdf } = await drawManifest(ctx, input, id, now, rows);
+    await ctx.labels.put(ctx.db, id, 'pdf', pdf, manifest.created_at);
+    try {
+      await inTransaction(ctx.db, async (trx) => {
+        const updated = await trx
+          .updateTable('shipments')
+          .set({ manifest_id: id, updated_at: manifest.created_at })
+          .where('id', 'in', rows.map((r) => r.id))
+          .where('status', '=', 'purchased')
+          .where('manifest_id', 'is', null)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) !== rows.length) {
+          throw new ApiError('labels_changed', `The labels for this manifest changed while it was being made (voided, or put on another manifest) ${manifestTries} times; try again`);
+        }
+        await trx.insertInto('manifests').values(manifest).execute();
+      });
+      return toManifest(ctx, manifest, rows.map((r) => r.id));
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 'labels_changed') || tries === manifestTries) throw err;
+    }
+  }
+}
+
+async function drawManifest(ctx: Context, input: ManifestCreate, id: string, now: Date, rows: ShipmentsTable[]): Promise<{ manifest: ManifestsTable; pdf: Buffer }> {
+  const lines = rows.map((row) => {
+    const record: PurchaseRecord = JSON.parse(row.purchase);
+    const postageCents = row.postage_cents ?? row.quoted_cents;
+    return { row, record, postageCents };
+  });
+  const totalWeightOz = Math.round(lines.reduce((sum, l) => sum + l.record.parcel.weightLb * 16, 0));
+  const totalPostageCents = lines.reduce((sum, l) => sum + l.postageCents, 0);
+  const manifest: ManifestsTable = {
+    id,
+    owner_key_id: ctx.principal.keyId,
+    account_id: ctx.principal.accountId,
+    mode: ctx.principal.mode,
+    carrier: input.carrier,
+    ship_date: input.ship_date,
+    shipment_count: rows.length,
+    total_weight_oz: totalWeightOz,
+    total_postage_cents: totalPostageCents,
+    created_at: now.toISOString(),
+  };
+  const origins = [...new Set(lines.map(({ record: { from } }) => `${from.name ? `${from.name}, ` : ''}${from.street1}, ${from.city}, ${from.state} ${from.zip}`))];
+  // Loaded when first needed, as batch files are (see batch-document.ts).
+  const { writeManifestForm } = await import('../../labels/manifest-form.ts');
+  const pdf = await writeManifestForm({
+    id,
+    title: formTitles[input.carrier],
+    carrierName: carrierName(input.carrier),
+    shipDate: input.ship_date,
+    createdAt: now,
+    origin: origins.length === 1 ? [`Ship from: ${origins[0]}`] : [`Ship from: ${origins.length} locations`],
+    lines: lines.map(({ row, record, postageCents }) => ({
+      trackingNumber: row.tracking_number!,
+      service: serviceName(row.carrier, row.service),
+      weightLb: record.parcel.weightLb,
+      destinationZip: record.to.zip,
+      postage: money(postageCents).amount,
+    })),
+    totalWeightLb: totalWeightOz / 16,
+    totalPostage: money(totalPostageCents).amount,
+    sample: ctx.principal.mode === 'test',
+  });
+  return { manifest, pdf };
+}
+
+export async function getManifest(ctx: Context, id: string): Promise<Manifest> {
+  const row = await ctx.db.selectFrom('manifests').selectAll().where('id', '=', id).where('owner_key_id', '=', ctx.principal.keyId).executeTakeFirst();
+  if (!row) throw new ApiError('not_found', `No manifest ${id}`);
+  return toManifest(ctx, row, (await shipmentIds(ctx.db, [id])).get(id)!);
+}
+
+export async function listManifests(ctx: Context, query: ListInput & { carrier?: CarrierId; ship_date?: string }): Promise<Page<Manifest>> {
+  let q = ctx.db.selectFrom('manifests').selectAll().where('owner_key_id', '=', ctx.principal.keyId);
+  if (query.carrier) q = q.where('carrier', '=', query.carrier);
+  if (query.ship_date) q = q.where('ship_date', '=', query.ship_date);
+  const page = await fetchPage(q, query, 'man', (row) => row);
+  const ids = await shipmentIds(ctx.db, page.data.map((row) => row.id));
+  return { ...page, data: page.data.map((row) => toManifest(ctx, row, ids.get(row.id)!)) };
+}

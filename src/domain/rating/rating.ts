@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import type { CarrierId } from '../../config.ts';
+import type { Carrier, ParcelSpec, Quote, RateRequest } from '../../carriers/carrier.ts';
+import { callCarrier } from '../carrier-accounts/carrier-call.ts';
+import type { Address } from '../../schemas/address.ts';
+import type { Parcel } from '../../schemas/order.ts';
+import { rateErrorCodes, type Rate, type RateError, type RateShop, type RateShopRequest } from '../../schemas/rate.ts';
+import type { Context } from '../core/context.ts';
+import type { FieldError } from '../../kernel/errors.ts';
+import { ownOrderRow } from '../orders/orders.ts';
+import type { Kysely } from 'kysely';
+import type { DB, OrdersTable } from '../../db/schema.ts';
+import { maxRatesPerShop, newRateShopIds } from './rate-ids.ts';
+import { encodeRates } from './rate-store.ts';
+import { money } from '../core/money.ts';
+import { dimensionsInInches, parcelErrors, weightInLb } from '../orders/parcels.ts';
+import { failIfAny, field, normalizeAddress, packageIdFor, resolvePackage, resolveShipFrom } from '../shipments/shipment-inputs.ts';
+import type { ResolvedPackage } from '../packages/packages.ts';
+
+export const rateLifetimeMs = 24 * 3_600_000;
+
+export function parcelSpec(parcel: Parcel, pkg?: ResolvedPackage): ParcelSpec {
+  const d = pkg ? pkg.preset.dimensions : parcel.dimensions;
+  return { weightLb: weightInLb(parcel.weight), ...(d && { dimensionsIn: dimensionsInInches(d) }) };
+}
+
+const addressParts = (a: Address) => [a.name, a.company, a.street1, a.street2, a.city, a.state, a.zip, a.residential];
+
+/**
+ * What a rate was quoted for; a purchase with this rate must be for the same. The fields are listed in a fixed
+ * order, so the same shipment gives the same print whatever order its JSON came in.
+ */
+export function quoteFingerprint(from: Address, to: Address, parcel: Parcel, packageId: string | null): string {
+  const d = parcel.dimensions;
+  const parts = [...addressParts(from), ...addressParts(to), parcel.weight.value, parcel.weight.unit, d?.length, d?.width, d?.height, d?.unit, packageId];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+export interface ShipmentInputs {
+  orderId: string | null;
+  from: Address;
+  to: Address;
+  parcel: Parcel;
+  pkg?: ResolvedPackage;
+}
+
+/** What an order ships: its addresses, and its parcel in its package if it names one. */
+export async function orderInputs(db: Kysely<DB>, ctx: Context, row: OrdersTable): Promise<ShipmentInputs> {
+  const errors: FieldError[] = [];
+  if (row.parcel === null) failIfAny([field('/order_id', 'the order has no parcel; add one with PATCH /orders/{id}')]);
+  const parcel: Parcel = JSON.parse(row.parcel!);
+  const pkg = row.package_id ? await resolvePackage(db, ctx, row.package_id, parcel, errors) : undefined;
+  failIfAny(errors.map((e) => ({ ...e, pointer: '/order_id' })));
+  return { orderId: row.id, from: JSON.parse(row.ship_from), to: JSON.parse(row.ship_to), parcel, pkg };
+}
+
+export function inputsFingerprint(inputs: ShipmentInputs): string {
+  return quoteFingerprint(inputs.from, inputs.to, inputs.parcel, inputs.pkg?.preset.id ?? null);
+}
+
+/** The carrier-neutral request for these inputs, shipping now. */
+export function rateRequest(inputs: ShipmentInputs, shipDate: Date, services?: string[]): RateRequest {
+  const box = inputs.pkg?.box;
+  return {
+    from: inputs.from,
+    to: inputs.to,
+    parcel: parcelSpec(inputs.parcel, inputs.pkg),
+    shipDate,
+    services,
+    ...(box && { carrierBox: { id: box.id, ...(box.flatRate && { flatRate: box.flatRate }) } }),
+  };
+}
+
+/** Every carrier's quotes for the request, cheapest first, and the carriers that could not quote. */
+export async function quoteAll(ctx: Context, chosen: Carrier[], request: RateRequest): Promise<{ quotes: Quote[]; errors: RateError[] }> {
+  const answers = await Promise.all(chosen.map((c) => callCarrier(c, ctx.config.carrierTimeoutMs, (signal) => c.rate(request, signal))));
+  const quotes: Quote[] = [];
+  const errors: RateError[] = [];
+  answers.forEach((answer, i) => {
+    if (answer.ok) {
+      for (const q of answer.value) {
+        // One form of zone for every carrier: USPS writes "07" and UPS "008" where the others write "7".
+        if (q.currency === 'USD') quotes.push({ ...q, zone: q.zone.replace(/^0+(?=\d)/, '') });
+        else errors.push({ carrier: q.carrier, code: 'carrier_error', detail: `${chosen[i]!.name} priced ${q.serviceName} in ${q.currency}; shipd prices in USD and never relabels a currency` });
+      }
+    } else {
+      const code = (rateErrorCodes as readonly string[]).includes(answer.error.code) ? (answer.error.code as RateError['code']) : 'carrier_error';
+      errors.push({ carrier: chosen[i]!.id, code, detail: answer.error.detail });
+    }
+  });
+  quotes.sort((a, b) => a.amountCents - b.amountCents || a.deliveryDays - b.deliveryDays);
+  return { quotes, errors };
+}
+
+async function resolveInputs(ctx: Context, input: RateShopRequest): Promise<ShipmentInputs> {
+  const errors: FieldError[] = [];
+  if (input.order_id) {
+    for (const name of ['ship_from', 'ship_from_id', 'ship_to', 'parcel', 'package_id'] as const) {
+      if (input[name] !== undefined) errors.push(field(`/${name}`, 'give order_id or the shipment itself, not both'));
+    }
+    failIfAny(errors);
+    return orderInputs(ctx.db, ctx, await ownOrderRow(ctx.db, ctx, input.order_id, false));
+  }
+  if (!input.ship_to) errors.push(field('/ship_to', 'is required without order_id'));
+  if (!input.parcel) errors.push(field('/parcel', "is required without order_id: at least its weight, as package_id or the account's default package gives only the size"));
+  const to = input.ship_to ? normalizeAddress(input.ship_to, '/ship_to', errors) : undefined;
+  if (input.parcel) errors.push(...parcelErrors(input.parcel, '/parcel'));
+  const packageId = await packageIdFor(ctx.db, ctx, input.package_id, input.parcel);
+  const pkg = packageId ? await resolvePackage(ctx.db, ctx, packageId, input.parcel, errors) : undefined;
+  const from = await resolveShipFrom(ctx.db, ctx, input, errors);
+  failIfAny(errors);
+  return { orderId: null, from: from.address!, to: to!, parcel: input.parcel!, pkg };
+}
+
+/**
+ * Shops the carriers in parallel and stores every quote, in one row of one batched write, so any of them can be
+ * bought by id for 24 hours. A carrier that fails or runs out of time becomes an entry in `errors`; it never fails the call.
+ */
+export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrier>, input: RateShopRequest): Promise<RateShop> {
+  const inputs = await resolveInputs(ctx, input);
+  const box = inputs.pkg?.box;
+  if (box && input.carriers && !input.carriers.includes(box.carrier)) {
+    failIfAny([field('/carriers', `${inputs.pkg!.preset.name} ships only with ${box.carrier}`)]);
+  }
+  // A carrier's own box ships only with that carrier.
+  let chosen = (box ? [box.carrier] : (input.carriers ?? (Object.keys(carriers) as CarrierId[]))).map((id) => carriers[id]);
+  if (input.services) {
+    const wanted = input.services;
+    const known = new Set(chosen.flatMap((c) => c.services.map((s) => s.code)));
+    failIfAny(wanted.flatMap((s, i) => (known.has(s) ? [] : [field(`/services/${i}`, `"${s}" is not a service of ${chosen.map((c) => c.name).join(', ')}`)])));
+    // A carrier none of whose services was asked for is not asked, nor reported as offering none.
+    chosen = chosen.filter((c) => c.services.some((s) => wanted.includes(s.code)));
+  }
+  const now = ctx.clock.now();
+  const { quotes, errors } = await quoteAll(ctx, chosen, rateRequest(inputs, now, input.services));
+  const createdAt = now.toISOString();
+  const expiresAt = new Date(now.getTime() + rateLifetimeMs).toISOString();
+  const print = inputsFingerprint(inputs);
+  const ids = newRateShopIds(now.getTime());
+  const kept = quotes.slice(0, maxRatesPerShop);
+  const numbered: Rate[] = kept.map((q, i) => ({
+    id: ids.rateId(i),
+    object: 'rate',
+    carrier: q.carrier,
+    service: q.service,
+    service_name: q.serviceName,
+    amount: money(q.amountCents),
+    list_amount: money(q.listAmountCents),
+    billable_weight: { value: q.billableWeightLb, unit: 'lb' },
+    zone: q.zone,
+    delivery_days: q.deliveryDays,
+    estimated_delivery_date: q.estimatedDeliveryDate,
+    guaranteed: q.guaranteed,
+    expires_at: expiresAt,
+  }));
+
+  if (numbered.length > 0) {
+    await ctx.rateStore.save({
+      rate_key: ids.rateKey,
+      id: ids.shopId,
+      owner_key_id: ctx.principal.keyId,
+      mode: ctx.principal.mode,
+      order_id: inputs.orderId,
+      inputs_fingerprint: print,
+      rates: encodeRates(kept),
+      created_at: createdAt,
+      expires_at: expiresAt,
+    });
+  }
+  return { id: ids.shopId, object: 'rate_shop', order_id: inputs.orderId, rates: numbered, errors, created_at: createdAt };
+}

@@ -1,0 +1,404 @@
+import { sql } from 'kysely';
+import type { CarrierId } from '../../config.ts';
+import type { OrdersTable, ShipmentsTable } from '../../db/schema.ts';
+import type { Carrier, PurchasedLabel, Quote } from '../../carriers/carrier.ts';
+import type { LabelFormat } from '../../labels/label-data.ts';
+import type { Shipment, ShipmentCreate } from '../../schemas/shipment.ts';
+import { chargePostage, requirePaymentMethod } from '../accounts/billing.ts';
+import { carrierAccess, carrierForShipment, type CarrierAccess } from '../carrier-accounts/carrier-access.ts';
+import { callCarrier } from '../carrier-accounts/carrier-call.ts';
+import type { Context } from '../core/context.ts';
+import { ApiError } from '../../kernel/errors.ts';
+import { recordEvent } from '../webhooks/events.ts';
+import { newId } from '../../kernel/ids.ts';
+import { ownOrderRow, toOrder } from '../orders/orders.ts';
+import { inputsFingerprint, orderInputs, quoteAll, rateRequest, type ShipmentInputs } from '../rating/rating.ts';
+import { fileBoughtLabel } from '../label-files/label-bytes.ts';
+import { ownerOf, serviceName, toShipment, type PurchaseRecord } from './shipments.ts';
+import { fingerprint, idempotencyTtlMs } from '../core/idempotency.ts';
+import { inTransaction } from '../core/transaction.ts';
+
+/**
+ * A pending purchase older than this was left by a crash (its request would have finished or failed by now),
+ * and may be finished by the reconcile job or by the client's retry with the same Idempotency-Key.
+ */
+export function pendingStaleMs(ctx: Pick<Context, 'config'>): number {
+  return ctx.config.carrierTimeoutMs + 5_000;
+}
+
+/** What is about to be bought: the carrier's service and the quote it was chosen by. */
+export interface PurchasePlan {
+  carrier: CarrierId;
+  service: string;
+  quotedCents: number;
+  rateId: string | null;
+  zone: string | null;
+  estimatedDeliveryDate: string | null;
+}
+
+const fromQuote = (q: Quote, rateId: string | null): PurchasePlan => ({
+  carrier: q.carrier,
+  service: q.service,
+  quotedCents: q.amountCents,
+  rateId,
+  zone: q.zone,
+  estimatedDeliveryDate: q.estimatedDeliveryDate,
+});
+
+/** The rate the client chose, if it is theirs, unexpired, and was quoted for exactly what the order ships. */
+async function planFromRate(ctx: Context, inputs: ShipmentInputs, rateId: string): Promise<PurchasePlan> {
+  const found = await ctx.rateStore.find(ctx.db, rateId);
+  if (!found || found.shop.owner_key_id !== ctx.principal.keyId) throw new ApiError('not_found', `No rate ${rateId}`);
+  const { rate, shop } = found;
+  if (shop.expires_at <= ctx.clock.now().toISOString()) throw new ApiError('rate_expired', `Rate ${rateId} expired at ${shop.expires_at}; shop rates again`);
+  if (shop.inputs_fingerprint !== inputsFingerprint(inputs)) {
+    throw new ApiError('rate_not_for_order', `Rate ${rateId} was quoted for other addresses or another parcel than order ${inputs.orderId} has now; shop rates for the order again`);
+  }
+  return {
+    carrier: rate.carrier,
+    service: rate.service,
+    quotedCents: Math.round(Number(rate.amount.amount) * 100),
+    rateId,
+    zone: rate.zone,
+    estimatedDeliveryDate: rate.estimated_delivery_date,
+  };
+}
+
+/**
+ * How a label is chosen without a rate id: `requested` takes the order's requested service, else the cheapest rate
+ * of any carrier; `cheapest` takes the cheapest rate whatever the order requested.
+ */
+export type Selection = 'requested' | 'cheapest';
+
+const requestedService = (order: OrdersTable, selection: Selection): { carrier: CarrierId; service: string } | null =>
+  selection === 'requested' && order.requested_service ? JSON.parse(order.requested_service) : null;
+
+/** The one carrier the order can go with, when its requested service or its carrier's box decides it. */
+const onlyCarrier = (order: OrdersTable, inputs: ShipmentInputs, selection: Selection): CarrierId | undefined =>
+  requestedService(order, selection)?.carrier ?? inputs.pkg?.box?.carrier;
+
+/** `only`: the order's one carrier (onlyCarrier), if it has one. */
+async function planFromQuotes(ctx: Context, carriers: Record<CarrierId, Carrier>, inputs: ShipmentInputs, order: OrdersTable, selection: Selection, only: CarrierId | undefined): Promise<PurchasePlan> {
+  const requested = requestedService(order, selection);
+  const chosen = only ? [carriers[only]] : Object.values(carriers);
+  const { quotes, errors } = await quoteAll(ctx, chosen, rateRequest(inputs, ctx.clock.now(), requested ? [requested.service] : undefined));
+  const best = quotes[0];
+  if (!best) {
+    const why = errors.map((e) => `${e.carrier}: ${e.detail}`).join('; ');
+    const what = requested ? `${serviceName(requested.carrier, requested.service)} (the order's requested service)` : 'any carrier';
+    throw new ApiError('no_rate_available', `No rate from ${what} for order ${order.id}${why ? `: ${why}` : ''}`);
+  }
+  return fromQuote(best, null);
+}
+
+function checkPurchasable(order: OrdersTable): void {
+  if (order.status === 'shipped') throw new ApiError('order_already_shipped', `Order ${order.id} already has a label (${order.shipment_id}); void it first to buy another`);
+  if (order.status !== 'incomplete') throw new ApiError('order_not_purchasable', `Order ${order.id} is ${order.status}; only incomplete orders can be bought a label`);
+}
+
+/** Buys the order's label: POST /shipments, and each order of a batch. */
+export async function buyLabel(ctx: Context, input: ShipmentCreate, selection: Selection = 'requested'): Promise<Shipment> {
+  const earlier = ctx.idempotencyKey ? await purchaseByKey(ctx, input.order_id, false, ctx.idempotencyKey, input) : undefined;
+  if (earlier) return resumePurchase(ctx, earlier);
+
+  const order = await ownOrderRow(ctx.db, ctx, input.order_id, false);
+  checkPurchasable(order);
+  const inputs = await orderInputs(ctx.db, ctx, order);
+  const access = await carrierAccess(ctx, ctx.principal.accountId, ctx.principal.mode);
+  const rest = { order, inputs, isReturn: false, format: input.label_format, metadata: input.metadata };
+  if (input.rate_id) {
+    const plan = await planFromRate(ctx, inputs, input.rate_id);
+    return purchase(ctx, access.carriers, { ...rest, plan, ...(await paymentFor(ctx, access, plan.carrier)) });
+  }
+  // Payment is settled before any carrier is asked anything: without a good payment method, only the account's
+  // own carrier accounts (billed by the carrier) may be quoted.
+  const platform = await platformPayment(ctx);
+  const only = onlyCarrier(order, inputs, selection);
+  if (platform instanceof ApiError && (only ? !access.own.has(only) : access.own.size === 0)) throw platform;
+  const candidates = platform instanceof ApiError ? pick(access.carriers, access.own) : access.carriers;
+  const plan = await planFromQuotes(ctx, candidates, inputs, order, selection, only);
+  return purchase(ctx, access.carriers, { ...rest, plan, ...(await paymentFor(ctx, access, plan.carrier)) });
+}
+
+const pick = (carriers: Record<CarrierId, Carrier>, ids: ReadonlySet<CarrierId>) =>
+  Object.fromEntries(Object.entries(carriers).filter(([id]) => ids.has(id as CarrierId))) as Record<CarrierId, Carrier>;
+
+/** The platform payment method, or the 402 that its absence or decline means, without throwing it yet. */
+export async function platformPayment(ctx: Context): Promise<string | ApiError> {
+  try {
+    return await requirePaymentMethod(ctx.db, ctx.principal.accountId, ctx.principal.mode);
+  } catch (err) {
+    if (err instanceof ApiError) return err;
+    throw err;
+  }
+}
+
+/** How a label of this carrier is paid: by the carrier's bill for the account's own account, else platform postage (402 without a method). */
+export async function paymentFor(ctx: Context, access: CarrierAccess, carrier: CarrierId): Promise<Pick<PurchaseInput, 'payment' | 'paymentMethod'>> {
+  if (access.own.has(carrier)) return { payment: 'carrier_account', paymentMethod: null };
+  return { payment: 'platform', paymentMethod: await requirePaymentMethod(ctx.db, ctx.principal.accountId, ctx.principal.mode) };
+}
+
+export interface PurchaseInput {
+  order: OrdersTable;
+  inputs: ShipmentInputs;
+  plan: PurchasePlan;
+  payment: 'platform' | 'carrier_account';
+  /** The account's method platform postage is charged to; null when the carrier bills the account itself. */
+  paymentMethod: string | null;
+  isReturn: boolean;
+  format: LabelFormat | undefined;
+  metadata: Record<string, string> | undefined;
+}
+
+/** What a purchase request asks for beyond its order. */
+interface PurchaseAsk {
+  rate_id?: string;
+  label_format?: LabelFormat;
+  metadata?: Record<string, string>;
+}
+
+/**
+ * The purchase this Idempotency-Key started for the order within the key's 7 days, if any. The HTTP layer forgets
+ * a key whose request failed with a 5xx, so a retry reaches here even when its body differs: a purchase started
+ * for another request is refused, not answered.
+ */
+export async function purchaseByKey(ctx: Context, orderId: string, isReturn: boolean, key: string, ask: PurchaseAsk): Promise<ShipmentsTable | undefined> {
+  const row = await ctx.db
+    .selectFrom('shipments')
+    .selectAll()
+    .where('owner_key_id', '=', ctx.principal.keyId)
+    .where('order_id', '=', orderId)
+    .where('is_return', '=', isReturn ? 1 : 0)
+    .where('idempotency_key', '=', key)
+    .where('status', 'in', ['pending', 'purchased', 'voided', 'void_pending', 'abandoned'])
+    .where('created_at', '>', new Date(ctx.clock.now().getTime() - idempotencyTtlMs).toISOString())
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const same =
+    (ask.rate_id ?? null) === row.rate_id &&
+    (ask.label_format ?? 'pdf') === row.label_format &&
+    fingerprint(ask.metadata ?? {}) === fingerprint(JSON.parse(row.metadata));
+  if (!same) throw new ApiError('idempotency_key_reused', `This Idempotency-Key already started the purchase ${row.id} with a different request; use a new key for a new request`);
+  return row;
+}
+
+/** A retry of a purchase whose first request never answered: its label if it was bought, else finish buying it. */
+export async function resumePurchase(ctx: Context, row: ShipmentsTable): Promise<Shipment> {
+  // Its retries get the same failure: buying anew under the key could sell the second label the key is there to prevent.
+  if (row.status === 'abandoned') throw new ApiError('carrier_error', `The purchase ${row.id} failed: ${row.last_error}`);
+  if (row.status !== 'pending') return toShipment(ctx, row);
+  if (Date.parse(row.updated_at) > ctx.clock.now().getTime() - pendingStaleMs(ctx)) {
+    throw new ApiError('idempotency_key_in_use', `The purchase ${row.id} with this Idempotency-Key is still running; retry in a few seconds for its answer`);
+  }
+  return finishPending(ctx, row);
+}
+
+/**
+ * Records the purchase, then buys from the carrier, then completes it: three steps, so that a crash at any point
+ * leaves either nothing, or a pending record that the reconcile job finishes or undoes. The database, not this
+ * code, refuses a second active label for the order.
+ */
+export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier>, p: PurchaseInput): Promise<Shipment> {
+  const now = ctx.clock.now();
+  const at = now.toISOString();
+  const record: PurchaseRecord = {
+    from: p.isReturn ? p.inputs.to : p.inputs.from,
+    to: p.isReturn ? p.inputs.from : p.inputs.to,
+    parcel: rateRequest(p.inputs, now).parcel,
+    shipDate: at,
+    zone: p.plan.zone,
+    estimatedDeliveryDate: p.plan.estimatedDeliveryDate,
+    reference: p.order.order_number,
+  };
+  const row: ShipmentsTable = {
+    id: newId('shp', now.getTime()),
+    owner_key_id: ctx.principal.keyId,
+    account_id: ctx.principal.accountId,
+    mode: ctx.principal.mode,
+    order_id: p.order.id,
+    status: 'pending',
+    is_return: p.isReturn ? 1 : 0,
+    carrier: p.plan.carrier,
+    service: p.plan.service,
+    rate_id: p.plan.rateId,
+    quoted_cents: p.plan.quotedCents,
+    postage_cents: null,
+    payment: p.payment,
+    payment_method: p.paymentMethod,
+    label_format: p.format ?? 'pdf',
+    tracking_number: null,
+    carrier_shipment_id: null,
+    purchase: JSON.stringify(record),
+    idempotency_key: ctx.idempotencyKey ?? null,
+    metadata: JSON.stringify(p.metadata ?? {}),
+    last_error: null,
+    created_at: at,
+    updated_at: at,
+    voided_at: null,
+    tracking_status: null,
+    tracking_events: null,
+    tracking_next_check_at: null,
+    manifest_id: null,
+  };
+  await inTransaction(ctx.db, async (trx) => {
+    const order = await ownOrderRow(trx, ctx, p.order.id, true);
+    if (!p.isReturn) checkPurchasable(order);
+    if (order.updated_at !== p.order.updated_at) {
+      throw new ApiError('rate_not_for_order', `Order ${order.id} changed while its label was being chosen; try again`);
+    }
+    const inserted = await trx.insertInto('shipments').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) {
+      throw p.isReturn
+        ? new ApiError('order_already_shipped', `Order ${order.id} already has an active return label; void it first`)
+        : new ApiError('order_already_shipped', `Order ${order.id} already has an active label, or one is being bought right now`);
+    }
+  });
+  return buyAndComplete(ctx, carriers[p.plan.carrier], row);
+}
+
+function purchaseRequest(row: ShipmentsTable) {
+  const record: PurchaseRecord = JSON.parse(row.purchase);
+  return {
+    from: record.from,
+    to: record.to,
+    parcel: record.parcel,
+    shipDate: new Date(record.shipDate),
+    service: row.service,
+    quotedCents: row.quoted_cents,
+    labelFormat: row.label_format,
+    isReturn: row.is_return === 1,
+    ...(record.reference !== null && { reference: record.reference }),
+    // The shipment id, the same on every try: a retried purchase gets the first label back.
+    idempotencyKey: row.id,
+  };
+}
+
+async function buyAndComplete(ctx: Context, carrier: Carrier, row: ShipmentsTable): Promise<Shipment> {
+  const bought = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.purchase(purchaseRequest(row), signal));
+  if (!bought.ok) {
+    if (bought.error.code === 'carrier_timeout') {
+      // The carrier may have sold the label without our hearing of it: the reconcile job decides it (finishPending).
+      const then = carrier.idempotentPurchase ? 'finished or undone' : 'given up (the carrier cannot be asked again safely)';
+      throw new ApiError('carrier_timeout', `${bought.error.detail}. The purchase ${row.id} will be ${then} shortly; GET /shipments/${row.order_id} shows the outcome`);
+    }
+    await ctx.db
+      .updateTable('shipments')
+      .set({ status: 'failed', last_error: bought.error.detail, updated_at: ctx.clock.now().toISOString() })
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
+      .execute();
+    throw new ApiError('carrier_error', `${carrier.name} did not sell the label: ${bought.error.detail}`);
+  }
+  return complete(ctx, row, bought.value);
+}
+
+/** Stores the label, charges the postage, ships the order and reports it, all or nothing. */
+async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel): Promise<Shipment> {
+  const at = ctx.clock.now().toISOString();
+  const labelFormat = await fileBoughtLabel(ctx, row, label, at);
+  return inTransaction(ctx.db, async (trx) => {
+    // Orders before shipments, in every transaction that changes both: PostgreSQL would otherwise deadlock a
+    // completion against a rival purchase that holds the order and waits on this shipment's unique-index entry.
+    let orderQuery = trx.selectFrom('orders').selectAll().where('id', '=', row.order_id);
+    if (ctx.dbKind === 'postgres') orderQuery = orderQuery.forUpdate();
+    const order = await orderQuery.executeTakeFirstOrThrow();
+    // shipd's money is USD: a label billed in another currency is recorded at the USD price the client accepted,
+    // and the carrier's own figure is kept beside it rather than relabelled as dollars.
+    const foreign = label.currency !== 'USD';
+    const postageCents = foreign ? row.quoted_cents : label.postageCents;
+    const bought = {
+      status: 'purchased',
+      tracking_number: label.trackingNumber,
+      carrier_shipment_id: label.carrierShipmentId,
+      postage_cents: postageCents,
+      label_format: labelFormat,
+      ...(foreign && { last_error: `The carrier billed ${(label.postageCents / 100).toFixed(2)} ${label.currency}; the quoted USD price is recorded` }),
+      updated_at: at,
+      // The tracking worker follows the label from now on.
+      tracking_status: 'pre_transit',
+      tracking_events: 0,
+      tracking_next_check_at: at,
+    } as const;
+    const done: ShipmentsTable = { ...row, ...bought };
+    const updated = await trx
+      .updateTable('shipments')
+      .set(bought)
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) {
+      // Someone else (the reconcile job, or a retry) finished it first; theirs is the answer.
+      const now = await trx.selectFrom('shipments').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+      if (now.status === 'failed' || now.status === 'abandoned') throw new ApiError('carrier_error', `The purchase ${row.id} failed: ${now.last_error ?? 'the carrier refused it'}`);
+      return toShipment(ctx, now);
+    }
+    if (row.payment === 'platform' && postageCents > 0) {
+      await chargePostage(trx, {
+        accountId: row.account_id,
+        mode: row.mode,
+        ownerKeyId: row.owner_key_id,
+        shipmentId: row.id,
+        cents: postageCents,
+        paymentMethod: row.payment_method!,
+        at,
+      });
+    }
+    const shipment = toShipment(ctx, done);
+    if (row.is_return === 0) {
+      const shipped: OrdersTable = { ...order, status: 'shipped', shipment_id: row.id, updated_at: at };
+      await trx.updateTable('orders').set({ status: 'shipped', shipment_id: row.id, updated_at: at }).where('id', '=', row.order_id).execute();
+      await recordEvent(trx, ownerOf(row), 'shipment.created', shipment, at);
+      await recordEvent(trx, ownerOf(row), 'order.updated', toOrder(shipped), at);
+    } else {
+      await recordEvent(trx, ownerOf(row), 'shipment.created', shipment, at);
+    }
+    await ctx.answer?.(trx, shipment);
+    return shipment;
+  });
+}
+
+/**
+ * Finishes a purchase a crash or a time-out left pending: asks the carrier again with the same idempotency key
+ * (getting the label it may already have sold) and completes it; if the carrier refuses, the purchase is marked
+ * failed and the order is free again. A carrier that does not honour the key is never asked again, as asking
+ * could sell a second label: the purchase is abandoned (the order free again) and says where to look.
+ */
+export async function finishPending(ctx: Context, row: ShipmentsTable): Promise<Shipment> {
+  const carrier = await carrierForShipment(ctx, row);
+  if (carrier.idempotentPurchase) return buyAndComplete(ctx, carrier, row);
+  const detail = `${carrier.name} did not answer the purchase, and asking it again could sell a second label. If it sold one, it was not charged here and shipd cannot void it: look in the ${carrier.name} account's shipping history for a label bought at ${row.created_at} for order ${row.order_id}, and void it there`;
+  await ctx.db
+    .updateTable('shipments')
+    .set({ status: 'abandoned', last_error: detail, updated_at: ctx.clock.now().toISOString() })
+    .where('id', '=', row.id)
+    .where('status', '=', 'pending')
+    .execute();
+  throw new ApiError('carrier_error', `The purchase ${row.id} failed: ${detail}`);
+}
+
+/** The reconcile job: every purchase left pending past its time, finished or marked failed. */
+export async function reconcilePending(ctx: Omit<Context, 'principal'>, log: { info(o: object, m: string): void; error(o: object, m: string): void }): Promise<number> {
+  const before = new Date(ctx.clock.now().getTime() - pendingStaleMs(ctx)).toISOString();
+  // The status as a literal: only then can the planner see that the query keeps to the partial index of pending rows.
+  const rows = await ctx.db
+    .selectFrom('shipments')
+    .selectAll()
+    .where('status', '=', sql.lit('pending'))
+    .where('updated_at', '<=', before)
+    .orderBy('updated_at')
+    .limit(100)
+    .execute();
+  for (const row of rows) {
+    const owner = { ...ctx, ...ownerOf(row) } as Context;
+    try {
+      const shipment = await finishPending(owner, row);
+      log.info({ shipment: shipment.id, tracking: shipment.tracking_number }, 'finished a purchase left pending');
+    } catch (err) {
+      log.error({ shipment: row.id, err }, 'could not finish a purchase left pending');
+    }
+  }
+  return rows.length;
+}
+

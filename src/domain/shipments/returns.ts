@@ -1,0 +1,40 @@
+import type { CarrierId } from '../../config.ts';
+import type { ReturnCreate, Shipment } from '../../schemas/shipment.ts';
+import { carrierAccess } from '../carrier-accounts/carrier-access.ts';
+import type { Context } from '../core/context.ts';
+import { ApiError } from '../../kernel/errors.ts';
+import { ownOrderRow } from '../orders/orders.ts';
+import { paymentFor, purchase, purchaseByKey, resumePurchase, type PurchasePlan } from './purchase.ts';
+import { orderInputs, quoteAll, rateRequest } from '../rating/rating.ts';
+import { currentShipmentRow } from './shipments.ts';
+
+/**
+ * A return label for a shipped order: the same carrier, from the recipient back to the sender, in the outbound
+ * service when the carrier offers it for the way back, else its cheapest. POST /shipments/{order_id}/return.
+ */
+export async function createReturnLabel(ctx: Context, orderId: string, input: ReturnCreate): Promise<Shipment> {
+  const earlier = ctx.idempotencyKey ? await purchaseByKey(ctx, orderId, true, ctx.idempotencyKey, input) : undefined;
+  if (earlier) return resumePurchase(ctx, earlier);
+
+  const order = await ownOrderRow(ctx.db, ctx, orderId, false);
+  const outbound = order.status === 'shipped' || order.status === 'delivered' ? await currentShipmentRow(ctx.db, ctx, order.id, false) : undefined;
+  if (!outbound || outbound.status !== 'purchased') throw new ApiError('order_not_shipped', `Order ${order.id} has no active label to return`);
+  const access = await carrierAccess(ctx, ctx.principal.accountId, ctx.principal.mode);
+  const payment = await paymentFor(ctx, access, outbound.carrier as CarrierId);
+  const inputs = await orderInputs(ctx.db, ctx, order);
+  const carriers = access.carriers;
+  const carrier = carriers[outbound.carrier as CarrierId];
+  const back = { ...inputs, from: inputs.to, to: inputs.from };
+  const { quotes, errors } = await quoteAll(ctx, [carrier], { ...rateRequest(back, ctx.clock.now()), isReturn: true });
+  const quote = quotes.find((q) => q.service === outbound.service) ?? quotes[0];
+  if (!quote) throw new ApiError('no_rate_available', `${carrier.name} offers no return rate for order ${order.id}: ${errors.map((e) => e.detail).join('; ')}`);
+  const plan: PurchasePlan = {
+    carrier: quote.carrier,
+    service: quote.service,
+    quotedCents: quote.amountCents,
+    rateId: null,
+    zone: quote.zone,
+    estimatedDeliveryDate: quote.estimatedDeliveryDate,
+  };
+  return purchase(ctx, carriers, { order, inputs, plan, ...payment, isReturn: true, format: input.label_format, metadata: input.metadata });
+}

@@ -1,0 +1,96 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+import { carrierCatalog } from '../../carriers/catalog.ts';
+import { isKnownState, type Address } from '../../schemas/address.ts';
+import type { RequestedService } from '../../schemas/order.ts';
+import type { Context } from '../core/context.ts';
+import { ApiError, type FieldError } from '../../kernel/errors.ts';
+import { toLocation } from '../locations/locations.ts';
+import { defaultPackage, findPackage, type ResolvedPackage } from '../packages/packages.ts';
+import { weightInLb } from '../orders/parcels.ts';
+import type { Parcel } from '../../schemas/order.ts';
+
+// What orders and rate requests both take in: addresses, the ship-from choice and service codes.
+
+export const field = (pointer: string, detail: string): FieldError => ({ in: 'body', pointer, detail });
+
+/** Upper-case state, ZIP+4 with its dash, country US: the form carriers expect. */
+export function normalizeAddress(address: Address, pointer: string, errors: FieldError[]): Address {
+  const state = address.state.toUpperCase();
+  if (!isKnownState(state)) errors.push(field(`${pointer}/state`, `"${address.state}" is not a US state or territory code`));
+  const digits = address.zip.replace('-', '');
+  const zip = digits.length === 9 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : digits;
+  return { ...address, state, zip, country: 'US' };
+}
+
+export function checkService(service: RequestedService, pointer: string, errors: FieldError[]): void {
+  const carrier = carrierCatalog.find((c) => c.id === service.carrier)!;
+  if (!carrier.services.some((s) => s.code === service.service)) {
+    errors.push(field(`${pointer}/service`, `is not a ${carrier.name} service; use one of ${carrier.services.map((s) => s.code).join(', ')}`));
+  }
+}
+
+export function failIfAny(errors: FieldError[]): void {
+  if (errors.length === 0) return;
+  const summary = errors.slice(0, 3).map((e) => `${e.pointer} ${e.detail}`).join('; ');
+  throw new ApiError('validation_failed', errors.length > 3 ? `${summary} and ${errors.length - 3} more` : summary, errors);
+}
+
+/** The ship-from address: given inline, from one of the account's locations, or the account's default. */
+export async function resolveShipFrom(
+  db: Kysely<DB>,
+  ctx: Context,
+  input: { ship_from?: Address; ship_from_id?: string },
+  errors: FieldError[],
+): Promise<{ address: Address | null; id: string | null }> {
+  if (input.ship_from && input.ship_from_id) {
+    errors.push(field('/ship_from_id', 'give ship_from or ship_from_id, not both'));
+    return { address: null, id: null };
+  }
+  if (input.ship_from) return { address: normalizeAddress(input.ship_from, '/ship_from', errors), id: null };
+  let q = db.selectFrom('locations').selectAll().where('account_id', '=', ctx.principal.accountId);
+  q = input.ship_from_id ? q.where('id', '=', input.ship_from_id) : q.where('is_default', '=', 1);
+  const row = await q.executeTakeFirst();
+  if (!row) {
+    errors.push(
+      input.ship_from_id
+        ? field('/ship_from_id', 'is not one of the account\'s ship-from locations (GET /ship-from)')
+        : field('/ship_from', 'is required: the account has no default ship-from location'),
+    );
+    return { address: null, id: null };
+  }
+  const location = toLocation(row);
+  // A label's sender line is a name or a company: a location saved with neither signs with its own name.
+  const address = location.address.name || location.address.company ? location.address : { ...location.address, name: location.name };
+  return { address, id: row.id };
+}
+
+/**
+ * The package id a parcel goes in: the one named, else the account's default box when the parcel gives no size of
+ * its own. Orders store the result, so a later change of default never changes what an existing order ships in.
+ */
+export async function packageIdFor(db: Kysely<DB>, ctx: Context, packageId: string | undefined, parcel: Parcel | null | undefined): Promise<string | undefined> {
+  if (packageId || parcel?.dimensions) return packageId;
+  return (await defaultPackage(db, ctx.principal.accountId))?.preset.id;
+}
+
+/** The package a parcel is packed in: its dimensions come from the package, and its weight must fit it. */
+export async function resolvePackage(
+  db: Kysely<DB>,
+  ctx: Context,
+  packageId: string,
+  parcel: Parcel | null | undefined,
+  errors: FieldError[],
+): Promise<ResolvedPackage | undefined> {
+  const found = await findPackage(db, ctx.principal.accountId, packageId);
+  if (!found) {
+    errors.push(field('/package_id', 'is not a carrier box or one of the account\'s packages (GET /packages)'));
+    return undefined;
+  }
+  if (parcel?.dimensions) errors.push(field('/parcel/dimensions', 'comes from the package; send only the weight'));
+  const max = found.preset.max_weight;
+  if (parcel && weightInLb(parcel.weight) > weightInLb(max)) {
+    errors.push(field('/parcel/weight/value', `is over the ${max.value} ${max.unit} that ${found.preset.name} holds`));
+  }
+  return found;
+}

@@ -1,0 +1,110 @@
+import type { Kysely } from 'kysely';
+import type { CarrierId } from '../../config.ts';
+import type { DB, ShipmentsTable } from '../../db/schema.ts';
+import { carrierCatalog } from '../../carriers/catalog.ts';
+import type { ParcelSpec } from '../../carriers/carrier.ts';
+import type { Address } from '../../schemas/address.ts';
+import type { Shipment } from '../../schemas/shipment.ts';
+import type { Context } from '../core/context.ts';
+import { ApiError } from '../../kernel/errors.ts';
+import { hasPrefix } from '../../kernel/ids.ts';
+import { signLabelToken } from '../label-files/label-tokens.ts';
+import { money } from '../core/money.ts';
+import { fetchPage, type ListInput, type Page } from '../core/pagination.ts';
+import { apiBase } from '../../kernel/paths.ts';
+
+/** What was bought, kept with the purchase: enough to buy it again after a crash, and to render its label. */
+export interface PurchaseRecord {
+  from: Address;
+  to: Address;
+  parcel: ParcelSpec;
+  /** RFC 3339: when the purchase started; the label's ship date. */
+  shipDate: string;
+  zone: string | null;
+  /** YYYY-MM-DD, as quoted. */
+  estimatedDeliveryDate: string | null;
+  reference: string | null;
+}
+
+/** Events belong to the key that made the shipment, whoever (a request, a job) reports on it. */
+export const ownerOf = (row: Pick<ShipmentsTable, 'owner_key_id' | 'account_id' | 'mode'>) => ({ principal: { keyId: row.owner_key_id, accountId: row.account_id, mode: row.mode } });
+
+/** The statuses clients see; `pending` and `failed` purchases are the purchase machinery's own. */
+export const visibleStatuses = ['purchased', 'voided', 'void_pending'] as const;
+
+const serviceNames = new Map<string, string>(carrierCatalog.flatMap((c) => c.services.map((s) => [`${c.id}:${s.code}`, s.name] as const)));
+
+export function serviceName(carrier: string, service: string): string {
+  return serviceNames.get(`${carrier}:${service}`) ?? service;
+}
+
+export function labelUrl(ctx: Pick<Context, 'config' | 'clock'>, shipmentId: string, format: string): string {
+  const token = signLabelToken(ctx.config.secret, shipmentId, ctx.clock.now());
+  return `${ctx.config.publicUrl}${apiBase}/labels/${shipmentId}.${format}?token=${token}`;
+}
+
+export function toShipment(ctx: Pick<Context, 'config' | 'clock'>, row: ShipmentsTable): Shipment {
+  return {
+    id: row.id,
+    object: 'shipment',
+    order_id: row.order_id,
+    status: row.status as Shipment['status'],
+    carrier: row.carrier as CarrierId,
+    service: row.service,
+    service_name: serviceName(row.carrier, row.service),
+    tracking_number: row.tracking_number!,
+    label_url: labelUrl(ctx, row.id, row.label_format),
+    label_format: row.label_format,
+    postage: money(row.postage_cents ?? row.quoted_cents),
+    payment: row.payment,
+    rate_id: row.rate_id,
+    is_return: row.is_return === 1,
+    metadata: JSON.parse(row.metadata),
+    mode: row.mode,
+    created_at: row.created_at,
+    voided_at: row.voided_at,
+  };
+}
+
+/** The order's current label, outbound or return: the newest one a client can see. */
+export async function currentShipmentRow(db: Kysely<DB>, ctx: Context, orderId: string, isReturn: boolean): Promise<ShipmentsTable | undefined> {
+  return db
+    .selectFrom('shipments')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .where('owner_key_id', '=', ctx.principal.keyId)
+    .where('is_return', '=', isReturn ? 1 : 0)
+    .where('status', 'in', visibleStatuses)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** A shp_ id, or an ord_ id meaning that order's current outbound label; 404 for anyone else's. */
+export async function getShipment(ctx: Context, id: string): Promise<Shipment> {
+  let row: ShipmentsTable | undefined;
+  if (hasPrefix(id, 'shp')) {
+    row = await ctx.db
+      .selectFrom('shipments')
+      .selectAll()
+      .where('id', '=', id)
+      .where('owner_key_id', '=', ctx.principal.keyId)
+      .where('status', 'in', visibleStatuses)
+      .executeTakeFirst();
+  } else if (hasPrefix(id, 'ord')) {
+    row = await currentShipmentRow(ctx.db, ctx, id, false);
+  }
+  if (!row) throw new ApiError('not_found', hasPrefix(id, 'ord') ? `Order ${id} has no label, or is not yours` : `No shipment ${id}`);
+  return toShipment(ctx, row);
+}
+
+export async function listShipments(
+  ctx: Context,
+  query: ListInput & { order_id?: string; status?: Shipment['status']; tracking_number?: string },
+): Promise<Page<Shipment>> {
+  let q = ctx.db.selectFrom('shipments').selectAll().where('owner_key_id', '=', ctx.principal.keyId);
+  q = query.status ? q.where('status', '=', query.status) : q.where('status', 'in', visibleStatuses);
+  if (query.order_id) q = q.where('order_id', '=', query.order_id);
+  if (query.tracking_number) q = q.where('tracking_number', '=', query.tracking_number);
+  return fetchPage(q, query, 'shp', (row) => toShipment(ctx, row));
+}

@@ -1,0 +1,274 @@
+import { setImmediate } from 'node:timers/promises';
+import type { CarrierId } from '../../config.ts';
+import type { Kysely } from 'kysely';
+import type { DB, OrdersTable, ShipmentsTable } from '../../db/schema.ts';
+import { detectCarrier } from '../../carriers/tracking-numbers.ts';
+import { magicTracking } from '../../carriers/sim/magic-tracking.ts';
+import type { TrackingEvent, TrackingResult } from '../../carriers/carrier.ts';
+import type { Tracker, TrackingRequest } from '../../schemas/tracker.ts';
+import { carrierForShipment } from '../carrier-accounts/carrier-access.ts';
+import { callCarrier } from '../carrier-accounts/carrier-call.ts';
+import type { Context } from '../core/context.ts';
+import { ApiError } from '../../kernel/errors.ts';
+import { recordEvent } from '../webhooks/events.ts';
+import { ownOrderRow, toOrder } from '../orders/orders.ts';
+import { ownerOf, visibleStatuses } from '../shipments/shipments.ts';
+import { inTransaction } from '../core/transaction.ts';
+import { labelRef } from '../shipments/void.ts';
+
+/** A job or a request: tracking reports to the shipment's owner whoever asks. */
+export type TrackingContext = Omit<Context, 'principal'>;
+
+/** Statuses after which a label's tracking never changes again. */
+const finalStatuses = new Set(['delivered', 'return_to_sender', 'failure', 'cancelled']);
+/** How often a label is asked about when its carrier cannot say when it will next change. */
+const pollMs = { test: 30_000, live: 3_600_000 } as const;
+/** Labels one tracking pass takes; a full batch means more may be due. */
+export const trackingBatch = 200;
+/** A label being asked about is not asked about again by another worker for this long. */
+const claimLeaseMs = 60_000;
+
+/**
+ * The label's carrier cannot be asked at all (the own carrier account it was bought on was disconnected, or the
+ * platform's credentials were removed): a minute's wait changes nothing, so the worker comes back to it at the live
+ * poll interval instead of every minute.
+ */
+class CarrierNotConnected extends ApiError {}
+
+/** A tracker is its label's: the same time-sortable id, under the tracker prefix. */
+export const trackerId = (shipmentId: string) => `trk_${shipmentId.slice(shipmentId.indexOf('_') + 1)}`;
+
+function toEvents(events: TrackingEvent[]): Tracker['events'] {
+  return events.map((e) => ({ occurred_at: e.occurredAt.toISOString(), status: e.status, description: e.description, location: e.location }));
+}
+
+/** What names a tracker: its label, or for a magic test number the number alone. */
+type TrackerIdentity = Pick<Tracker, 'id' | 'tracking_number' | 'carrier' | 'order_id' | 'shipment_id'>;
+
+const labelIdentity = (row: ShipmentsTable): TrackerIdentity => ({
+  id: trackerId(row.id),
+  tracking_number: row.tracking_number!,
+  carrier: row.carrier as CarrierId,
+  order_id: row.order_id,
+  shipment_id: row.id,
+});
+
+/**
+ * The tracker as of its first `seen` scans: each tracking.updated event shows the label as that scan left it.
+ * `since` stands in for the time of the last scan while there is none.
+ */
+function trackerOf(identity: TrackerIdentity, result: TrackingResult, since: Date, seen = result.events.length): Tracker {
+  const events = result.events.slice(0, seen);
+  const last = events[events.length - 1];
+  const current = seen === result.events.length;
+  return {
+    ...identity,
+    object: 'tracker',
+    status: current ? result.status : (last?.status ?? 'unknown'),
+    status_detail: current ? result.statusDetail : (last?.description ?? ''),
+    estimated_delivery_date: result.estimatedDeliveryDate,
+    events: toEvents(events),
+    updated_at: (last?.occurredAt ?? since).toISOString(),
+  };
+}
+
+const toTracker = (row: ShipmentsTable, result: TrackingResult, seen?: number) => trackerOf(labelIdentity(row), result, new Date(row.updated_at), seen);
+
+function voidedTracker(row: ShipmentsTable): Tracker {
+  return toTracker(row, { status: 'cancelled', statusDetail: 'The label was voided', estimatedDeliveryDate: null, events: [] });
+}
+
+/**
+ * Records what the carrier says now, in the caller's transaction: one tracking.updated event per scan not reported
+ * before, each carrying the tracker as that scan left it, and the order `delivered` when its outbound label is. The
+ * scan count guards the update, so a request and the worker that see the same scans report them once between them.
+ */
+async function recordProgress(ctx: TrackingContext, trx: Kysely<DB>, row: ShipmentsTable, result: TrackingResult): Promise<void> {
+  const now = ctx.clock.now();
+  const seen = row.tracking_events ?? 0;
+  const nextCheck = finalStatuses.has(result.status)
+    ? null
+    : new Date(Math.max(now.getTime() + 1_000, result.nextEventAt?.getTime() ?? now.getTime() + pollMs[row.mode])).toISOString();
+  const changed = result.events.length > seen || result.status !== row.tracking_status;
+  const shipment = trx.updateTable('shipments').where('id', '=', row.id).where('status', '=', 'purchased');
+  if (!changed) {
+    await shipment.set({ tracking_next_check_at: nextCheck }).execute();
+    return;
+  }
+  const delivers = result.status === 'delivered' && row.is_return === 0;
+  // Orders before shipments, as in purchases and voids, so PostgreSQL never deadlocks them against each other.
+  let order: OrdersTable | undefined;
+  if (delivers) {
+    let q = trx.selectFrom('orders').selectAll().where('id', '=', row.order_id);
+    if (ctx.dbKind === 'postgres') q = q.forUpdate();
+    order = await q.executeTakeFirst();
+  }
+  const updated = await shipment
+    .set({ tracking_status: result.status, tracking_events: result.events.length, tracking_next_check_at: nextCheck })
+    .where((eb) => (seen === 0 ? eb.or([eb('tracking_events', '=', 0), eb('tracking_events', 'is', null)]) : eb('tracking_events', '=', seen)))
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) return;
+  const at = now.toISOString();
+  const owner = ownerOf(row);
+  for (let i = seen; i < result.events.length; i++) await recordEvent(trx, owner, 'tracking.updated', toTracker(row, result, i + 1), at);
+  if (result.events.length <= seen) await recordEvent(trx, owner, 'tracking.updated', toTracker(row, result), at);
+  if (order && order.status === 'shipped' && order.shipment_id === row.id) {
+    await trx.updateTable('orders').set({ status: 'delivered', updated_at: at }).where('id', '=', order.id).execute();
+    await recordEvent(trx, owner, 'order.updated', toOrder({ ...order, status: 'delivered', updated_at: at }), at);
+  }
+}
+
+/** What the label's carrier says about it now. */
+async function askCarrier(ctx: TrackingContext, row: ShipmentsTable): Promise<TrackingResult> {
+  const carrier = await carrierForShipment(ctx, row);
+  const answer = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.track(labelRef(row), signal));
+  if (answer.ok) return answer.value;
+  if (answer.error.code === 'carrier_timeout') throw new ApiError('carrier_timeout', answer.error.detail);
+  if (answer.error.code === 'credentials_missing') throw new CarrierNotConnected('carrier_error', `${carrier.name} cannot be asked: ${answer.error.detail}`);
+  throw new ApiError('carrier_error', `${carrier.name} did not answer the tracking request: ${answer.error.detail}`);
+}
+
+/** Asks the carrier about a label now, records any progress, and answers the tracker. */
+export async function refreshTracking(ctx: TrackingContext, row: ShipmentsTable): Promise<Tracker> {
+  if (row.status !== 'purchased') return voidedTracker(row);
+  const result = await askCarrier(ctx, row);
+  await inTransaction(ctx.db, (trx) => recordProgress(ctx, trx, row, result));
+  return toTracker(row, result);
+}
+
+/** The label an order's tracking is about: its current outbound label, or the last one if it was voided. */
+async function orderShipment(ctx: Context, orderId: string): Promise<ShipmentsTable> {
+  const order = await ownOrderRow(ctx.db, ctx, orderId, false);
+  const row = await ctx.db
+    .selectFrom('shipments')
+    .selectAll()
+    .where('order_id', '=', order.id)
+    .where('is_return', '=', 0)
+    .where('status', 'in', visibleStatuses)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) throw new ApiError('order_not_shipped', `Order ${order.id} has no label to track`);
+  return row;
+}
+
+/** POST /tracking: by order, or by a tracking number of a label the key bought (or a magic test number). */
+export async function track(ctx: Context, input: TrackingRequest): Promise<Tracker> {
+  if ((input.order_id === undefined) === (input.tracking_number === undefined)) {
+    throw new ApiError('validation_failed', 'Send either order_id or tracking_number', [
+      { in: 'body', pointer: input.order_id === undefined ? '' : '/tracking_number', detail: 'exactly one of order_id and tracking_number is required' },
+    ]);
+  }
+  if (input.order_id !== undefined) {
+    if (input.carrier !== undefined) {
+      throw new ApiError('validation_failed', 'carrier goes with tracking_number only', [{ in: 'body', pointer: '/carrier', detail: 'only with tracking_number' }]);
+    }
+    return refreshTracking(ctx, await orderShipment(ctx, input.order_id));
+  }
+  const number = input.tracking_number!.replace(/[\s-]/g, '').toUpperCase();
+  let q = ctx.db
+    .selectFrom('shipments')
+    .selectAll()
+    .where('tracking_number', '=', number)
+    .where('owner_key_id', '=', ctx.principal.keyId)
+    .where('status', 'in', visibleStatuses);
+  if (input.carrier) q = q.where('carrier', '=', input.carrier);
+  const row = await q.orderBy('id', 'desc').limit(1).executeTakeFirst();
+  if (row) return refreshTracking(ctx, row);
+  if (ctx.principal.mode === 'test') {
+    const now = ctx.clock.now();
+    const magic = magicTracking(number, now);
+    if (magic) {
+      const identity = { id: `trk_${number.toLowerCase()}`, tracking_number: number, carrier: input.carrier ?? 'usps', order_id: null, shipment_id: null } as const;
+      return trackerOf(identity, magic, now);
+    }
+  }
+  const looksLike = detectCarrier(number);
+  const hint = looksLike.length > 0 ? ` (it has the form of a ${looksLike.map((c) => c.toUpperCase()).join(' or ')} number)` : '';
+  throw new ApiError('not_found', `No label of this key has the tracking number ${number}${input.carrier ? ` with ${input.carrier.toUpperCase()}` : ''}${hint}`);
+}
+
+/**
+ * Records the progress of a group of labels in one transaction: one commit, and the pages the labels share written
+ * once, instead of a transaction each. If the group fails, each label is tried alone, so one cannot hold up the rest;
+ * that includes the rare PostgreSQL deadlock of a group that holds one label's row while it waits for another's order.
+ */
+async function recordAll(ctx: TrackingContext, log: { warn(o: object, m: string): void }, answers: Answer[]): Promise<void> {
+  try {
+    await inTransaction(ctx.db, async (trx) => {
+      for (const { row, result } of answers) await recordProgress(ctx, trx, row, result);
+    });
+  } catch {
+    for (const { row, result } of answers) {
+      await inTransaction(ctx.db, (trx) => recordProgress(ctx, trx, row, result)).catch((err: unknown) => log.warn({ err, shipment_id: row.id }, 'could not record tracking'));
+    }
+  }
+}
+
+interface Answer {
+  row: ShipmentsTable;
+  result: TrackingResult;
+}
+
+/** Labels whose progress the tracking worker records in one transaction. */
+const recordGroup = 20;
+
+/**
+ * The tracking worker's pass: takes the labels whose next check is due (holding each for a minute, so other
+ * workers skip it), asks their carriers, and records their progress in groups. Returns how many it asked about.
+ */
+export async function pollTracking(ctx: TrackingContext, log: { warn(o: object, m: string): void }, limit = trackingBatch): Promise<number> {
+  const now = ctx.clock.now();
+  const at = now.toISOString();
+  let due = ctx.db.selectFrom('shipments').select('id').where('tracking_next_check_at', '<=', at).orderBy('tracking_next_check_at').limit(limit);
+  if (ctx.dbKind === 'postgres') due = due.forUpdate().skipLocked();
+  const rows = await ctx.db
+    .updateTable('shipments')
+    .set({ tracking_next_check_at: new Date(now.getTime() + claimLeaseMs).toISOString() })
+    .where('id', 'in', due)
+    .returningAll()
+    .execute();
+  const workers = 8;
+  let next = 0;
+  let answers: Answer[] = [];
+  // Groups are recorded one after another while the lanes go on asking.
+  let recording = Promise.resolve();
+  const record = () => {
+    const group = answers;
+    answers = [];
+    recording = recording.then(() => recordAll(ctx, log, group));
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(workers, rows.length) }, async () => {
+      while (next < rows.length) {
+        const row = rows[next++]!;
+        // On SQLite every await below settles at once, so a whole pass would run as one task: 200 labels held every
+        // request up for about 80 ms. With a turn of the event loop before each label, requests wait for one label
+        // per worker at most.
+        await setImmediate();
+        if (row.status !== 'purchased') continue;
+        try {
+          answers.push({ row, result: await askCarrier(ctx, row) });
+          if (answers.length >= recordGroup) record();
+        } catch (err) {
+          // The claim's lease brings the label back in a minute, unless its carrier cannot be asked at all (and if
+          // this update fails, the lease still holds).
+          if (err instanceof CarrierNotConnected) {
+            const later = new Date(now.getTime() + pollMs.live).toISOString();
+            await ctx.db
+              .updateTable('shipments')
+              .set({ tracking_next_check_at: later })
+              .where('id', '=', row.id)
+              .where('status', '=', 'purchased')
+              .execute()
+              .catch(() => undefined);
+          }
+          log.warn({ err, shipment_id: row.id }, 'could not refresh tracking');
+        }
+      }
+    }),
+  );
+  if (answers.length > 0) record();
+  await recording;
+  return rows.length;
+}
