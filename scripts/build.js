@@ -23,8 +23,10 @@ if (compiled.status !== 0) {
   console.error('shipd: the build failed');
   process.exit(compiled.status ?? 1);
 }
-// The files the modules read from beside themselves: the dashboard's views and assets, the carriers' fixtures.
-cpSync(join(root, 'src'), next, { recursive: true, filter: (path) => !path.endsWith('.ts') || statSync(path).isDirectory() });
+// The files the modules read from beside themselves: the dashboard's views and assets, the carriers' fixtures. Not
+// the notes for contributors (src/README.md), which no module reads.
+const copied = (path) => statSync(path).isDirectory() || !(path.endsWith('.ts') || path.endsWith('.md'));
+cpSync(join(root, 'src'), next, { recursive: true, filter: copied });
 writeFileSync(join(next, stampFile), '');
 utimesSync(join(next, stampFile), began, began);
 if (statSync(dist, { throwIfNoEntry: false })) renameSync(dist, old);
