@@ -209,7 +209,7 @@ test('every named schema, every property in it however deep, and every parameter
   assert.deepEqual(bare, [], `without a description:\n${bare.join('\n')}`);
 });
 
-const headerNames = ['Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id'];
+const headerNames = ['Content-Disposition', 'Content-Security-Policy', 'Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Content-Type-Options', 'X-Request-Id'];
 
 test('the response headers shipd sends are declared once and referenced on the answers that carry them', () => {
   assert.deepEqual(Object.keys(doc.components.headers ?? {}).sort(), headerNames);
@@ -232,6 +232,7 @@ test('the response headers shipd sends are declared once and referenced on the a
       if (authenticated && (success || status === '429')) expected.push('RateLimit', 'RateLimit-Policy');
       if (status === '429' || status === '503') expected.push('Retry-After');
       if (success && idempotent.has(name)) expected.push('Idempotent-Replayed');
+      if (success && name === 'getLabelFile') expected.push('X-Content-Type-Options', 'Content-Security-Policy', 'Content-Disposition');
       for (const header of expected) if (!headers[header]) missing.push(`${name} ${status} ${header}`);
       if (status === '401' && headers.RateLimit) wrong.push(`${name} 401 RateLimit: a refused key is not counted`);
       if (!idempotent.has(name) && headers['Idempotent-Replayed']) wrong.push(`${name} ${status} Idempotent-Replayed: it takes no Idempotency-Key`);

@@ -280,6 +280,27 @@ describe('label files', () => {
     assert.deepEqual((await fetchLabel(shp.label_url)).bytes, pdf.bytes);
   });
 
+  test('a label file is only shown, never run: nosniff, a policy without scripts, its id as its name, no markup from the order', async () => {
+    const order = await newOrder({ order_number: '<script>alert(1)</script>', ship_to: { ...sanFrancisco, name: 'Eve^XZ^XA~JA' } });
+    const hostile = (await buy({ order_id: order.id, label_format: 'zpl' })).body;
+    for (const format of ['zpl', 'pdf', 'png']) {
+      const res = await fetch(here(hostile.label_url.replace('.zpl?', `.${format}?`)));
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+      const policy = res.headers.get('content-security-policy') ?? '';
+      assert.match(policy, /default-src 'none'/);
+      assert.doesNotMatch(policy, /script-src|unsafe-eval|sandbox/);
+      assert.equal(res.headers.get('content-disposition'), `inline; filename="${hostile.id}.${format}"`);
+      if (format !== 'zpl') continue;
+      const zpl = await res.text();
+      assert.ok(!zpl.includes('<'), 'no markup in the ZPL');
+      assert.ok(zpl.includes('^FDREF: _3Cscript>alert(1)_3C/script>^FS'), zpl);
+      assert.equal(zpl.match(/\^XA/g)?.length, 1);
+      assert.equal(zpl.match(/\^XZ/g)?.length, 1);
+      assert.ok(!zpl.includes('~'), 'no control command');
+    }
+  });
+
   test('for every carrier, every format opens and scans back to a tracking number that passes its check digit', async () => {
     for (const [carrier, service] of [['ups', '03'], ['usps', 'USPS_GROUND_ADVANTAGE'], ['fedex', 'GROUND_HOME_DELIVERY']] as const) {
       const order = await newOrder({ requested_service: { carrier, service } });

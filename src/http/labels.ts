@@ -6,10 +6,17 @@ import { labelFile } from '../domain/label-files/label-files.ts';
 import type { LabelFormat } from '../labels/label-data.ts';
 import { apiBase } from '../kernel/paths.ts';
 import { problemResponses } from './routes.ts';
-import { answerHeaders } from './response-headers.ts';
+import { answerHeaders, fileSecurityPolicy } from './response-headers.ts';
 import { ids } from '../schemas/examples.ts';
 
 const filePattern = /^((shp|bat|man)_[0-9a-z]{26})\.(pdf|zpl|png)$/;
+
+/** A file answer carries what keeps a browser from running it, and its name; problems are JSON like any other. */
+function fileAnswerHeaders(statuses: number[]) {
+  const headers = answerHeaders(statuses, { authenticated: false });
+  headers[200]!.push('X-Content-Type-Options', 'Content-Security-Policy', 'Content-Disposition');
+  return headers;
+}
 
 /**
  * GET /labels/{shp_id}.{pdf|zpl|png}?token=…: the label file itself. It takes no API key, so that a label_url can
@@ -38,7 +45,7 @@ export function registerLabelFiles(app: FastifyInstance, services: Services): vo
         querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'From label_url' }) }, { additionalProperties: false }),
         response: responses,
       },
-      config: { responseHeaders: answerHeaders(Object.keys(responses).map(Number), { authenticated: false }) },
+      config: { responseHeaders: fileAnswerHeaders(Object.keys(responses).map(Number)) },
     },
     async (request, reply) => {
       const { file } = request.params as { file: string };
@@ -52,6 +59,8 @@ export function registerLabelFiles(app: FastifyInstance, services: Services): vo
         .type(contentType)
         .header('Cache-Control', 'private, no-store')
         .header('Content-Disposition', `inline; filename="${id}.${format}"`)
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Security-Policy', fileSecurityPolicy)
         .send(bytes);
     },
   );

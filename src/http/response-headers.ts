@@ -1,8 +1,13 @@
+import { ids } from '../schemas/examples.ts';
+
 /**
  * The headers shipd sets on its answers, declared once for the OpenAPI document (components.headers). Their names and
  * formats are those of app.ts (X-Request-Id), rate-limit.ts and auth.ts (RateLimit, RateLimit-Policy, Retry-After on
  * 429), problems.ts (Retry-After on a 503 for a lost database) and idempotency.ts (Idempotent-Replayed).
  */
+/** What a label or document file may do when a browser opens it: nothing but show itself. */
+export const fileSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'";
+
 export const responseHeaders = {
   'X-Request-Id': {
     description:
@@ -30,6 +35,20 @@ export const responseHeaders = {
   'Idempotent-Replayed': {
     description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key: nothing was done again. The first answer has no such header.',
     schema: { type: 'boolean' as const, enum: [true] },
+  },
+  'X-Content-Type-Options': {
+    description: 'Sent with every label or document file: the browser must take the file for the type it is sent as, never guess HTML from its bytes.',
+    schema: { type: 'string' as const, enum: ['nosniff'] },
+  },
+  'Content-Security-Policy': {
+    description:
+      'Sent with every label or document file: nothing in it may run a script, load anything, submit a form or set a base URL. Inline styles ' +
+      "are allowed because a browser's own PDF and image viewers use them.",
+    schema: { type: 'string' as const, enum: [fileSecurityPolicy] },
+  },
+  'Content-Disposition': {
+    description: "The label or document file's name: its id and format and nothing a client wrote, shown inline.",
+    schema: { type: 'string' as const, pattern: '^inline; filename="(shp|bat|man)_[0-9a-z]{26}\\.(pdf|zpl|png)"$', examples: [`inline; filename="${ids.shipment}.pdf"`] },
   },
 };
 

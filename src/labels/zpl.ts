@@ -6,12 +6,13 @@ const dots = (pt: number) => Math.round((pt * 203) / 72);
 /**
  * Field data for ^FH: `_`, `^`, `~`, control characters and every non-ASCII byte become `_XX`, so no text a
  * client sends (a name of "^XZ", say) can end the label or start a command; ^CI28 reads the bytes as UTF-8.
+ * `<` is escaped too, so the file holds no markup should something show it as HTML (a reference of "<script>").
  */
 function zplField(text: string): string {
   let out = '';
   for (const byte of Buffer.from(text, 'utf8')) {
     const c = String.fromCharCode(byte);
-    out += byte < 0x20 || byte > 0x7e || c === '_' || c === '^' || c === '~' ? `_${byte.toString(16).toUpperCase().padStart(2, '0')}` : c;
+    out += byte < 0x20 || byte > 0x7e || '_^~<'.includes(c) ? `_${byte.toString(16).toUpperCase().padStart(2, '0')}` : c;
   }
   return out;
 }
