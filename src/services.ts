@@ -8,7 +8,7 @@ import { systemClock, type Clock } from './kernel/clock.ts';
 import { RateStore } from './domain/rating/rate-store.ts';
 import { labelStoreFor, type LabelStore } from './domain/label-files/label-store.ts';
 import { labelRenderer, type LabelRenderer } from './labels/render-pool.ts';
-import { sealPlaintextWebhookSecrets } from './events/webhook-secrets.ts';
+import { sealPlaintextStoredAnswers, sealPlaintextWebhookSecrets } from './events/webhook-secrets.ts';
 
 /** A domain context without a caller: what jobs work with, and what a request adds its principal to. */
 export function serviceContext(services: Services, requestId: string): Omit<Context, 'principal'> {
@@ -44,6 +44,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
   try {
     await migrate(database);
     await sealPlaintextWebhookSecrets(database.db, config.secret);
+    await sealPlaintextStoredAnswers(database.db, config.secret);
     watcher = watchKeyChanges(database);
   } catch (err) {
     await database.close();

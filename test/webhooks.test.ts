@@ -7,7 +7,7 @@ import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
 import { createJobRunner } from '../src/jobs/index.ts';
 import { createLogger } from '../src/http/logger.ts';
 import type { JobRunner } from '../src/jobs/runner.ts';
-import { openWebhookSecret, sealPlaintextWebhookSecrets, sealWebhookSecret } from '../src/events/webhook-secrets.ts';
+import { openWebhookSecret, sealPlaintextStoredAnswers, sealPlaintextWebhookSecrets, sealWebhookSecret } from '../src/events/webhook-secrets.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
@@ -123,6 +123,51 @@ describe('registering webhooks', () => {
     assert.equal(openWebhookSecret(server.services.config.secret, row.previous_secret!), created.secret);
     assert.equal(openWebhookSecret('another SHIPD_SECRET', row.secret), null);
     await receiver.close();
+  });
+
+  test('an Idempotency-Key keeps the answer with its secret sealed, and replays the secret only while it is current', async () => {
+    const receiver = await startReceiver();
+    after(() => receiver.close());
+    const idem = (k: string) => ({ key, headers: { 'idempotency-key': k } });
+    const body = { url: receiver.url, events: ['order.created'] };
+    const createKey = `create-${Date.now()}`;
+    const created = (await server.request('POST', '/webhooks', { ...idem(createKey), body })).body;
+    const rotateKey = `rotate-${Date.now()}`;
+    const rotatePath = `/webhooks/${created.id}/rotate-secret`;
+    const rotated = (await server.request('POST', rotatePath, idem(rotateKey))).body;
+
+    const answers = await server.services.database.db.selectFrom('idempotency_keys').select('response_body').where('idem_key', 'in', [createKey, rotateKey]).execute();
+    assert.equal(answers.length, 2);
+    for (const plain of [created.secret, rotated.secret]) {
+      assert.ok(!answers.some((a) => a.response_body!.includes(plain.slice(6, 30))), 'no stored answer holds a secret as it is');
+    }
+
+    assert.equal(rotated.secret_withheld, null);
+    const current = await server.request('POST', rotatePath, idem(rotateKey));
+    assert.equal(current.headers.get('idempotent-replayed'), 'true');
+    assert.equal(current.body.secret, rotated.secret, 'the current secret is replayed');
+    const superseded = await server.request('POST', '/webhooks', { ...idem(createKey), body });
+    assert.equal(superseded.headers.get('idempotent-replayed'), 'true');
+    assert.equal(superseded.body.id, created.id);
+    assert.equal(superseded.body.secret, null, 'a rotated-away secret is never replayed');
+    assert.equal(superseded.body.secret_withheld, 'rotated');
+
+    assert.equal((await server.request('DELETE', `/webhooks/${created.id}`, { key })).status, 200);
+    const gone = await server.request('POST', rotatePath, idem(rotateKey));
+    assert.equal(gone.body.secret, null, "a removed webhook's secret is never replayed");
+    assert.equal(gone.body.secret_withheld, 'deleted');
+
+    // An answer an older version stored with the secret as it is gets sealed at start.
+    const older = await register(receiver, ['order.created']);
+    const olderKey = `older-${Date.now()}`;
+    await server.request('POST', `/webhooks/${older.id}/rotate-secret`, idem(olderKey));
+    const [answer] = await server.services.database.db.selectFrom('idempotency_keys').select(['response_body']).where('idem_key', '=', olderKey).execute();
+    const plain = { ...JSON.parse(answer!.response_body!), secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' };
+    await server.services.database.db.updateTable('idempotency_keys').set({ response_body: JSON.stringify(plain) }).where('idem_key', '=', olderKey).execute();
+    assert.ok((await sealPlaintextStoredAnswers(server.services.database.db, server.services.config.secret)) >= 1);
+    const resealed = await server.services.database.db.selectFrom('idempotency_keys').select(['response_body']).where('idem_key', '=', olderKey).executeTakeFirstOrThrow();
+    assert.ok(!resealed.response_body!.includes('MfKQ9r8GKYqrTwjUPD8'));
+    assert.equal(openWebhookSecret(server.services.config.secret, JSON.parse(resealed.response_body!).secret), plain.secret);
   });
 
   test('an unknown event name is a 400 that lists the valid ones', async () => {

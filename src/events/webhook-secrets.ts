@@ -47,3 +47,25 @@ export async function sealPlaintextWebhookSecrets(db: Kysely<DB>, shipdSecret: s
   }
   return rows.length;
 }
+
+/**
+ * Seals the secrets that versions before sealing kept as plaintext in the answers stored for Idempotency-Keys (a
+ * webhook's creation or rotation), as the webhooks' own are sealed at start.
+ */
+export async function sealPlaintextStoredAnswers(db: Kysely<DB>, shipdSecret: string): Promise<number> {
+  const rows = await db
+    .selectFrom('idempotency_keys')
+    .select(['owner_key_id', 'method', 'path', 'idem_key', 'response_body'])
+    .where('response_body', 'like', `%"secret":"${plainPrefix}%`)
+    .execute();
+  for (const row of rows) {
+    const answer = JSON.parse(row.response_body!) as { secret: string };
+    const sealed = JSON.stringify({ ...answer, secret: sealWebhookSecret(shipdSecret, answer.secret) });
+    await db
+      .updateTable('idempotency_keys')
+      .set({ response_body: sealed })
+      .where((eb) => eb.and({ owner_key_id: row.owner_key_id, method: row.method, path: row.path, idem_key: row.idem_key, response_body: row.response_body }))
+      .execute();
+  }
+  return rows.length;
+}

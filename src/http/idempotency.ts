@@ -16,15 +16,18 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Creating POSTs: honour Idempotency-Key. */
     idempotent?: boolean;
+    /** The body a retry gets from the stored answer, when it is not the body as stored. */
+    replayBody?: (request: FastifyRequest, row: IdempotencyKeysTable) => Promise<string>;
   }
 }
 
-export function sendReplay(reply: FastifyReply, row: IdempotencyKeysTable): FastifyReply {
+async function sendReplay(request: FastifyRequest, reply: FastifyReply, row: IdempotencyKeysTable): Promise<FastifyReply> {
+  const replayBody = request.routeOptions.config.replayBody;
   return reply
     .code(row.response_status!)
     .header('Idempotent-Replayed', 'true')
     .type(row.response_type!)
-    .send(row.response_body!);
+    .send(replayBody ? await replayBody(request, row) : row.response_body!);
 }
 
 /**
@@ -44,7 +47,7 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { store: 
       idem_key: parseIdempotencyHeader(header),
     };
     const outcome = await opts.store.claim(scope, fingerprint(request.body));
-    if ('replay' in outcome) return sendReplay(reply, outcome.replay);
+    if ('replay' in outcome) return sendReplay(request, reply, outcome.replay);
     request.idempotencyClaim = outcome.claim;
   };
   // Whatever path a request took, a claim it still holds at the end goes back.

@@ -5,7 +5,8 @@ import type { Context } from '../domain/core/context.ts';
 import type { Services } from '../services.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import type { IdempotencyClaim } from '../domain/core/idempotency.ts';
-import { isStoredRefusal, operationContext, runClaimed, type OperationInput, type StoredAnswer } from '../operations/run.ts';
+import type { IdempotencyKeysTable } from '../db/schema.ts';
+import { isStoredRefusal, operationContext, replayedBody, runClaimed, type OperationInput, type StoredAnswer } from '../operations/run.ts';
 import { apiBase } from '../kernel/paths.ts';
 import { IdempotencyKey } from '../schemas/common.ts';
 import { withCarrierTrace } from '../carriers/live/trace.ts';
@@ -132,7 +133,11 @@ export function registerOperations(
       url,
       onRequest: authenticate,
       ...(preValidation && { preValidation }),
-      config: { idempotent: op.idempotent === true, responseHeaders },
+      config: {
+        idempotent: op.idempotent === true,
+        responseHeaders,
+        ...(op.storedAs && { replayBody: (request: FastifyRequest, row: IdempotencyKeysTable) => replayedBody(op, operationContext(services, request.principal!, request.id), row) }),
+      },
       schema: {
         operationId: op.id,
         summary: op.summary,

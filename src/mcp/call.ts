@@ -1,12 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { IdempotencyKeysTable } from '../db/schema.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { ApiError, problemDocument } from '../kernel/errors.ts';
 import { fingerprint, type IdempotencyStore } from '../domain/core/idempotency.ts';
 import type { Principal } from '../domain/accounts/key-store.ts';
 import { apiBase } from '../kernel/paths.ts';
 import { withCarrierTrace } from '../carriers/live/trace.ts';
-import { operationContext, runClaimed, type StoredAnswer } from '../operations/run.ts';
+import { operationContext, replayedBody, runClaimed, type StoredAnswer } from '../operations/run.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import type { Services } from '../services.ts';
 import { parseArguments } from './arguments.ts';
@@ -49,7 +48,6 @@ function fromStored(tool: McpTool, answer: Pick<StoredAnswer, 'status' | 'body'>
   return answer.status < 400 ? success(tool, body, replayed) : failure(body);
 }
 
-const fromRow = (row: IdempotencyKeysTable) => ({ status: row.response_status!, body: row.response_body! });
 
 function asApiError(err: unknown, log: Log, requestId: string): ApiError {
   if (err instanceof ApiError) return err;
@@ -72,7 +70,10 @@ export async function callTool(env: ToolEnv, tool: McpTool, args: Record<string,
       if (idempotencyKey === undefined) return success(tool, await tool.op.handler(ctx, input));
       const scope = { owner_key_id: principal.keyId, method: tool.op.method, path: restPath(tool.op, input.params as Record<string, string>), idem_key: idempotencyKey };
       const outcome = await env.idempotency.claim(scope, fingerprint(input.body));
-      if ('replay' in outcome) return fromStored(tool, fromRow(outcome.replay), true);
+      if ('replay' in outcome) {
+        const row = outcome.replay;
+        return fromStored(tool, { status: row.response_status!, body: await replayedBody(tool.op, ctx, row) }, true);
+      }
       return fromStored(tool, await runClaimed(tool.op, ctx, input, outcome.claim, tool.op.successStatus ?? 200, JSON.stringify), false);
     });
   } catch (err) {

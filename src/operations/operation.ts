@@ -36,6 +36,11 @@ export interface Operation<P extends TSchema = TSchema, Q extends TSchema = TSch
    * and stores its answer through `ctx.answer` in the step that completes it.
    */
   ownTransactions?: boolean;
+  /**
+   * An answer that must not be kept as it was sent (it holds a secret): `keep` is what the Idempotency-Key stores,
+   * `replay` what a retry gets from that, read again when it comes.
+   */
+  storedAs?: { keep(ctx: Context, answer: Static<R>): Static<R>; replay(ctx: Context, kept: Static<R>): Promise<Static<R>> };
   handler(ctx: Context, input: { params: Static<P>; query: Static<Q>; body: Static<B> }): Promise<Static<R>>;
 }
 

@@ -1,6 +1,6 @@
 // How an operation runs, whichever transport asked: the REST routes and the MCP tools share this.
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB, IdempotencyKeysTable } from '../db/schema.ts';
 import type { Context } from '../domain/core/context.ts';
 import { ApiError, errorCodes, problemDocument, type ErrorCode } from '../kernel/errors.ts';
 import { IdempotencyStore, type IdempotencyClaim } from '../domain/core/idempotency.ts';
@@ -37,6 +37,12 @@ export function idempotencyStore(services: Services, waitForFirstMs?: number): I
   return new IdempotencyStore(services.database.db, services.clock, waitForFirstMs, claimLeaseMs);
 }
 
+/** The body a retry gets from the answer its Idempotency-Key stored: as stored, unless the operation keeps it otherwise. */
+export async function replayedBody(op: AnyOperation, ctx: Context, row: IdempotencyKeysTable): Promise<string> {
+  if (!op.storedAs || row.response_status! >= 400) return row.response_body!;
+  return JSON.stringify(await op.storedAs.replay(ctx, JSON.parse(row.response_body!)));
+}
+
 /** Answers a client's retry must not replay: it may fix the request, or simply come back later. */
 // A missing or declined payment method is fixed on the account, after which the same request must succeed. A
 // purchase still running (after a carrier time-out) is finished by the retry that comes once it is stale. A key that
@@ -70,25 +76,26 @@ export async function runClaimed(
   status: number,
   serialize: (result: unknown) => string,
 ): Promise<StoredAnswer> {
+  const kept = (result: unknown) => (op.storedAs ? serialize(op.storedAs.keep(ctx, result)) : undefined);
   try {
     if (op.ownTransactions) {
       let stored: string | undefined;
       const answer = async (trx: Kysely<DB>, result: unknown) => {
         const body = serialize(result);
-        await claim.complete(trx, status, jsonType, body);
+        await claim.complete(trx, status, jsonType, kept(result) ?? body);
         stored = body;
       };
       const result = await op.handler({ ...ctx, answer, idempotencyKey: claim.key }, input);
       if (stored === undefined) {
         stored = serialize(result);
-        await claim.complete(ctx.db, status, jsonType, stored);
+        await claim.complete(ctx.db, status, jsonType, kept(result) ?? stored);
       }
       return { status, contentType: jsonType, body: stored };
     }
     const body = await ctx.db.transaction().execute(async (trx) => {
       const result = await op.handler({ ...ctx, db: trx, idempotencyKey: claim.key }, input);
       const text = serialize(result);
-      await claim.complete(trx, status, jsonType, text);
+      await claim.complete(trx, status, jsonType, kept(result) ?? text);
       return text;
     });
     return { status, contentType: jsonType, body };

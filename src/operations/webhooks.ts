@@ -11,6 +11,7 @@ import {
   testWebhook,
   updateWebhook,
 } from '../domain/webhooks/webhooks.ts';
+import { keptWithSealedSecret, replayedWithSecret } from '../domain/webhooks/secret-replay.ts';
 import {
   DeletedWebhooks,
   DeliveryIdParams,
@@ -40,13 +41,15 @@ export const webhookOperations = [
     description:
       "Delivers the key's events of the chosen types to `url`, signed as Standard Webhooks prescribes (`webhook-id`, `webhook-timestamp`, " +
       '`webhook-signature`). The URL must be https and resolve to public addresses; it is checked again at every delivery and redirects are ' +
-      'not followed; a URL that is not allowed answers 400 `webhook_url_not_allowed`. The `secret` is in this answer only: keep it to verify signatures.',
+      'not followed; a URL that is not allowed answers 400 `webhook_url_not_allowed`. The `secret` is in this answer only: keep it to verify signatures. ' +
+      'A replay of an Idempotency-Key gives it again only while it is still the current secret; otherwise `secret` is null and `secret_withheld` says why.',
     body: WebhookCreate,
     response: Type.Ref(WebhookWithSecret),
     responseDescription: 'The webhook, with its signing secret',
     successStatus: 201,
     errors: ['webhook_url_not_allowed'],
     idempotent: true,
+    storedAs: { keep: keptWithSealedSecret, replay: replayedWithSecret },
     handler: (ctx, { body }) => createWebhook(ctx, body),
   }),
   defineOperation({
@@ -173,12 +176,14 @@ export const webhookOperations = [
     path: '/webhooks/:id/rotate-secret',
     tag,
     summary: 'Rotate the signing secret',
-    description: 'A new secret, in this answer only. For 24 hours deliveries carry signatures by both secrets (`previous_secret_expires_at` says until when), so receivers can switch without a gap.',
+    description: 'A new secret, in this answer only. For 24 hours deliveries carry signatures by both secrets (`previous_secret_expires_at` says until when), so receivers can switch without a gap. ' +
+      'A replay of an Idempotency-Key gives the secret again only while it is still the current one; otherwise `secret` is null and `secret_withheld` says why.',
     params: WebhookIdParams,
     response: Type.Ref(WebhookWithSecret),
     responseDescription: 'The webhook with its new secret',
     errors: ['not_found'],
     idempotent: true,
+    storedAs: { keep: keptWithSealedSecret, replay: replayedWithSecret },
     handler: (ctx, { params }) => rotateWebhookSecret(ctx, params.id),
   }),
 ];

@@ -179,7 +179,7 @@ export const webhook = {
   updated_at: '2026-11-22T09:30:00.000Z',
 };
 
-export const webhookWithSecret = { ...webhook, secret: 'whsec_zKODmF2oNznYIPuo4VKONsbjl9cdGcb8dVYeEpZhdGM=' };
+export const webhookWithSecret = { ...webhook, secret: 'whsec_zKODmF2oNznYIPuo4VKONsbjl9cdGcb8dVYeEpZhdGM=', secret_withheld: null };
 
 export const delivery = {
   id: ids.delivery,

@@ -72,7 +72,17 @@ export type Webhook = Static<typeof Webhook>;
 export const WebhookWithSecret = Type.Object(
   {
     ...webhookFields,
-    secret: Type.String({ description: 'The Standard Webhooks signing secret; shown only in this answer', examples: [webhookWithSecret.secret] }),
+    secret: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'The Standard Webhooks signing secret; shown only in this answer. Null only in a replay of an Idempotency-Key once this secret no longer signs (see `secret_withheld`)',
+      examples: [webhookWithSecret.secret],
+    }),
+    secret_withheld: Type.Union([StringEnum(['rotated', 'deleted', 'unreadable'] as const), Type.Null()], {
+      description:
+        'Why a replay of an Idempotency-Key holds no secret: `rotated` (a newer secret replaced it), `deleted` (the webhook is gone) or ' +
+        '`unreadable` (sealed under another SHIPD_SECRET); null when `secret` is there',
+      examples: [null],
+    }),
   },
   {
     $id: 'WebhookWithSecret',
@@ -83,6 +93,8 @@ export const WebhookWithSecret = Type.Object(
   },
 );
 export type WebhookWithSecret = Static<typeof WebhookWithSecret>;
+/** A secret just made: always there, never withheld. */
+export type NewWebhookSecret = WebhookWithSecret & { secret: string; secret_withheld: null };
 
 export const WebhookList = ListOf(Webhook, 'WebhookList', "The calling key's webhooks, newest first");
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB, WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from '../../db/schema.ts';
 import { checkWebhookUrl } from '../../events/address-guard.ts';
-import type { Webhook, WebhookCreate, WebhookDelivery, WebhookUpdate, WebhookWithSecret } from '../../schemas/webhook.ts';
+import type { NewWebhookSecret, Webhook, WebhookCreate, WebhookDelivery, WebhookUpdate } from '../../schemas/webhook.ts';
 import type { Context } from '../core/context.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { recordEvent } from './events.ts';
@@ -41,7 +41,7 @@ export async function ownWebhookRow(db: Kysely<DB>, ctx: Context, id: string): P
   return row;
 }
 
-export async function createWebhook(ctx: Context, input: WebhookCreate): Promise<WebhookWithSecret> {
+export async function createWebhook(ctx: Context, input: WebhookCreate): Promise<NewWebhookSecret> {
   const url = await allowedUrl(ctx, input.url);
   const now = ctx.clock.now();
   const at = now.toISOString();
@@ -64,7 +64,7 @@ export async function createWebhook(ctx: Context, input: WebhookCreate): Promise
     updated_at: at,
   };
   await ctx.db.insertInto('webhooks').values(row).execute();
-  return { ...toWebhook(row), secret: secret.plain };
+  return { ...toWebhook(row), secret: secret.plain, secret_withheld: null };
 }
 
 export async function listWebhooks(ctx: Context, query: ListInput): Promise<Page<Webhook>> {
@@ -128,7 +128,7 @@ export async function deleteWebhooksByUrl(ctx: Context, url: string): Promise<Pa
 }
 
 /** A new secret; the old one keeps signing beside it for 24 hours. */
-export async function rotateWebhookSecret(ctx: Context, id: string): Promise<WebhookWithSecret> {
+export async function rotateWebhookSecret(ctx: Context, id: string): Promise<NewWebhookSecret> {
   return inTransaction(ctx.db, async (trx) => {
     const row = await ownWebhookRow(trx, ctx, id);
     const now = ctx.clock.now();
@@ -145,7 +145,7 @@ export async function rotateWebhookSecret(ctx: Context, id: string): Promise<Web
       .set({ secret: rotated.secret, previous_secret: rotated.previous_secret, previous_secret_expires_at: rotated.previous_secret_expires_at, updated_at: rotated.updated_at })
       .where('id', '=', row.id)
       .execute();
-    return { ...toWebhook(rotated), secret: secret.plain };
+    return { ...toWebhook(rotated), secret: secret.plain, secret_withheld: null };
   });
 }
 
