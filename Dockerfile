@@ -32,8 +32,9 @@ COPY --from=build /app/dist ./dist
 COPY package.json package-lock.json ./
 COPY bin ./bin
 # The data dir holds the generated secret and, on SQLite, the database and label files. The named volume
-# that compose mounts here takes this directory's owner, so the non-root user can write to it.
-RUN mkdir /data && chown node:node /data
+# that compose mounts here takes this directory's owner and mode, so the non-root user can write to it and no
+# other user can read it.
+RUN mkdir -m 700 /data && chown node:node /data
 ENV SHIPD_DATA_DIR=/data
 VOLUME ["/data"]
 USER node

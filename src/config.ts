@@ -1,7 +1,8 @@
-import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
+import { makePrivateDir } from './kernel/private-files.ts';
 import { mailerIdProblem, type MailerIdKind } from './carriers/usps/mailer-ids.ts';
 
 export const carrierIds = ['ups', 'usps', 'fedex'] as const;
@@ -213,7 +214,7 @@ function secret(raw: Raw, dataDir: string): string {
   // Several processes may start at once on a fresh data dir, and all must end up with one secret, never
   // a half-written one: each writes a whole file of its own and links it into place, which only the
   // first can do; the others then read the winner's.
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const own = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   writeFileSync(own, randomBytes(32).toString('base64url') + '\n', { mode: 0o600, flag: 'wx' });
   try {

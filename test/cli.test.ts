@@ -1,10 +1,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, runCli, type TestDatabase } from './harness.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
+import { createServices } from '../src/services.ts';
 
 let db: TestDatabase;
 const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { ...db.env, ...env });
@@ -203,5 +206,43 @@ describe('settings', () => {
     const out = await cli(['migrate']);
     assert.equal(out.code, 0, out.stderr);
     assert.match(out.stdout, /up to date/);
+  });
+});
+
+describe('data files', () => {
+  const parent = mkdtempSync(join(tmpdir(), 'shipd-modes-'));
+  const dataDir = join(parent, 'data');
+  after(() => rmSync(parent, { recursive: true, force: true }));
+  const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
+  const files = ['secret', 'shipd.db', 'shipd.db-wal', 'shipd.db-shm', 'labels/shp_modes.pdf'];
+  const modes = () => Object.fromEntries([[dataDir, mode(dataDir)], ['labels', mode(join(dataDir, 'labels'))], ...files.map((f) => [f, mode(join(dataDir, f))])]);
+  const private_ = { [dataDir]: '700', labels: '700', ...Object.fromEntries(files.map((f) => [f, '600'])) };
+
+  test('only the user shipd runs as can read what it writes (data dir 0700, files 0600), under the usual umask', async () => {
+    const umask = process.umask(0o022);
+    try {
+      const services = await createServices(loadConfig({ SHIPD_DATA_DIR: dataDir }));
+      await services.labels.put(services.database.db, 'shp_modes', 'pdf', Buffer.from('%PDF-'), new Date().toISOString());
+      assert.deepEqual(modes(), private_);
+      await services.close();
+    } finally {
+      process.umask(umask);
+    }
+  });
+
+  test('shipd worker makes private, and says so, what an older shipd left readable by others', async () => {
+    // Closing the database removed its -wal and -shm files; the worker makes them again, with the database's mode.
+    const left = files.filter((f) => !f.startsWith('shipd.db-'));
+    for (const dir of [dataDir, join(dataDir, 'labels')]) chmodSync(dir, 0o755);
+    for (const file of left) chmodSync(join(dataDir, file), 0o644);
+    const worker = await startUntil(['worker'], { SHIPD_DATA_DIR: dataDir }, /"msg":"shipd worker is running"/);
+    try {
+      assert.deepEqual(modes(), private_);
+    } finally {
+      assert.equal(await worker.stop(), 0);
+    }
+    const line = worker.stdout.split('\n').find((l) => l.includes('made them private'));
+    assert.ok(line, worker.stdout);
+    assert.equal(JSON.parse(line).narrowed, 2 + left.length);
   });
 });

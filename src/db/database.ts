@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
@@ -6,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kys
 import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
 import { WalCheckpointer } from './wal-checkpointer.ts';
+import { makePrivateDir, touchPrivateFile } from '../kernel/private-files.ts';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -102,7 +102,9 @@ export function openDatabase(config: Pick<Config, 'database'> & Partial<Pick<Con
     return { kind: 'postgres', db, unbounded, postgresUrl: url, close: () => db.destroy() };
   }
   const file = config.database.file;
-  mkdirSync(dirname(file), { recursive: true });
+  makePrivateDir(dirname(file));
+  // SQLite would create the file 0644 under the usual umask, and gives its -wal and -shm files the database's mode.
+  touchPrivateFile(file);
   const sqlite = new BetterSqlite3(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');

@@ -1,4 +1,5 @@
 import { JobThread } from '../../job-thread.ts';
+import { privateFileMode } from '../../kernel/private-files.ts';
 
 interface WriteJob {
   path: string;
@@ -6,13 +7,13 @@ interface WriteJob {
   bytes: Uint8Array;
 }
 
-// The thread's whole body, as CommonJS: it needs nothing but fs.
+// The thread's whole body, as CommonJS: it needs nothing but fs. Label files hold names and addresses: 0600.
 const body = `
 const { parentPort } = require('node:worker_threads');
 const { renameSync, rmSync, writeFileSync } = require('node:fs');
 parentPort.on('message', ({ id, job: { path, temp, bytes } }) => {
   try {
-    writeFileSync(temp, bytes);
+    writeFileSync(temp, bytes, { mode: ${privateFileMode} });
     renameSync(temp, path);
     parentPort.postMessage({ id, result: null });
   } catch (err) {

@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import type { LabelFormat } from '../../labels/label-data.ts';
+import { makePrivateDir } from '../../kernel/private-files.ts';
 import { FileWriter } from './file-writer.ts';
 
 /** One writer thread serves every directory store of the process: they share one disk. */
@@ -42,7 +42,7 @@ export class DirectoryLabelStore implements LabelStore {
 
   async put(_db: Kysely<DB>, shipmentId: string, format: LabelFormat, bytes: Buffer): Promise<void> {
     if (!this.ready) {
-      mkdirSync(this.dir, { recursive: true });
+      makePrivateDir(this.dir);
       this.ready = true;
     }
     await writer.write(this.path(shipmentId, format), bytes);
