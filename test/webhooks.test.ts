@@ -4,6 +4,8 @@ import { problem, startServer, type TestServer } from './harness.ts';
 import { orderBody } from './fixtures.ts';
 import { startReceiver, verify, type Receiver } from './webhook-receiver.ts';
 import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
+import { revokeApiKey } from '../src/domain/accounts/api-keys.ts';
+import { recordEvent } from '../src/domain/webhooks/events.ts';
 import { createJobRunner } from '../src/jobs/index.ts';
 import { createLogger } from '../src/http/logger.ts';
 import type { JobRunner } from '../src/jobs/runner.ts';
@@ -365,6 +367,35 @@ describe('delivering events', () => {
     assert.equal(hook.status, 'disabled');
     assert.match(hook.disabled_reason, /5 days/);
     await receiver.close();
+  });
+
+  test("revoking a key disables its webhooks, and a revoked key's events are never fanned out", async () => {
+    const receiver = await startReceiver();
+    after(() => receiver.close());
+    const owner = await server.key(account);
+    const webhook = await register(receiver, ['order.created', 'order.updated', 'tracking.updated'], owner.secret);
+    const order = await newOrder(owner.secret);
+    await receiver.waitFor((r) => r.length === 1);
+
+    const db = server.services.database.db;
+    const revoked = await revokeApiKey({ db, kind: server.services.database.kind, clock: server.clock }, owner.id);
+    assert.equal(revoked.webhooksDisabled, 1);
+    const row = await db.selectFrom('webhooks').select(['status', 'disabled_reason']).where('id', '=', webhook.id).executeTakeFirstOrThrow();
+    assert.equal(row.status, 'disabled');
+    assert.match(row.disabled_reason!, /revoked/);
+
+    // Even a webhook enabled again behind the API's back gets nothing of the revoked key: its events stay unsent.
+    await db.updateTable('webhooks').set({ status: 'enabled', disabled_reason: null }).where('id', '=', webhook.id).execute();
+    const at = server.clock.now().toISOString();
+    const eventId = await db.transaction().execute((trx) => recordEvent(trx, { principal: { keyId: owner.id, accountId: account, mode: 'test' } }, 'order.updated', { id: order.id as string }, at));
+    const event = await eventually(
+      () => db.selectFrom('events').select('dispatched_at').where('id', '=', eventId).executeTakeFirstOrThrow(),
+      (e) => e.dispatched_at !== null,
+    );
+    assert.notEqual(event.dispatched_at, null);
+    const queued = await db.selectFrom('webhook_deliveries').select('id').where('event_id', '=', eventId).execute();
+    assert.deepEqual(queued, []);
+    assert.equal(receiver.received.length, 1);
   });
 
   test('test, retry and rotate-secret: the rotated webhook signs with both secrets for 24 hours', async () => {

@@ -123,8 +123,8 @@ export async function runAdmin(config: Config, group: AdminGroup, args: string[]
       case 'keys revoke': {
         const { positionals } = parse(rest, {}, []);
         if (positionals.length !== 1) throw wrong();
-        await revokeApiKey(admin, positionals[0]!);
-        print(`revoked ${positionals[0]}`);
+        const { webhooksDisabled } = await revokeApiKey(admin, positionals[0]!);
+        print(`revoked ${positionals[0]}; ${webhooksDisabled === 1 ? '1 webhook' : `${webhooksDisabled} webhooks`} of it disabled`);
         return;
       }
       case 'keys roll': {

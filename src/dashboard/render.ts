@@ -27,7 +27,7 @@ export const idParam = (request: FastifyRequest) => (request.params as { id: str
 
 /** Messages a redirect after a change may show, named in its `notice` query so no page echoes text it was sent. */
 const notices: Record<string, string> = {
-  key_revoked: 'The key was revoked. Requests with it are refused from now on.',
+  key_revoked: 'The key was revoked. Requests with it are refused from now on, and its webhooks are disabled.',
   webhook_deleted: 'The webhook was removed.',
   webhook_test_sent: 'A webhook.test event is on its way; it appears in the delivery log below.',
   delivery_replayed: 'The delivery was queued to be sent again now.',

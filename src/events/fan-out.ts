@@ -31,7 +31,7 @@ const deliveryColumns = [
 
 /**
  * Takes the oldest events not yet fanned out and adds a delivery for each enabled webhook of the event's own key
- * that subscribes to its type, and marks the events done, in the caller's transaction. A crash before the commit
+ * (unless that key was revoked) that subscribes to its type, and marks the events done, in the caller's transaction. A crash before the commit
  * leaves them for the next pass; the unique (webhook, event) pair makes a racing second pass harmless.
  * Returns how many events it took.
  */
@@ -41,11 +41,14 @@ export async function fanOutIn(trx: Kysely<DB>, kind: DatabaseKind, now: Date, l
   const events = await q.execute();
   if (events.length === 0) return 0;
   const owners = [...new Set(events.map((e) => e.owner_key_id))];
+  // A revoked key's events go nowhere, whatever became of its webhooks since (revoking disables them).
   const webhooks = await trx
     .selectFrom('webhooks')
-    .select(['id', 'owner_key_id', 'events'])
-    .where('owner_key_id', 'in', sql<string>`${jsonList(kind, owners)}`)
-    .where('status', '=', 'enabled')
+    .innerJoin('api_keys', 'api_keys.id', 'webhooks.owner_key_id')
+    .select(['webhooks.id', 'webhooks.owner_key_id', 'webhooks.events'])
+    .where('webhooks.owner_key_id', 'in', sql<string>`${jsonList(kind, owners)}`)
+    .where('webhooks.status', '=', 'enabled')
+    .where('api_keys.revoked_at', 'is', null)
     .execute();
   const byOwner = new Map<string, { id: string; owner_key_id: string; types: Set<string> }[]>();
   for (const w of webhooks) {

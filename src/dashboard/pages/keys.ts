@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { keyOf, keysOf, type AccountScope } from '../../domain/dashboard/account-view.ts';
 import { createApiKey, revokeApiKey, rollApiKey, type KeyAdmin } from '../../domain/accounts/api-keys.ts';
+import { ApiError } from '../../kernel/errors.ts';
 import type { PageDeps } from '../page-deps.ts';
 import { field, FormError, formErrors } from '../forms.ts';
 import { idParam, pathOf, redirectWith, routeOf, sendPage } from '../render.ts';
@@ -14,6 +15,11 @@ const graces = [
   { value: '7d', label: '7 days', ms: 7 * 86_400_000 },
 ];
 
+/** The API refuses every key of an account whose plan lacks API access, so the dashboard makes none for it. */
+function refuseWithoutApi(scope: AccountScope): void {
+  if (scope.plan !== 'api') throw new ApiError('plan_without_api_access', "This account's plan has no API access: the API would refuse the key. Keys can be revoked, not created or rolled.");
+}
+
 export function registerKeys(app: FastifyInstance, { services, mode }: PageDeps): void {
   const db = services.database.db;
   const admin: KeyAdmin = { db, kind: services.database.kind, clock: services.clock };
@@ -24,6 +30,7 @@ export function registerKeys(app: FastifyInstance, { services, mode }: PageDeps)
     title: 'API keys',
     section: 'keys' as const,
     keys: await keysOf(db, scope),
+    apiAccess: scope.plan === 'api',
     name: '',
     ...extra,
   });
@@ -32,6 +39,7 @@ export function registerKeys(app: FastifyInstance, { services, mode }: PageDeps)
 
   app.post(route, async (request, reply) => {
     const scope = scopeOf(request, mode);
+    refuseWithoutApi(scope);
     const name = field(request, 'name');
     try {
       if (name.length > 100) throw new FormError('name', 'A name may have at most 100 characters');
@@ -49,7 +57,9 @@ export function registerKeys(app: FastifyInstance, { services, mode }: PageDeps)
       title: 'Revoke key',
       section: 'keys',
       question: `Revoke the key ${key.prefix}…${key.last4}${key.name ? ` (${key.name})` : ''}?`,
-      consequence: 'Every request made with it is refused from the moment you confirm, in every shipd process. What it created stays, but no key can reach it through the API.',
+      consequence:
+        'Every request made with it is refused from the moment you confirm, in every shipd process, and its webhooks are disabled: none of its events is sent again. ' +
+        'What it created stays, but no key can reach it through the API.',
       action: `${list}/${key.id}/revoke`,
       button: 'Revoke key',
       cancel: list,
@@ -72,6 +82,7 @@ export function registerKeys(app: FastifyInstance, { services, mode }: PageDeps)
 
   app.post(`${route}/:id/roll`, async (request, reply) => {
     const scope = scopeOf(request, mode);
+    refuseWithoutApi(scope);
     const key = await keyOf(db, scope, idParam(request), true);
     const grace = graces.find((g) => g.value === field(request, 'grace'));
     if (!grace) {

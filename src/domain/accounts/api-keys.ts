@@ -53,12 +53,26 @@ async function liveKey(db: Kysely<DB>, keyId: string): Promise<ApiKeysTable> {
   return key;
 }
 
-/** Revokes every secret of the key at once; the key's resources stay, readable by no one. */
-export async function revokeApiKey(admin: KeyAdmin, keyId: string): Promise<void> {
-  await admin.db.transaction().execute(async (trx) => {
+/** Why a revoked key's webhooks are disabled, as their `disabled_reason` says. */
+export const revokedKeyReason = 'The API key that owns it was revoked';
+
+/**
+ * Revokes every secret of the key at once; the key's resources stay, readable by no one. Its webhooks are disabled
+ * with it: the events still recorded for its orders (tracking goes on) must not reach a receiver nobody controls.
+ */
+export async function revokeApiKey(admin: KeyAdmin, keyId: string): Promise<{ webhooksDisabled: number }> {
+  return admin.db.transaction().execute(async (trx) => {
     await liveKey(trx, keyId);
-    await trx.updateTable('api_keys').set({ revoked_at: admin.clock.now().toISOString() }).where('id', '=', keyId).execute();
+    const at = admin.clock.now().toISOString();
+    await trx.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', keyId).execute();
+    const disabled = await trx
+      .updateTable('webhooks')
+      .set({ status: 'disabled', disabled_reason: revokedKeyReason, updated_at: at })
+      .where('owner_key_id', '=', keyId)
+      .where('status', '=', 'enabled')
+      .executeTakeFirst();
     await announceKeyChange(trx, admin.kind);
+    return { webhooksDisabled: Number(disabled.numUpdatedRows) };
   });
 }
 
