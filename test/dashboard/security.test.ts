@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from '../harness.ts';
 import { dashboardRoutes } from '../../src/dashboard/plugin.ts';
-import { lockoutMs, maxFailures } from '../../src/domain/dashboard/users.ts';
+import { createUser, lockoutMs, maxFailures } from '../../src/domain/dashboard/users.ts';
 import { sessionIdleMs } from '../../src/domain/dashboard/sessions.ts';
 import { accountWithUser, csrfOf, DashboardClient, password } from './client.ts';
 
@@ -210,6 +210,26 @@ describe('API keys', () => {
     const secret = /data-secret>(svc_test_[A-Za-z0-9]+)</.exec(rolled.text)![1]!;
     assert.equal((await server.request('GET', '/carriers', { key: secret })).status, 200);
     problem(await server.request('GET', '/carriers', { key: key.secret }), 401, 'expired_api_key');
+  });
+
+  test('a Basic-plan account is told its plan has no API access, and is offered no key that would always be refused', async () => {
+    const account = await server.account(undefined, 'basic');
+    const email = `basic-${Math.random().toString(36).slice(2)}@example.com`;
+    await createUser(server.services.database.db, server.clock, account, email, password);
+    const client = new DashboardClient(server);
+    assert.equal((await client.signIn(email, password)).status, 303);
+    const old = await server.key(account);
+    const page = await client.get('/dashboard/test/keys');
+    assert.equal(page.status, 200);
+    assert.match(page.text, /plan has no API access/);
+    assert.doesNotMatch(page.text, /Create key|Create one below|\/roll"/);
+    assert.match(page.text, new RegExp(`/dashboard/test/keys/${old.id}/revoke`), 'a key left from another plan can still be revoked');
+    for (const [path, form] of [['/dashboard/test/keys', { name: 'store' }], [`/dashboard/test/keys/${old.id}/roll`, { grace: '0' }]] as const) {
+      const refused = await client.send('POST', path, { _csrf: csrfOf(page.text), ...form });
+      assert.equal(refused.status, 403, path);
+      assert.match(refused.text, /plan does not include API access/);
+    }
+    assert.equal((await server.services.database.db.selectFrom('api_keys').select('id').where('account_id', '=', account).execute()).length, 1, 'no key was made');
   });
 });
 
