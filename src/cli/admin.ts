@@ -53,8 +53,16 @@ function mode(value: unknown): Mode {
   return value;
 }
 
+/**
+ * The commands write beside a running server: on SQLite their transactions take the write lock at BEGIN and wait
+ * for it (busy_timeout, 5 s), rather than fail with "database is locked" when the server wrote after they read.
+ */
+export function openAdminDatabase(config: Config): Database {
+  return openDatabase(config, { immediate: true });
+}
+
 async function withDatabase<T>(config: Config, fn: (database: Database, admin: KeyAdmin) => Promise<T>): Promise<T> {
-  const database = openDatabase(config);
+  const database = openAdminDatabase(config);
   try {
     await migrate(database);
     return await fn(database, { db: database.db, kind: database.kind, clock: systemClock });

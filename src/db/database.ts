@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type SqliteDatabase, type SqliteDialectConfig } from 'kysely';
 import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
 import { WalCheckpointer } from './wal-checkpointer.ts';
@@ -84,10 +84,33 @@ function openPostgres(url: string, queryTimeoutMs: number | null): Kysely<DB> {
 }
 
 /**
- * `checkpointThread`: a long-running server's SQLite WAL is copied into the database file on a thread of its own
- * once it gets busy (see WalCheckpointer); a short command checkpoints as SQLite does by itself.
+ * SQLite transactions that take the write lock at BEGIN. A deferred one that reads first cannot take it later if
+ * another process committed in between: SQLite fails it at once with "database is locked" (SQLITE_BUSY_SNAPSHOT),
+ * busy_timeout or not. IMMEDIATE waits out the other writer instead (busy_timeout) and then reads the latest data.
  */
-export function openDatabase(config: Pick<Config, 'database'> & Partial<Pick<Config, 'dbQueryTimeoutMs'>>, { checkpointThread = false } = {}): Database {
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): SqliteDriver {
+    return new (class extends SqliteDriver {
+      override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+        await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      }
+    })(this.settings);
+  }
+}
+
+/**
+ * `checkpointThread`: a long-running server's SQLite WAL is copied into the database file on a thread of its own
+ * once it gets busy (see WalCheckpointer); a short command checkpoints as SQLite does by itself. `immediate`: every
+ * SQLite transaction takes the write lock at BEGIN (ImmediateSqliteDialect), for a command that writes beside a server.
+ */
+export function openDatabase(
+  config: Pick<Config, 'database'> & Partial<Pick<Config, 'dbQueryTimeoutMs'>>,
+  { checkpointThread = false, immediate = false } = {},
+): Database {
   if (config.database.kind === 'postgres') {
     const url = config.database.url;
     const db = openPostgres(url, config.dbQueryTimeoutMs ?? null);
@@ -110,7 +133,8 @@ export function openDatabase(config: Pick<Config, 'database'> & Partial<Pick<Con
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const settings = { database: withStatementCache(sqlite) };
+  const db = new Kysely<DB>({ dialect: immediate ? new ImmediateSqliteDialect(settings) : new SqliteDialect(settings) });
   const checkpointer = checkpointThread ? new WalCheckpointer(file, sqlite) : undefined;
   const close = async () => {
     await checkpointer?.close();
