@@ -20,7 +20,9 @@ const seconds = Number(process.env.BARE_SECONDS);
 const inFlight = 10;
 const timeoutMs = 10_000;
 
-const dispatcher = createWebhookDispatcher({ allowInsecure: true, connectTimeoutMs: timeoutMs });
+// The bench's receiver is a local http one, as the worker's is when insecure URLs are allowed.
+const guard = { allowInsecure: true };
+const dispatcher = createWebhookDispatcher({ ...guard, connectTimeoutMs: timeoutMs });
 let delivered = 0;
 let failed = 0;
 let counting = false;
@@ -46,6 +48,7 @@ async function attempt(): Promise<void> {
     dispatcher,
     timeoutMs,
     shipdSecret,
+    guard,
   );
   if (!counting) return;
   if (outcome.error === null) delivered++;

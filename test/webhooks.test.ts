@@ -539,13 +539,11 @@ describe('the SSRF guard', () => {
     }
   });
 
-  test('a webhook whose address turns private after registration is not delivered to', async () => {
-    const receiver = await startReceiver();
-    // As if a public name had been re-pointed at a loopback address after it passed registration.
+  /** A webhook stored as it is, past the checks made at registration; returns its owner's key. */
+  async function storedWebhook(id: string, url: string): Promise<string> {
     const accountId = await strict.account();
     const owner = await strict.key(accountId);
     const now = strict.clock.now().toISOString();
-    const id = 'whk_01jf3k4m5n6p7q8r9s0t1v2w3x';
     await strict.services.database.db
       .insertInto('webhooks')
       .values({
@@ -553,7 +551,7 @@ describe('the SSRF guard', () => {
         owner_key_id: owner.id,
         account_id: accountId,
         mode: 'test',
-        url: receiver.url,
+        url,
         events: '["order.created"]',
         description: null,
         secret: sealWebhookSecret(strict.services.config.secret, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'),
@@ -566,7 +564,11 @@ describe('the SSRF guard', () => {
         updated_at: now,
       })
       .execute();
-    const strictKey = owner.secret;
+    return owner.secret;
+  }
+
+  /** The first attempt of the delivery of a new order to the webhook, made by a worker of the strict server. */
+  async function firstAttempt(id: string, strictKey: string): Promise<Json> {
     const strictRunner = createJobRunner(strict.services, createLogger('silent'), { pollMs: 20, delivery: { pollMs: 20 } });
     strictRunner.start();
     try {
@@ -576,12 +578,24 @@ describe('the SSRF guard', () => {
         async () => (await strict.request('GET', `/webhooks/${id}/deliveries`, { key: strictKey })).body.data,
         (l: Json[]) => l[0]?.attempts?.length > 0,
       );
-      assert.match(log[0]!.attempts[0].error, /127\.0\.0\.1.*loopback/);
-      assert.equal(log[0]!.attempts[0].status_code, null);
-      assert.equal(receiver.received.length, 0);
+      return log[0]!.attempts[0];
     } finally {
       await strictRunner.stop();
-      await receiver.close();
     }
+  }
+
+  test('a webhook whose address turns private after registration is not delivered to', async () => {
+    // As if a public name had been re-pointed at a loopback address after it passed registration.
+    const id = 'whk_01jf3k4m5n6p7q8r9s0t1v2w3x';
+    const attempt = await firstAttempt(id, await storedWebhook(id, 'https://127.0.0.1/hook'));
+    assert.match(attempt.error, /127\.0\.0\.1.*loopback/);
+    assert.equal(attempt.status_code, null);
+  });
+
+  test('a plain http URL saved while insecure URLs were allowed is not delivered to once they are not', async () => {
+    const id = 'whk_01jf3k4m5n6p7q8r9s0t1v2w3y';
+    const attempt = await firstAttempt(id, await storedWebhook(id, 'http://example.com/hook'));
+    assert.match(attempt.error, /not sent: webhook URLs must use https/);
+    assert.equal(attempt.status_code, null);
   });
 });

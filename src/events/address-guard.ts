@@ -183,6 +183,15 @@ export async function checkWebhookUrl(raw: string, { allowInsecure, resolve = sy
   return { ok: true, url: url.href };
 }
 
+/**
+ * The delivery-time check of what the connection itself does not show: a URL stored while the settings allowed more
+ * (SHIPD_WEBHOOKS_ALLOW_INSECURE since turned off) is not sent to. A reason, or null when it may be sent.
+ */
+export function deliveryRefusal(raw: string, { allowInsecure }: Pick<GuardOptions, 'allowInsecure'>): string | null {
+  if (!allowInsecure && new URL(raw).protocol !== 'https:') return 'webhook URLs must use https; PATCH the webhook with an https URL';
+  return null;
+}
+
 function blockedError(host: string, address: string, reason: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`webhook connection refused: ${describe(host, address, reason)}`), {
     code: 'ERR_WEBHOOK_ADDRESS_BLOCKED',

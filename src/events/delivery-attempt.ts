@@ -1,5 +1,6 @@
 import { request, type Dispatcher } from 'undici';
 import type { Clock } from '../kernel/clock.ts';
+import { deliveryRefusal, type GuardOptions } from './address-guard.ts';
 import type { Claimed } from './delivery-claim.ts';
 import { parseRetryAfter } from './retry-schedule.ts';
 import { signatureHeader } from './signature.ts';
@@ -57,7 +58,7 @@ function secrets(c: Claimed, shipdSecret: string, now: Date): string[] | null {
 }
 
 /** Sends one attempt of a claimed delivery, signed as Standard Webhooks prescribes: a network error is an outcome too. */
-export async function sendAttempt(c: Claimed, clock: Clock, dispatcher: Dispatcher, timeoutMs: number, shipdSecret: string): Promise<Outcome> {
+export async function sendAttempt(c: Claimed, clock: Clock, dispatcher: Dispatcher, timeoutMs: number, shipdSecret: string, guard: Pick<GuardOptions, 'allowInsecure'>): Promise<Outcome> {
   const attemptedAt = clock.now();
   // The receiver checks webhook-timestamp against its own clock to refuse replays, so it is the real time even
   // when shipd's clock is a simulated one.
@@ -65,6 +66,8 @@ export async function sendAttempt(c: Claimed, clock: Clock, dispatcher: Dispatch
   const body = payload(c);
   const started = performance.now();
   const result: Omit<Outcome, 'latencyMs'> = { claimed: c, attemptedAt, statusCode: null, error: null, excerpt: null, retryAfterMs: null };
+  const refusal = deliveryRefusal(c.url, guard);
+  if (refusal !== null) return { ...result, error: `not sent: ${refusal}`, latencyMs: 0 };
   const signing = secrets(c, shipdSecret, attemptedAt);
   if (signing === null) {
     // Sending it unsigned, or signed with something else, would only teach the receiver to distrust it.

@@ -76,6 +76,8 @@ export class DeliveryWorker {
   private readonly leaseMs: number;
   private readonly heldLimit: number;
   private readonly dispatcher: Dispatcher;
+  /** What a stored URL must still satisfy at delivery, beyond the addresses the dispatcher checks. */
+  private readonly guard: { allowInsecure: boolean };
   private inFlight = 0;
   /** Claimed and not yet sent, over all endpoints. */
   private queued = 0;
@@ -121,7 +123,8 @@ export class DeliveryWorker {
     this.pollMs = options.pollMs ?? 50;
     this.leaseMs = this.timeoutMs + 30_000;
     this.heldLimit = this.concurrency * heldFactor;
-    this.dispatcher = createWebhookDispatcher({ allowInsecure: options.allowInsecure, connectTimeoutMs: this.timeoutMs });
+    this.guard = { allowInsecure: options.allowInsecure };
+    this.dispatcher = createWebhookDispatcher({ ...this.guard, connectTimeoutMs: this.timeoutMs });
   }
 
   start(): void {
@@ -296,7 +299,7 @@ export class DeliveryWorker {
     e.inFlight++;
     const origin = originOf(c.url);
     this.originInFlight.set(origin, (this.originInFlight.get(origin) ?? 0) + 1);
-    const p = sendAttempt(c, this.clock, this.dispatcher, this.timeoutMs, this.secret)
+    const p = sendAttempt(c, this.clock, this.dispatcher, this.timeoutMs, this.secret, this.guard)
       .then((outcome) => {
         this.outcomes.push(outcome);
         this.scheduleFlush();
