@@ -9,7 +9,7 @@ import type { AnyOperation } from './operations/operation.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { lazySerializers } from './http/serializers.ts';
 import { clientErrorHandler, newRequestId, refuseExpectations, registerProblemHandlers, sendProblem } from './http/problems.ts';
-import { registerNulGuard } from './http/nul-guard.ts';
+import { registerTextGuard } from './http/text-guard.ts';
 import { registerJsonBody } from './http/json-body.ts';
 import { ApiError } from './kernel/errors.ts';
 import { authenticator } from './http/auth.ts';
@@ -89,7 +89,7 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
   // JSON is the only request body the API takes; anything else is a 415 problem.
   app.removeContentTypeParser('text/plain');
   registerJsonBody(app);
-  registerNulGuard(app);
+  registerTextGuard(app);
 
   // Callback-style hooks: every request runs them, and they need no promise.
   app.addHook('onRequest', (request, reply, done) => {

@@ -268,6 +268,8 @@ for (const transport of transports) {
       await refused('update_order', { id: 'ord_x' }, 'validation_failed', 400);
       const nul = await refused('create_order', orderBody({ notes: 'a\u0000b' }), 'validation_failed', 400);
       assert.deepEqual(nul.errors.map((e: Json) => e.pointer), ['/notes']);
+      const half = await refused('create_order', orderBody({ notes: 'a\ud83d' }), 'validation_failed', 400);
+      assert.deepEqual(half.errors.map((e: Json) => e.pointer), ['/notes']);
       const huge = await refused('create_order', orderBody({ items: Array.from({ length: 1001 }, () => 0) }), 'validation_failed', 400);
       assert.deepEqual(huge.errors, [{ in: 'body', pointer: '/items', detail: 'must NOT have more than 1000 items' }]);
       const item = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, 0]));

@@ -192,6 +192,23 @@ describe('malformed requests get problem answers, and the process stays up', () 
     assert.deepEqual(inPath.errors[0].in, 'path');
   });
 
+  test('half of a character (a lone UTF-16 surrogate) is a 400 naming where, on either database; a whole one is stored as sent', async () => {
+    const json = { ...auth(), 'content-type': 'application/json' };
+    const detail = 'must not contain half of a character: \\uD800 to \\uDFFF must come in pairs that make one character, as in \\uD83D\\uDE00 (😀)';
+    for (const half of ['\\ud83d', '\\uDE00', '\\ude00\\ud83d']) {
+      const inValue = problem(await server.raw('POST', '/api/integrations/v1/test/echo', { headers: json, body: `{"name":"Ada ${half}","count":1}` }), 400, 'validation_failed');
+      assert.deepEqual(inValue.errors, [{ in: 'body', pointer: '/name', detail }], half);
+    }
+    const inKey = problem(await server.raw('POST', '/api/integrations/v1/test/echo', { headers: json, body: '{"name":"a","count":1,"nested":{"x\\ud800":"1"}}' }), 400, 'validation_failed');
+    assert.equal(inKey.errors[0].pointer, '/nested/x\ud800');
+    const inOrder = problem(await server.raw('POST', '/api/integrations/v1/orders', { headers: json, body: JSON.stringify(orderBody()).replace('"Ada Lovelace"', '"Ada \\ud83d"') }), 400, 'validation_failed');
+    assert.deepEqual(inOrder.errors, [{ in: 'body', pointer: '/ship_to/name', detail }]);
+    const whole = await server.raw('POST', '/api/integrations/v1/orders', { headers: json, body: JSON.stringify(orderBody()).replace('"Ada Lovelace"', '"Ada \\ud83d\\ude00 \\\\ud83d"') });
+    assert.equal(whole.status, 201, whole.text);
+    const stored = await server.request('GET', `/orders/${JSON.parse(whole.text).id}`, { key });
+    assert.equal(stored.body.ship_to.name, 'Ada 😀 \\ud83d', 'a pair, and a backslash before u, are text');
+  });
+
   test('an array or object larger than any schema takes is refused before validation, naming where', async () => {
     const tooMany = Array.from({ length: 1001 }, (_, i) => i);
     const inArray = problem(await server.request('POST', '/orders', { key, body: orderBody({ items: tooMany }) }), 400, 'validation_failed');

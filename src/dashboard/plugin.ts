@@ -7,7 +7,7 @@ import formbody from '@fastify/formbody';
 import { modes } from '../kernel/mode.ts';
 import { ApiError } from '../kernel/errors.ts';
 import { AccountError } from '../domain/accounts/accounts.ts';
-import { findNul } from '../http/json-faults.ts';
+import { findUnstorable } from '../http/json-faults.ts';
 import type { Services } from '../services.ts';
 import type { PageDeps } from './page-deps.ts';
 import { render } from './render.ts';
@@ -70,10 +70,11 @@ export async function registerDashboard(app: FastifyInstance, services: Services
       await scope.register(formbody, { bodyLimit: 65_536 });
       await scope.register(cookie);
       scope.decorateRequest('dashboard', null);
-      // As the API refuses NUL in JSON: PostgreSQL's text cannot hold it, and no form field needs it.
+      // As the API refuses NUL and half characters in JSON (json-faults.ts): no form field needs them.
       scope.addHook('preValidation', (request, reply, done) => {
-        if (findNul(request.body) === undefined) return done();
-        errorPage(reply, 400, 'The form was refused', 'A field holds the NUL character, which no field may hold.');
+        const found = findUnstorable(request.body);
+        if (found === undefined) return done();
+        errorPage(reply, 400, 'The form was refused', `A field ${found.detail}.`);
       });
       scope.addHook('onRequest', (_request, reply, done) => {
         reply.headers(securityHeaders);

@@ -40,10 +40,22 @@ export function findFault(root: unknown, fault: (value: unknown, key?: string) =
 }
 
 export const nulDetail = 'must not contain the NUL character (\\u0000)';
-const nulFault = (value: unknown, key?: string) => (key?.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000')) ? nulDetail : undefined);
+export const halfCharacterDetail =
+  'must not contain half of a character: \\uD800 to \\uDFFF must come in pairs that make one character, as in \\uD83D\\uDE00 (😀)';
 
-/** The JSON Pointer of the first string or key holding a NUL character, if any. */
-export const findNul = (value: unknown): string | undefined => findFault(value, nulFault)?.pointer;
+/** With the u flag a pair is one code point outside the range: only a surrogate without its other half matches. */
+const loneSurrogate = /[\uD800-\uDFFF]/u;
+
+/**
+ * What no text shipd stores may hold. PostgreSQL's text cannot hold NUL. Half of a surrogate pair is no character
+ * at all: SQLite keeps its bytes and gives back three U+FFFD, PostgreSQL refuses it inside JSON (jsonb), so the two
+ * would not store the same text; no name or address needs one.
+ */
+const textFault = (text: string) => (text.includes('\u0000') ? nulDetail : loneSurrogate.test(text) ? halfCharacterDetail : undefined);
+const unstorableFault = (value: unknown, key?: string) => (key === undefined ? undefined : textFault(key)) ?? (typeof value === 'string' ? textFault(value) : undefined);
+
+/** Where the first string or key that holds a NUL character or half of a character is, as a JSON Pointer, and why. */
+export const findUnstorable = (value: unknown) => findFault(value, unstorableFault);
 
 const sizeFault = (value: unknown) => {
   if (Array.isArray(value)) return value.length > maxCollection ? `must NOT have more than ${maxCollection} items` : undefined;

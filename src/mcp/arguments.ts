@@ -4,7 +4,7 @@ import type { FieldError } from '../kernel/errors.ts';
 import { parseIdempotencyHeader } from '../domain/core/idempotency.ts';
 import { makeAjv } from '../http/validation.ts';
 import { fieldErrors, validationError } from '../http/problems.ts';
-import { findNul, findOversized, nulDetail } from '../http/json-faults.ts';
+import { findOversized, findUnstorable } from '../http/json-faults.ts';
 import { sharedSchemas } from '../operations/index.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import type { OperationInput } from '../operations/run.ts';
@@ -59,9 +59,9 @@ export function parseArguments(op: AnyOperation, args: Record<string, unknown>):
   const errors: FieldError[] = [];
   let uncounted = 0;
   for (const { part, in: where, ajvContext } of parts) {
-    const nul = findNul(input[part]);
-    if (nul !== undefined) {
-      errors.push({ in: where, pointer: nul, detail: nulDetail });
+    const unstorable = findUnstorable(input[part]);
+    if (unstorable !== undefined) {
+      errors.push({ in: where, ...unstorable });
       continue;
     }
     const oversized = findOversized(input[part]);
