@@ -34,6 +34,12 @@ test('postgres URLs, features and carrier settings are read', () => {
   assert.equal(config.webhooksAllowInsecure, true);
 });
 
+test('SHIPD_WEBHOOKS_PORTS lists the ports webhook URLs may use: 443 and 8443 unless set', () => {
+  assert.deepEqual([...loadConfig({ SHIPD_DATA_DIR: dir() }).webhookPorts], [443, 8443]);
+  assert.deepEqual([...loadConfig({ SHIPD_DATA_DIR: dir(), SHIPD_WEBHOOKS_PORTS: '443, 9443' }).webhookPorts], [443, 9443]);
+  for (const bad of ['0', '443,x', '70000', ',']) assert.throws(() => loadConfig({ SHIPD_DATA_DIR: dir(), SHIPD_WEBHOOKS_PORTS: bad }), /SHIPD_WEBHOOKS_PORTS/);
+});
+
 test('USPS_CRID, USPS_MID and USPS_MANIFEST_MID are read for USPS only, in the formats USPS publishes', () => {
   const config = loadConfig({ SHIPD_DATA_DIR: dir(), USPS_CRID: ' 56781234 ', USPS_MID: '927000001', USPS_MANIFEST_MID: '123456' });
   assert.deepEqual([config.carriers.usps.crid, config.carriers.usps.mid, config.carriers.usps.manifestMid], ['56781234', '927000001', '123456']);

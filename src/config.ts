@@ -31,6 +31,8 @@ export interface Config {
   secret: string;
   features: ReadonlySet<Feature>;
   webhooksAllowInsecure: boolean;
+  /** The ports webhook URLs may use (SHIPD_WEBHOOKS_PORTS); any port while insecure URLs are allowed. */
+  webhookPorts: ReadonlySet<number>;
   logLevel: (typeof logLevels)[number];
   rateLimit: { perSecond: number; burst: number };
   /** Where rate-limit buckets are shared by every process of one deployment; without it each process keeps its own. */
@@ -80,6 +82,7 @@ export const settingNames = [
   'SHIPD_SECRET',
   'SHIPD_FEATURES',
   'SHIPD_WEBHOOKS_ALLOW_INSECURE',
+  'SHIPD_WEBHOOKS_PORTS',
   'SHIPD_LOG_LEVEL',
   'SHIPD_RATE_LIMIT_PER_SECOND',
   'SHIPD_RATE_LIMIT_BURST',
@@ -113,6 +116,9 @@ const defaultCarrierBaseUrls: Record<CarrierId, string> = {
   fedex: 'https://apis.fedex.com',
 };
 
+/** https and the common alternative: a receiver on any other port of a public host is more likely a service never meant for webhooks. */
+const defaultWebhookPorts = [443, 8443];
+
 function integer(raw: Raw, name: string, fallback: number, min: number, max: number): number {
   const value = raw[name];
   if (value === undefined || value === '') return fallback;
@@ -130,6 +136,17 @@ function simAccountDiscounts(raw: Raw): Config['simAccountDiscounts'] {
     if (raw[name] !== undefined && raw[name] !== '') discounts[carrier] = integer(raw, name, 0, 0, 90) / 100;
   }
   return discounts;
+}
+
+/** A comma-separated list of TCP ports. */
+function ports(raw: Raw, name: string, fallback: readonly number[]): ReadonlySet<number> {
+  const value = raw[name]?.trim();
+  if (value === undefined || value === '') return new Set(fallback);
+  const list = value.split(',').map((p) => p.trim());
+  if (!list.every((p) => /^\d{1,5}$/.test(p) && Number(p) >= 1 && Number(p) <= 65_535)) {
+    throw new ConfigError(name, `must be ports from 1 to 65535, separated by commas (got "${raw[name]}")`);
+  }
+  return new Set(list.map(Number));
 }
 
 function boolean(raw: Raw, name: string, fallback = false): boolean {
@@ -321,6 +338,7 @@ export function loadConfig(env: Raw = process.env, file?: string): Config {
     secret: secret(raw, dataDir),
     features,
     webhooksAllowInsecure: boolean(raw, 'SHIPD_WEBHOOKS_ALLOW_INSECURE'),
+    webhookPorts: ports(raw, 'SHIPD_WEBHOOKS_PORTS', defaultWebhookPorts),
     logLevel,
     rateLimit: {
       perSecond: integer(raw, 'SHIPD_RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000),

@@ -30,10 +30,10 @@ async function register(url: string): Promise<Json> {
 }
 
 /** A receiver that answers every delivery with this status and body. */
-async function answering(status: number, body: string): Promise<{ url: string; close(): Promise<void> }> {
+async function answering(status: number, body: string, contentType = 'text/plain'): Promise<{ url: string; close(): Promise<void> }> {
   const receiver = createServer((req, res) => {
     req.resume();
-    req.on('end', () => res.writeHead(status, { 'content-type': 'text/plain' }).end(body));
+    req.on('end', () => res.writeHead(status, { 'content-type': contentType }).end(body));
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const { port } = receiver.address() as { port: number };
@@ -68,6 +68,34 @@ test('a receiver answering with a NUL character has its attempt recorded, and th
     await runner.stop();
     await hostile.close();
     await fine.close();
+  }
+});
+
+test("the delivery log keeps the status and a short, text-only excerpt of a receiver's answer", async () => {
+  const page = await answering(500, `<html>\n  <body>${'internal details '.repeat(100)}</body>\n</html>`, 'text/html');
+  const binary = await answering(500, 'PK\u0003\u0004 a zip archive', 'application/zip');
+  const hooks = [await register(page.url), await register(binary.url)];
+  const runner: JobRunner = createJobRunner(server.services, createLogger('silent'), { pollMs: 20 });
+  runner.start();
+  try {
+    assert.equal((await server.request('POST', '/orders', { key, body: orderBody() })).status, 201);
+    const deadline = Date.now() + 10_000;
+    let attempts: Json[] = [];
+    while (Date.now() < deadline) {
+      attempts = (await Promise.all(hooks.map(async (h) => (await deliveries(h.id))[0]?.attempts?.[0]))).filter(Boolean);
+      if (attempts.length === 2) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const [html, zip] = attempts;
+    assert.equal(html!.status_code, 500);
+    assert.ok(html!.response_excerpt.length <= 100, html!.response_excerpt);
+    assert.match(html!.response_excerpt, /^<html> <body>internal details/);
+    assert.equal(zip!.status_code, 500);
+    assert.equal(zip!.response_excerpt, null, 'an answer that is not text is not kept');
+  } finally {
+    await runner.stop();
+    await page.close();
+    await binary.close();
   }
 });
 

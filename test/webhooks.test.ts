@@ -539,6 +539,20 @@ describe('the SSRF guard', () => {
     }
   });
 
+  test('allows ports 443 and 8443 only, at registration and at delivery', async () => {
+    for (const url of ['https://93.184.216.34/hook', 'https://93.184.216.34:8443/hook']) {
+      const res = await strict.request('POST', '/webhooks', { key: strictKey, body: { url, events: ['order.created'] } });
+      assert.equal(res.status, 201, res.text);
+    }
+    for (const url of ['https://93.184.216.34:8080/hook', 'https://93.184.216.34:22/hook']) {
+      const body = problem(await strict.request('POST', '/webhooks', { key: strictKey, body: { url, events: ['order.created'] } }), 400, 'webhook_url_not_allowed');
+      assert.match(body.detail, /port 443 or 8443/, url);
+    }
+    const id = 'whk_01jf3k4m5n6p7q8r9s0t1v2w3z';
+    const attempt = await firstAttempt(id, await storedWebhook(id, 'https://93.184.216.34:9000/hook'));
+    assert.match(attempt.error, /not sent: .*port 443 or 8443/);
+  });
+
   /** A webhook stored as it is, past the checks made at registration; returns its owner's key. */
   async function storedWebhook(id: string, url: string): Promise<string> {
     const accountId = await strict.account();

@@ -11,7 +11,19 @@ export const systemResolve: Resolve = async (hostname) => dns.lookup(hostname, {
 
 export interface GuardOptions {
   allowInsecure: boolean;
+  /** The ports a URL may use unless insecure URLs are allowed; 443 and 8443 when not given. */
+  ports?: ReadonlySet<number>;
   resolve?: Resolve;
+}
+
+const defaultPorts: ReadonlySet<number> = new Set([443, 8443]);
+
+/** Why the URL's port is not allowed, or null when it is. */
+function portRefusal(url: URL, ports: ReadonlySet<number> = defaultPorts): string | null {
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  if (ports.has(port)) return null;
+  const allowed = [...ports].sort((a, b) => a - b);
+  return `webhook URLs must use port ${allowed.slice(0, -1).join(', ')}${allowed.length > 1 ? ' or ' : ''}${allowed.at(-1)} (SHIPD_WEBHOOKS_PORTS), not ${port}`;
 }
 
 const notAnIp = 'not an IP address';
@@ -142,7 +154,7 @@ const localNames = /(^|\.)(localhost|local|internal)$/;
 type UrlCheck = { ok: true; url: string } | { ok: false; reason: string };
 
 /** Registration-time check; reasons are sentences for the client's 400. Returns the normalized URL. */
-export async function checkWebhookUrl(raw: string, { allowInsecure, resolve = systemResolve }: GuardOptions): Promise<UrlCheck> {
+export async function checkWebhookUrl(raw: string, { allowInsecure, ports, resolve = systemResolve }: GuardOptions): Promise<UrlCheck> {
   const refuse = (reason: string): UrlCheck => ({ ok: false, reason });
   // Checked before parsing so an oversized input is never parsed, and after, on what would be stored.
   if (raw.length > maxUrlLength) return refuse(`webhook URLs must be at most ${maxUrlLength} characters`);
@@ -160,6 +172,8 @@ export async function checkWebhookUrl(raw: string, { allowInsecure, resolve = sy
   if (url.href.includes('#')) return refuse('webhook URLs must not contain a fragment');
   if (url.href.length > maxUrlLength) return refuse(`webhook URLs must be at most ${maxUrlLength} characters`);
   if (allowInsecure) return { ok: true, url: url.href };
+  const badPort = portRefusal(url, ports);
+  if (badPort) return refuse(badPort);
 
   // The URL parser has already turned decimal, hex and short IPv4 forms into dotted quads.
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -185,11 +199,14 @@ export async function checkWebhookUrl(raw: string, { allowInsecure, resolve = sy
 
 /**
  * The delivery-time check of what the connection itself does not show: a URL stored while the settings allowed more
- * (SHIPD_WEBHOOKS_ALLOW_INSECURE since turned off) is not sent to. A reason, or null when it may be sent.
+ * (SHIPD_WEBHOOKS_ALLOW_INSECURE since turned off, or a port since taken out of SHIPD_WEBHOOKS_PORTS) is not sent
+ * to. A reason, or null when it may be sent.
  */
-export function deliveryRefusal(raw: string, { allowInsecure }: Pick<GuardOptions, 'allowInsecure'>): string | null {
-  if (!allowInsecure && new URL(raw).protocol !== 'https:') return 'webhook URLs must use https; PATCH the webhook with an https URL';
-  return null;
+export function deliveryRefusal(raw: string, { allowInsecure, ports }: Pick<GuardOptions, 'allowInsecure' | 'ports'>): string | null {
+  if (allowInsecure) return null;
+  const url = new URL(raw);
+  if (url.protocol !== 'https:') return 'webhook URLs must use https; PATCH the webhook with an https URL';
+  return portRefusal(url, ports);
 }
 
 function blockedError(host: string, address: string, reason: string): NodeJS.ErrnoException {

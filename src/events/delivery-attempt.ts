@@ -6,7 +6,12 @@ import { parseRetryAfter } from './retry-schedule.ts';
 import { signatureHeader } from './signature.ts';
 import { openWebhookSecret } from './webhook-secrets.ts';
 
-const excerptLength = 500;
+/**
+ * The log keeps a short excerpt of a receiver's answer, and only of a text one: enough to tell an error page from an
+ * answer, without keeping what a foreign host says at length.
+ */
+const excerptLength = 100;
+const textTypes = /^(text\/|application\/([\w.+-]+\+)?(json|xml)\b|application\/x-www-form-urlencoded\b)/i;
 /** Past this much of an answer the rest is thrown away: the log keeps only an excerpt. */
 const readLimit = 64 * 1024;
 
@@ -25,19 +30,26 @@ function payload(c: Claimed): string {
   return `{"type":${JSON.stringify(c.type)},"timestamp":${JSON.stringify(c.createdAt)},"data":${c.data}}`;
 }
 
-async function readExcerpt(body: Dispatcher.ResponseData['body']): Promise<string> {
+/** The excerpt of a text answer, whitespace runs as one space; null for any other (an answer without a type counts as text). */
+async function readExcerpt(res: Dispatcher.ResponseData): Promise<string | null> {
+  const type = res.headers['content-type'];
+  const isText = type === undefined || textTypes.test(String(type));
   let text = '';
   let read = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
     read += chunk.length;
-    if (text.length < excerptLength) text += chunk.toString('utf8');
+    // Whitespace is collapsed below, so a few times the excerpt's length is always enough to fill it.
+    if (isText && text.length < excerptLength * 4) text += chunk.toString('utf8');
     if (read > readLimit) {
-      body.destroy();
+      res.body.destroy();
       break;
     }
   }
-  // PostgreSQL's text cannot hold NUL, and one receiver's answer must not fail the batch its outcome is recorded with.
-  return text.slice(0, excerptLength).replaceAll('\0', '\uFFFD');
+  if (!isText) return null;
+  // Control characters become U+FFFD: PostgreSQL's text cannot hold NUL, and one receiver's answer must not fail the
+  // batch its outcome is recorded with.
+  // eslint-disable-next-line no-control-regex -- control characters are what is replaced
+  return text.replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '\uFFFD').slice(0, excerptLength);
 }
 
 function describe(err: unknown): string {
@@ -58,7 +70,7 @@ function secrets(c: Claimed, shipdSecret: string, now: Date): string[] | null {
 }
 
 /** Sends one attempt of a claimed delivery, signed as Standard Webhooks prescribes: a network error is an outcome too. */
-export async function sendAttempt(c: Claimed, clock: Clock, dispatcher: Dispatcher, timeoutMs: number, shipdSecret: string, guard: Pick<GuardOptions, 'allowInsecure'>): Promise<Outcome> {
+export async function sendAttempt(c: Claimed, clock: Clock, dispatcher: Dispatcher, timeoutMs: number, shipdSecret: string, guard: Pick<GuardOptions, 'allowInsecure' | 'ports'>): Promise<Outcome> {
   const attemptedAt = clock.now();
   // The receiver checks webhook-timestamp against its own clock to refuse replays, so it is the real time even
   // when shipd's clock is a simulated one.
@@ -91,7 +103,7 @@ export async function sendAttempt(c: Claimed, clock: Clock, dispatcher: Dispatch
     });
     result.statusCode = res.statusCode;
     result.retryAfterMs = parseRetryAfter(res.headers['retry-after'], attemptedAt);
-    result.excerpt = await readExcerpt(res.body);
+    result.excerpt = await readExcerpt(res);
     if (res.statusCode < 200 || res.statusCode >= 300) result.error = `answered ${res.statusCode}`;
   } catch (err) {
     result.error = describe(err);

@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
 import type { Clock } from '../kernel/clock.ts';
-import { createWebhookDispatcher } from './address-guard.ts';
+import { createWebhookDispatcher, type GuardOptions } from './address-guard.ts';
 import { sendAttempt, type Outcome } from './delivery-attempt.ts';
 import { claimDue, fanOutLimit, type Claimed } from './delivery-claim.ts';
 import { recordOutcomes } from './delivery-record.ts';
@@ -21,6 +21,8 @@ export interface DeliveryWorkerOptions {
   /** Idle wait between looks for new events and due retries. */
   pollMs?: number;
   allowInsecure: boolean;
+  /** The ports webhook URLs may use, when insecure URLs are not allowed; 443 and 8443 when not given. */
+  ports?: ReadonlySet<number>;
   /** SHIPD_SECRET, which opens the sealed signing secrets. */
   secret: string;
 }
@@ -77,7 +79,7 @@ export class DeliveryWorker {
   private readonly heldLimit: number;
   private readonly dispatcher: Dispatcher;
   /** What a stored URL must still satisfy at delivery, beyond the addresses the dispatcher checks. */
-  private readonly guard: { allowInsecure: boolean };
+  private readonly guard: Pick<GuardOptions, 'allowInsecure' | 'ports'>;
   private inFlight = 0;
   /** Claimed and not yet sent, over all endpoints. */
   private queued = 0;
@@ -123,7 +125,7 @@ export class DeliveryWorker {
     this.pollMs = options.pollMs ?? 50;
     this.leaseMs = this.timeoutMs + 30_000;
     this.heldLimit = this.concurrency * heldFactor;
-    this.guard = { allowInsecure: options.allowInsecure };
+    this.guard = { allowInsecure: options.allowInsecure, ports: options.ports };
     this.dispatcher = createWebhookDispatcher({ ...this.guard, connectTimeoutMs: this.timeoutMs });
   }
 

@@ -15,12 +15,13 @@ const batchRoundMs = 10_000;
 export function createJobRunner(
   services: Services,
   log: Logger,
-  options?: RunnerOptions & { delivery?: Omit<DeliveryWorkerOptions, 'allowInsecure' | 'secret'> },
+  options?: RunnerOptions & { delivery?: Omit<DeliveryWorkerOptions, 'allowInsecure' | 'ports' | 'secret'> },
 ): JobRunner {
   const idempotency = new IdempotencyStore(services.database.db, services.clock);
   const delivery = new DeliveryWorker(services.database, services.clock, log.child({ component: 'webhooks' }), {
     ...options?.delivery,
     allowInsecure: services.config.webhooksAllowInsecure,
+    ports: services.config.webhookPorts,
     secret: services.config.secret,
   });
   return new JobRunner(

@@ -116,7 +116,9 @@ export const WebhookAttempt = Type.Object(
     status_code: Type.Union([Type.Integer(), Type.Null()], { description: "The receiver's HTTP status; null when no answer came" }),
     latency_ms: Type.Integer({ minimum: 0, description: 'Milliseconds until the answer, or until the attempt gave up' }),
     error: Type.Union([Type.String(), Type.Null()], { description: 'Why the attempt failed: time-out, network error, refused address, or the status' }),
-    response_excerpt: Type.Union([Type.String(), Type.Null()], { description: "The first 500 characters of the receiver's answer" }),
+    response_excerpt: Type.Union([Type.String(), Type.Null()], {
+      description: "The first 100 characters of the receiver's answer, whitespace collapsed, when it is text (text/*, JSON, XML or untyped); null for any other answer, or when none came",
+    }),
     next_attempt_at: timestampOrNull('When the delivery was scheduled to be tried again after this attempt; null when it was not'),
   },
   { additionalProperties: false },

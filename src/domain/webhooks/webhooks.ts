@@ -30,7 +30,7 @@ export function toWebhook(row: WebhooksTable): Webhook {
 }
 
 async function allowedUrl(ctx: Context, raw: string): Promise<string> {
-  const checked = await checkWebhookUrl(raw, { allowInsecure: ctx.config.webhooksAllowInsecure });
+  const checked = await checkWebhookUrl(raw, { allowInsecure: ctx.config.webhooksAllowInsecure, ports: ctx.config.webhookPorts });
   if (!checked.ok) throw new ApiError('webhook_url_not_allowed', checked.reason, [{ in: 'body', pointer: '/url', detail: checked.reason }]);
   return checked.url;
 }
