@@ -45,6 +45,17 @@ async function answering(status: number, body: string, contentType = 'text/plain
 
 const deliveries = async (webhookId: string): Promise<Json[]> => (await server.request('GET', `/webhooks/${webhookId}/deliveries?limit=100`, { key })).body.data;
 
+/** Reads until the value is as wanted (the worker records asynchronously), for up to 10 s; returns the last read. */
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  let value = await read();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    value = await read();
+  }
+  return value;
+}
+
 test('a receiver answering with a NUL character has its attempt recorded, and the other receivers theirs', async () => {
   const hostile = await answering(200, 'ok\u0000');
   const fine = await answering(204, '');
@@ -54,13 +65,10 @@ test('a receiver answering with a NUL character has its attempt recorded, and th
   runner.start();
   try {
     assert.equal((await server.request('POST', '/orders', { key, body: orderBody() })).status, 201);
-    const deadline = Date.now() + 10_000;
-    let both: Json[] = [];
-    while (Date.now() < deadline) {
-      both = [...(await deliveries(bad.id)), ...(await deliveries(good.id))];
-      if (both.length === 2 && both.every((d) => d.attempt_count === 1)) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const both = await eventually(
+      async () => [...(await deliveries(bad.id)), ...(await deliveries(good.id))],
+      (b) => b.length === 2 && b.every((d) => d.attempt_count === 1),
+    );
     assert.deepEqual(both.map((d) => [d.status, d.attempt_count]), [['succeeded', 1], ['succeeded', 1]], JSON.stringify(both));
     const [attempt] = (await server.services.database.db.selectFrom('webhook_attempts').select('response_excerpt').where('webhook_id', '=', bad.id).execute());
     assert.equal(attempt?.response_excerpt, 'ok\uFFFD');
@@ -79,14 +87,10 @@ test("the delivery log keeps the status and a short, text-only excerpt of a rece
   runner.start();
   try {
     assert.equal((await server.request('POST', '/orders', { key, body: orderBody() })).status, 201);
-    const deadline = Date.now() + 10_000;
-    let attempts: Json[] = [];
-    while (Date.now() < deadline) {
-      attempts = (await Promise.all(hooks.map(async (h) => (await deliveries(h.id))[0]?.attempts?.[0]))).filter(Boolean);
-      if (attempts.length === 2) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const [html, zip] = attempts;
+    const [html, zip] = await eventually(
+      async () => (await Promise.all(hooks.map(async (h) => (await deliveries(h.id))[0]?.attempts?.[0]))).filter(Boolean) as Json[],
+      (a) => a.length === 2,
+    );
     assert.equal(html!.status_code, 500);
     assert.ok(html!.response_excerpt.length <= 100, html!.response_excerpt);
     assert.match(html!.response_excerpt, /^<html> <body>internal details/);
