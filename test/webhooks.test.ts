@@ -6,6 +6,10 @@ import { startReceiver, verify, type Receiver } from './webhook-receiver.ts';
 import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
 import { revokeApiKey } from '../src/domain/accounts/api-keys.ts';
 import { recordEvent } from '../src/domain/webhooks/events.ts';
+import { updateWebhook } from '../src/domain/webhooks/webhooks.ts';
+import { asOwner } from '../src/domain/dashboard/account-view.ts';
+import { serviceContext } from '../src/services.ts';
+import type { ApiError } from '../src/kernel/errors.ts';
 import { createJobRunner } from '../src/jobs/index.ts';
 import { createLogger } from '../src/http/logger.ts';
 import type { JobRunner } from '../src/jobs/runner.ts';
@@ -383,6 +387,10 @@ describe('delivering events', () => {
     const row = await db.selectFrom('webhooks').select(['status', 'disabled_reason']).where('id', '=', webhook.id).executeTakeFirstOrThrow();
     assert.equal(row.status, 'disabled');
     assert.match(row.disabled_reason!, /revoked/);
+
+    // Nor can the dashboard, which acts as the owning key, enable it again.
+    const asRevokedOwner = asOwner(serviceContext(server.services, 'req_test'), { accountId: account, plan: 'api', mode: 'test' }, owner.id);
+    await assert.rejects(updateWebhook(asRevokedOwner, webhook.id, { status: 'enabled' }), (err: ApiError) => err.code === 'webhook_disabled' && /revoked/.test(err.message));
 
     // Even a webhook enabled again behind the API's back gets nothing of the revoked key: its events stay unsent.
     await db.updateTable('webhooks').set({ status: 'enabled', disabled_reason: null }).where('id', '=', webhook.id).execute();

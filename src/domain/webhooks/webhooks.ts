@@ -83,7 +83,12 @@ export async function updateWebhook(ctx: Context, id: string, patch: WebhookUpda
   if (patch.url !== undefined) changes.url = await allowedUrl(ctx, patch.url);
   if (patch.events !== undefined) changes.events = JSON.stringify(patch.events);
   if (patch.description !== undefined) changes.description = patch.description;
-  if (patch.status === 'enabled' && row.status === 'disabled') Object.assign(changes, { status: 'enabled', disabled_reason: null, failing_since: null });
+  if (patch.status === 'enabled' && row.status === 'disabled') {
+    // The dashboard acts as the owning key even once it is revoked; a revoked key's webhooks stay off.
+    const key = await ctx.db.selectFrom('api_keys').select('revoked_at').where('id', '=', row.owner_key_id).executeTakeFirst();
+    if (key?.revoked_at) throw new ApiError('webhook_disabled', `Webhook ${row.id} belongs to a key revoked at ${key.revoked_at}: it stays disabled`);
+    Object.assign(changes, { status: 'enabled', disabled_reason: null, failing_since: null });
+  }
   if (patch.status === 'disabled' && row.status === 'enabled') Object.assign(changes, { status: 'disabled', disabled_reason: 'Disabled by the API' });
   await ctx.db.updateTable('webhooks').set(changes).where('id', '=', row.id).execute();
   return toWebhook({ ...row, ...changes });
