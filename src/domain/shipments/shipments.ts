@@ -81,16 +81,21 @@ export async function currentShipmentRow(db: Kysely<DB>, ctx: Context, orderId: 
 }
 
 /** A shp_ id, or an ord_ id meaning that order's current outbound label; 404 for anyone else's. */
+/** The caller's own label with this shp_ id, unless it is one a client never sees. */
+export function visibleShipmentRow(ctx: Context, id: string): Promise<ShipmentsTable | undefined> {
+  return ctx.db
+    .selectFrom('shipments')
+    .selectAll()
+    .where('id', '=', id)
+    .where('owner_key_id', '=', ctx.principal.keyId)
+    .where('status', 'in', visibleStatuses)
+    .executeTakeFirst();
+}
+
 export async function getShipment(ctx: Context, id: string): Promise<Shipment> {
   let row: ShipmentsTable | undefined;
   if (hasPrefix(id, 'shp')) {
-    row = await ctx.db
-      .selectFrom('shipments')
-      .selectAll()
-      .where('id', '=', id)
-      .where('owner_key_id', '=', ctx.principal.keyId)
-      .where('status', 'in', visibleStatuses)
-      .executeTakeFirst();
+    row = await visibleShipmentRow(ctx, id);
   } else if (hasPrefix(id, 'ord')) {
     row = await currentShipmentRow(ctx.db, ctx, id, false);
   }

@@ -9,7 +9,7 @@ import { ApiError } from '../../kernel/errors.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { hasPrefix } from '../../kernel/ids.ts';
 import { ownOrderRow, toOrder } from '../orders/orders.ts';
-import { currentShipmentRow, toShipment, visibleStatuses, type PurchaseRecord } from './shipments.ts';
+import { currentShipmentRow, toShipment, visibleShipmentRow, type PurchaseRecord } from './shipments.ts';
 import { inTransaction } from '../core/transaction.ts';
 
 /** What the carrier needs to know of a bought label to void or track it. */
@@ -29,13 +29,7 @@ export function labelRef(row: ShipmentsTable): LabelRef {
 /** The label to void: an ord_ id means the order's outbound label, a shp_ id that very label (a return, say). */
 async function labelToVoid(ctx: Context, id: string): Promise<ShipmentsTable> {
   if (hasPrefix(id, 'shp')) {
-    const row = await ctx.db
-      .selectFrom('shipments')
-      .selectAll()
-      .where('id', '=', id)
-      .where('owner_key_id', '=', ctx.principal.keyId)
-      .where('status', 'in', visibleStatuses)
-      .executeTakeFirst();
+    const row = await visibleShipmentRow(ctx, id);
     if (!row) throw new ApiError('not_found', `No shipment ${id}`);
     return row;
   }
