@@ -341,6 +341,9 @@ export interface PickupsTable {
   cancelled_at: string | null;
 }
 
+/** An owner also manages the account's dashboard users; a member does everything else. */
+export type DashboardUserRole = 'owner' | 'member';
+
 /** A person who signs in to the web dashboard, acting for one account. */
 export interface DashboardUsersTable {
   id: string;
@@ -349,6 +352,10 @@ export interface DashboardUsersTable {
   email: string;
   /** Argon2id, in its PHC string form. */
   password_hash: string;
+  role: DashboardUserRole;
+  /** Set while the user may not sign in; a disabled user has no session. */
+  disabled_at: string | null;
+  last_sign_in_at: string | null;
   created_at: string;
   updated_at: string;
 }

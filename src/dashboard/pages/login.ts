@@ -43,7 +43,7 @@ export function registerLogin(app: FastifyInstance, services: Services): void {
       const error = result.reason === 'locked' ? 'Too many failed sign-ins for this email. Wait 15 minutes, then try again.' : 'The email or the password is wrong.';
       return loginPage(reply, { email, error, next }, result.reason === 'locked' ? 429 : 401);
     }
-    const session = await startSession(db, services.clock, result.user.id);
+    const session = await startSession(db, services.clock, result.user);
     reply.clearCookie(loginCsrfCookie, cookieOptions);
     reply.setCookie(sessionCookie, session.id, { ...cookieOptions, maxAge: session.maxAgeSeconds });
     return reply.redirect(next, 303);

@@ -12,6 +12,7 @@ import * as dashboard from './010_dashboard.ts';
 import * as defaultPackage from './011_default_package.ts';
 import * as partialShipmentIndexes from './012_partial_shipment_indexes.ts';
 import * as shipmentsByOrder from './013_shipments_by_order.ts';
+import * as dashboardUserRoles from './015_dashboard_user_roles.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '011_default_package': defaultPackage,
   '012_partial_shipment_indexes': partialShipmentIndexes,
   '013_shipments_by_order': shipmentsByOrder,
+  '015_dashboard_user_roles': dashboardUserRoles,
 };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { sql, type Kysely } from 'kysely';
-import type { DashboardUsersTable, DB } from '../../db/schema.ts';
+import type { DashboardUserRole, DashboardUsersTable, DB } from '../../db/schema.ts';
 import { AccountError } from '../accounts/accounts.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { randomTimeKey } from '../../kernel/ids.ts';
@@ -30,18 +30,26 @@ export function generatePassword(): string {
   return randomBytes(15).toString('base64url');
 }
 
-export async function createUser(db: Kysely<DB>, clock: Clock, accountId: string, email: string, password: string): Promise<DashboardUsersTable> {
+export const userRoles: readonly DashboardUserRole[] = ['owner', 'member'];
+
+/** Without a role, the account's first user is its owner and later ones are members. */
+export async function createUser(db: Kysely<DB>, clock: Clock, accountId: string, email: string, password: string, role?: DashboardUserRole): Promise<DashboardUsersTable> {
   const normalized = normalizeEmail(email);
   checkEmail(normalized);
   checkPassword(password);
+  if (role !== undefined && !userRoles.includes(role)) throw new AccountError(`a role is one of ${userRoles.join(', ')}`);
   const existing = await db.selectFrom('dashboard_users').select('id').where('email', '=', normalized).executeTakeFirst();
   if (existing) throw new AccountError(`a user with the email ${normalized} exists already (${existing.id})`);
+  const first = !(await db.selectFrom('dashboard_users').select('id').where('account_id', '=', accountId).executeTakeFirst());
   const now = clock.now();
   const row: DashboardUsersTable = {
     id: `usr_${randomTimeKey(26, now.getTime())}`,
     account_id: accountId,
     email: normalized,
     password_hash: await hash(password),
+    role: role ?? (first ? 'owner' : 'member'),
+    disabled_at: null,
+    last_sign_in_at: null,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
@@ -64,7 +72,8 @@ export type SignIn = { ok: true; user: DashboardUsersTable } | { ok: false; reas
  */
 export async function signIn(db: Kysely<DB>, clock: Clock, email: string, password: string): Promise<SignIn> {
   const normalized = normalizeEmail(email);
-  const user = await db.selectFrom('dashboard_users').selectAll().where('email', '=', normalized).executeTakeFirst();
+  // A disabled user is answered as an unknown email is: the form tells no one who exists.
+  const user = await db.selectFrom('dashboard_users').selectAll().where('email', '=', normalized).where('disabled_at', 'is', null).executeTakeFirst();
   decoyHash ??= hash(generatePassword());
   const matches = (await verify(user?.password_hash ?? (await decoyHash), password).catch(() => false)) && user !== undefined;
   const now = clock.now();
