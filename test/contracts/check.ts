@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 
 // The carriers' published request contracts, as our own schemas (test/contracts/<carrier>/): the contract tests
@@ -26,11 +26,15 @@ export function compileContracts(schemas: TSchema[]): void {
   for (const schema of schemas) validator(schema);
 }
 
+/** What breaks the contract as the compiler reports it, for a fake that answers each fault in its API's own words. */
+export function contractFaults(schema: TSchema, value: unknown): ErrorObject[] {
+  const v = validator(schema);
+  return v(value) ? [] : (v.errors ?? []);
+}
+
 /** What breaks the contract, one line per fault naming the JSON pointer, or [] when the value keeps it. */
 export function contractViolations(schema: TSchema, value: unknown): string[] {
-  const v = validator(schema);
-  if (v(value)) return [];
-  return (v.errors ?? []).map((e) => {
+  return contractFaults(schema, value).map((e) => {
     const extra = e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty: string }).additionalProperty)})` : '';
     return `${e.instancePath || '/'} ${e.message ?? e.keyword}${extra}`;
   });
