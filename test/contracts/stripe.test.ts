@@ -247,7 +247,10 @@ test('a request still running holds its Idempotency-Key (409 idempotency_key_in_
   const replay = await raw('POST', '/v1/customers', 'name=Lost', { 'idempotency-key': 'lost-customer' });
   assert.deepEqual([replay.status, replay.headers.get('idempotent-replayed')], [500, 'true']);
   assert.equal(fake.customers().filter((c) => c.name === 'Lost').length, 0);
-  void hung;
+  fake.failNext({ path: '/v1/customers', when: 'after', answer: 'api_error' });
+  assert.equal((await raw('POST', '/v1/customers', 'name=Made', { 'idempotency-key': 'made-customer' })).status, 500);
+  assert.equal(fake.customers().filter((c) => c.name === 'Made').length, 1, "'after' does the work, then answers 500");
+  assert.equal(await Promise.race([hung, new Promise((r) => setTimeout(() => r('unanswered'), 100))]), 'unanswered');
 });
 
 test('parameters Stripe does not take are refused in its words: unknown, missing, not in the enum, not an integer; keys and objects that do not exist', async () => {

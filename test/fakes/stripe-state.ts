@@ -66,6 +66,12 @@ export class StripeAccount {
     return this.objects.get(id);
   }
 
+  /** A stored object of one type. */
+  find(type: string, id: string): StripeObject | undefined {
+    const found = this.objects.get(id);
+    return found?.object === type ? found : undefined;
+  }
+
   /** A stored object as an answer, with the paths in `expand` (`a.b` expands b inside a) replaced by their objects. */
   render(object: StripeObject, expand: string[] = []): Answer {
     const copy = structuredClone(object);
@@ -124,7 +130,7 @@ export class StripeAccount {
   }
 
   updateCustomer(id: string, form: Form): Answer | StripeObject {
-    const customer = this.customer(id);
+    const customer = this.find('customer', id);
     if (!customer) return noSuch('customer', id);
     const settings = form.invoice_settings as Record<string, string> | undefined;
     const wanted = settings?.default_payment_method;
@@ -142,18 +148,11 @@ export class StripeAccount {
     return customer;
   }
 
-  customer(id: string): StripeObject | undefined {
-    const found = this.objects.get(id);
-    return found?.object === 'customer' ? found : undefined;
-  }
-
   // PaymentMethods
 
   /** A stored PaymentMethod, or a new one when `id` is one of Stripe's test PaymentMethods. */
   paymentMethod(id: string): StripeObject | undefined {
-    if (isTestCard(id)) return this.cardFor(id);
-    const found = this.objects.get(id);
-    return found?.object === 'payment_method' ? found : undefined;
+    return isTestCard(id) ? this.cardFor(id) : this.find('payment_method', id);
   }
 
   behaviourOf(pmId: string): CardBehaviour | undefined {
@@ -212,7 +211,7 @@ export class StripeAccount {
   attach(pmId: string, customerId: string): Answer | StripeObject {
     const pm = this.paymentMethod(pmId);
     if (!pm) return noSuch('PaymentMethod', pmId);
-    const customer = this.customer(customerId);
+    const customer = this.find('customer', customerId);
     if (!customer) return noSuch('customer', customerId, 'customer');
     if (this.spent.has(pm.id)) {
       return invalid('This PaymentMethod was previously used without being attached to a Customer or was detached from a Customer, and may not be used again.');
@@ -229,7 +228,7 @@ export class StripeAccount {
     const pm = this.paymentMethod(pmId);
     if (!pm) return noSuch('PaymentMethod', pmId);
     if (pm.customer === null) return invalid('The payment method you provided is not attached to a customer so detachment is impossible.');
-    const customer = this.customer(String(pm.customer));
+    const customer = this.find('customer', String(pm.customer));
     const settings = customer?.invoice_settings as Record<string, unknown> | undefined;
     if (settings?.default_payment_method === pm.id) settings.default_payment_method = null;
     pm.customer = null;
@@ -253,7 +252,7 @@ export class StripeAccount {
   createCheckoutSession(form: Form): Answer | StripeObject {
     if (form.mode !== 'setup') return invalid('The Stripe fake models Checkout in setup mode alone.', { param: 'mode' });
     const customer = form.customer as string | undefined;
-    if (customer !== undefined && !this.customer(customer)) return noSuch('customer', customer, 'customer');
+    if (customer !== undefined && !this.find('customer', customer)) return noSuch('customer', customer, 'customer');
     if (form.currency === undefined && form.allowed_payment_method_types === undefined) {
       // Endive's rule: setup mode needs a currency unless the payment method types are named.
       return invalid('Missing required param: currency.', { code: 'parameter_missing', param: 'currency' });
@@ -285,22 +284,12 @@ export class StripeAccount {
     return session;
   }
 
-  checkoutSession(id: string): StripeObject | undefined {
-    const found = this.objects.get(id);
-    return found?.object === 'checkout.session' ? found : undefined;
-  }
-
-  setupIntent(id: string): StripeObject | undefined {
-    const found = this.objects.get(id);
-    return found?.object === 'setup_intent' ? found : undefined;
-  }
-
   /**
    * The card holder finishing the hosted page with a test card: the card is checked with its issuer (a declining
    * card is refused and the session stays open), saved to the session's customer through a succeeded SetupIntent.
    */
   completeCheckout(sessionId: string, testCard: string): { session: StripeObject; setupIntent: StripeObject } | { declined: string } {
-    const session = this.checkoutSession(sessionId);
+    const session = this.find('checkout.session', sessionId);
     if (!session) throw new Error(`the Stripe fake has no Checkout Session ${sessionId}`);
     if (session.status !== 'open') throw new Error(`the Checkout Session ${sessionId} is ${String(session.status)}, not open`);
     if (!isTestCard(testCard)) throw new Error(`${testCard} is not one of Stripe's test PaymentMethods`);
@@ -331,11 +320,6 @@ export class StripeAccount {
 
   // PaymentIntents and their charges
 
-  paymentIntent(id: string): StripeObject | undefined {
-    const found = this.objects.get(id);
-    return found?.object === 'payment_intent' ? found : undefined;
-  }
-
   createPaymentIntent(form: Form): Answer | StripeObject {
     const amount = Number(form.amount);
     if (amount < 50) return invalid('Amount must be at least $0.50 usd', { code: 'amount_too_small', param: 'amount' });
@@ -344,7 +328,7 @@ export class StripeAccount {
     const offSession = form.off_session !== undefined && form.off_session !== 'false';
     if (offSession && !confirm) return invalid('You can only set `off_session` when `confirm` is true.', { param: 'off_session' });
     const customerId = form.customer as string | undefined;
-    if (customerId !== undefined && !this.customer(customerId)) return noSuch('customer', customerId, 'customer');
+    if (customerId !== undefined && !this.find('customer', customerId)) return noSuch('customer', customerId, 'customer');
     const pmId = form.payment_method as string | undefined;
     const pm = pmId === undefined ? undefined : this.paymentMethod(pmId);
     if (pmId !== undefined && !pm) return noSuch('PaymentMethod', pmId, 'payment_method');
@@ -443,7 +427,7 @@ export class StripeAccount {
   }
 
   capture(id: string, form: Form): Answer | StripeObject {
-    const intent = this.paymentIntent(id);
+    const intent = this.find('payment_intent', id);
     if (!intent) return noSuch('payment_intent', id);
     if (intent.status !== 'requires_capture') {
       return invalid(
@@ -466,7 +450,7 @@ export class StripeAccount {
   }
 
   cancel(id: string, form: Form): Answer | StripeObject {
-    const intent = this.paymentIntent(id);
+    const intent = this.find('payment_intent', id);
     if (!intent) return noSuch('payment_intent', id);
     if (!cancelable.includes(String(intent.status))) {
       return invalid(
@@ -484,7 +468,7 @@ export class StripeAccount {
 
   createRefund(form: Form): Answer | StripeObject {
     const piId = form.payment_intent as string;
-    const intent = this.paymentIntent(piId);
+    const intent = this.find('payment_intent', piId);
     if (!intent) return noSuch('payment_intent', piId, 'payment_intent');
     const charge = this.chargeOf(intent);
     if (intent.status !== 'succeeded' || !charge) {

@@ -149,20 +149,25 @@ export async function startFakeStripe(options: { now?: () => number; extraSecret
   const routes: Route[] = [
     { method: 'POST', path: /^\/v1\/customers$/, contract: createCustomer, run: (_, f) => account.createCustomer(f) },
     { method: 'POST', path: /^\/v1\/customers\/([^/]+)$/, contract: updateCustomer, run: (id, f) => account.updateCustomer(id, f) },
-    { method: 'GET', path: /^\/v1\/customers\/([^/]+)$/, contract: retrieveCustomer, run: (id) => account.customer(id) ?? notFound('customer', id) },
+    { method: 'GET', path: /^\/v1\/customers\/([^/]+)$/, contract: retrieveCustomer, run: read('customer', 'customer') },
     { method: 'POST', path: /^\/v1\/payment_methods\/([^/]+)\/attach$/, contract: attachPaymentMethod, run: (id, f) => account.attach(id, f.customer as string) },
     { method: 'POST', path: /^\/v1\/payment_methods\/([^/]+)\/detach$/, contract: detachPaymentMethod, run: (id) => account.detach(id) },
     { method: 'GET', path: /^\/v1\/payment_methods\/([^/]+)$/, contract: retrievePaymentMethod, run: (id) => account.paymentMethod(id) ?? notFound('PaymentMethod', id) },
     { method: 'POST', path: /^\/v1\/checkout\/sessions$/, contract: createCheckoutSession, run: (_, f) => account.createCheckoutSession(f) },
-    { method: 'GET', path: /^\/v1\/checkout\/sessions\/([^/]+)$/, contract: retrieveCheckoutSession, run: (id) => account.checkoutSession(id) ?? notFound('checkout.session', id) },
-    { method: 'GET', path: /^\/v1\/setup_intents\/([^/]+)$/, contract: retrieveSetupIntent, run: (id) => account.setupIntent(id) ?? notFound('setupintent', id) },
+    { method: 'GET', path: /^\/v1\/checkout\/sessions\/([^/]+)$/, contract: retrieveCheckoutSession, run: read('checkout.session', 'checkout.session') },
+    { method: 'GET', path: /^\/v1\/setup_intents\/([^/]+)$/, contract: retrieveSetupIntent, run: read('setup_intent', 'setupintent') },
     { method: 'POST', path: /^\/v1\/payment_intents$/, contract: createPaymentIntent, run: (_, f) => account.createPaymentIntent(f) },
     { method: 'POST', path: /^\/v1\/payment_intents\/([^/]+)\/capture$/, contract: capturePaymentIntent, run: (id, f) => account.capture(id, f) },
     { method: 'POST', path: /^\/v1\/payment_intents\/([^/]+)\/cancel$/, contract: cancelPaymentIntent, run: (id, f) => account.cancel(id, f) },
-    { method: 'GET', path: /^\/v1\/payment_intents\/([^/]+)$/, contract: retrievePaymentIntent, run: (id) => account.paymentIntent(id) ?? notFound('payment_intent', id) },
+    { method: 'GET', path: /^\/v1\/payment_intents\/([^/]+)$/, contract: retrievePaymentIntent, run: read('payment_intent', 'payment_intent') },
     { method: 'POST', path: /^\/v1\/refunds$/, contract: createRefund, run: (_, f) => account.createRefund(f) },
   ];
   compileContracts(routes.map((r) => r.contract));
+
+  /** A GET of one object by type, refused in the words Stripe uses for that type. */
+  function read(type: string, kind: string): Route['run'] {
+    return (id) => account.find(type, id) ?? notFound(kind, id);
+  }
 
   function notFound(kind: string, id: string): Answer {
     return { status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such ${kind}: '${id}'` } } };
@@ -268,7 +273,7 @@ export async function startFakeStripe(options: { now?: () => number; extraSecret
   }
 
   async function checkoutPage(req: IncomingMessage, res: ServerResponse, sessionId: string, raw: string): Promise<void> {
-    const session = account.checkoutSession(sessionId);
+    const session = account.find('checkout.session', sessionId);
     if (!session) return sendJson(res, 404, { error: { type: 'invalid_request_error', message: `No such checkout.session: '${sessionId}'` } });
     if (session.status !== 'open') {
       res.writeHead(410, { 'content-type': 'text/html; charset=utf-8' });

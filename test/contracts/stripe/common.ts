@@ -1,10 +1,12 @@
 import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 
 // Pieces every Stripe contract here shares. The source is Stripe's OpenAPI document openapi/spec3.json in the GitHub
-// repository stripe/openapi at commit af5309cae53e5f666f9686dfed306d6d3b5fdc67 (2026-07-29, API version
-// 2026-07-29.dahlia, the newest the store holds). shipd's client, the `stripe` package 23.1.0, pins
-// 2026-10-28.endive (its OPENAPI_VERSION v2596); where endive changed a parameter shipd sends, its CHANGELOG.md
-// (23.0.0) says so and the contract follows endive: each file names such a change.
+// repository stripe/openapi: the current one at commit af5309cae53e5f666f9686dfed306d6d3b5fdc67 (2026-07-29, API
+// version 2026-07-29.dahlia, the newest the store holds) and, for the operations' lengths, required parameters and
+// enums, the one at e0123a38b40c8d840b4c0469ac0ee1650b6bfea3 (2022-04-12), the newest copy held whole. shipd's
+// client, the `stripe` package 23.1.0, pins 2026-10-28.endive (OPENAPI_VERSION v2596); its generated types give the
+// parameters and enums as endive has them, and its CHANGELOG.md names what endive changed. Where that touches a
+// parameter shipd sends, the file says so and the contract follows endive.
 //
 // Stripe takes application/x-www-form-urlencoded bodies (query strings for GET) with brackets for nesting:
 // `metadata[k]=v`, `expand[0]=a` or `expand[]=a`. The fake parses them into objects, so these schemas describe the
