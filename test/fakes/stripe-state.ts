@@ -409,7 +409,7 @@ export class StripeAccount {
     if (behaviour.kind !== 'succeeds') {
       const error = this.declined(behaviour, pm, { charge: charge.id });
       Object.assign(charge, { failure_code: error.code, failure_message: error.message });
-      Object.assign(intent, { status: 'requires_payment_method', payment_method: null, last_payment_error: { ...error, payment_intent: undefined } });
+      Object.assign(intent, { status: 'requires_payment_method', payment_method: null, last_payment_error: error });
       return refusal(402, { ...error, payment_intent: structuredClone(intent) });
     }
     Object.assign(charge, { status: 'succeeded', paid: true });
