@@ -155,10 +155,6 @@ export class StripeAccount {
     return isTestCard(id) ? this.cardFor(id) : this.find('payment_method', id);
   }
 
-  behaviourOf(pmId: string): CardBehaviour | undefined {
-    return this.behaviour.get(pmId);
-  }
-
   /** Makes a saved card behave from now on as another test card does (a card that starts to decline, say). */
   setBehaviour(pmId: string, testCard: string): void {
     const card = testCards[testCard];

@@ -28,13 +28,13 @@ export const text = (maxLength: number): TSchema => Type.String({ minLength: 1, 
 export const id = text(5000);
 
 /** `type: integer`, as form text. */
-export const integer = Type.String({ pattern: '^-?[0-9]+$', 'x-stripe': 'integer' });
+export const integer = Type.String({ pattern: '^-?[0-9]+$' });
 
 /** `type: boolean`, as form text. */
-export const boolean = Type.Union([Type.Literal('true'), Type.Literal('false')], { 'x-stripe': 'boolean' });
+export const boolean = Type.Union([Type.Literal('true'), Type.Literal('false')]);
 
 /** An `enum` of the spec. */
-export const oneOf = (values: readonly string[]): TSchema => Type.Union(values.map((v) => Type.Literal(v)), { 'x-stripe': 'enum' });
+export const oneOf = (values: readonly string[]): TSchema => Type.Union(values.map((v) => Type.Literal(v)));
 
 /**
  * `metadata`: an object of strings, or "" to unset all keys. Stripe's metadata documentation adds the limits the
