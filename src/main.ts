@@ -18,7 +18,8 @@ usage: shipd [--config FILE] COMMAND
   carriers connect|disconnect|list   an account's own UPS, USPS or FedEx credentials for live labels
   locations add|list         an account's ship-from locations
   packages add|list          an account's own boxes
-  users create|list          the people who sign in to the web dashboard at /dashboard
+  users create|list|disable|enable|delete|reset-password|set-role
+                             the people who sign in to the web dashboard at /dashboard
 
 Settings come from the environment (and --config FILE, a JSON object of the same names); see docs/operating.md.`;
 

@@ -1,28 +1,19 @@
-import { parseArgs } from 'node:util';
 import { carrierIds, type CarrierId, type Config } from '../config.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { AccountError, createAccount, findAccount, listAccounts, type Plan } from '../domain/accounts/accounts.ts';
 import { createApiKey, listApiKeys, parseDuration, revokeApiKey, rollApiKey, type KeyAdmin } from '../domain/accounts/api-keys.ts';
 import type { Mode } from '../kernel/mode.ts';
+import { ApiError } from '../kernel/errors.ts';
 import { clearPaymentMethod, setPaymentMethod } from '../domain/accounts/billing.ts';
 import { connectCarrier, disconnectCarrier, listCarrierAccounts, type OwnCredentials } from '../domain/carrier-accounts/carrier-accounts.ts';
 import { mailerIdProblem } from '../carriers/usps/mailer-ids.ts';
 import { addLocation, listLocations } from '../domain/locations/locations.ts';
 import { addPackage, customPackages, setDefaultPackage } from '../domain/packages/packages.ts';
 import { systemClock } from '../kernel/clock.ts';
-import { checkPassword, createUser, generatePassword, listUsers } from '../domain/dashboard/users.ts';
+import { parse, type Options } from './args.ts';
 import { print, table } from './output.ts';
-
-type Options = Record<string, { type: 'string' | 'boolean'; short?: string }>;
-
-function parse(args: string[], options: Options, required: string[]) {
-  const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
-  for (const name of required) {
-    if (values[name] === undefined) throw new AccountError(`--${name} is required`);
-  }
-  return { values: values as Record<string, string | boolean | undefined>, positionals };
-}
+import { runUsers, usersUsage } from './users.ts';
 
 function carrier(value: unknown): CarrierId {
   if (!(carrierIds as readonly unknown[]).includes(value)) throw new AccountError(`--carrier must be one of ${carrierIds.join(', ')}`);
@@ -66,6 +57,10 @@ async function withDatabase<T>(config: Config, fn: (database: Database, admin: K
   try {
     await migrate(database);
     return await fn(database, { db: database.db, kind: database.kind, clock: systemClock });
+  } catch (err) {
+    // A refusal the API would answer with a problem says the same here, with its stable code for scripts to match.
+    if (err instanceof ApiError && err.status < 500) throw new AccountError(`${err.message} (${err.code})`);
+    throw err;
   } finally {
     await database.close();
   }
@@ -86,7 +81,7 @@ const usage = {
   locations:
     'shipd locations add --account ID|NAME --name NAME --street1 … [--street2 …] --city … --state … --zip … [--phone …] [--company …] [--default] | ' +
     'locations list --account ID|NAME',
-  users: 'shipd users create --account ID|NAME --email EMAIL (password from SHIPD_USER_PASSWORD, else one is generated) | users list --account ID|NAME',
+  users: usersUsage,
 } as const;
 
 export type AdminGroup = keyof typeof usage;
@@ -97,6 +92,7 @@ export async function runAdmin(config: Config, group: AdminGroup, args: string[]
   const wrong = () => new AccountError(`usage: ${usage[group]}`);
   await withDatabase(config, async (database, admin) => {
     const db = database.db;
+    if (group === 'users') return runUsers(admin, action, rest);
     switch (`${group} ${action}`) {
       case 'accounts create': {
         const { values } = parse(rest, { name: { type: 'string' }, plan: { type: 'string' } }, ['name']);
@@ -250,24 +246,6 @@ export async function runAdmin(config: Config, group: AdminGroup, args: string[]
         });
         if (values.default === true) await setDefaultPackage(db, database.kind, account.id, created.id);
         print(created.id);
-        return;
-      }
-      case 'users create': {
-        const { values } = parse(rest, { account: { type: 'string' }, email: { type: 'string' } }, ['account', 'email']);
-        const account = await findAccount(db, values.account as string);
-        // Never an argument: arguments end up in shell history and the process list.
-        const given = process.env.SHIPD_USER_PASSWORD;
-        if (given !== undefined) checkPassword(given);
-        const password = given ?? generatePassword();
-        const user = await createUser(db, systemClock, account.id, values.email as string, password);
-        print(given === undefined ? `${user.id} ${user.email}\npassword (shown once): ${password}` : `${user.id} ${user.email}`);
-        return;
-      }
-      case 'users list': {
-        const { values } = parse(rest, { account: { type: 'string' } }, ['account']);
-        const account = await findAccount(db, values.account as string);
-        const users = await listUsers(db, account.id);
-        print(users.length === 0 ? 'no users' : table([['ID', 'EMAIL', 'CREATED'], ...users.map((u) => [u.id, u.email, u.created_at])]));
         return;
       }
       default:

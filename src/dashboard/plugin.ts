@@ -21,6 +21,7 @@ import { registerBilling } from './pages/billing.ts';
 import { registerLocations } from './pages/locations.ts';
 import { registerPackages } from './pages/packages.ts';
 import { registerCarriers } from './pages/carriers.ts';
+import { registerUsers } from './pages/users.ts';
 
 /** What a page module gets: the services, and the mode its routes are registered for. */
 const pages: ((app: FastifyInstance, deps: PageDeps) => void)[] = [
@@ -32,6 +33,7 @@ const pages: ((app: FastifyInstance, deps: PageDeps) => void)[] = [
   registerLocations,
   registerPackages,
   registerCarriers,
+  registerUsers,
 ];
 
 const require = createRequire(import.meta.url);

@@ -16,6 +16,7 @@ export const sections = [
   { id: 'locations', name: 'Locations' },
   { id: 'packages', name: 'Packages' },
   { id: 'carriers', name: 'Carrier accounts' },
+  { id: 'users', name: 'Users' },
 ] as const;
 export type Section = (typeof sections)[number]['id'];
 
@@ -42,6 +43,10 @@ const notices: Record<string, string> = {
   package_default: 'The default package was changed.',
   carrier_connected: 'The carrier account was connected.',
   carrier_disconnected: 'The carrier account was disconnected.',
+  user_disabled: 'The user was disabled and signed out everywhere.',
+  user_enabled: 'The user was enabled: they can sign in again.',
+  user_removed: 'The user was removed and signed out everywhere.',
+  user_role_changed: "The user's role was changed.",
 };
 
 /** Formatting the templates share. */
@@ -72,7 +77,8 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, mode: Mod
     errors: {},
     ...data,
     mode,
-    sections,
+    // Members are not shown the Users page, which would refuse them.
+    sections: session.user.role === 'owner' ? sections : sections.filter((s) => s.id !== 'users'),
     account: session.account.name,
     email: session.user.email,
     csrf: session.csrfToken,

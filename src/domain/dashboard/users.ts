@@ -57,10 +57,6 @@ export async function createUser(db: Kysely<DB>, clock: Clock, accountId: string
   return row;
 }
 
-export async function listUsers(db: Kysely<DB>, accountId: string): Promise<DashboardUsersTable[]> {
-  return db.selectFrom('dashboard_users').selectAll().where('account_id', '=', accountId).orderBy('created_at').execute();
-}
-
 /** Verified against when the email has no user, so an unknown email costs what a wrong password does. */
 let decoyHash: Promise<string> | undefined;
 
