@@ -11,7 +11,7 @@ const changes = {
   disable: {
     title: 'Disable user',
     question: (who: string) => `Disable ${who}?`,
-    consequence: 'They are signed out at once, wherever they are signed in, and cannot sign in until a user is enabled again.',
+    consequence: 'They are signed out at once, wherever they are signed in, and cannot sign in until they are enabled again.',
     run: disableUser,
     notice: 'user_disabled',
   },
