@@ -14,12 +14,14 @@ import { registerJsonBody } from './http/json-body.ts';
 import { ApiError } from './kernel/errors.ts';
 import { authenticator } from './http/auth.ts';
 import { MemoryBucketStore, type BucketStore } from './http/rate-limit.ts';
+import { addressLimiter, type AddressLimits } from './http/address-limit.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerHealth } from './http/health.ts';
 import { registerHome } from './http/home.ts';
 import { registerOperations } from './http/routes.ts';
 import { registerLabelFiles } from './http/labels.ts';
+import { registerStripeWebhooks } from './http/stripe-webhooks.ts';
 import { registerMcpRoute } from './mcp/http.ts';
 import { idempotencyPlugin } from './http/idempotency.ts';
 import { idempotencyStore } from './operations/run.ts';
@@ -38,11 +40,10 @@ export interface AppOptions {
 
 /** Rate-limit buckets in this process, or in Redis when REDIS_URL makes several processes share them. */
 async function bucketStore(app: FastifyInstance, config: Config, logger: Logger, metrics: Registry): Promise<BucketStore> {
-  const { perSecond, burst } = config.rateLimit;
-  if (!config.redis) return new MemoryBucketStore(perSecond, burst);
+  if (!config.redis) return new MemoryBucketStore();
   // Loaded only here: the Redis client is a tenth of a second of every start that does not use it.
   const { RedisBucketStore } = await import('./http/rate-limit-redis.ts');
-  const store = new RedisBucketStore({ ...config.redis, perSecond, burst, log: logger.child({ component: 'rate-limit' }), metrics });
+  const store = new RedisBucketStore({ ...config.redis, log: logger.child({ component: 'rate-limit' }), metrics });
   await store.connect();
   app.addHook('onClose', (_instance, done) => {
     store.close();
@@ -63,6 +64,8 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
     bodyLimit: 1_048_576,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     return503OnClosing: true,
+    // Only the proxies the operator names may say who the client is (X-Forwarded-For); otherwise the socket's peer is.
+    trustProxy: services.config.trustedProxies.length > 0 ? services.config.trustedProxies : false,
     clientErrorHandler: clientErrorHandler(services.config.publicUrl),
     // Errors found while routing, before any hook runs, are problems like every other.
     frameworkErrors: (error, request, reply) =>
@@ -120,18 +123,26 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
   });
 
   registerProblemHandlers(app, services.config.publicUrl);
-  const metrics = registerMetrics(app);
+  const metrics = registerMetrics(app, services.config.metricsToken);
+  const { addressRateLimit, signInAttemptsPerMinute } = services.config;
+  const addresses: AddressLimits = {
+    buckets: await bucketStore(app, services.config, logger, metrics),
+    unauthenticated: addressRateLimit,
+    signIn: { perSecond: signInAttemptsPerMinute / 60, burst: signInAttemptsPerMinute },
+  };
+  app.addHook('onRequest', addressLimiter(addresses));
   registerHealth(app, services);
   registerHome(app);
   await registerOpenApi(app, services.config.publicUrl);
 
   const idempotency = idempotencyStore(services, options.idempotencyWaitMs);
   await app.register(idempotencyPlugin, { store: idempotency });
-  const authenticate = authenticator(services.keys, await bucketStore(app, services.config, logger, metrics), services.config.rateLimit);
+  const authenticate = authenticator(services.keys, addresses, services.config.rateLimit);
   registerOperations(app, services, operations, authenticate);
   await registerMcpRoute(app, services, idempotency, authenticate);
   registerLabelFiles(app, services);
-  await registerDashboard(app, services);
+  await registerStripeWebhooks(app, services);
+  await registerDashboard(app, services, addresses);
   await app.ready();
   return app;
 }

@@ -2,6 +2,7 @@ import { existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from 'n
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
+import { isIP } from 'node:net';
 import { makePrivateDir } from './kernel/private-files.ts';
 import { mailerIdProblem, type MailerIdKind } from './carriers/usps/mailer-ids.ts';
 
@@ -35,6 +36,19 @@ export interface Config {
   webhookPorts: ReadonlySet<number>;
   logLevel: (typeof logLevels)[number];
   rateLimit: { perSecond: number; burst: number };
+  /** Requests not made with a valid API key (401s, label files, the dashboard, /metrics), per client address. */
+  addressRateLimit: { perSecond: number; burst: number };
+  /** Dashboard sign-in attempts per client address: this many at once, and as many again each minute. */
+  signInAttemptsPerMinute: number;
+  /**
+   * The proxies whose X-Forwarded-For names the client (addresses, CIDR ranges, or loopback, linklocal,
+   * uniquelocal); empty: the socket's peer is the client.
+   */
+  trustedProxies: string[];
+  /** Opens GET /metrics to a request bearing it; without it, only requests made straight from this machine. */
+  metricsToken: string | undefined;
+  /** Active (unrevoked) API keys one account may hold, both modes together. */
+  maxKeysPerAccount: number;
   /** Where rate-limit buckets are shared by every process of one deployment; without it each process keeps its own. */
   redis: { url: string; prefix: string } | undefined;
   /** Whether `serve` also runs the job worker in its process. */
@@ -59,6 +73,15 @@ export interface Config {
   /** How long one PostgreSQL query may go unanswered before its connection is given up as lost. */
   dbQueryTimeoutMs: number;
   carriers: Record<CarrierId, CarrierCredentials>;
+  /** Stripe, which live platform postage is charged through; without it live platform postage is refused. */
+  stripe: StripeSettings | undefined;
+}
+
+export interface StripeSettings {
+  secretKey: string;
+  /** Verifies the events Stripe posts to /stripe/webhooks; without it the endpoint refuses them all. */
+  webhookSecret: string | undefined;
+  baseUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -86,6 +109,12 @@ export const settingNames = [
   'SHIPD_LOG_LEVEL',
   'SHIPD_RATE_LIMIT_PER_SECOND',
   'SHIPD_RATE_LIMIT_BURST',
+  'SHIPD_ADDRESS_RATE_LIMIT_PER_SECOND',
+  'SHIPD_ADDRESS_RATE_LIMIT_BURST',
+  'SHIPD_SIGNIN_ATTEMPTS_PER_MINUTE',
+  'SHIPD_TRUSTED_PROXIES',
+  'SHIPD_METRICS_TOKEN',
+  'SHIPD_MAX_KEYS_PER_ACCOUNT',
   'REDIS_URL',
   'SHIPD_REDIS_PREFIX',
   'SHIPD_WORKER',
@@ -105,6 +134,9 @@ export const settingNames = [
   'USPS_CRID',
   'USPS_MID',
   'USPS_MANIFEST_MID',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'STRIPE_BASE_URL',
 ] as const;
 
 /** SHIPD_ variables that are not settings of the server but are read by one command. */
@@ -147,6 +179,33 @@ function ports(raw: Raw, name: string, fallback: readonly number[]): ReadonlySet
     throw new ConfigError(name, `must be ports from 1 to 65535, separated by commas (got "${raw[name]}")`);
   }
   return new Set(list.map(Number));
+}
+
+/** Names proxy-addr (Fastify's trustProxy) knows for whole ranges. */
+const proxyRangeNames = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** SHIPD_TRUSTED_PROXIES: addresses and CIDR ranges separated by commas, checked here so that a typo stops start-up. */
+function trustedProxies(raw: Raw): string[] {
+  const list = (raw.SHIPD_TRUSTED_PROXIES ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  for (const entry of list) {
+    if (proxyRangeNames.includes(entry)) continue;
+    const [address, bits, ...rest] = entry.split('/');
+    const version = isIP(address ?? '');
+    const maxBits = version === 6 ? 128 : 32;
+    const badBits = bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (version === 0 || badBits || rest.length > 0) {
+      throw new ConfigError('SHIPD_TRUSTED_PROXIES', `must be IP addresses or CIDR ranges (or ${proxyRangeNames.join(', ')}) separated by commas (got "${entry}")`);
+    }
+  }
+  return list;
+}
+
+function metricsToken(raw: Raw): string | undefined {
+  const value = raw.SHIPD_METRICS_TOKEN;
+  if (value === undefined || value === '') return undefined;
+  // It travels in an Authorization header: printable, and long enough not to be guessed.
+  if (!/^[\x21-\x7e]{32,200}$/.test(value)) throw new ConfigError('SHIPD_METRICS_TOKEN', 'must be 32 to 200 printable characters without spaces');
+  return value;
 }
 
 function boolean(raw: Raw, name: string, fallback = false): boolean {
@@ -344,6 +403,14 @@ export function loadConfig(env: Raw = process.env, file?: string): Config {
       perSecond: integer(raw, 'SHIPD_RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000),
       burst: integer(raw, 'SHIPD_RATE_LIMIT_BURST', 200, 1, 1_000_000),
     },
+    addressRateLimit: {
+      perSecond: integer(raw, 'SHIPD_ADDRESS_RATE_LIMIT_PER_SECOND', 20, 1, 1_000_000),
+      burst: integer(raw, 'SHIPD_ADDRESS_RATE_LIMIT_BURST', 100, 1, 1_000_000),
+    },
+    signInAttemptsPerMinute: integer(raw, 'SHIPD_SIGNIN_ATTEMPTS_PER_MINUTE', 10, 1, 10_000),
+    trustedProxies: trustedProxies(raw),
+    metricsToken: metricsToken(raw),
+    maxKeysPerAccount: integer(raw, 'SHIPD_MAX_KEYS_PER_ACCOUNT', 50, 1, 100_000),
     redis: redis(raw),
     worker: boolean(raw, 'SHIPD_WORKER', true),
     carrierTimeoutMs: integer(raw, 'SHIPD_CARRIER_TIMEOUT_MS', 10_000, 100, 120_000),
@@ -358,5 +425,19 @@ export function loadConfig(env: Raw = process.env, file?: string): Config {
     renderThreads: integer(raw, 'SHIPD_RENDER_THREADS', Math.min(4, Math.max(1, availableParallelism() - 1)), 0, 32),
     dbQueryTimeoutMs: integer(raw, 'SHIPD_DB_QUERY_TIMEOUT_MS', 30_000, 100, 3_600_000),
     carriers,
+    stripe: stripe(raw),
   };
+}
+
+function stripe(raw: Raw): StripeSettings | undefined {
+  const key = raw.STRIPE_SECRET_KEY?.trim();
+  const webhookSecret = raw.STRIPE_WEBHOOK_SECRET?.trim() || undefined;
+  if (!key) {
+    if (webhookSecret) throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'is set without STRIPE_SECRET_KEY; set both, or neither');
+    return undefined;
+  }
+  // A publishable key (pk_) cannot charge, and pasting one is the usual slip.
+  if (!/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/.test(key)) throw new ConfigError('STRIPE_SECRET_KEY', 'must be a Stripe secret or restricted key (sk_live_…, sk_test_…, rk_…)');
+  if (webhookSecret !== undefined && !/^whsec_[A-Za-z0-9_+/=]+$/.test(webhookSecret)) throw new ConfigError('STRIPE_WEBHOOK_SECRET', "must be the endpoint's signing secret (whsec_…)");
+  return { secretKey: key, webhookSecret, baseUrl: raw.STRIPE_BASE_URL ? httpUrl('STRIPE_BASE_URL', raw.STRIPE_BASE_URL) : 'https://api.stripe.com' };
 }

@@ -4,7 +4,7 @@ import { inParallel, problem, startServer, type TestServer } from './harness.ts'
 import { orderBody } from './fixtures.ts';
 import { openPdf } from './barcodes.ts';
 import { bootstrapKey, freePort, processDatabase, startShipd } from './shipd-process.ts';
-import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
+import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 import { createJobRunner } from '../src/jobs/index.ts';
 import type { JobRunner } from '../src/jobs/runner.ts';
 import { createLogger } from '../src/http/logger.ts';

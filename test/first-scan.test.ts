@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { orderBody } from './fixtures.ts';
-import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
+import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 
 let server: TestServer;
 let key: string;

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { orderBody } from './fixtures.ts';
-import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
+import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 import { carriersFor } from '../src/carriers/registry.ts';
 import { idempotencyTtlMs } from '../src/domain/core/idempotency.ts';
 

@@ -6,7 +6,7 @@ import { upsFakeCredentials, type UpsFake } from './fakes/ups.ts';
 import { fakeUspsCredentials, type UspsFake } from './fakes/usps.ts';
 import type { FedexFake } from './fakes/fedex.ts';
 import { connectOwnUps, connectOwnUsps, startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
-import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
+import { saveCard, startBilling } from './live-billing.ts';
 import { isValidTrackingNumber } from '../src/carriers/tracking-numbers.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
@@ -42,14 +42,17 @@ const here = (server: TestServer, labelUrl: string) => {
   return `${server.url}${u.pathname}${u.search}`;
 };
 
+const billing = await startBilling();
+after(() => billing.stripe.close());
+
 describe('live keys against the carriers (fake carrier servers over HTTP)', () => {
   let server: TestServer;
   let key: string;
   let account: string;
   before(async () => {
-    server = await startServer({ env: fakes.env(['ups', 'usps', 'fedex']) });
+    server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), ...billing.env } });
     account = await server.account();
-    await setPaymentMethod(server.services.database.db, server.clock, account, 'live', 'pm_live_4242');
+    await saveCard(server, account);
     key = (await server.key(account, 'live')).secret;
   });
   after(() => server.close());
@@ -88,7 +91,11 @@ describe('live keys against the carriers (fake carrier servers over HTTP)', () =
       assert.equal(voided.status, 200, voided.text);
       assert.ok(['voided', 'void_pending'].includes(voided.body.status), `${carrier}: ${voided.body.status}`);
       const ledger = await server.services.database.db.selectFrom('postage_ledger').select(['kind', 'amount_cents']).where('shipment_id', '=', shipment.id).execute();
-      assert.equal(ledger.find((l) => l.kind === 'charge')?.amount_cents, Math.round(Number(shipment.postage.amount) * 100));
+      // The card pays the label's postage, never more than the rate the client bought.
+      const charged = Math.min(Math.round(Number(shipment.postage.amount) * 100), Math.round(Number(rate.amount.amount) * 100));
+      assert.equal(ledger.find((l) => l.kind === 'charge')?.amount_cents, charged);
+      const card = billing.stripe.charges().find((c) => c.metadata.shipd_shipment === shipment.id);
+      assert.deepEqual([card?.captured, card?.refunded], [charged, charged], `${carrier}: the card was charged once and refunded on void`);
     }
     assert.ok(ups.tokenRequests <= 1 && fedex.tokenRequests <= 1 && usps.tokenRequests <= 1, 'one token per carrier for every call');
   });
@@ -146,7 +153,7 @@ describe('an account bringing its own carrier account', () => {
   let key: string;
   before(async () => {
     // The platform has USPS and FedEx; UPS only through the account's own credentials.
-    server = await startServer({ env: fakes.env(['usps', 'fedex']) });
+    server = await startServer({ env: { ...fakes.env(['usps', 'fedex']), ...billing.env } });
     account = await server.account('byoa');
     key = (await server.key(account, 'live')).secret;
   });
@@ -195,7 +202,7 @@ describe('an account bringing its own USPS account', () => {
   let server: TestServer;
   let key: string;
   before(async () => {
-    server = await startServer({ env: fakes.env(['ups', 'fedex']) });
+    server = await startServer({ env: { ...fakes.env(['ups', 'fedex']), ...billing.env } });
     await server.account('own-usps');
     key = (await server.cli(['keys', 'create', '--account', 'own-usps', '--mode', 'live'])).stdout.trim();
   });

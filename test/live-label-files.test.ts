@@ -4,24 +4,26 @@ import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { startServer, type TestServer } from './harness.ts';
 import { austin, orderBody } from './fixtures.ts';
 import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
-import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
+import { saveCard, startBilling } from './live-billing.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
 let fakes: CarrierFakes;
 let server: TestServer;
 let key: string;
+const billing = await startBilling();
 
 before(async () => {
   fakes = await startCarrierFakes();
-  server = await startServer({ env: fakes.env(['ups']) });
+  server = await startServer({ env: { ...fakes.env(['ups']), ...billing.env } });
   const account = await server.account();
-  await setPaymentMethod(server.services.database.db, server.clock, account, 'live', 'pm_live_4242');
+  await saveCard(server, account);
   key = (await server.key(account, 'live')).secret;
 });
 after(async () => {
   await server.close();
   await fakes.close();
+  await billing.stripe.close();
 });
 
 async function fetchLabel(url: string): Promise<Buffer> {

@@ -7,7 +7,7 @@ import { austin, orderBody } from './fixtures.ts';
 import type { UpsFake } from './fakes/ups.ts';
 import type { UspsFake } from './fakes/usps.ts';
 import { connectOwnUps, startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
-import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
+import { saveCard, startBilling } from './live-billing.ts';
 import { pollTracking } from '../src/domain/tracking/tracking.ts';
 import { serviceContext } from '../src/services.ts';
 
@@ -16,12 +16,16 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 let fakes: CarrierFakes;
 let ups: UpsFake;
 let usps: UspsFake;
+const billing = await startBilling();
 
 before(async () => {
   fakes = await startCarrierFakes();
   ({ ups, usps } = fakes);
 });
-after(() => fakes.close());
+after(async () => {
+  await fakes.close();
+  await billing.stripe.close();
+});
 
 /** FedEx labels need the shipper's phone. */
 const liveOrder = (over: Record<string, unknown> = {}) => orderBody({ ship_from: { ...austin, phone: '512-555-0100' }, ...over });
@@ -46,9 +50,9 @@ describe('a UPS purchase whose answer was lost', () => {
   let key: string;
   let account: string;
   before(async () => {
-    server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), SHIPD_CARRIER_TIMEOUT_MS: '1000' } });
+    server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), ...billing.env, SHIPD_CARRIER_TIMEOUT_MS: '1000' } });
     account = await server.account();
-    await setPaymentMethod(server.services.database.db, server.clock, account, 'live', 'pm_live_4242');
+    await saveCard(server, account);
     key = (await server.key(account, 'live')).secret;
   });
   after(() => server.close());
@@ -82,7 +86,7 @@ describe('a label of the account own UPS account', () => {
   let key: string;
   let account: string;
   before(async () => {
-    server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), SHIPD_CARRIER_TIMEOUT_MS: '1000' } });
+    server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), ...billing.env, SHIPD_CARRIER_TIMEOUT_MS: '1000' } });
     account = await server.account('own-ups');
     key = (await server.key(account, 'live')).secret;
     await connectOwnUps(server, 'own-ups');
@@ -123,7 +127,7 @@ describe('an account with its own UPS account and no payment method', () => {
   let server: TestServer;
   let key: string;
   before(async () => {
-    server = await startServer({ env: fakes.env(['usps', 'fedex']) });
+    server = await startServer({ env: { ...fakes.env(['usps', 'fedex']), ...billing.env } });
     const account = await server.account('own-ups-only');
     key = (await server.key(account, 'live')).secret;
     await connectOwnUps(server, 'own-ups-only');
@@ -156,9 +160,9 @@ describe('a USPS void whose refund goes under review', () => {
   let key: string;
   let account: string;
   before(async () => {
-    server = await startServer({ env: fakes.env(['ups', 'usps', 'fedex']) });
+    server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), ...billing.env } });
     account = await server.account();
-    await setPaymentMethod(server.services.database.db, server.clock, account, 'live', 'pm_live_4242');
+    await saveCard(server, account);
     key = (await server.key(account, 'live')).secret;
   });
   after(() => server.close());

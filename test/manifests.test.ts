@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { databaseUnderTest, problem, startServer, type TestServer } from './harness.ts';
 import { orderBody } from './fixtures.ts';
 import { decodePng, openPdf } from './barcodes.ts';
-import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
+import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 import { newId } from '../src/kernel/ids.ts';
 import { sql } from 'kysely';
 

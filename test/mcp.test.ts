@@ -9,7 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { orderBody } from './fixtures.ts';
-import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
+import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 
 // The MCP tools over both transports, driven by the SDK's own client: the same operations, ownership,
 // idempotency and error codes as the REST API.

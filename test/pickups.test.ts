@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { austin, orderBody } from './fixtures.ts';
-import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
+import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 import { addLocation } from '../src/domain/locations/locations.ts';
 import { newId } from '../src/kernel/ids.ts';
 

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { orderBody, sanFrancisco } from './fixtures.ts';
-import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
+import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 import { isValidTrackingNumber } from '../src/carriers/tracking-numbers.ts';
 import { decodePng, openPdf } from './barcodes.ts';
 

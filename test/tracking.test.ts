@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { sql, type Kysely } from 'kysely';
 import { databaseUnderTest, problem, startServer, type TestServer } from './harness.ts';
 import { orderBody, sanFrancisco } from './fixtures.ts';
-import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
+import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 import { pollTracking } from '../src/domain/tracking/tracking.ts';
 import { serviceContext } from '../src/services.ts';
 import type { DB } from '../src/db/schema.ts';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { orderBody } from './fixtures.ts';
 import { startReceiver, verify, type Receiver } from './webhook-receiver.ts';
-import { setPaymentMethod } from '../src/domain/accounts/billing.ts';
+import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 import { revokeApiKey } from '../src/domain/accounts/api-keys.ts';
 import { recordEvent } from '../src/domain/webhooks/events.ts';
 import { updateWebhook } from '../src/domain/webhooks/webhooks.ts';

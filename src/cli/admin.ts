@@ -5,7 +5,7 @@ import { AccountError, createAccount, findAccount, listAccounts, type Plan } fro
 import { createApiKey, listApiKeys, parseDuration, revokeApiKey, rollApiKey, type KeyAdmin } from '../domain/accounts/api-keys.ts';
 import type { Mode } from '../kernel/mode.ts';
 import { ApiError } from '../kernel/errors.ts';
-import { clearPaymentMethod, setPaymentMethod } from '../domain/accounts/billing.ts';
+import { clearPaymentMethod, savePaymentMethod } from '../domain/billing/payment-methods.ts';
 import { connectCarrier, disconnectCarrier, listCarrierAccounts, type OwnCredentials } from '../domain/carrier-accounts/carrier-accounts.ts';
 import { mailerIdProblem } from '../carriers/usps/mailer-ids.ts';
 import { addLocation, listLocations } from '../domain/locations/locations.ts';
@@ -108,7 +108,7 @@ export async function runAdmin(config: Config, group: AdminGroup, args: string[]
       case 'keys create': {
         const { values } = parse(rest, { account: { type: 'string' }, mode: { type: 'string' }, name: { type: 'string' } }, ['account', 'mode']);
         const account = await findAccount(db, values.account as string);
-        const { secret } = await createApiKey(admin, account.id, mode(values.mode), values.name as string | undefined);
+        const { secret } = await createApiKey(admin, account.id, mode(values.mode), config.maxKeysPerAccount, values.name as string | undefined);
         print(secret);
         return;
       }
@@ -145,14 +145,14 @@ export async function runAdmin(config: Config, group: AdminGroup, args: string[]
           'payment-method',
         ]);
         const account = await findAccount(db, values.account as string);
-        await setPaymentMethod(db, systemClock, account.id, mode(values.mode), values['payment-method'] as string);
-        print(`${account.id} ${values.mode}: ${values['payment-method']}`);
+        const saved = await savePaymentMethod({ db, clock: systemClock, config }, account.id, mode(values.mode), values['payment-method'] as string);
+        print(`${account.id} ${values.mode}: ${saved}`);
         return;
       }
       case 'billing clear': {
         const { values } = parse(rest, { account: { type: 'string' }, mode: { type: 'string' } }, ['account', 'mode']);
         const account = await findAccount(db, values.account as string);
-        const cleared = await clearPaymentMethod(db, account.id, mode(values.mode));
+        const cleared = await clearPaymentMethod({ db, clock: systemClock, config }, account.id, mode(values.mode));
         print(cleared ? `${account.id} ${values.mode}: cleared` : `${account.id} ${values.mode}: had no payment method`);
         return;
       }

@@ -39,7 +39,38 @@ export interface PaymentMethodsTable {
   account_id: string;
   mode: Mode;
   payment_method: string;
+  /** A live card's brand, last four digits and expiry as Stripe reports them (JSON); null for test methods. */
+  card: string | null;
   created_at: string;
+}
+
+export interface BillingCustomersTable {
+  account_id: string;
+  /** The Stripe Customer (cus_…) the account's live cards are attached to. */
+  customer_id: string;
+  created_at: string;
+}
+
+/**
+ * One label's postage on a card: `authorizing` before Stripe is asked, `authorized` while the label is bought,
+ * then `captured` (charged), `released` (the hold cancelled: no label), `declined`, or, once voided, `refund_due`
+ * and `refunded`.
+ */
+export type CardChargeStatus = 'authorizing' | 'authorized' | 'declined' | 'captured' | 'released' | 'refund_due' | 'refunded';
+
+export interface CardChargesTable {
+  shipment_id: string;
+  account_id: string;
+  customer_id: string;
+  payment_method: string;
+  amount_cents: number;
+  payment_intent_id: string | null;
+  status: CardChargeStatus;
+  captured_cents: number | null;
+  refund_id: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface LocationsTable {
@@ -372,11 +403,12 @@ export interface DashboardSessionsTable {
   expires_at: string;
 }
 
+/** A run of failed sign-ins for one email from one client address (sign-in.ts). */
 export interface DashboardLoginFailuresTable {
   email: string;
+  client: string;
   failures: number;
-  first_failed_at: string;
-  locked_until: string | null;
+  last_failed_at: string;
 }
 
 export interface ApiKeyUsageTable {
@@ -399,6 +431,8 @@ export interface DB {
   packages: PackagesTable;
   shipments: ShipmentsTable;
   postage_ledger: PostageLedgerTable;
+  billing_customers: BillingCustomersTable;
+  card_charges: CardChargesTable;
   label_files: LabelFilesTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -2,11 +2,13 @@ import type { Logger } from 'pino';
 import { serviceContext, type Services } from '../services.ts';
 import { IdempotencyStore } from '../domain/core/idempotency.ts';
 import { JobRunner, type RunnerOptions } from './runner.ts';
-import { reconcilePending } from '../domain/shipments/purchase.ts';
+import { pendingStaleMs, reconcilePending } from '../domain/shipments/purchase.ts';
+import { settleCardCharges } from '../domain/billing/card-charges.ts';
 import { pollTracking, trackingBatch } from '../domain/tracking/tracking.ts';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../events/delivery-worker.ts';
 import { batchJob } from '../domain/ops/batches.ts';
 import { runBatchRound } from '../domain/ops/batch-run.ts';
+import { deleteEndedLoginFailures } from '../domain/dashboard/sign-in.ts';
 
 /** How long a batch round starts purchases before handing over to the next round, so other jobs get their turn. */
 const batchRoundMs = 10_000;
@@ -34,6 +36,10 @@ export function createJobRunner(
       'purchases.reconcile': async () => {
         await reconcilePending(serviceContext(services, 'job:purchases.reconcile'), log);
       },
+      'billing.settle': async () => {
+        // Only what a request left unsettled for longer than a purchase can take, so it never races the request.
+        await settleCardCharges({ db: services.database.db, clock: services.clock, config: services.config }, pendingStaleMs(services), log);
+      },
       'tracking.poll': async () => {
         // Keep going while a pass finds a full batch: a backlog is worked off now, not one batch a second.
         while ((await pollTracking(serviceContext(services, 'job:tracking.poll'), log)) === trackingBatch);
@@ -46,12 +52,21 @@ export function createJobRunner(
         const removed = await services.rateStore.deleteExpired(services.clock.now());
         if (removed > 0) log.info({ removed }, 'forgot expired rate shops');
       },
+      'login-failures.cleanup': async () => {
+        const removed = await deleteEndedLoginFailures(services.database.db, services.clock.now());
+        if (removed > 0) log.info({ removed }, 'forgot ended runs of failed dashboard sign-ins');
+      },
     },
     [
       { name: 'idempotency.cleanup', everyMs: 3_600_000 },
       { name: 'rates.cleanup', everyMs: 3_600_000 },
+      // Every email guessed at from every address leaves a row; a run ends 15 minutes after its last failure, so a
+      // flood's rows are gone within half an hour of it.
+      { name: 'login-failures.cleanup', everyMs: 900_000 },
       // Often enough that a purchase cut off by a crash is finished within seconds of becoming stale.
       { name: 'purchases.reconcile', everyMs: 5_000 },
+      // As often: a hold on a card for a label that was never bought is let go of within seconds of the purchase's end.
+      { name: 'billing.settle', everyMs: 5_000 },
       // Labels say when they next change (simulated ones exactly), so a second's poll finds each change within a second.
       { name: 'tracking.poll', everyMs: 1_000 },
     ],

@@ -14,10 +14,14 @@ export const errorCodes = {
   expired_api_key: { status: 401, title: 'The API key secret has expired' },
   plan_without_api_access: { status: 403, title: "The account's plan does not include API access" },
   invalid_idempotency_key: { status: 400, title: 'The Idempotency-Key header is not valid' },
+  invalid_stripe_signature: { status: 400, title: 'The Stripe event is not signed with this endpoint\'s secret' },
   webhook_url_not_allowed: { status: 400, title: 'The webhook URL is not one shipd may deliver to' },
   payment_method_required: { status: 402, title: 'Platform postage needs a payment method on the account' },
   payment_declined: { status: 402, title: "The account's payment method was declined" },
+  payment_authentication_required: { status: 402, title: "The card's bank asks its holder to authenticate the charge" },
+  billing_not_configured: { status: 402, title: 'Live platform postage needs billing, which this server has not set up' },
   invalid_label_token: { status: 403, title: 'The label link is not valid or has expired' },
+  metrics_not_allowed: { status: 403, title: 'Metrics need the metrics token, or a request made on the same machine' },
   owner_required: { status: 403, title: "Only an owner of the account may manage its dashboard users" },
   not_found: { status: 404, title: 'The resource does not exist' },
   route_not_found: { status: 404, title: 'There is no such route' },
@@ -39,6 +43,7 @@ export const errorCodes = {
   labels_changed: { status: 409, title: 'The labels changed while the manifest was being made; try again' },
   pickup_already_cancelled: { status: 409, title: 'The pickup is already cancelled' },
   pickup_not_cancellable: { status: 409, title: 'The pickup window has begun; the pickup can no longer be cancelled' },
+  api_key_limit_reached: { status: 409, title: 'The account has as many active API keys as it may; revoke one first' },
   last_owner: { status: 409, title: 'An account keeps at least one enabled owner' },
   label_voided: { status: 410, title: 'The label was voided and must not be printed' },
   payload_too_large: { status: 413, title: 'The request body is larger than 1 MiB' },
@@ -50,10 +55,12 @@ export const errorCodes = {
   nothing_to_manifest: { status: 422, title: 'No label fits this manifest' },
   not_supported_by_carrier: { status: 422, title: 'The carrier does not offer this through shipd' },
   rate_limited: { status: 429, title: 'Too many requests for this API key' },
+  address_rate_limited: { status: 429, title: 'Too many requests without a valid API key from this address' },
   headers_too_large: { status: 431, title: 'The request line and headers are larger than 16 KB' },
   internal_error: { status: 500, title: 'Something went wrong on our side' },
   carrier_error: { status: 502, title: 'The carrier refused or failed the request' },
   service_unavailable: { status: 503, title: 'The service is temporarily unavailable' },
+  billing_unavailable: { status: 503, title: 'The payment processor did not answer; nothing was bought' },
   carrier_timeout: { status: 504, title: 'The carrier did not answer in time' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
@@ -76,6 +83,8 @@ export class ApiError extends Error {
     readonly detail: string,
     readonly errors?: FieldError[],
     readonly headers?: Record<string, string>,
+    /** A payment decline's reason as the card's issuer gave it, for clients to branch on. */
+    readonly declineCode?: string,
   ) {
     super(detail);
     this.status = errorCodes[code].status;
@@ -94,5 +103,6 @@ export function problemDocument(problem: ApiError, requestId: string, publicUrl:
     request_id: requestId,
   };
   if (problem.errors) body.errors = problem.errors;
+  if (problem.declineCode) body.decline_code = problem.declineCode;
   return body;
 }

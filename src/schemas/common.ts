@@ -50,6 +50,7 @@ export const Problem = Type.Object(
     }),
     request_id: Type.String({ description: 'Quote this when asking for help' }),
     errors: Type.Optional(Type.Array(FieldErrorSchema, { description: 'For validation_failed: the fields at fault, at most 100 (`detail` counts them all)' })),
+    decline_code: Type.Optional(Type.String({ description: "For payment_declined on a card: the issuer's reason as Stripe reports it, such as `insufficient_funds`" })),
   },
   {
     $id: 'Problem',

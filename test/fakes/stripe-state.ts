@@ -374,6 +374,24 @@ export class StripeAccount {
     return confirm && pm ? this.confirm(intent, pm, offSession) : intent;
   }
 
+  /** A page of PaymentIntents, newest first, as Stripe's list endpoints answer (`limit` 1 to 100, default 10). */
+  listPaymentIntents(form: Form): Answer {
+    const limit = form.limit === undefined ? 10 : Number(form.limit);
+    if (limit < 1 || limit > 100) return invalid('This value must be less than or equal to 100.', { param: 'limit' });
+    const created = form.created;
+    const bounds = typeof created === 'string' ? { gte: created, lte: created } : ((created ?? {}) as Record<string, string>);
+    const within = (t: number) =>
+      (bounds.gt === undefined || t > Number(bounds.gt)) &&
+      (bounds.gte === undefined || t >= Number(bounds.gte)) &&
+      (bounds.lt === undefined || t < Number(bounds.lt)) &&
+      (bounds.lte === undefined || t <= Number(bounds.lte));
+    let all = this.all('payment_intent')
+      .filter((pi) => (form.customer === undefined || pi.customer === form.customer) && within(Number(pi.created)))
+      .reverse();
+    if (form.starting_after !== undefined) all = all.slice(all.findIndex((pi) => pi.id === form.starting_after) + 1);
+    return { status: 200, body: { object: 'list', url: '/v1/payment_intents', has_more: all.length > limit, data: all.slice(0, limit) } };
+  }
+
   private confirm(intent: StripeObject, pm: StripeObject, offSession: boolean): Answer | StripeObject {
     const behaviour = this.behaviour.get(pm.id)!;
     const charge = this.store({

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TSchema } from '@sinclair/typebox';
 import { compileContracts } from '../contracts/check.ts';
-import { cancelPaymentIntent, capturePaymentIntent, createPaymentIntent, retrievePaymentIntent } from '../contracts/stripe/payment-intents.ts';
+import { cancelPaymentIntent, capturePaymentIntent, createPaymentIntent, listPaymentIntents, retrievePaymentIntent } from '../contracts/stripe/payment-intents.ts';
 import { createCheckoutSession, retrieveCheckoutSession, retrieveSetupIntent } from '../contracts/stripe/checkout.ts';
 import { createCustomer, retrieveCustomer, updateCustomer } from '../contracts/stripe/customers.ts';
 import { attachPaymentMethod, detachPaymentMethod, retrievePaymentMethod } from '../contracts/stripe/payment-methods.ts';
@@ -159,6 +159,7 @@ export async function startFakeStripe(options: { now?: () => number; extraSecret
     { method: 'POST', path: /^\/v1\/payment_intents$/, contract: createPaymentIntent, run: (_, f) => account.createPaymentIntent(f) },
     { method: 'POST', path: /^\/v1\/payment_intents\/([^/]+)\/capture$/, contract: capturePaymentIntent, run: (id, f) => account.capture(id, f) },
     { method: 'POST', path: /^\/v1\/payment_intents\/([^/]+)\/cancel$/, contract: cancelPaymentIntent, run: (id, f) => account.cancel(id, f) },
+    { method: 'GET', path: /^\/v1\/payment_intents$/, contract: listPaymentIntents, run: (_, f) => account.listPaymentIntents(f) },
     { method: 'GET', path: /^\/v1\/payment_intents\/([^/]+)$/, contract: retrievePaymentIntent, run: read('payment_intent', 'payment_intent') },
     { method: 'POST', path: /^\/v1\/refunds$/, contract: createRefund, run: (_, f) => account.createRefund(f) },
   ];

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { problem, startServer } from '../harness.ts';
 import { austin, orderBody } from '../fixtures.ts';
 import { startUpsFake, upsFakeCredentials } from '../fakes/ups.ts';
-import { setPaymentMethod } from '../../src/domain/accounts/billing.ts';
+import { saveCard, startBilling } from '../live-billing.ts';
 
 // A purchase whose carrier call was cut off by the time-out (504) is left pending, to be decided. The client's
 // retry with the same Idempotency-Key must hear "come back later" while it is, and then the decision: a 409
@@ -13,8 +13,10 @@ import { setPaymentMethod } from '../../src/domain/accounts/billing.ts';
 
 test('a UPS purchase cut off by a carrier time-out: retries with its Idempotency-Key hear it is running, then that it was given up; UPS ships once', { timeout: 60_000 }, async () => {
   const ups = await startUpsFake();
+  const billing = await startBilling();
   const server = await startServer({
     env: {
+      ...billing.env,
       UPS_BASE_URL: ups.url,
       UPS_CLIENT_ID: upsFakeCredentials.clientId,
       UPS_CLIENT_SECRET: upsFakeCredentials.clientSecret,
@@ -25,7 +27,7 @@ test('a UPS purchase cut off by a carrier time-out: retries with its Idempotency
   });
   try {
     const account = await server.account();
-    await setPaymentMethod(server.services.database.db, server.clock, account, 'live', 'pm_live_card_4242');
+    await saveCard(server, account);
     const key = (await server.key(account, 'live')).secret;
     const order = await server.request('POST', '/orders', { key, body: orderBody({ ship_from: { ...austin, phone: '512-555-0100' } }) });
     assert.equal(order.status, 201, order.text);
@@ -60,5 +62,6 @@ test('a UPS purchase cut off by a carrier time-out: retries with its Idempotency
   } finally {
     await server.close();
     await ups.close();
+    await billing.stripe.close();
   }
 });

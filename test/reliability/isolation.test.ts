@@ -5,7 +5,8 @@ import { problem, startServer, type Response, type TestServer } from '../harness
 import { austin, orderBody } from '../fixtures.ts';
 import { startReceiver, verify, type Receiver } from '../webhook-receiver.ts';
 import { fakeUspsCredentials, startUspsFake, type UspsFake } from '../fakes/usps.ts';
-import { setPaymentMethod } from '../../src/domain/accounts/billing.ts';
+import { setPaymentMethod } from '../../src/domain/billing/payment-methods.ts';
+import { saveCard, startBilling } from '../live-billing.ts';
 import { addLocation } from '../../src/domain/locations/locations.ts';
 import { addPackage } from '../../src/domain/packages/packages.ts';
 import { createJobRunner } from '../../src/jobs/index.ts';
@@ -22,8 +23,10 @@ let runner: JobRunner;
 
 // The routes are read before the tests are declared, so that each route is a test of its own.
 const usps: UspsFake = await startUspsFake();
+const billing = await startBilling();
 const server: TestServer = await startServer({
   env: {
+    ...billing.env,
     SHIPD_FEATURES: 'batches,manifests,pickups',
     SHIPD_WEBHOOKS_ALLOW_INSECURE: 'true',
     // Live keys buy labels too: from USPS, played by its fake over HTTP.
@@ -44,6 +47,7 @@ after(async () => {
   for (const w of worlds.values()) await w.receiver.close();
   await server.close();
   await usps.close();
+  await billing.stripe.close();
 });
 
 /** A key, its webhook receiver, and everything it made and saw. */
@@ -205,7 +209,7 @@ before(async () => {
     await addLocation(db, server.clock, account, { name: 'Dock', address: { ...austin, phone: '512-555-0100' } });
     await addPackage(db, server.clock, account, { name: 'Box', dimensions: { length: 10, width: 8, height: 4, unit: 'in' }, maxWeight: { value: 20, unit: 'lb' } });
   }
-  await setPaymentMethod(db, server.clock, accounts[0]!, 'live', 'pm_live_4242');
+  await saveCard(server, accounts[0]!);
   a1 = await populate('a1', (await server.key(accounts[0]!)).secret);
   a1b = await populate('a1b', (await server.key(accounts[0]!)).secret);
   a2 = await populate('a2', (await server.key(accounts[1]!)).secret);

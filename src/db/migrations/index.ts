@@ -12,7 +12,9 @@ import * as dashboard from './010_dashboard.ts';
 import * as defaultPackage from './011_default_package.ts';
 import * as partialShipmentIndexes from './012_partial_shipment_indexes.ts';
 import * as shipmentsByOrder from './013_shipments_by_order.ts';
+import * as loginFailuresByClient from './014_login_failures_by_client.ts';
 import * as dashboardUserRoles from './015_dashboard_user_roles.ts';
+import * as cardBilling from './016_card_billing.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -29,5 +31,7 @@ export const migrations: Record<string, Migration> = {
   '011_default_package': defaultPackage,
   '012_partial_shipment_indexes': partialShipmentIndexes,
   '013_shipments_by_order': shipmentsByOrder,
+  '014_login_failures_by_client': loginFailuresByClient,
   '015_dashboard_user_roles': dashboardUserRoles,
+  '016_card_billing': cardBilling,
 };

@@ -4,7 +4,9 @@ import type { OrdersTable, ShipmentsTable } from '../../db/schema.ts';
 import type { Carrier, PurchasedLabel, Quote } from '../../carriers/carrier.ts';
 import type { LabelFormat } from '../../labels/label-data.ts';
 import type { Shipment, ShipmentCreate } from '../../schemas/shipment.ts';
-import { chargePostage, requirePaymentMethod } from '../accounts/billing.ts';
+import { requirePaymentMethod } from '../billing/payment-methods.ts';
+import { chargePostage } from '../billing/ledger.ts';
+import { authorizeCardCharge, cardChargeCents, cardFor, isCardBilled, openCardCharge, settleCardChargeNow } from '../billing/card-charges.ts';
 import { carrierAccess, carrierForShipment, type CarrierAccess } from '../carrier-accounts/carrier-access.ts';
 import { callCarrier } from '../carrier-accounts/carrier-call.ts';
 import type { Context } from '../core/context.ts';
@@ -126,7 +128,7 @@ const pick = (carriers: Record<CarrierId, Carrier>, ids: ReadonlySet<CarrierId>)
 /** The platform payment method, or the 402 that its absence or decline means, without throwing it yet. */
 export async function platformPayment(ctx: Context): Promise<string | ApiError> {
   try {
-    return await requirePaymentMethod(ctx.db, ctx.principal.accountId, ctx.principal.mode);
+    return await requirePaymentMethod(ctx, ctx.principal.accountId, ctx.principal.mode);
   } catch (err) {
     if (err instanceof ApiError) return err;
     throw err;
@@ -136,7 +138,7 @@ export async function platformPayment(ctx: Context): Promise<string | ApiError> 
 /** How a label of this carrier is paid: by the carrier's bill for the account's own account, else platform postage (402 without a method). */
 export async function paymentFor(ctx: Context, access: CarrierAccess, carrier: CarrierId): Promise<Pick<PurchaseInput, 'payment' | 'paymentMethod'>> {
   if (access.own.has(carrier)) return { payment: 'carrier_account', paymentMethod: null };
-  return { payment: 'platform', paymentMethod: await requirePaymentMethod(ctx.db, ctx.principal.accountId, ctx.principal.mode) };
+  return { payment: 'platform', paymentMethod: await requirePaymentMethod(ctx, ctx.principal.accountId, ctx.principal.mode) };
 }
 
 export interface PurchaseInput {
@@ -242,6 +244,7 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
     tracking_next_check_at: null,
     manifest_id: null,
   };
+  const card = isCardBilled(row) ? await cardFor(ctx.db, row.account_id, p.paymentMethod!) : null;
   await inTransaction(ctx.db, async (trx) => {
     const order = await ownOrderRow(trx, ctx, p.order.id, true);
     if (!p.isReturn) checkPurchasable(order);
@@ -254,8 +257,30 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
         ? new ApiError('order_already_shipped', `Order ${order.id} already has an active return label; void it first`)
         : new ApiError('order_already_shipped', `Order ${order.id} already has an active label, or one is being bought right now`);
     }
+    if (card) await openCardCharge(trx, row, card);
   });
+  await holdPostage(ctx, row);
   return buyAndComplete(ctx, carriers[p.plan.carrier], row);
+}
+
+/** Live platform postage is held on the card before the carrier is asked: a card that will not pay buys nothing. */
+async function holdPostage(ctx: Context, row: ShipmentsTable): Promise<void> {
+  if (!isCardBilled(row)) return;
+  const problem = await authorizeCardCharge(ctx, row);
+  if (!problem) return;
+  await failPurchase(ctx, row, problem.detail);
+  throw problem;
+}
+
+async function failPurchase(ctx: Context, row: ShipmentsTable, detail: string, status: 'failed' | 'abandoned' = 'failed'): Promise<void> {
+  await ctx.db
+    .updateTable('shipments')
+    .set({ status, last_error: detail, updated_at: ctx.clock.now().toISOString() })
+    .where('id', '=', row.id)
+    .where('status', '=', 'pending')
+    .execute();
+  // A hold on the card for a purchase that bought nothing is let go of now.
+  if (isCardBilled(row)) await settleCardChargeNow(ctx, row.id);
 }
 
 function purchaseRequest(row: ShipmentsTable) {
@@ -283,12 +308,7 @@ async function buyAndComplete(ctx: Context, carrier: Carrier, row: ShipmentsTabl
       const then = carrier.idempotentPurchase ? 'finished or undone' : 'given up (the carrier cannot be asked again safely)';
       throw new ApiError('carrier_timeout', `${bought.error.detail}. The purchase ${row.id} will be ${then} shortly; GET /shipments/${row.order_id} shows the outcome`);
     }
-    await ctx.db
-      .updateTable('shipments')
-      .set({ status: 'failed', last_error: bought.error.detail, updated_at: ctx.clock.now().toISOString() })
-      .where('id', '=', row.id)
-      .where('status', '=', 'pending')
-      .execute();
+    await failPurchase(ctx, row, bought.error.detail);
     throw new ApiError('carrier_error', `${carrier.name} did not sell the label: ${bought.error.detail}`);
   }
   return complete(ctx, row, bought.value);
@@ -298,7 +318,7 @@ async function buyAndComplete(ctx: Context, carrier: Carrier, row: ShipmentsTabl
 async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel): Promise<Shipment> {
   const at = ctx.clock.now().toISOString();
   const labelFormat = await fileBoughtLabel(ctx, row, label, at);
-  return inTransaction(ctx.db, async (trx) => {
+  const shipment = await inTransaction(ctx.db, async (trx) => {
     // Orders before shipments, in every transaction that changes both: PostgreSQL would otherwise deadlock a
     // completion against a rival purchase that holds the order and waits on this shipment's unique-index entry.
     let orderQuery = trx.selectFrom('orders').selectAll().where('id', '=', row.order_id);
@@ -340,7 +360,7 @@ async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel
         mode: row.mode,
         ownerKeyId: row.owner_key_id,
         shipmentId: row.id,
-        cents: postageCents,
+        cents: isCardBilled(row) ? await cardChargeCents(trx, row.id, postageCents) : postageCents,
         paymentMethod: row.payment_method!,
         at,
       });
@@ -357,6 +377,9 @@ async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel
     await ctx.answer?.(trx, shipment);
     return shipment;
   });
+  // The label is stored: its hold is captured now, or by the settle job if Stripe does not answer.
+  if (isCardBilled(row)) await settleCardChargeNow(ctx, row.id);
+  return shipment;
 }
 
 /**
@@ -367,14 +390,12 @@ async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel
  */
 export async function finishPending(ctx: Context, row: ShipmentsTable): Promise<Shipment> {
   const carrier = await carrierForShipment(ctx, row);
-  if (carrier.idempotentPurchase) return buyAndComplete(ctx, carrier, row);
+  if (carrier.idempotentPurchase) {
+    await holdPostage(ctx, row);
+    return buyAndComplete(ctx, carrier, row);
+  }
   const detail = `${carrier.name} did not answer the purchase, and asking it again could sell a second label. If it sold one, it was not charged here and shipd cannot void it: look in the ${carrier.name} account's shipping history for a label bought at ${row.created_at} for order ${row.order_id}, and void it there`;
-  await ctx.db
-    .updateTable('shipments')
-    .set({ status: 'abandoned', last_error: detail, updated_at: ctx.clock.now().toISOString() })
-    .where('id', '=', row.id)
-    .where('status', '=', 'pending')
-    .execute();
+  await failPurchase(ctx, row, detail, 'abandoned');
   throw new ApiError('carrier_error', `The purchase ${row.id} failed: ${detail}`);
 }
 

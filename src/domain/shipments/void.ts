@@ -2,7 +2,8 @@ import type { OrdersTable, ShipmentsTable } from '../../db/schema.ts';
 import { carrierForShipment } from '../carrier-accounts/carrier-access.ts';
 import type { LabelRef } from '../../carriers/carrier.ts';
 import type { Shipment } from '../../schemas/shipment.ts';
-import { refundPostage } from '../accounts/billing.ts';
+import { refundPostage } from '../billing/ledger.ts';
+import { isCardBilled, markRefundDue, settleCardChargeNow } from '../billing/card-charges.ts';
 import { callCarrier } from '../carrier-accounts/carrier-call.ts';
 import type { Context } from '../core/context.ts';
 import { ApiError } from '../../kernel/errors.ts';
@@ -60,7 +61,7 @@ export async function voidLabel(ctx: Context, id: string): Promise<Shipment> {
   }
   const at = ctx.clock.now().toISOString();
   const status = outcome.value === 'refunded' ? 'voided' : 'void_pending';
-  return inTransaction(ctx.db, async (trx) => {
+  const voided = await inTransaction(ctx.db, async (trx) => {
     // Orders before shipments, as in a purchase's completion, so the two never wait on each other.
     const order = await ownOrderRow(trx, ctx, row.order_id, true);
     const changed = await trx
@@ -79,6 +80,7 @@ export async function voidLabel(ctx: Context, id: string): Promise<Shipment> {
     // Refunded on void whatever the carrier's review: the label is void and the order open again, so charging the
     // account on until a review that no carrier API reports would bill a second label beside it.
     await refundPostage(trx, row.id, at);
+    await markRefundDue(trx, row.id, at);
     const shipment = toShipment(ctx, { ...row, status, voided_at: at, updated_at: at });
     await recordEvent(trx, ctx, 'shipment.voided', shipment, at);
     if (row.is_return === 0) {
@@ -88,4 +90,7 @@ export async function voidLabel(ctx: Context, id: string): Promise<Shipment> {
     }
     return shipment;
   });
+  // The card gets its money back now, or from the settle job if Stripe does not answer.
+  if (isCardBilled(row)) await settleCardChargeNow(ctx, row.id);
+  return voided;
 }

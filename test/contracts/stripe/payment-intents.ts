@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { boolean, call, currency, expand, id, integer, metadata, oneOf, params, text } from './common.ts';
 
 // PaymentIntents, from the spec's PostPaymentIntents, PostPaymentIntentsIntentCapture,
-// PostPaymentIntentsIntentCancel and GetPaymentIntentsIntent operations (common.ts names the commit).
+// PostPaymentIntentsIntentCancel, GetPaymentIntentsIntent and GetPaymentIntents operations (common.ts names the commit).
 
 /** The spec's `capture_method` enum. */
 export const captureMethods = ['automatic', 'automatic_async', 'manual'] as const;
@@ -41,3 +41,23 @@ export const cancelPaymentIntent = call(
 );
 
 export const retrievePaymentIntent = call(/^\/v1\/payment_intents\/[^/]+$/, params({ expand: Type.Optional(expand) }), 'GET');
+
+/** A range filter (the spec's `range_query_specs`): gt, gte, lt, lte, each a Unix time. */
+const range = Type.Object(
+  { gt: Type.Optional(integer), gte: Type.Optional(integer), lt: Type.Optional(integer), lte: Type.Optional(integer) },
+  { additionalProperties: false },
+);
+
+/** GetPaymentIntents: `limit` from 1 to 100 (the spec's description), `created` a time or a range. */
+export const listPaymentIntents = call(
+  /^\/v1\/payment_intents$/,
+  params({
+    customer: Type.Optional(text(5000)),
+    created: Type.Optional(Type.Union([integer, range])),
+    limit: Type.Optional(integer),
+    starting_after: Type.Optional(text(5000)),
+    ending_before: Type.Optional(text(5000)),
+    expand: Type.Optional(expand),
+  }),
+  'GET',
+);

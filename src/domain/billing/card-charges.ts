@@ -1,0 +1,210 @@
+import type { Kysely } from 'kysely';
+import type { CardChargesTable, DB, ShipmentsTable } from '../../db/schema.ts';
+import { ApiError } from '../../kernel/errors.ts';
+import { PaymentsRefused, PaymentsUnavailable, type StripeGateway } from '../../payments/stripe.ts';
+import type { BillingDeps } from './payment-methods.ts';
+import { stripeFor } from './stripe-customer.ts';
+
+/*
+ * A live label bought with platform postage is paid by the account's card: Stripe holds the quoted postage before
+ * the carrier is asked (a decline buys nothing), the hold is captured once the label is stored, released if no
+ * label comes of it, and refunded when the label is voided. Each step is recorded before and after Stripe is
+ * asked, and each Stripe request carries a key made of the shipment's id, so the settle job can finish whatever a
+ * crash or a lost answer interrupted without ever charging twice: once settled, a label has one charge and a
+ * purchase without a label has none.
+ */
+
+/** Whether the label's postage goes on a card: live platform postage. Test mode's methods never reach Stripe. */
+export const isCardBilled = (row: Pick<ShipmentsTable, 'payment' | 'mode'>): boolean => row.payment === 'platform' && row.mode === 'live';
+
+/** The card and customer a live purchase will be charged to, read before anything is recorded. */
+export async function cardFor(db: Kysely<DB>, accountId: string, paymentMethod: string): Promise<{ customer: string; paymentMethod: string }> {
+  const customer = await db.selectFrom('billing_customers').select('customer_id').where('account_id', '=', accountId).executeTakeFirst();
+  if (!customer) throw new ApiError('payment_method_required', "The account's live card is not held by this server's Stripe account; save it again on the dashboard's Billing page");
+  return { customer: customer.customer_id, paymentMethod };
+}
+
+/** The charge's record, in the transaction that records the purchase: there is never a hold shipd does not know of. */
+export async function openCardCharge(trx: Kysely<DB>, row: ShipmentsTable, card: { customer: string; paymentMethod: string }): Promise<void> {
+  await trx
+    .insertInto('card_charges')
+    .values({
+      shipment_id: row.id,
+      account_id: row.account_id,
+      customer_id: card.customer,
+      payment_method: card.paymentMethod,
+      amount_cents: row.quoted_cents,
+      payment_intent_id: null,
+      status: 'authorizing',
+      captured_cents: null,
+      refund_id: null,
+      last_error: null,
+      created_at: row.created_at,
+      updated_at: row.created_at,
+    })
+    .execute();
+}
+
+async function chargeOf(db: Kysely<DB>, shipmentId: string): Promise<CardChargesTable | undefined> {
+  return db.selectFrom('card_charges').selectAll().where('shipment_id', '=', shipmentId).executeTakeFirst();
+}
+
+async function move(deps: BillingDeps, shipmentId: string, from: CardChargesTable['status'], set: Partial<CardChargesTable>): Promise<void> {
+  await deps.db
+    .updateTable('card_charges')
+    .set({ ...set, updated_at: deps.clock.now().toISOString() })
+    .where('shipment_id', '=', shipmentId)
+    .where('status', '=', from)
+    .execute();
+}
+
+async function gateway(deps: BillingDeps): Promise<StripeGateway> {
+  const stripe = await stripeFor(deps.config);
+  if (!stripe) throw new ApiError('billing_not_configured', 'This server no longer has STRIPE_SECRET_KEY set, so the card cannot be charged; nothing was bought');
+  return stripe;
+}
+
+/**
+ * Holds the postage on the card before the carrier is asked. Null when it is held; otherwise the problem to answer
+ * with (the caller marks the purchase failed): a decline, a card that needs its holder, or Stripe out of reach.
+ */
+export async function authorizeCardCharge(deps: BillingDeps, row: Pick<ShipmentsTable, 'id' | 'account_id'>): Promise<ApiError | null> {
+  const charge = await chargeOf(deps.db, row.id);
+  if (!charge) return new ApiError('payment_method_required', `The purchase ${row.id} has no card charge recorded`);
+  if (charge.status === 'authorized') return null;
+  if (charge.status !== 'authorizing') return new ApiError('payment_declined', `The card charge for ${row.id} is ${charge.status}; nothing was bought`);
+  const stripe = await gateway(deps);
+  let outcome;
+  try {
+    outcome = await stripe.authorize({
+      shipmentId: row.id,
+      accountId: row.account_id,
+      customer: charge.customer_id,
+      paymentMethod: charge.payment_method,
+      amountCents: charge.amount_cents,
+      // From the shipment alone: a retry must send Stripe the very same request, or its key is refused.
+      description: `Postage for shipd label ${row.id}`,
+    });
+  } catch (err) {
+    if (err instanceof PaymentsRefused) {
+      await move(deps, row.id, 'authorizing', { status: 'declined', last_error: err.message });
+      return new ApiError('payment_declined', `${err.message}. Save the card again on the dashboard's Billing page; nothing was bought`);
+    }
+    if (err instanceof PaymentsUnavailable) {
+      // Stripe may have held the money without our hearing of it: the charge stays `authorizing`, and the settle
+      // job asks Stripe again with the same key and lets go of any hold it finds.
+      await move(deps, row.id, 'authorizing', { last_error: err.message });
+      return new ApiError('billing_unavailable', `${err.message}. Nothing was bought; try again shortly`);
+    }
+    throw err;
+  }
+  if (!outcome.ok) {
+    await move(deps, row.id, 'authorizing', { status: 'declined', last_error: outcome.message });
+    if (outcome.refusal === 'authentication_required') {
+      return new ApiError(
+        'payment_authentication_required',
+        `The card's bank asks its holder to authenticate this charge, which cannot happen while shipd charges it on its own; nothing was bought. Save the card again on the dashboard's Billing page (Stripe's page authenticates it for later charges), or save another card`,
+      );
+    }
+    const reason = outcome.declineCode ?? outcome.code;
+    return new ApiError('payment_declined', `The card was declined (${reason}): ${outcome.message}. Nothing was bought`, undefined, undefined, reason);
+  }
+  await move(deps, row.id, 'authorizing', { status: 'authorized', payment_intent_id: outcome.paymentIntent, last_error: null });
+  return null;
+}
+
+/** What the card is charged for a label: its postage, never more than the hold the client's accepted price made. */
+export async function cardChargeCents(db: Kysely<DB>, shipmentId: string, postageCents: number): Promise<number> {
+  const charge = await chargeOf(db, shipmentId);
+  return charge ? Math.min(postageCents, charge.amount_cents) : postageCents;
+}
+
+async function capture(deps: BillingDeps, stripe: StripeGateway, charge: CardChargesTable, postageCents: number): Promise<void> {
+  const captured = await stripe.capture(charge.payment_intent_id!, charge.shipment_id, Math.min(postageCents, charge.amount_cents));
+  await move(deps, charge.shipment_id, 'authorized', { status: 'captured', captured_cents: captured, last_error: null });
+}
+
+async function release(deps: BillingDeps, stripe: StripeGateway, charge: CardChargesTable): Promise<void> {
+  await stripe.release(charge.payment_intent_id!, charge.shipment_id);
+  await move(deps, charge.shipment_id, charge.status, { status: 'released', last_error: null });
+}
+
+async function refund(deps: BillingDeps, stripe: StripeGateway, charge: CardChargesTable): Promise<void> {
+  const id = await stripe.refund(charge.payment_intent_id!, charge.shipment_id);
+  await move(deps, charge.shipment_id, 'refund_due', { status: 'refunded', refund_id: id, last_error: null });
+}
+
+/** In the void's transaction: a captured charge is now owed back, whatever happens to the process next. */
+export async function markRefundDue(trx: Kysely<DB>, shipmentId: string, at: string): Promise<void> {
+  await trx.updateTable('card_charges').set({ status: 'refund_due', updated_at: at }).where('shipment_id', '=', shipmentId).where('status', '=', 'captured').execute();
+}
+
+type Shipment = Pick<ShipmentsTable, 'id' | 'status' | 'postage_cents' | 'quoted_cents'>;
+
+/**
+ * Brings a label's card charge to where its shipment says it should be: captured for a bought label, released for
+ * a purchase that bought nothing or a label voided before its capture, refunded for a voided one. Every step is
+ * safe to repeat; a step Stripe cannot take now is left for the settle job.
+ */
+export async function settleCardCharge(deps: BillingDeps, shipment: Shipment): Promise<void> {
+  let charge = await chargeOf(deps.db, shipment.id);
+  if (!charge || shipment.status === 'pending') return;
+  const stripe = await gateway(deps);
+  const bought = shipment.status === 'purchased';
+  if (charge.status === 'authorizing') {
+    // The hold's answer was lost (a crash, or Stripe out of reach): whatever Stripe did is found and let go of.
+    // A purchase only goes on to the carrier with its hold recorded, so no label waits on this charge.
+    const found = await stripe.findHold(charge.customer_id, charge.shipment_id, new Date(charge.created_at));
+    if (!found) {
+      await move(deps, charge.shipment_id, 'authorizing', { status: 'released', last_error: null });
+      return;
+    }
+    await move(deps, charge.shipment_id, 'authorizing', { status: found.held ? 'authorized' : 'declined', payment_intent_id: found.paymentIntent });
+    charge = (await chargeOf(deps.db, shipment.id))!;
+  }
+  if (charge.status === 'authorized') {
+    if (bought) await capture(deps, stripe, charge, shipment.postage_cents ?? shipment.quoted_cents);
+    else await release(deps, stripe, charge);
+  } else if (charge.status === 'refund_due') {
+    await refund(deps, stripe, charge);
+  }
+}
+
+/** After a request's own step, best effort: what fails here is the settle job's to finish. */
+export async function settleCardChargeNow(deps: BillingDeps, shipmentId: string): Promise<void> {
+  const shipment = await deps.db.selectFrom('shipments').select(['id', 'status', 'postage_cents', 'quoted_cents']).where('id', '=', shipmentId).executeTakeFirstOrThrow();
+  try {
+    await settleCardCharge(deps, shipment);
+  } catch (err) {
+    await deps.db
+      .updateTable('card_charges')
+      .set({ last_error: err instanceof Error ? err.message : String(err) })
+      .where('shipment_id', '=', shipmentId)
+      .execute();
+  }
+}
+
+/** The settle job: card charges a crash or a lost answer left unsettled, once their purchase or void is over. */
+export async function settleCardCharges(deps: BillingDeps, staleMs: number, log: { info(o: object, m: string): void; error(o: object, m: string): void }): Promise<number> {
+  const before = new Date(deps.clock.now().getTime() - staleMs).toISOString();
+  const rows = await deps.db
+    .selectFrom('card_charges')
+    .innerJoin('shipments', 'shipments.id', 'card_charges.shipment_id')
+    .select(['shipments.id', 'shipments.status', 'shipments.postage_cents', 'shipments.quoted_cents', 'card_charges.status as charge'])
+    .where('card_charges.status', 'in', ['authorizing', 'authorized', 'refund_due'])
+    .where('card_charges.updated_at', '<=', before)
+    .where('shipments.status', '<>', 'pending')
+    .orderBy('card_charges.updated_at')
+    .limit(100)
+    .execute();
+  for (const row of rows) {
+    try {
+      await settleCardCharge(deps, row);
+      log.info({ shipment: row.id, was: row.charge }, 'settled a card charge');
+    } catch (err) {
+      await deps.db.updateTable('card_charges').set({ last_error: err instanceof Error ? err.message : String(err), updated_at: deps.clock.now().toISOString() }).where('shipment_id', '=', row.id).execute();
+      log.error({ shipment: row.id, err }, 'could not settle a card charge');
+    }
+  }
+  return rows.length;
+}

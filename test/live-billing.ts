@@ -1,0 +1,25 @@
+import type { TestServer } from './harness.ts';
+import { startFakeStripe, type FakeStripe } from './fakes/stripe.ts';
+import { saveLiveCard } from '../src/domain/billing/payment-methods.ts';
+
+/**
+ * Live platform postage is charged through Stripe: live tests that buy with it run a fake Stripe beside the fake
+ * carriers. Its clock follows the server's once `follow` is given it, so times Stripe stamps match the server's.
+ */
+export async function startBilling(): Promise<{ stripe: FakeStripe; env: Record<string, string>; follow(server: TestServer): void }> {
+  let clock: (() => number) | undefined;
+  const stripe = await startFakeStripe({ now: () => (clock ? clock() : Date.now()) });
+  return {
+    stripe,
+    env: { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_BASE_URL: stripe.url },
+    follow(server) {
+      clock = () => server.clock.now().getTime();
+    },
+  };
+}
+
+/** Saves one of Stripe's test cards (pm_card_visa pays) as the account's live card, as `shipd billing set` does. */
+export async function saveCard(server: TestServer, account: string, card = 'pm_card_visa'): Promise<string> {
+  const saved = await saveLiveCard({ db: server.services.database.db, clock: server.clock, config: server.config }, account, card);
+  return saved.paymentMethod;
+}
