@@ -223,6 +223,10 @@ export async function startFakeStripe(options: { now?: () => number; extraSecret
             message: 'There is currently another in-progress request using this Idempotent Key (probably because of a timeout). Please try again later.',
           });
         }
+        // A replayed answer can be lost on the way like any other.
+        const lost = takeFault(method, path);
+        if (lost?.answer === 'cut') return void res.socket?.destroy();
+        if (lost?.answer === 'hang') return void hanging.add(res);
         return answer(res, earlier.answer, requestId, { 'idempotent-replayed': 'true', 'original-request': earlier.requestId });
       }
     }
