@@ -111,8 +111,20 @@ export async function startServer(
   } = {},
 ): Promise<TestServer> {
   const db = options.database ?? (await createTestDatabase());
-  // Tests move their clock a minute or two to see a label scanned; 15 minutes, the default, is for people.
-  const env = { PORT: '0', HOST: '127.0.0.1', SHIPD_LOG_LEVEL: 'info', SHIPD_SIM_FIRST_SCAN_MINUTES: '1', ...db.env, ...options.env };
+  // Tests move their clock a minute or two to see a label scanned; 15 minutes, the default, is for people. And all of a
+  // file's requests come from one address, hundreds of them without a key (every dashboard route, label files) and
+  // dozens of sign-ins a minute: the limits per address are for people and scripts out there, and have tests of their
+  // own (test/address-rate-limit.test.ts, test/dashboard/sign-in.test.ts).
+  const env = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SHIPD_LOG_LEVEL: 'info',
+    SHIPD_SIM_FIRST_SCAN_MINUTES: '1',
+    SHIPD_ADDRESS_RATE_LIMIT_BURST: '100000',
+    SHIPD_SIGNIN_ATTEMPTS_PER_MINUTE: '10000',
+    ...db.env,
+    ...options.env,
+  };
   const config = loadConfig(env);
   const clock = new TestClock();
   const services = await createServices(config, clock);
@@ -177,7 +189,7 @@ export async function startServer(
       return (await createAccount(services.database.db, clock, name, plan)).id;
     },
     async key(accountId, mode = 'test') {
-      const created = await createApiKey(admin, accountId, mode);
+      const created = await createApiKey(admin, accountId, mode, config.maxKeysPerAccount);
       return { id: created.key.id, secret: created.secret };
     },
     cli(args, extraEnv = {}) {

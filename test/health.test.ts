@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { databaseUnderTest, startServer, type TestServer } from './harness.ts';
+import { databaseUnderTest, problem, startServer, type TestServer } from './harness.ts';
 
 let server: TestServer;
 before(async () => {
@@ -51,4 +51,29 @@ test("the root says where the dashboard, the API and its OpenAPI document are, i
   assert.equal(icon.status, 200);
   assert.equal(icon.headers.get('content-type'), 'image/svg+xml');
   assert.match(await icon.text(), /^<svg /);
+});
+
+test('without a metrics token, /metrics answers only requests made straight from this machine', async () => {
+  for (const header of ['x-forwarded-for', 'forwarded', 'x-real-ip']) {
+    const relayed = await server.request('GET', '/metrics', { headers: { [header]: header === 'forwarded' ? 'for=192.0.2.60' : '192.0.2.60' } });
+    problem(relayed, 403, 'metrics_not_allowed');
+  }
+  assert.equal((await server.request('GET', '/metrics')).status, 200);
+});
+
+test('with SHIPD_METRICS_TOKEN, /metrics needs that token, from this machine too', async () => {
+  const token = 'metrics-token-0123456789-abcdefghijklmnop';
+  const guarded = await startServer({ env: { SHIPD_METRICS_TOKEN: token } });
+  try {
+    for (const authorization of [undefined, 'Bearer wrong-token', `Bearer ${token}x`, token]) {
+      const res = await guarded.request('GET', '/metrics', { headers: authorization ? { authorization } : {} });
+      const p = problem(res, 403, 'metrics_not_allowed');
+      assert.match(p.detail, /SHIPD_METRICS_TOKEN/);
+    }
+    const res = await guarded.request('GET', '/metrics', { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': '192.0.2.60' } });
+    assert.equal(res.status, 200);
+    assert.match(res.text, /^shipd_http_requests_total/m);
+  } finally {
+    await guarded.close();
+  }
 });

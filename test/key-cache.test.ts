@@ -42,7 +42,7 @@ async function settle(before: number | null): Promise<void> {
 
 test('a busy key costs one lookup, not one per request', async () => {
   const version = watcher.version();
-  const { secret } = await createApiKey(admin(), await server.account(), 'test');
+  const { secret } = await createApiKey(admin(), await server.account(), 'test', server.config.maxKeysPerAccount);
   await settle(version);
   lookups = 0;
   for (let i = 0; i < 500; i++) assert.equal((await store.authenticate(secret)).ok, true);
@@ -60,7 +60,7 @@ test('unknown and mistyped keys are answered without a lookup per try', async ()
 });
 
 test('a revocation empties the cache at once', async () => {
-  const created = await createApiKey(admin(), await server.account(), 'test');
+  const created = await createApiKey(admin(), await server.account(), 'test', server.config.maxKeysPerAccount);
   assert.equal((await store.authenticate(created.secret)).ok, true);
   const version = watcher.version();
   await revokeApiKey(admin(), created.key.id);
@@ -70,7 +70,7 @@ test('a revocation empties the cache at once', async () => {
 
 test('a key created after a cached miss works at once', async () => {
   const account = await server.account();
-  const first = await createApiKey(admin(), account, 'test');
+  const first = await createApiKey(admin(), account, 'test', server.config.maxKeysPerAccount);
   const version = watcher.version();
   const rolled = await rollApiKey(admin(), first.key.id, 0);
   await settle(version);

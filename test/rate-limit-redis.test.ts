@@ -10,7 +10,15 @@ const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `shipd-test-${randomBytes(6).toString('hex')}:`;
 const perSecond = 1;
 const burst = 6;
-const env = { SHIPD_RATE_LIMIT_PER_SECOND: String(perSecond), SHIPD_RATE_LIMIT_BURST: String(burst), SHIPD_REDIS_PREFIX: prefix };
+const env = {
+  SHIPD_RATE_LIMIT_PER_SECOND: String(perSecond),
+  SHIPD_RATE_LIMIT_BURST: String(burst),
+  SHIPD_ADDRESS_RATE_LIMIT_PER_SECOND: String(perSecond),
+  SHIPD_ADDRESS_RATE_LIMIT_BURST: String(burst),
+  // The test is the trusted proxy, so that X-Forwarded-For gives the address test an address of its own.
+  SHIPD_TRUSTED_PROXIES: '127.0.0.1',
+  SHIPD_REDIS_PREFIX: prefix,
+};
 
 let a: TestServer;
 let b: TestServer;
@@ -77,6 +85,20 @@ test('requests at once through both instances: exactly the burst is allowed, how
   assert.ok(allowed >= burst && allowed <= burst + earned, `${allowed} allowed of a burst of ${burst} (+${earned} earned while they ran)`);
 });
 
+test('two instances draw on one bucket per client address for requests without a valid key, sign-ins on another', async () => {
+  const from = { 'x-forwarded-for': '192.0.2.44' };
+  const started = Date.now();
+  const statuses: number[] = [];
+  for (let i = 0; i < burst + 4; i++) statuses.push((await (i % 2 ? b : a).request('GET', '/carriers', { headers: from })).status);
+  const earned = tokensEarnedSince(started);
+  assert.deepEqual(statuses.slice(0, burst), Array(burst).fill(401), 'the first requests, up to the burst, are answered');
+  const answered = statuses.filter((s) => s === 401).length;
+  assert.ok(answered <= burst + earned, `${answered} answered of a burst of ${burst} (+${earned} earned); apart, each instance would answer ${burst}`);
+  for (const server of [a, b]) problem(await server.request('GET', '/openapi.json', { headers: from }), 429, 'address_rate_limited');
+  assert.ok((await redis.pttl(`${prefix}ratelimit:addr:192.0.2.44`)) > 0, 'the bucket is in Redis');
+  assert.ok((await redis.exists(`${prefix}ratelimit:signin:192.0.2.44`)) === 0, 'sign-ins have buckets of their own');
+});
+
 async function closedPort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -94,7 +116,8 @@ test('with Redis unreachable, requests are answered: each instance limits keys o
     problem(await server.request('GET', '/carriers', { key: key.secret }), 429, 'rate_limited');
 
     const metrics = (await server.request('GET', '/metrics')).text;
-    assert.match(metrics, new RegExp(`^shipd_rate_limit_local_total ${burst + 1}$`, 'm'));
+    // The key's requests, and the request for /metrics itself, limited by its address.
+    assert.match(metrics, new RegExp(`^shipd_rate_limit_local_total ${burst + 2}$`, 'm'));
     assert.match(metrics, /^shipd_rate_limit_redis_up 0$/m);
     const warnings = server.logs.filter((line) => line.includes('Redis does not answer'));
     assert.equal(warnings.length, 1, 'one warning for a stream of failures, not one per request');

@@ -20,7 +20,7 @@ test('shipd keys roll is not "database is locked" when the server writes between
     await migrate(database);
     const admin = { db: database.db, kind: database.kind, clock: systemClock };
     const account = await createAccount(database.db, systemClock, 'locking', 'api');
-    const { key } = await createApiKey(admin, account.id, 'test');
+    const { key } = await createApiKey(admin, account.id, 'test', 50);
     let serverWrote: boolean | undefined;
     const clock = {
       now: () => {

@@ -8,6 +8,7 @@ import { modes } from '../kernel/mode.ts';
 import { ApiError } from '../kernel/errors.ts';
 import { AccountError } from '../domain/accounts/accounts.ts';
 import { findUnstorable } from '../http/json-faults.ts';
+import type { AddressLimits } from '../http/address-limit.ts';
 import type { Services } from '../services.ts';
 import type { PageDeps } from './page-deps.ts';
 import { render } from './render.ts';
@@ -62,7 +63,7 @@ export const dashboardRoutes = new Set<string>();
  * The web dashboard at /dashboard: server-rendered pages over the domain functions, in a scope of its own, so
  * its form parsing, cookies and HTML errors never reach the JSON API, and its routes stay out of /openapi.json.
  */
-export async function registerDashboard(app: FastifyInstance, services: Services): Promise<void> {
+export async function registerDashboard(app: FastifyInstance, services: Services, addresses: AddressLimits): Promise<void> {
   await app.register(
     async (scope) => {
       scope.addHook('onRoute', (route) => {
@@ -83,7 +84,11 @@ export async function registerDashboard(app: FastifyInstance, services: Services
         done();
       });
       scope.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-        if (error instanceof ApiError && error.status < 500) return errorPage(reply, error.status, error.title, error.detail);
+        if (error instanceof ApiError && error.status < 500) {
+          // A 429's Retry-After, above all: a page refused for the address's rate says when to come back.
+          if (error.headers) reply.headers(error.headers);
+          return errorPage(reply, error.status, error.title, error.detail);
+        }
         // The account functions the CLI shares say "no location loc_…" for what is not the account's.
         if (error instanceof AccountError) return errorPage(reply, /^no /.test(error.message) ? 404 : 400, 'The request was refused', error.message);
         if (error.statusCode && error.statusCode < 500) return errorPage(reply, error.statusCode, 'The request was refused', error.message);
@@ -99,11 +104,15 @@ export async function registerDashboard(app: FastifyInstance, services: Services
         if (!asset) return errorPage(reply, 404, 'No such file', 'There is no such file.');
         return reply.type(asset.type).header('Cache-Control', 'public, max-age=3600').send(asset.body);
       });
-      registerLogin(scope, services);
+      registerLogin(scope, services, addresses);
 
       await scope.register(async (signedIn) => {
         // No page is served without a session, and no answer of a signed-in page is kept by a cache.
-        signedIn.addHook('preHandler', requireSession(services));
+        // A signed-in page knows its visitor: only a visit without a session counts against the address.
+        signedIn.addHook('onRoute', (route) => {
+          route.config = { ...route.config, ownRateLimit: true };
+        });
+        signedIn.addHook('preHandler', requireSession(services, addresses));
         signedIn.addHook('onSend', (_request, reply, payload, done) => {
           reply.header('Cache-Control', 'no-store');
           done(null, payload);

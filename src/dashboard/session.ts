@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import { findSession, type DashboardSession } from '../domain/dashboard/sessions.ts';
 import type { Services } from '../services.ts';
+import { limitAddress, type AddressLimits } from '../http/address-limit.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -55,10 +56,12 @@ export function csrfRefused(reply: FastifyReply): FastifyReply {
  * the session's CSRF token from one of our own pages. Only the session cookie counts: an API key, in a header or
  * a cookie, opens nothing here.
  */
-export function requireSession(services: Services) {
+export function requireSession(services: Services, addresses: AddressLimits) {
   return async function (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const session = await findSession(services.database.db, services.clock, request.cookies[sessionCookie]);
     if (!session) {
+      // Signed-in pages are not limited by address (ownRateLimit); a visitor without a session is.
+      await limitAddress(addresses, request);
       reply.clearCookie(sessionCookie, cookieOptions);
       const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
       return reply.redirect(`/dashboard/login${next}`, 303);

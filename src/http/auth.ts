@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../kernel/errors.ts';
 import type { KeyStore, Principal } from '../domain/accounts/key-store.ts';
-import { rateLimitHeaders, type BucketStore } from './rate-limit.ts';
+import { rateLimitHeaders, type RateLimit } from './rate-limit.ts';
+import { limitAddress, type AddressLimits } from './address-limit.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,13 +30,23 @@ function secretFrom(request: FastifyRequest): string {
   return secret;
 }
 
-/** The onRequest hook of every API operation: who is calling, may they, and are they within their rate. */
-export function authenticator(keys: KeyStore, buckets: BucketStore, limits: { perSecond: number; burst: number }) {
+/**
+ * The onRequest hook of every API operation: who is calling, may they, and are they within their rate. A request
+ * whose key is refused counts against its address instead, as every request without a key does; a valid key is
+ * never refused for its address, which it may share with others behind one NAT.
+ */
+export function authenticator(keys: KeyStore, addresses: AddressLimits, keyLimit: RateLimit) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const principal = await keys.principalFor(secretFrom(request));
+    let principal: Principal;
+    try {
+      principal = await keys.principalFor(secretFrom(request));
+    } catch (err) {
+      await limitAddress(addresses, request);
+      throw err;
+    }
     request.principal = principal;
-    const decision = await buckets.take(principal.keyId, Date.now());
-    const headers = rateLimitHeaders(decision, limits.perSecond, limits.burst);
+    const decision = await addresses.buckets.take(principal.keyId, Date.now(), keyLimit);
+    const headers = rateLimitHeaders(decision, keyLimit);
     if (!decision.allowed) {
       throw new ApiError('rate_limited', `Slow down: retry in ${decision.retryAfterSeconds} s`, undefined, {
         ...headers,

@@ -28,7 +28,7 @@ export function registerLabelFiles(app: FastifyInstance, services: Services): vo
       description: 'The label: application/pdf, image/png, or ZPL II text',
       content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) }, 'image/png': { schema: Type.String({ format: 'binary' }) }, 'application/zpl': { schema: Type.String() } },
     },
-    ...problemResponses(['validation_failed', 'invalid_label_token', 'not_found', 'uri_too_long', 'label_format_unavailable', 'label_voided', 'internal_error', 'service_unavailable']),
+    ...problemResponses(['validation_failed', 'invalid_label_token', 'not_found', 'uri_too_long', 'label_format_unavailable', 'label_voided', 'address_rate_limited', 'internal_error', 'service_unavailable']),
   };
   app.get(
     `${apiBase}/labels/:file`,

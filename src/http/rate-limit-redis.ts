@@ -1,7 +1,7 @@
 import { Redis, type Result } from 'ioredis';
 import type { Logger } from 'pino';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { decision, MemoryBucketStore, type BucketStore, type RateDecision } from './rate-limit.ts';
+import { decision, MemoryBucketStore, type BucketStore, type RateDecision, type RateLimit } from './rate-limit.ts';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -44,8 +44,6 @@ export interface RedisBucketStoreOptions {
   url: string;
   /** Put before every key, so that several deployments (or test runs) can share one Redis. */
   prefix: string;
-  perSecond: number;
-  burst: number;
   log: Logger;
   metrics: Registry;
 }
@@ -64,7 +62,7 @@ export class RedisBucketStore implements BucketStore {
   private judgedLocallySinceWarning = 0;
 
   constructor(private readonly options: RedisBucketStoreOptions) {
-    this.local = new MemoryBucketStore(options.perSecond, options.burst);
+    this.local = new MemoryBucketStore();
     this.client = new Redis(options.url, {
       lazyConnect: true,
       connectTimeout: 2_000,
@@ -102,16 +100,15 @@ export class RedisBucketStore implements BucketStore {
     await this.client.connect().catch(() => undefined);
   }
 
-  async take(key: string, now: number): Promise<RateDecision> {
-    const { prefix, perSecond, burst } = this.options;
+  async take(key: string, now: number, limit: RateLimit): Promise<RateDecision> {
     try {
-      const [allowed, left] = await this.client.takeToken(`${prefix}ratelimit:${key}`, perSecond, burst);
-      return decision(allowed === 1, Number(left), perSecond, burst);
+      const [allowed, left] = await this.client.takeToken(`${this.options.prefix}ratelimit:${key}`, limit.perSecond, limit.burst);
+      return decision(allowed === 1, Number(left), limit);
     } catch (err) {
       this.judgedLocally.inc();
       this.judgedLocallySinceWarning++;
       this.unavailable(err as Error);
-      return this.local.take(key, now);
+      return this.local.take(key, now, limit);
     }
   }
 
@@ -126,7 +123,7 @@ export class RedisBucketStore implements BucketStore {
     this.lastWarningAt = now;
     this.options.log.warn(
       { error: err.message, judged_locally: this.judgedLocallySinceWarning },
-      'Redis does not answer: each process limits keys on its own until it does',
+      'Redis does not answer: each process limits keys and addresses on its own until it does',
     );
     this.judgedLocallySinceWarning = 0;
   }

@@ -8,13 +8,22 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
-/** Where buckets live: memory in one process; a shared store (Redis) when several processes serve one API. */
+/** A bucket's size and how fast it refills. */
+export interface RateLimit {
+  perSecond: number;
+  burst: number;
+}
+
+/**
+ * Where buckets live: memory in one process; a shared store (Redis) when several processes serve one API. Each
+ * bucket is named by its key and keeps the limit it is taken with, so one store holds every kind of bucket.
+ */
 export interface BucketStore {
-  take(key: string, now: number): RateDecision | Promise<RateDecision>;
+  take(key: string, now: number, limit: RateLimit): RateDecision | Promise<RateDecision>;
 }
 
 /** What a bucket holding `left` tokens after this request tells the caller; the same wherever the bucket lives. */
-export function decision(allowed: boolean, left: number, perSecond: number, burst: number): RateDecision {
+export function decision(allowed: boolean, left: number, { perSecond, burst }: RateLimit): RateDecision {
   return {
     allowed,
     remaining: Math.floor(left),
@@ -28,29 +37,24 @@ export function decision(allowed: boolean, left: number, perSecond: number, burs
  * again is forgotten, so memory grows with the keys active in the last few seconds, not with all keys.
  */
 export class MemoryBucketStore implements BucketStore {
-  private buckets = new Map<string, { tokens: number; at: number }>();
+  private buckets = new Map<string, { tokens: number; at: number; limit: RateLimit }>();
   private lastSweep = 0;
 
-  constructor(
-    private readonly perSecond: number,
-    private readonly burst: number,
-  ) {}
-
-  take(key: string, now: number): RateDecision {
+  take(key: string, now: number, limit: RateLimit): RateDecision {
     this.sweep(now);
-    const b = this.buckets.get(key) ?? { tokens: this.burst, at: now };
-    const tokens = Math.min(this.burst, b.tokens + ((now - b.at) / 1000) * this.perSecond);
+    const b = this.buckets.get(key) ?? { tokens: limit.burst, at: now };
+    const tokens = Math.min(limit.burst, b.tokens + ((now - b.at) / 1000) * limit.perSecond);
     const allowed = tokens >= 1;
     const left = allowed ? tokens - 1 : tokens;
-    this.buckets.set(key, { tokens: left, at: now });
-    return decision(allowed, left, this.perSecond, this.burst);
+    this.buckets.set(key, { tokens: left, at: now, limit });
+    return decision(allowed, left, limit);
   }
 
   private sweep(now: number): void {
     if (now - this.lastSweep < 10_000) return;
     this.lastSweep = now;
     for (const [key, b] of this.buckets) {
-      if (b.tokens + ((now - b.at) / 1000) * this.perSecond >= this.burst) this.buckets.delete(key);
+      if (b.tokens + ((now - b.at) / 1000) * b.limit.perSecond >= b.limit.burst) this.buckets.delete(key);
     }
   }
 }
@@ -59,7 +63,7 @@ export class MemoryBucketStore implements BucketStore {
  * Headers of the IETF RateLimit fields draft: the policy (quota q per window w seconds) and the
  * current state (r requests remaining, t seconds until the quota is whole again).
  */
-export function rateLimitHeaders(d: RateDecision, perSecond: number, burst: number): Record<string, string> {
+export function rateLimitHeaders(d: RateDecision, { perSecond, burst }: RateLimit): Record<string, string> {
   const window = Math.max(1, Math.ceil(burst / perSecond));
   return {
     'RateLimit-Policy': `"per-key";q=${burst};w=${window}`,

@@ -27,6 +27,7 @@ const commonErrors: ErrorCode[] = [
   'expired_api_key',
   'plan_without_api_access',
   'rate_limited',
+  'address_rate_limited',
   'internal_error',
   'service_unavailable',
 ];
@@ -134,6 +135,7 @@ export function registerOperations(
       onRequest: authenticate,
       ...(preValidation && { preValidation }),
       config: {
+        ownRateLimit: true,
         idempotent: op.idempotent === true,
         responseHeaders,
         ...(op.storedAs && { replayBody: (request: FastifyRequest, row: IdempotencyKeysTable) => replayedBody(op, operationContext(services, request.principal!, request.id), row) }),

@@ -23,7 +23,7 @@ export async function registerMcpRoute(app: FastifyInstance, services: Services,
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, scope.getDefaultJsonParser('error', 'error'));
 
-    scope.post(mcpPath, { onRequest: authenticate, schema: { hide: true } }, async (request, reply) => {
+    scope.post(mcpPath, { onRequest: authenticate, config: { ownRateLimit: true }, schema: { hide: true } }, async (request, reply) => {
       // A JSON-RPC batch would run up to 100 calls on one rate-limit token (MCP dropped batches in 2025-06-18).
       if (Array.isArray(request.body)) {
         return reply

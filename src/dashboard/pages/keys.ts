@@ -43,11 +43,12 @@ export function registerKeys(app: FastifyInstance, { services, mode }: PageDeps)
     const name = field(request, 'name');
     try {
       if (name.length > 100) throw new FormError('name', 'A name may have at most 100 characters');
-      const created = await createApiKey(admin, scope.accountId, mode, name || undefined);
+      const created = await createApiKey(admin, scope.accountId, mode, services.config.maxKeysPerAccount, name || undefined);
       const data = await listPage(request, scope, { created: { title: 'Your new key', secret: created.secret, id: created.key.id } });
       return sendPage(request, reply, mode, 'keys', data, 201);
     } catch (err) {
-      return sendPage(request, reply, mode, 'keys', await listPage(request, scope, { name, errors: formErrors(err, 'name') }), 400);
+      const status = err instanceof ApiError ? err.status : 400;
+      return sendPage(request, reply, mode, 'keys', await listPage(request, scope, { name, errors: formErrors(err, 'name') }), status);
     }
   });
 

@@ -6,6 +6,7 @@ import { generateKeySecret } from './api-key-format.ts';
 import { type Mode, modes } from '../../kernel/mode.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { newId } from '../../kernel/ids.ts';
+import { ApiError } from '../../kernel/errors.ts';
 import { AccountError } from './accounts.ts';
 
 export interface KeyAdmin {
@@ -20,7 +21,11 @@ export interface CreatedKey {
   secret: string;
 }
 
-export async function createApiKey(admin: KeyAdmin, accountId: string, mode: Mode, name?: string): Promise<CreatedKey> {
+/**
+ * Makes a key, unless the account holds `maxActiveKeys` unrevoked keys (of both modes) already: each key is a secret to
+ * keep and a bucket to limit, and an account that made keys without end would have them without end.
+ */
+export async function createApiKey(admin: KeyAdmin, accountId: string, mode: Mode, maxActiveKeys: number, name?: string): Promise<CreatedKey> {
   if (!modes.includes(mode)) throw new AccountError(`mode must be test or live`);
   const now = admin.clock.now().toISOString();
   const s = generateKeySecret(mode);
@@ -35,6 +40,18 @@ export async function createApiKey(admin: KeyAdmin, accountId: string, mode: Mod
     revoked_at: null,
   };
   await admin.db.transaction().execute(async (trx) => {
+    // On PostgreSQL the account's row makes two creations take turns, so that both cannot count the last free place.
+    // SQLite has one writer at a time already.
+    if (admin.kind === 'postgres') await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+    const { active } = await trx
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<number | string>().as('active'))
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    if (Number(active) >= maxActiveKeys) {
+      throw new ApiError('api_key_limit_reached', `The account has ${Number(active)} active API keys, as many as it may (SHIPD_MAX_KEYS_PER_ACCOUNT): revoke one it no longer uses first`);
+    }
     await trx.insertInto('api_keys').values(key).execute();
     await trx.insertInto('api_key_secrets').values({ hash: s.hash, key_id: key.id, created_at: now, expires_at: null }).execute();
     await announceKeyChange(trx, admin.kind);

@@ -21,6 +21,7 @@ export async function bootstrapEmptyDatabase(admin: KeyAdmin): Promise<string | 
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return null;
   await admin.db.insertInto('payment_methods').values({ account_id: accountId, mode: 'test', payment_method: 'pm_test_visa', created_at: now }).execute();
-  const { secret } = await createApiKey(admin, accountId, 'test', 'default test key');
+  // The account is new: this key is its first, under any cap on keys.
+  const { secret } = await createApiKey(admin, accountId, 'test', 1, 'default test key');
   return secret;
 }

@@ -1,4 +1,3 @@
-import { hash } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
 import type { DatabaseKind } from '../../db/database.ts';
 import type { DashboardUserRole, DashboardUsersTable, DB } from '../../db/schema.ts';
@@ -6,6 +5,7 @@ import type { Clock } from '../../kernel/clock.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { AccountError } from '../accounts/accounts.ts';
 import { checkPassword, normalizeEmail, userRoles } from './users.ts';
+import { hashPassword } from './passwords.ts';
 
 /**
  * Disabling, removing, resetting and changing the role of dashboard users, for the operator's CLI and an account
@@ -123,7 +123,7 @@ export async function deleteUser(admin: UserAdmin, userId: string): Promise<User
 export async function resetPassword(admin: UserAdmin, userId: string, password: string): Promise<UserChange> {
   checkPassword(password);
   // Hashed before the transaction: Argon2 takes tens of milliseconds, too long to hold the user's row or SQLite's lock.
-  const passwordHash = await hash(password);
+  const passwordHash = await hashPassword(password);
   return changeUser(admin, userId, async (trx, user) => {
     await trx.updateTable('dashboard_users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
     return { user, sessionsEnded: await endSessions(trx, userId) };
