@@ -13,7 +13,8 @@ export async function registerStripeWebhooks(app: FastifyInstance, services: Ser
   await app.register(async (scope) => {
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 1_048_576 }, (_request, body, done) => done(null, body));
-    scope.post(stripeWebhooksPath, async (request, reply) => {
+    // Stripe's to call, not a client's: not in the API's document.
+    scope.post(stripeWebhooksPath, { schema: { hide: true } }, async (request, reply) => {
       const deps = { db: services.database.db, clock: services.clock, config: services.config };
       const outcome = await handleStripeEvent(deps, request.body as Buffer, request.headers['stripe-signature'] as string | undefined);
       request.log.info({ stripe_event: outcome.id, type: outcome.type, effect: outcome.effect }, 'stripe event');

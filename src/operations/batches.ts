@@ -24,7 +24,7 @@ export const batchOperations = [
     response: Type.Ref(Batch),
     responseDescription: 'The batch, queued',
     successStatus: 201,
-    errors: ['payment_method_required', 'payment_declined'],
+    errors: ['payment_method_required', 'payment_declined', 'billing_not_configured'],
     idempotent: true,
     handler: (ctx, { body }) => createBatch(ctx, body),
   }),

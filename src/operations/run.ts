@@ -44,7 +44,7 @@ export async function replayedBody(op: AnyOperation, ctx: Context, row: Idempote
 }
 
 /** Answers a client's retry must not replay: it may fix the request, or simply come back later. */
-// A missing or declined payment method is fixed on the account, after which the same request must succeed. A
+// A missing or declined payment method (or billing not set up) is fixed on the account, after which the same request must succeed. A
 // purchase still running (after a carrier time-out) is finished by the retry that comes once it is stale. A key that
 // started a purchase for another request is refused for this one only: stored, it would refuse the request it is for.
 const unstoredCodes = new Set<ErrorCode>([
@@ -54,6 +54,8 @@ const unstoredCodes = new Set<ErrorCode>([
   'invalid_idempotency_key',
   'payment_method_required',
   'payment_declined',
+  'payment_authentication_required',
+  'billing_not_configured',
   'idempotency_key_in_use',
   'idempotency_key_reused',
 ]);

@@ -18,7 +18,9 @@ export const shipmentOperations = [
     summary: 'Buy a label for an order',
     description:
       'Buys the label of an `incomplete` order: with `rate_id`, that rate (quoted for this order in the last 24 hours); without it, the ' +
-      "order's requested service, else the cheapest rate. Platform postage is charged to the account's payment method (402 without one). " +
+      "order's requested service, else the cheapest rate. Platform postage is charged to the account's payment method (402 without one); " +
+      "a live key's is held on the account's card through Stripe before the carrier is asked and charged once the label is bought, so a " +
+      'decline (402 `payment_declined` with the card\'s `decline_code`) or Stripe out of reach (503 `billing_unavailable`) buys nothing. ' +
       'An order has at most one active label: another purchase answers 409 `order_already_shipped`. Send an Idempotency-Key: a retry ' +
       'gets the same label, never a second one. Emits `shipment.created` and `order.updated`. **Spends money with live keys.**',
     body: ShipmentCreate,
@@ -29,12 +31,15 @@ export const shipmentOperations = [
       'not_found',
       'payment_method_required',
       'payment_declined',
+      'payment_authentication_required',
+      'billing_not_configured',
       'order_already_shipped',
       'order_not_purchasable',
       'rate_expired',
       'rate_not_for_order',
       'no_rate_available',
       'carrier_error',
+      'billing_unavailable',
       'carrier_timeout',
     ],
     idempotent: true,
@@ -108,7 +113,19 @@ export const shipmentOperations = [
     response: Type.Ref(Shipment),
     responseDescription: 'The return label',
     successStatus: 201,
-    errors: ['not_found', 'payment_method_required', 'payment_declined', 'order_not_shipped', 'order_already_shipped', 'no_rate_available', 'carrier_error', 'carrier_timeout'],
+    errors: [
+      'not_found',
+      'payment_method_required',
+      'payment_declined',
+      'payment_authentication_required',
+      'billing_not_configured',
+      'order_not_shipped',
+      'order_already_shipped',
+      'no_rate_available',
+      'carrier_error',
+      'billing_unavailable',
+      'carrier_timeout',
+    ],
     idempotent: true,
     ownTransactions: true,
     handler: (ctx, { params, body }) => createReturnLabel(ctx, params.order_id, body),
