@@ -2,8 +2,8 @@ import { ids } from '../schemas/examples.ts';
 
 /**
  * The headers shipd sets on its answers, declared once for the OpenAPI document (components.headers). Their names and
- * formats are those of app.ts (X-Request-Id), rate-limit.ts and auth.ts (RateLimit, RateLimit-Policy, Retry-After on
- * 429), problems.ts (Retry-After on a 503 for a lost database) and idempotency.ts (Idempotent-Replayed).
+ * formats are those of app.ts (X-Request-Id), rate-limit.ts, auth.ts and address-limit.ts (RateLimit, RateLimit-Policy,
+ * Retry-After on 429), problems.ts (Retry-After on a 503 for a lost database) and idempotency.ts (Idempotent-Replayed).
  */
 /** What a label or document file may do when a browser opens it: nothing but show itself. */
 export const fileSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'";
@@ -29,7 +29,8 @@ export const responseHeaders = {
     schema: { type: 'string' as const, pattern: '^"per-key";q=[0-9]+;w=[0-9]+$', examples: ['"per-key";q=200;w=2'] },
   },
   'Retry-After': {
-    description: "Seconds to wait before trying again: on a 429, until the key's bucket holds a request again; on a 503, 5 while the database cannot be reached.",
+    description:
+      "Seconds to wait before trying again: on a 429, until the key's bucket (or, for a request without a valid key, the client address's) holds a request again; on a 503, 5 while the database cannot be reached.",
     schema: { type: 'integer' as const, minimum: 1, examples: [1] },
   },
   'Idempotent-Replayed': {

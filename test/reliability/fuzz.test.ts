@@ -58,6 +58,9 @@ function serve(db: TestDatabase): Promise<Served> {
       // would only hide the routes behind it.
       SHIPD_RATE_LIMIT_PER_SECOND: '1000000',
       SHIPD_RATE_LIMIT_BURST: '1000000',
+      // And thousands of them without a valid key, all from one address: the same holds for the limit per address.
+      SHIPD_ADDRESS_RATE_LIMIT_PER_SECOND: '1000000',
+      SHIPD_ADDRESS_RATE_LIMIT_BURST: '1000000',
       // Every webhook the fuzzer registers would be sent every event it causes: a delivery load that grows with
       // their product, and is measured by bench:webhooks, not here.
       SHIPD_WORKER: 'false',
