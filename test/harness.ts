@@ -136,7 +136,7 @@ export async function startServer(
     },
   });
   const app = await buildApp(services, createLogger(config.logLevel, sink), { operations: options.operations, idempotencyWaitMs: options.idempotencyWaitMs });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: config.port, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
   const url = `http://127.0.0.1:${address.port}`;

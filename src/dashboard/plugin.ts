@@ -10,6 +10,7 @@ import { AccountError } from '../domain/accounts/accounts.ts';
 import { findUnstorable } from '../http/json-faults.ts';
 import type { AddressLimits } from '../http/address-limit.ts';
 import type { Services } from '../services.ts';
+import type { Config } from '../config.ts';
 import type { PageDeps } from './page-deps.ts';
 import { render } from './render.ts';
 import { requireSession } from './session.ts';
@@ -44,12 +45,25 @@ const assets: Record<string, { type: string; body: Buffer }> = {
   'dashboard.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(join(import.meta.dirname, 'assets', 'dashboard.js')) },
 };
 
-// Everything comes from shipd itself: no CDN, no inline script, no framing by another site.
-const securityHeaders = {
-  'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'X-Frame-Options': 'DENY',
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'same-origin',
+/**
+ * Everything comes from shipd itself: no CDN, no inline script, no framing by another site. Forms post to shipd
+ * alone, but for the Billing page's hand-off to Stripe's hosted page: browsers hold a form's redirects to
+ * form-action too.
+ */
+function securityHeaders(config: Config): Record<string, string> {
+  const stripe = config.stripe ? ` ${stripeCheckoutOrigins(config.stripe.baseUrl).join(' ')}` : '';
+  return {
+    'Content-Security-Policy': `default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self'; form-action 'self'${stripe}; frame-ancestors 'none'; base-uri 'none'`,
+    'X-Frame-Options': 'DENY',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'same-origin',
+  };
+}
+
+/** Stripe's hosted pages, and a stand-in's own address where STRIPE_BASE_URL names one. */
+const stripeCheckoutOrigins = (baseUrl: string): string[] => {
+  const origin = new URL(baseUrl).origin;
+  return origin === 'https://api.stripe.com' ? ['https://checkout.stripe.com'] : ['https://checkout.stripe.com', origin];
 };
 
 function errorPage(reply: FastifyReply, status: number, title: string, detail: string): FastifyReply {
@@ -79,8 +93,9 @@ export async function registerDashboard(app: FastifyInstance, services: Services
         if (found === undefined) return done();
         errorPage(reply, 400, 'The form was refused', `A field ${found.detail}.`);
       });
+      const headers = securityHeaders(services.config);
       scope.addHook('onRequest', (_request, reply, done) => {
-        reply.headers(securityHeaders);
+        reply.headers(headers);
         done();
       });
       scope.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {

@@ -5,20 +5,26 @@ import { startUpsFake, upsFakeCredentials, type UpsFake } from '../fakes/ups.ts'
 import { launchBrowser, screenshots, signInWith, type TestBrowser } from './browser.ts';
 import { accountWithUser, password } from './client.ts';
 import { sanFrancisco } from '../fixtures.ts';
+import { freePort } from '../shipd-process.ts';
+import { startBilling } from '../live-billing.ts';
 
 let server: TestServer;
 let ups: UpsFake;
 let browser: TestBrowser;
+const billing = await startBilling();
 
 before(async () => {
   ups = await startUpsFake();
-  server = await startServer({ env: { UPS_BASE_URL: ups.url } });
+  // Stripe's page sends the browser back to SHIPD_PUBLIC_URL: the server's own address, known before it starts.
+  const port = await freePort();
+  server = await startServer({ env: { UPS_BASE_URL: ups.url, PORT: String(port), SHIPD_PUBLIC_URL: `http://127.0.0.1:${port}`, ...billing.env } });
   browser = await launchBrowser();
 });
 after(async () => {
   await browser?.close();
   await server?.close();
   await ups?.close();
+  await billing.stripe.close();
 });
 
 test('in Chromium: billing per mode, locations, packages and carrier accounts, each error beside its field', async () => {
@@ -37,13 +43,16 @@ test('in Chromium: billing per mode, locations, packages and carrier accounts, e
   await screenshots(page, 'billing');
   await page.getByRole('link', { name: 'Live', exact: true }).click();
   await page.getByText('No live payment method').waitFor();
-  await page.getByLabel('Payment method token').fill('pm_test_visa');
-  await page.getByRole('button', { name: 'Save payment method' }).click();
-  await page.locator('#f-payment_method-error').getByText('not a test one').waitFor();
-  await screenshots(page, 'billing-live-error');
-  await page.getByLabel('Payment method token').fill('pm_1QxLiveCard');
-  await page.getByRole('button', { name: 'Save payment method' }).click();
-  assert.equal(await page.locator('[data-payment-method]').textContent(), 'pm_1QxLiveCard');
+  // A live card is saved on Stripe's page, and the browser comes back with it saved.
+  await page.getByRole('button', { name: 'Add a card with Stripe' }).click();
+  await page.getByRole('heading', { name: 'Save a card for later payments' }).waitFor();
+  assert.ok(page.url().startsWith(billing.stripe.url), page.url());
+  await page.getByLabel(/pm_card_mastercard \(/).check();
+  await page.getByRole('button', { name: 'Save card' }).click();
+  await page.getByText('The payment method was saved.').waitFor();
+  assert.match((await page.locator('[data-card]').textContent())!, /^mastercard •••• 4444, expires \d\d\/\d{4}$/);
+  assert.match((await page.locator('[data-payment-method]').textContent())!, /^pm_/);
+  await screenshots(page, 'billing-live-card');
   await page.getByRole('link', { name: 'Test', exact: true }).click();
   assert.equal(await page.locator('[data-payment-method]').textContent(), 'pm_test_declined');
 
