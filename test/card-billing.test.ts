@@ -34,7 +34,8 @@ after(async () => {
   await stripe.close();
 });
 
-const silent = { info() {}, error() {} };
+// The settle job's failures are shown: none is expected here.
+const settleLog = { info() {}, error(o: object) { console.error('settle error', o); } };
 const uspsLabelCalls = () => fakes.usps.calls.filter((c) => c.method === 'POST' && c.path === '/labels/v3/label').length;
 const chargesOf = (shipmentId: string): ChargeSummary[] => stripe.charges().filter((c) => c.metadata.shipd_shipment === shipmentId);
 const chargeRow = (shipmentId: string) => server.services.database.db.selectFrom('card_charges').selectAll().where('shipment_id', '=', shipmentId).executeTakeFirst();
@@ -59,7 +60,7 @@ const buy = (key: string, orderId: string, idem?: string) =>
 /** Runs the settle job as the worker would once the purchase's time is over. */
 async function settle(): Promise<void> {
   server.clock.advance(pendingStaleMs(server) + 1_000);
-  await settleCardCharges({ db: server.services.database.db, clock: server.clock, config: server.config }, pendingStaleMs(server), silent);
+  await settleCardCharges({ db: server.services.database.db, clock: server.clock, config: server.config }, pendingStaleMs(server), settleLog);
 }
 
 describe('a card saved on Stripe\'s page from the dashboard', () => {
@@ -229,6 +230,25 @@ describe('live platform postage on the card', () => {
     await settle();
     assert.equal(chargesOf(bought.body.id)[0]?.captured, Math.round(Number(bought.body.postage.amount) * 100));
     assert.equal((await chargeRow(bought.body.id))?.status, 'captured');
+  });
+
+  test('a step Stripe took that shipd never heard of, its key forgotten, is recorded as Stripe has it, not tried for ever', async () => {
+    const { key } = await liveAccount();
+    stripe.failNext({ method: 'POST', path: /\/capture$/, when: 'before', times: 3 });
+    const bought = await buy(key, await newOrder(key));
+    assert.equal(bought.status, 201, bought.text);
+    const [held] = chargesOf(bought.body.id);
+    // Captured at Stripe by another request than shipd's (a key Stripe no longer remembers, as after a day).
+    const captured = await fetch(`${stripe.url}/v1/payment_intents/${held!.paymentIntent}/capture`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stripe.secretKey}`, 'stripe-version': '2026-10-28.endive', 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
+    assert.equal(captured.status, 200, await captured.text());
+    await settle();
+    const row = await chargeRow(bought.body.id);
+    assert.deepEqual([row?.status, row?.captured_cents], ['captured', held!.amount]);
+    assert.equal(chargesOf(bought.body.id).length, 1);
   });
 
   test('test keys never reach Stripe', async () => {

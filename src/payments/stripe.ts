@@ -196,6 +196,16 @@ export class StripeGateway {
     });
   }
 
+  /** Where a hold stands at Stripe now, for when shipd's record and Stripe's disagree. */
+  async holdState(paymentIntent: string): Promise<{ state: 'held' | 'captured' | 'refunded' | 'released' | 'failed'; capturedCents: number }> {
+    const intent = await this.call('read the charge', () => this.stripe.paymentIntents.retrieve(paymentIntent, { expand: ['latest_charge'] }));
+    const charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
+    const refunded = charge !== null && charge.amount_refunded > 0 && charge.amount_refunded >= intent.amount_received;
+    const state =
+      intent.status === 'requires_capture' ? 'held' : intent.status === 'canceled' ? 'released' : intent.status !== 'succeeded' ? 'failed' : refunded ? 'refunded' : 'captured';
+    return { state, capturedCents: intent.amount_received };
+  }
+
   /** Charges what the hold allows of the postage; capturing a captured hold again is answered, not charged twice. */
   async capture(paymentIntent: string, shipmentId: string, amountCents: number): Promise<number> {
     const intent = await this.call('capture the charge', () =>

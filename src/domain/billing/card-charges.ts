@@ -162,12 +162,32 @@ export async function settleCardCharge(deps: BillingDeps, shipment: Shipment): P
     await move(deps, charge.shipment_id, 'authorizing', { status: found.held ? 'authorized' : 'declined', payment_intent_id: found.paymentIntent });
     charge = (await chargeOf(deps.db, shipment.id))!;
   }
-  if (charge.status === 'authorized') {
-    if (bought) await capture(deps, stripe, charge, shipment.postage_cents ?? shipment.quoted_cents);
-    else await release(deps, stripe, charge);
-  } else if (charge.status === 'refund_due') {
-    await refund(deps, stripe, charge);
+  try {
+    if (charge.status === 'authorized') {
+      if (bought) await capture(deps, stripe, charge, shipment.postage_cents ?? shipment.quoted_cents);
+      else await release(deps, stripe, charge);
+    } else if (charge.status === 'refund_due') {
+      await refund(deps, stripe, charge);
+    }
+  } catch (err) {
+    // Stripe refusing a step it already took (its key's answer forgotten after a day, say) would be refused for
+    // ever: the record follows what Stripe says happened instead.
+    if (!(err instanceof PaymentsRefused)) throw err;
+    await followStripe(deps, stripe, charge, bought, err);
   }
+}
+
+async function followStripe(deps: BillingDeps, stripe: StripeGateway, charge: CardChargesTable, bought: boolean, refusal: PaymentsRefused): Promise<void> {
+  const now = await stripe.holdState(charge.payment_intent_id!);
+  const settled: Partial<Record<typeof now.state, Partial<CardChargesTable>>> = {
+    // Charged for a label no longer bought (voided meanwhile): owed back, which the next round does.
+    captured: charge.status === 'authorized' ? { status: bought ? 'captured' : 'refund_due', captured_cents: now.capturedCents } : {},
+    refunded: { status: 'refunded', captured_cents: now.capturedCents },
+    released: { status: 'released' },
+  };
+  const next = settled[now.state];
+  if (!next || !next.status) throw refusal;
+  await move(deps, charge.shipment_id, charge.status, { ...next, last_error: null });
 }
 
 /** After a request's own step, best effort: what fails here is the settle job's to finish. */
