@@ -11,6 +11,14 @@ export const errorHelp: Readonly<Record<ErrorCode, { meaning: string; fix: strin
   },
   malformed_json: { meaning: 'The body is not JSON, is empty where a body is needed, or tries prototype poisoning (`__proto__`).', fix: 'Send one JSON object as the body with Content-Type: application/json.' },
   bad_request: { meaning: 'The HTTP request itself could not be read: a wrong Content-Length, a broken header or request line, or a body cut short.', fix: 'Check the HTTP client or proxy between you and shipd; send the request again.' },
+  customs_required: {
+    meaning: 'The parcel crosses a customs border (to another country, or to or from a US territory, freely associated state or military post office where USPS asks for a customs form) and neither the request nor the order has a `customs` declaration.',
+    fix: 'Send `customs` with the rate request, or add it to the order with PATCH /orders/{id} (its items can come from the order\'s line items by `sku`). Nothing was stored or charged.',
+  },
+  customs_invalid: {
+    meaning: 'The customs declaration breaks a rule customs or the carriers apply: `errors` points to each field (an HS tariff number of the wrong shape, items weighing more than the parcel, values in two currencies, an export over $2,500 per Schedule B number without an ITN…).',
+    fix: 'Correct the fields `errors` points to and send the request again. Nothing was stored or charged.',
+  },
   missing_api_key: { meaning: 'The request carries no API key.', fix: 'Send `Authorization: Bearer svc_test_…` (or `svc_live_…`), or the key alone in `X-API-Key`. `shipd keys create` makes one.' },
   malformed_api_key: { meaning: 'The Authorization header does not hold a key of the form svc_test_… or svc_live_….', fix: 'Send `Authorization: Bearer` followed by the whole key as it was printed, with no quotes or spaces.' },
   invalid_api_key_checksum: { meaning: 'The key has the right form but a typo: its built-in checksum does not match.', fix: 'Copy the key again from where it was printed; a character was changed or lost.' },
@@ -59,6 +67,10 @@ export const errorHelp: Readonly<Record<ErrorCode, { meaning: string; fix: strin
   no_rate_available: { meaning: 'No carrier offers a rate for this order: each carrier refused or could not quote (see the detail).', fix: 'Check the addresses, the parcel against the carriers\' limits, or try other carriers or services.' },
   nothing_to_manifest: { meaning: 'No label fits this manifest: none of that carrier, origin and day is waiting for one.', fix: 'Check the carrier, ship-from and date, or buy the labels first.' },
   not_supported_by_carrier: { meaning: 'The carrier does not offer this through shipd (for example a live pickup where shipd has no integration).', fix: 'Use another carrier, or the carrier\'s own tools for this step.' },
+  country_not_served: {
+    meaning: 'shipd sells only US services for now: addresses in the 50 states, DC, US territories, freely associated states and military post offices. International services of UPS, USPS and FedEx are coming; until then a shipment to or from another country cannot be rated or bought.',
+    fix: 'Ship this parcel with the carrier\'s own tools for now. Orders to other countries can already be stored, with their customs declarations, and bought once international services arrive.',
+  },
   rate_limited: { meaning: 'Too many requests for this API key; the RateLimit and Retry-After headers say when to come back.', fix: 'Wait the seconds in Retry-After, then go on more slowly.' },
   address_rate_limited: { meaning: 'Too many requests came from your address without a valid API key (label downloads, the dashboard, refused keys, unknown paths); the limit is per address, as the operator set it (SHIPD_ADDRESS_RATE_LIMIT_PER_SECOND and _BURST). Requests with a valid key are never counted here.', fix: 'Wait Retry-After seconds. If many clients share one address behind a proxy, the operator should list the proxy in SHIPD_TRUSTED_PROXIES so that each client counts on its own.' },
   headers_too_large: { meaning: 'The request line and headers together are larger than 16 KB.', fix: 'Send fewer or shorter headers (cookies are a common cause).' },
