@@ -57,7 +57,7 @@ const ruler = new PDFDocument({ autoFirstPage: false });
  */
 const advances = { regular: new Map<string, number>(), bold: new Map<string, number>() };
 
-function widthOf(text: string, size: number, bold: boolean): number {
+export function widthOf(text: string, size: number, bold: boolean): number {
   const known = bold ? advances.bold : advances.regular;
   let width = 0;
   for (const c of text) {
@@ -72,7 +72,7 @@ function widthOf(text: string, size: number, bold: boolean): number {
 }
 
 /** Lines too long for their space are cut short, with an ellipsis, rather than run off the label. */
-function fit(text: string, size: number, width: number, bold = false): string {
+export function fit(text: string, size: number, width: number, bold = false): string {
   if (widthOf(text, size, bold) <= width) return text;
   let end = text.length - 1;
   while (end > 1 && widthOf(`${text.slice(0, end)}…`, size, bold) > width) end--;

@@ -74,7 +74,7 @@ function barcodePaths(code: VectorBarcode): string {
  * a MaxiCode's 23 KB of hexagons took 1.3 ms; a stream that arrives already filtered is left alone, and the
  * fastest level takes a quarter of that for a file 1 KB larger.
  */
-function drawBarcode(doc: PDFKit.PDFDocument, code: VectorBarcode, at: Placement): void {
+export function drawBarcode(doc: PDFKit.PDFDocument, code: VectorBarcode, at: Placement): void {
   const form = doc.ref({ Type: 'XObject', Subtype: 'Form', BBox: [0, 0, code.width, code.height], Filter: 'FlateDecode' });
   form.end(deflateSync(barcodePaths(code), { level: constants.Z_BEST_SPEED }));
   const name = `B${Object.keys(doc.page.xobjects as object).length + 1}`;

@@ -1,15 +1,18 @@
 import { JobThread, type PendingJob } from '../job-thread.ts';
+import type { CustomsDocumentData, CustomsDocumentType } from './customs-data.ts';
 import type { LabelData, LabelFormat } from './label-data.ts';
 import type { RenderJob } from './render-worker.ts';
 
-/** Turns a label's data into its file. */
+/** Turns a label's data into its file, and a shipment's customs declaration into its documents. */
 export interface LabelRenderer {
   render(data: LabelData, format: LabelFormat): Promise<Buffer>;
+  renderDocument(type: CustomsDocumentType, data: CustomsDocumentData): Promise<Buffer>;
 }
 
 /** SHIPD_RENDER_THREADS=0: renders on the calling thread, blocking it for the few milliseconds a label takes. */
 export const inThreadRenderer: LabelRenderer = {
   render: async (data, format) => (await import('./render.ts')).renderLabel(data, format),
+  renderDocument: async (type, data) => (await import('./customs-documents.ts')).renderCustomsDocument(type, data),
 };
 
 // Run from the sources (tests, a checkout with a stale build), this module is TypeScript under tsx: worker threads do
@@ -40,16 +43,24 @@ export class RenderPool implements LabelRenderer {
     this.threads = new Array<RenderThread | undefined>(size).fill(undefined);
   }
 
-  async render(data: LabelData, format: LabelFormat): Promise<Buffer> {
-    if (this.closed) throw new Error('the label renderer is closed');
-    const bytes = await this.leastBusy().run({ data, format });
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  render(data: LabelData, format: LabelFormat): Promise<Buffer> {
+    return this.draw({ data, format });
+  }
+
+  renderDocument(type: CustomsDocumentType, data: CustomsDocumentData): Promise<Buffer> {
+    return this.draw({ document: type, data });
   }
 
   /** Stops the threads; labels still being drawn fail. */
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.threads.map((t) => t?.terminate()));
+  }
+
+  private async draw(job: RenderJob): Promise<Buffer> {
+    if (this.closed) throw new Error('the label renderer is closed');
+    const bytes = await this.leastBusy().run(job);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   private leastBusy(): RenderThread {
