@@ -61,17 +61,30 @@ class CanvasFactory {
   }
 }
 
+/** A run of text as pdf.js places it: page (from 1), left edge and baseline from the page's top, in points. */
+export interface TextRun {
+  page: number;
+  text: string;
+  x: number;
+  y: number;
+  width: number;
+}
+
 export interface PdfInfo {
   pages: number;
   width: number;
   height: number;
+  /** The first page's text. */
   text: string;
-  /** The first page at the given resolution, as PNG. */
+  /** Each page's text. */
+  pageTexts: string[];
+  runs: TextRun[];
+  /** The page asked for (the first by default) at the given resolution, as PNG. */
   raster: Buffer;
 }
 
-/** Opens a PDF with pdf.js: its pages, page size, text, and the first page rasterized. */
-export async function openPdf(pdf: Buffer, dpi = 300): Promise<PdfInfo> {
+/** Opens a PDF with pdf.js: its pages, page size, the text of every page, and one page rasterized. */
+export async function openPdf(pdf: Buffer, dpi = 300, rasterPage = 1): Promise<PdfInfo> {
   if (!pdfjs) {
     // pdf.js draws through the browser's canvas globals; @napi-rs/canvas provides them.
     Object.assign(globalThis, { Path2D, DOMMatrix, ImageData });
@@ -85,16 +98,25 @@ export async function openPdf(pdf: Buffer, dpi = 300): Promise<PdfInfo> {
     standardFontDataUrl: `${require.resolve('pdfjs-dist/package.json').replace(/package\.json$/, '')}standard_fonts/`,
     verbosity: 0,
   } as Parameters<typeof lib.getDocument>[0]).promise;
-  const page = await doc.getPage(1);
+  const pageTexts: string[] = [];
+  const runs: TextRun[] = [];
+  for (let n = 1; n <= doc.numPages; n++) {
+    const p = await doc.getPage(n);
+    const top = p.getViewport({ scale: 1 }).height;
+    const items = (await p.getTextContent()).items.flatMap((i) => ('str' in i ? [i] : []));
+    pageTexts.push(items.map((i) => i.str).join('\n'));
+    for (const i of items) if (i.str.trim()) runs.push({ page: n, text: i.str, x: i.transform[4], y: top - i.transform[5], width: i.width });
+  }
+  const page = await doc.getPage(rasterPage);
   const size = page.getViewport({ scale: 1 });
-  const text = (await page.getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join('\n');
+  const text = pageTexts[0]!;
   const viewport = page.getViewport({ scale: dpi / 72 });
   const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, canvas.width, canvas.height);
   await page.render({ canvasContext: ctx as unknown as Parameters<typeof page.render>[0]["canvasContext"], viewport }).promise;
-  const info = { pages: doc.numPages, width: size.width, height: size.height, text, raster: await canvas.encode('png') };
+  const info = { pages: doc.numPages, width: size.width, height: size.height, text, pageTexts, runs, raster: await canvas.encode('png') };
   await doc.destroy();
   return info;
 }
