@@ -21,7 +21,9 @@ export function priceInternational(list: IntlPriceList, request: IntlRequest, ac
     else prices.push(priced.price);
   }
   if (prices.length > 0) return ok(prices);
-  if (refusals.length === 0) return failure('service_unavailable', `${carrierName(list)} has no international service ${request.services?.join(', ') ?? ''} in test mode`);
+  if (refusals.length === 0) {
+    return failure('service_unavailable', `${carrierName(list)} test mode has no published table for ${request.services?.join(', ') ?? 'any international service'}: see the ${list.source}`);
+  }
   // One code for the answer: not served only when no service serves the destination; else what stopped those that do.
   const code = refusals.find((r) => r.code === 'parcel_too_large')?.code ?? refusals.find((r) => r.code !== 'not_serviced')?.code ?? 'not_serviced';
   return failure(code, refusals.map((r) => r.detail).join('; '));
@@ -33,8 +35,9 @@ function priceService(list: IntlPriceList, service: IntlService, request: IntlRe
   if ('refused' in where) return { refused: { code: 'not_serviced', detail: `${name}: ${where.refused}` } };
   const { zone } = where;
   const { parcel } = request;
-  if (parcel.weightLb > service.maxWeightLb) {
-    return { refused: { code: 'parcel_too_large', detail: `${name} takes parcels of at most ${service.maxWeightLb} lb` } };
+  const maxLb = Math.min(service.maxWeightLb, list.countryMaxWeightLb?.(service.code, request.to) ?? Infinity);
+  if (parcel.weightLb > maxLb) {
+    return { refused: { code: 'parcel_too_large', detail: `${name} takes parcels of at most ${maxLb} lb to ${request.to.country}` } };
   }
   const size = sizeCharge(list, parcel);
   const weight = Math.max(service.dimensional ? billableWeightLb(parcel, list.dim) : parcel.weightLb, size?.minBillableLb ?? 0);

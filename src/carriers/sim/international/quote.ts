@@ -1,9 +1,25 @@
-import type { CarrierResult } from '../../carrier.ts';
+import { failure, type CarrierResult } from '../../carrier.ts';
 import { fedexInternational2026 } from './fedex-2026.ts';
 import { priceInternational } from './pricing.ts';
 import type { IntlPrice, IntlRequest } from './types.ts';
+import { uspsInternational2025 } from './usps-2025.ts';
 
 /** FedEx's international services from a U.S. origin, at FedEx's 2026 list and the account's discount off it. */
 export function priceFedexInternational(request: IntlRequest, accountDiscount = fedexInternational2026.accountDiscount): CarrierResult<IntlPrice[]> {
   return priceInternational(fedexInternational2026, request, accountDiscount);
+}
+
+/** USPS's international services from a U.S. origin, at Notice 123's retail prices (an account pays retail). */
+export function priceUspsInternational(request: IntlRequest): CarrierResult<IntlPrice[]> {
+  return priceInternational(uspsInternational2025, request, uspsInternational2025.accountDiscount);
+}
+
+/**
+ * UPS's international services are not priced in test mode: UPS's 2026 export rates are published by zone (the daily
+ * rates workbook the domestic list reads has the Worldwide Express, Saver, Expedited and Standard sheets), but the
+ * zone chart that puts a country in a zone from a U.S. origin is not in the stored material, and a zone is not
+ * guessed. Every UPS international request is refused with that reason.
+ */
+export function priceUpsInternational(request: IntlRequest): CarrierResult<IntlPrice[]> {
+  return failure('service_unavailable', `UPS test mode cannot price a shipment to ${request.to.country}: UPS's international zone chart from U.S. origins is not among the published material it reads`);
 }

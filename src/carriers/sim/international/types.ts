@@ -73,6 +73,8 @@ export interface IntlPriceList {
   /** Our model of an account's discount off published transport, where the carrier publishes no account price. */
   accountDiscount: number;
   zone(service: string, to: IntlDestination): ZoneAnswer;
+  /** A destination's own weight limit for the service, where it is lower than the service's (USPS's by country). */
+  countryMaxWeightLb?(service: string, to: IntlDestination): number | undefined;
   /** Whether the service's residential charge applies to this destination (FedEx charges it only to Canada). */
   residential?(service: string, to: IntlDestination): boolean;
   /** Charges a destination draws beyond the residential one (FedEx's Northern Canada surcharge). */

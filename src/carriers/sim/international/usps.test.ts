@@ -1,0 +1,85 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ParcelSpec } from '../../carrier.ts';
+import { priceUspsInternational } from './quote.ts';
+import type { IntlPrice } from './types.ts';
+
+const to = (country: string) => ({ country, residential: true });
+
+function price(country: string, parcel: ParcelSpec, service: string): IntlPrice {
+  const answer = priceUspsInternational({ to: to(country), parcel, services: [service] });
+  assert.ok(answer.ok, answer.ok ? '' : answer.error.detail);
+  return answer.value[0]!;
+}
+
+function refusal(country: string, parcel: ParcelSpec, services?: string[]) {
+  const answer = priceUspsInternational({ to: to(country), parcel, services });
+  assert.ok(!answer.ok, 'priced where it should refuse');
+  return answer.error;
+}
+
+test('Priority Mail International equals Notice 123 retail by the country price group', () => {
+  // Notice 123 (October 5, 2025), "Priority Mail International — Retail": [country, price group, lb, cents].
+  const cells: [string, string, number, number][] = [
+    ['CA', '1', 1, 4295],
+    ['CA', '1', 20, 13315],
+    ['MX', '2', 5, 7540],
+    ['NL', '4', 11, 11735],
+    ['IN', '6', 9, 11075],
+    ['AU', '12', 4, 9145],
+    ['BR', '13', 6, 9695],
+    ['FR', '15', 3, 7540],
+    ['DE', '16', 10, 11820],
+    ['JP', '17', 2, 6555],
+    ['GB', '20', 1, 6760],
+    ['GB', '20', 7, 10045],
+  ];
+  for (const [country, group, lb, cents] of cells) {
+    const p = price(country, { weightLb: lb }, 'PRIORITY_MAIL_INTERNATIONAL');
+    assert.equal(p.zone, group, country);
+    assert.equal(p.listAmountCents, cents, `${country} ${lb} lb`);
+    // No commercial price is loaded: the account pays retail; USPS adds no surcharge.
+    assert.equal(p.amountCents, cents, `${country} ${lb} lb`);
+    assert.deepEqual(p.surcharges, []);
+  }
+  // "Weight Not Over": 1.1 lb is priced as 2 lb; the size does not change the price.
+  const p = price('GB', { weightLb: 1.1, dimensionsIn: { length: 20, width: 16, height: 12 } }, 'PRIORITY_MAIL_INTERNATIONAL');
+  assert.equal(p.billableWeightLb, 2);
+  assert.equal(p.listAmountCents, 7300);
+});
+
+test('First-Class Package International Service goes by its ounce steps, 4 lb at most', () => {
+  const cells: [string, number, number][] = [
+    ['GB', 0.3, 2100], // group 20, up to 8 oz
+    ['GB', 1, 3195], // 9–32 oz
+    ['GB', 4, 6425], // 49–64 oz
+    ['DE', 2.5, 4860], // group 16, 33–48 oz
+    ['NL', 3, 5440], // group 9, 33–48 oz
+    ['CA', 1, 2600], // group 1, 9–32 oz
+    ['IN', 0.5, 1935], // group 10, up to 8 oz
+  ];
+  for (const [country, lb, cents] of cells) {
+    assert.equal(price(country, { weightLb: lb }, 'FIRST_CLASS_PACKAGE_INTERNATIONAL_SERVICE').listAmountCents, cents, `${country} ${lb} lb`);
+  }
+  const heavy = refusal('GB', { weightLb: 4.2 }, ['FIRST_CLASS_PACKAGE_INTERNATIONAL_SERVICE']);
+  assert.equal(heavy.code, 'parcel_too_large');
+  assert.match(heavy.detail, /at most 4 lb/);
+});
+
+test('USPS international refusals: the country limit, the transcribed weights, services USPS does not offer', () => {
+  // India takes Priority Mail International up to 44 lb (Notice 123's country table).
+  const india = refusal('IN', { weightLb: 45 }, ['PRIORITY_MAIL_INTERNATIONAL']);
+  assert.equal(india.code, 'parcel_too_large');
+  assert.match(india.detail, /at most 44 lb to IN/);
+  // Rows above 20 lb are not transcribed: refused, not guessed.
+  const past = refusal('DE', { weightLb: 21 }, ['PRIORITY_MAIL_INTERNATIONAL']);
+  assert.equal(past.code, 'service_unavailable');
+  assert.match(past.detail, /no price for 21 lb to price group 16/);
+  // Bolivia: Priority Mail International n/a, FCPIS offered.
+  assert.match(refusal('BO', { weightLb: 1 }, ['PRIORITY_MAIL_INTERNATIONAL']).detail, /does not offer it to BO/);
+  assert.equal(price('BO', { weightLb: 1 }, 'FIRST_CLASS_PACKAGE_INTERNATIONAL_SERVICE').zone, '6');
+  const somalia = refusal('SO', { weightLb: 1 });
+  assert.equal(somalia.code, 'not_serviced');
+  // Priority Mail Express International has no table in test mode.
+  assert.match(refusal('GB', { weightLb: 1 }, ['PRIORITY_MAIL_EXPRESS_INTERNATIONAL']).detail, /no published table for PRIORITY_MAIL_EXPRESS_INTERNATIONAL/);
+});
