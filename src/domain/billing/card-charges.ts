@@ -1,9 +1,10 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { CardChargesTable, DB, ShipmentsTable } from '../../db/schema.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { PaymentsRefused, PaymentsUnavailable, type StripeGateway } from '../../payments/stripe.ts';
 import type { BillingDeps } from './payment-methods.ts';
 import { stripeFor } from './stripe-customer.ts';
+import { inTransaction } from '../core/transaction.ts';
 
 /*
  * A live label bought with platform postage is paid by the account's card: Stripe holds the quoted postage before
@@ -121,7 +122,32 @@ export async function cardChargeCents(db: Kysely<DB>, shipmentId: string, postag
 
 async function capture(deps: BillingDeps, stripe: StripeGateway, charge: CardChargesTable, postageCents: number): Promise<void> {
   const captured = await stripe.capture(charge.payment_intent_id!, charge.shipment_id, Math.min(postageCents, charge.amount_cents));
-  await move(deps, charge.shipment_id, 'authorized', { status: 'captured', captured_cents: captured, last_error: null });
+  if ((await recordCapture(deps, charge.shipment_id, captured)) === 'refund_due') await refund(deps, stripe, charge);
+}
+
+/**
+ * Records a capture Stripe made. The label may have been voided since the capture was asked for, and the void's
+ * transaction may have found the charge still a hold (so markRefundDue left it): a capture recorded on a label no
+ * longer bought is owed back at once. Both transactions write this row, so whichever commits second sees the other.
+ */
+async function recordCapture(deps: BillingDeps, shipmentId: string, capturedCents: number): Promise<CardChargesTable['status'] | undefined> {
+  return inTransaction(deps.db, async (trx) => {
+    const at = deps.clock.now().toISOString();
+    await trx
+      .updateTable('card_charges')
+      .set({ status: 'captured', captured_cents: capturedCents, last_error: null, updated_at: at })
+      .where('shipment_id', '=', shipmentId)
+      .where('status', '=', 'authorized')
+      .execute();
+    await trx
+      .updateTable('card_charges')
+      .set({ status: 'refund_due', updated_at: at })
+      .where('shipment_id', '=', shipmentId)
+      .where('status', '=', 'captured')
+      .where(({ exists, selectFrom }) => exists(selectFrom('shipments').select('id').where('id', '=', shipmentId).where('status', '<>', 'purchased')))
+      .execute();
+    return (await chargeOf(trx, shipmentId))?.status;
+  });
 }
 
 async function release(deps: BillingDeps, stripe: StripeGateway, charge: CardChargesTable): Promise<void> {
@@ -134,9 +160,17 @@ async function refund(deps: BillingDeps, stripe: StripeGateway, charge: CardChar
   await move(deps, charge.shipment_id, 'refund_due', { status: 'refunded', refund_id: id, last_error: null });
 }
 
-/** In the void's transaction: a captured charge is now owed back, whatever happens to the process next. */
+/**
+ * In the void's transaction: a captured charge is now owed back, whatever happens to the process next. The row is
+ * written whatever its status, so that a capture being recorded at the same moment waits for the void (PostgreSQL
+ * then re-reads the row) or is seen by it: a hold captured meanwhile is found owed back by recordCapture.
+ */
 export async function markRefundDue(trx: Kysely<DB>, shipmentId: string, at: string): Promise<void> {
-  await trx.updateTable('card_charges').set({ status: 'refund_due', updated_at: at }).where('shipment_id', '=', shipmentId).where('status', '=', 'captured').execute();
+  await trx
+    .updateTable('card_charges')
+    .set({ status: sql<CardChargesTable['status']>`case when status = 'captured' then 'refund_due' else status end`, updated_at: at })
+    .where('shipment_id', '=', shipmentId)
+    .execute();
 }
 
 type Shipment = Pick<ShipmentsTable, 'id' | 'status' | 'postage_cents' | 'quoted_cents'>;
@@ -173,15 +207,18 @@ export async function settleCardCharge(deps: BillingDeps, shipment: Shipment): P
     // Stripe refusing a step it already took (its key's answer forgotten after a day, say) would be refused for
     // ever: the record follows what Stripe says happened instead.
     if (!(err instanceof PaymentsRefused)) throw err;
-    await followStripe(deps, stripe, charge, bought, err);
+    await followStripe(deps, stripe, charge, err);
   }
 }
 
-async function followStripe(deps: BillingDeps, stripe: StripeGateway, charge: CardChargesTable, bought: boolean, refusal: PaymentsRefused): Promise<void> {
+async function followStripe(deps: BillingDeps, stripe: StripeGateway, charge: CardChargesTable, refusal: PaymentsRefused): Promise<void> {
   const now = await stripe.holdState(charge.payment_intent_id!);
+  if (now.state === 'captured' && charge.status === 'authorized') {
+    // Charged for a label perhaps voided meanwhile: then owed back, which the next round does.
+    await recordCapture(deps, charge.shipment_id, now.capturedCents);
+    return;
+  }
   const settled: Partial<Record<typeof now.state, Partial<CardChargesTable>>> = {
-    // Charged for a label no longer bought (voided meanwhile): owed back, which the next round does.
-    captured: charge.status === 'authorized' ? { status: bought ? 'captured' : 'refund_due', captured_cents: now.capturedCents } : {},
     refunded: { status: 'refunded', captured_cents: now.capturedCents },
     released: { status: 'released' },
   };

@@ -1,0 +1,65 @@
+// A void racing the capture of its label's card charge, with Stripe slow to answer both: whichever of the two is
+// recorded last, the voided label's money goes back to the card and nothing is left owed.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, type TestServer } from './harness.ts';
+import { orderBody } from './fixtures.ts';
+import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
+import { saveCard, startBilling } from './live-billing.ts';
+import { settleCardCharges } from '../src/domain/billing/card-charges.ts';
+import { pendingStaleMs } from '../src/domain/shipments/purchase.ts';
+
+let fakes: CarrierFakes;
+let server: TestServer;
+const billing = await startBilling();
+const stripe = billing.stripe;
+
+before(async () => {
+  fakes = await startCarrierFakes();
+  server = await startServer({ env: { ...fakes.env(['usps']), ...billing.env } });
+  billing.follow(server);
+});
+after(async () => {
+  await server.close();
+  await fakes.close();
+  await stripe.close();
+});
+
+const calls = (path: RegExp) => stripe.calls.filter((c) => c.method === 'POST' && path.test(c.path)).length;
+
+test('a label voided while its capture is answered late: the capture, recorded after the void, is refunded', { timeout: 90_000 }, async () => {
+  const account = await server.account();
+  await saveCard(server, account);
+  const key = (await server.key(account, 'live')).secret;
+  const order = await server.request('POST', '/orders', { key, body: orderBody({ requested_service: { carrier: 'usps', service: 'PRIORITY_MAIL' } }) });
+  assert.equal(order.status, 201, order.text);
+
+  // Stripe captures the label's charge and its answer is lost: the library asks again after its 20 s time-out.
+  stripe.hangNext({ method: 'POST', path: /\/capture$/, when: 'after' });
+  const buying = server.request('POST', '/shipments', { key, body: { order_id: order.body.id } });
+  while (calls(/\/capture$/) === 0) await new Promise((r) => setTimeout(r, 5));
+  // The label is stored, so the client may void it. Stripe refuses to release a captured hold, and that answer is
+  // lost too, half a second after the capture's (more than the library's jitter between their second tries).
+  await new Promise((r) => setTimeout(r, 500));
+  stripe.hangNext({ method: 'POST', path: /\/cancel$/, when: 'after' });
+  const voided = await server.request('POST', `/shipments/${order.body.id}/void`, { key });
+  assert.equal(voided.status, 200, voided.text);
+  const bought = await buying;
+  assert.equal(bought.status, 201, bought.text);
+  assert.equal(calls(/\/cancel$/), 2, 'the void asked Stripe to release the hold, and asked again after the time-out');
+
+  // Whatever the requests left is the settle job's.
+  server.clock.advance(pendingStaleMs(server) + 1_000);
+  await settleCardCharges({ db: server.services.database.db, clock: server.clock, config: server.config }, pendingStaleMs(server), { info() {}, error() {} });
+
+  const [charge] = stripe.charges().filter((c) => c.metadata.shipd_shipment === bought.body.id);
+  assert.ok(charge && charge.captured > 0 && charge.refunded === charge.captured, `the captured postage is refunded in full: ${JSON.stringify(charge)}`);
+  const row = await server.services.database.db.selectFrom('card_charges').selectAll().where('shipment_id', '=', bought.body.id).executeTakeFirstOrThrow();
+  assert.equal(row.status, 'refunded', JSON.stringify(row));
+  const ledger = await server.services.database.db.selectFrom('postage_ledger').select('amount_cents').where('shipment_id', '=', bought.body.id).execute();
+  assert.equal(
+    ledger.reduce((sum, l) => sum + l.amount_cents, 0),
+    0,
+    'the ledger keeps nothing for the voided label',
+  );
+});
