@@ -146,6 +146,7 @@ function totalsAndDeclaration(pen: DocumentPen, d: CustomsDocumentData, top: num
 export function writeCommercialInvoice(d: CustomsDocumentData): Promise<Buffer> {
   const pen = new DocumentPen(letterPage, `${d.sample ? 'SAMPLE ' : ''}Commercial invoice ${d.trackingNumber}`, new Date(`${d.shipDate}T00:00:00Z`));
   const pages = invoicePages(d.customs.items.length);
+  // FedEx asks for an invoice number on every invoice; without one of its own, the order's number is the seller's.
   const invoiceNumber = d.customs.invoice_number ?? d.reference;
   const carrier = carrierNames[d.carrier];
   const service = d.serviceName.startsWith(carrier) ? d.serviceName : `${carrier} ${d.serviceName}`;

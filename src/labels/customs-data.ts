@@ -5,11 +5,6 @@
 /** The customs documents a shipment may carry, by the names `documents[].type` gives them. */
 export type CustomsDocumentType = 'commercial_invoice' | 'cn22' | 'cn23';
 
-export const customsDocumentTypes: readonly CustomsDocumentType[] = ['commercial_invoice', 'cn22', 'cn23'];
-
-/** Every customs document is a PDF. */
-export const customsDocumentContentType = 'application/pdf';
-
 /** A postal address anywhere: `state` and `zip` only where the country has them. */
 export interface DocumentAddress {
   name?: string;

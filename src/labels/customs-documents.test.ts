@@ -8,7 +8,7 @@ import { renderCustomsDocument } from './customs-documents.ts';
 import { countryName, lbOzText, lineValue, reasonForExport, totalValues } from './customs-figures.ts';
 import { pageRows, wrapText } from './document-pdf.ts';
 import { widthOf } from './layout.ts';
-import { RenderPool } from './render-pool.ts';
+import { inThreadRenderer, RenderPool } from './render-pool.ts';
 
 const mug: CustomsLine = {
   description: 'Stoneware coffee mug, glazed, 350 ml',
@@ -307,6 +307,7 @@ describe('customs documents on the render threads', () => {
       const [type, d] = samples[i]!;
       assert.ok(Buffer.isBuffer(bytes));
       assert.ok(bytes.equals(await renderCustomsDocument(type, d)), `${type} is byte for byte the in-thread document`);
+      assert.ok(bytes.equals(await inThreadRenderer.renderDocument(type, d)), `${type}: SHIPD_RENDER_THREADS=0 draws the same`);
     }
   });
 
