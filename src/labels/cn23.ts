@@ -88,11 +88,10 @@ function firstFormBoxes(pen: DocumentPen, d: CustomsDocumentData, forms: number)
   const comments = [exportFiling(d.customs), forms > 1 ? additionalFormsNote(forms) : undefined].filter((c): c is string => Boolean(c));
   comments.forEach((comment, i) => pen.text(comment, 316, 477 + i * 11, { size: 8.5, bold: true, width: 256 }));
 
-  const third3 = (right - margin) / 3;
   pen.checkbox(margin + 4, 530, false, 'Licence (12)  No(s). of licence(s)', 6.5);
-  pen.checkbox(margin + third3 + 4, 530, false, 'Certificate (13)  No(s). of certificate(s)', 6.5);
-  pen.checkbox(margin + 2 * third3 + 4, 530, Boolean(d.customs.invoice_number), 'Invoice (14)  No. of invoice', 6.5);
-  if (d.customs.invoice_number) pen.text(d.customs.invoice_number, margin + 2 * third3 + 14, 542, { size: 9, bold: true, width: third3 - 18 });
+  pen.checkbox(margin + third + 4, 530, false, 'Certificate (13)  No(s). of certificate(s)', 6.5);
+  pen.checkbox(margin + 2 * third + 4, 530, Boolean(d.customs.invoice_number), 'Invoice (14)  No. of invoice', 6.5);
+  if (d.customs.invoice_number) pen.text(d.customs.invoice_number, margin + 2 * third + 14, 542, { size: 9, bold: true, width: third - 18 });
   pen.box(margin, 518, right - margin, 38);
 }
 

@@ -87,10 +87,7 @@ function cell(pen: DocumentPen, text: string, column: (typeof columns)[number], 
 
 function tableHeader(pen: DocumentPen, y: number): void {
   pen.fill(margin, y, right - margin, headerHeight);
-  for (const column of columns) {
-    const x = column.align === 'right' ? column.x + column.width : column.x;
-    pen.text(column.title, x, y + 6, { size: 7, bold: true, width: column.width, align: column.align, inverse: true });
-  }
+  for (const column of columns) cell(pen, column.title, column, y + 6, { size: 7, bold: true, inverse: true });
 }
 
 function rows(pen: DocumentPen, d: CustomsDocumentData, [start, end]: [number, number], top: number): number {
