@@ -222,7 +222,9 @@ test('changing any one character is caught wherever the scheme guarantees it, an
 test('synthetic numbers: valid, right shape, deterministic, and distinct across 1,000 seeds', () => {
   const seedFor = (i: number) => createHash('sha256').update(`tracking-numbers.test ${i}`).digest();
   for (const carrier of carrierCatalog) {
-    for (const service of carrier.services) {
+    // The services the simulators sell labels for: USPS's international ones number their items in the UPU's S10
+    // format, not IMpb, and no simulator sells them yet.
+    for (const service of carrier.services.filter((s) => s.domestic)) {
       const where = `${carrier.id} ${service.code}`;
       const shape =
         carrier.id === 'ups'

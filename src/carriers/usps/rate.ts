@@ -1,5 +1,5 @@
 import { failure, ok, type CarrierResult, type Quote, type RateRequest } from '../carrier.ts';
-import { carrierCatalog } from '../catalog.ts';
+import { domesticServices } from '../catalog.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
 import { deliveryDate } from '../sim/calendar.ts';
 import { asFlag, datePart, processingCategory, rateIndicator, splitZip, uspsDimensions, ymd } from './fields.ts';
@@ -7,7 +7,7 @@ import { serviceOfReturnClass } from './mail-classes.ts';
 
 export const ratePath = '/shipments/v3/options/search';
 
-const services = carrierCatalog.find((c) => c.id === 'usps')!.services;
+const services = domesticServices('usps');
 
 /**
  * One Shipping Options search (carriers.md 3.2 option B) for every outbound mail class (`ALL_OUTBOUND`), or every

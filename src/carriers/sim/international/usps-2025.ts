@@ -356,7 +356,7 @@ const priceGroups: Readonly<Record<string, readonly [string | null, number | nul
 };
 const services = {
   PRIORITY_MAIL_INTERNATIONAL: { group: 0, name: 'Priority Mail International' },
-  FIRST_CLASS_PACKAGE_INTERNATIONAL_SERVICE: { group: 2, name: 'First-Class Package International Service' },
+  'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE': { group: 2, name: 'First-Class Package International Service' },
 } as const;
 
 function zone(service: string, to: IntlDestination) {
@@ -383,8 +383,8 @@ export const uspsInternational2025: IntlPriceList = {
       fuel: 0,
     },
     {
-      code: 'FIRST_CLASS_PACKAGE_INTERNATIONAL_SERVICE',
-      name: services.FIRST_CLASS_PACKAGE_INTERNATIONAL_SERVICE.name,
+      code: 'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE',
+      name: services['FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE'].name,
       upToLb: [0.5, 2, 3, 4],
       list: firstClassPackageInternational,
       maxWeightLb: 4,

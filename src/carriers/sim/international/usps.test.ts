@@ -59,9 +59,9 @@ test('First-Class Package International Service goes by its ounce steps, 4 lb at
     ['IN', 0.5, 1935], // group 10, up to 8 oz
   ];
   for (const [country, lb, cents] of cells) {
-    assert.equal(price(country, { weightLb: lb }, 'FIRST_CLASS_PACKAGE_INTERNATIONAL_SERVICE').listAmountCents, cents, `${country} ${lb} lb`);
+    assert.equal(price(country, { weightLb: lb }, 'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE').listAmountCents, cents, `${country} ${lb} lb`);
   }
-  const heavy = refusal('GB', { weightLb: 4.2 }, ['FIRST_CLASS_PACKAGE_INTERNATIONAL_SERVICE']);
+  const heavy = refusal('GB', { weightLb: 4.2 }, ['FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE']);
   assert.equal(heavy.code, 'parcel_too_large');
   assert.match(heavy.detail, /at most 4 lb/);
 });
@@ -77,7 +77,7 @@ test('USPS international refusals: the country limit, the transcribed weights, s
   assert.match(past.detail, /no price for 21 lb to price group 16/);
   // Bolivia: Priority Mail International n/a, FCPIS offered.
   assert.match(refusal('BO', { weightLb: 1 }, ['PRIORITY_MAIL_INTERNATIONAL']).detail, /does not offer it to BO/);
-  assert.equal(price('BO', { weightLb: 1 }, 'FIRST_CLASS_PACKAGE_INTERNATIONAL_SERVICE').zone, '6');
+  assert.equal(price('BO', { weightLb: 1 }, 'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE').zone, '6');
   const somalia = refusal('SO', { weightLb: 1 });
   assert.equal(somalia.code, 'not_serviced');
   // Priority Mail Express International has no table in test mode.
