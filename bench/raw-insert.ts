@@ -36,6 +36,7 @@ export async function rawInsertsPerSecond(databaseUrl: string | undefined, secon
         parcel: JSON.stringify(sampleOrder.parcel),
         package_id: null,
         requested_service: null,
+        customs: null,
         notes: null,
         metadata: '{}',
         shipment_id: null,

@@ -132,12 +132,14 @@ for (const transport of transports) {
       assert.ok(properties('create_order').includes('idempotency_key'));
       assert.deepEqual(required('create_return_label'), ['order_id']);
       assert.deepEqual(required('validate_address'), ['address']);
-      assert.deepEqual(properties('get_rates'), ['carriers', 'order_id', 'package_id', 'parcel', 'services', 'ship_from', 'ship_from_id', 'ship_to']);
+      assert.deepEqual(properties('get_rates'), ['carriers', 'customs', 'order_id', 'package_id', 'parcel', 'services', 'ship_from', 'ship_from_id', 'ship_to']);
+      assert.ok(properties('create_order').includes('customs') && properties('update_order').includes('customs'));
       assert.ok(properties('list_orders').includes('limit') && properties('list_orders').includes('status'));
       // The address schema is inlined whole, so a client can fill it in.
       const shipTo = (byName.get('create_order')!.inputSchema.properties as Json).ship_to;
       assert.equal(shipTo.type, 'object');
-      assert.ok(shipTo.required.includes('zip'));
+      // state and zip are required of a US address (the default country), and in each country's form elsewhere.
+      assert.deepEqual(shipTo.then.required, ['state', 'zip']);
 
       for (const name of ['get_order', 'list_orders', 'get_shipment', 'list_carriers', 'list_packages', 'list_ship_from', 'validate_address', 'get_rates', 'track_shipment']) {
         assert.equal(byName.get(name)!.annotations?.readOnlyHint, true, name);

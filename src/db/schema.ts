@@ -97,6 +97,8 @@ export interface OrdersTable {
   parcel: string | null;
   package_id: string | null;
   requested_service: string | null;
+  /** The customs declaration as JSON (schemas/customs.ts Customs); null when the order has none. */
+  customs: string | null;
   notes: string | null;
   metadata: string;
   shipment_id: string | null;

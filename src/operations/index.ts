@@ -3,6 +3,7 @@ import { Problem } from '../schemas/common.ts';
 import { Address } from '../schemas/address.ts';
 import { Carrier, CarrierIdSchema, CarrierList } from '../schemas/carrier.ts';
 import { Dimensions, LineItem, Metadata, Money, Order, OrderCreate, OrderList, OrderStatus, OrderUpdate, Parcel, RequestedService, Weight } from '../schemas/order.ts';
+import { CurrencyAmount, Customs, CustomsInput, CustomsItem, CustomsItemInput } from '../schemas/customs.ts';
 import { Event, EventList } from '../schemas/event.ts';
 import { Rate, RateError, RateShop, RateShopRequest } from '../schemas/rate.ts';
 import { AddressValidation, AddressValidationRequest } from '../schemas/address-validation.ts';
@@ -44,6 +45,11 @@ export const sharedSchemas: TSchema[] = [
   Parcel,
   LineItem,
   RequestedService,
+  CurrencyAmount,
+  CustomsItem,
+  CustomsItemInput,
+  Customs,
+  CustomsInput,
   Metadata,
   OrderStatus,
   OrderCreate,

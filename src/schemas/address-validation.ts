@@ -16,7 +16,9 @@ export const AddressValidationRequest = Type.Object(
 export const AddressValidation = Type.Object(
   {
     valid: Type.Boolean({ description: 'Whether carriers can deliver to the normalized address' }),
-    address: Type.Ref(Address, { description: 'The address in USPS style: upper case, standard abbreviations, unit on street2, ZIP+4 with its dash' }),
+    address: Type.Ref(Address, {
+      description: "The address normalized: in the US in USPS style (upper case, standard abbreviations, unit on street2, ZIP+4 with its dash); elsewhere in upper case, the state as its code and the postal code spaced as its country writes it",
+    }),
     corrections: Type.Array(
       Type.Object(
         {
@@ -33,7 +35,10 @@ export const AddressValidation = Type.Object(
         {
           code: Type.String({
             description: 'What was found, for a program to branch on',
-            examples: ['city_corrected', 'zip_not_found', 'zip_city_mismatch', 'zip_state_mismatch', 'state_corrected', 'unknown_state', 'missing_house_number', 'missing_street', 'undeliverable'],
+            examples: [
+              'city_corrected', 'zip_not_found', 'zip_city_mismatch', 'zip_state_mismatch', 'state_corrected', 'unknown_state', 'missing_house_number', 'missing_street', 'undeliverable',
+              'unknown_country', 'country_corrected', 'state_required', 'zip_required', 'zip_format', 'zip_not_used', 'street_not_checked',
+            ],
           }),
           detail: Type.String({ description: 'The same for a person to read' }),
         },
@@ -42,6 +47,19 @@ export const AddressValidation = Type.Object(
       { description: 'What was corrected or is wrong, one message each; the reasons when `valid` is false' },
     ),
     residential: Type.Boolean({ description: 'Guessed: a company name or a business unit (STE, FL, RM…) means a business' }),
+    checks: Type.Array(
+      Type.Object(
+        {
+          check: Type.String({
+            description: 'Which check, for a program to branch on: `country_code`, `state_code` and `postal_code_format` for any country; `street_format` and `zip_city_state` in the US; `carrier_street` where a live carrier checked the street and number',
+            examples: ['postal_code_format'],
+          }),
+          detail: Type.String({ description: 'What was checked, and with what', examples: ['K1A 0A9 has the form of a postal code of Canada'] }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Each check that was made, whatever it found; a check not listed was not made' },
+    ),
   },
   {
     $id: 'AddressValidation',

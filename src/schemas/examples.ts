@@ -7,6 +7,7 @@ export const ids = {
   location: 'loc_01m7wtz900aendy8199cwfefnv',
   webhook: 'whk_01m819eke05kh3r4rv97se23dv',
   order: 'ord_01m84ez1r0e48s8h413gfsm22b',
+  orderAbroad: 'ord_01m84k8w00g8xq0jhqm4d6t1za',
   rateShop: 'rsh_01m84ez2x63m4cx6panfd15k03',
   rates: ['rate_01m84ez2x6q32s6p2z4212hq00', 'rate_01m84ez2x6q32s6p2z4212hq01', 'rate_01m84ez2x6q32s6p2z4212hq02'],
   shipment: 'shp_01m84ez4e82aw5snv1vx62zpn7',
@@ -25,10 +26,24 @@ export const trackingNumber = '1ZSHPD010332972354';
 
 export const shipTo = { name: 'Ada Lovelace', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105' };
 export const shipFrom = { name: 'Acme Mugs', street1: '1100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701', phone: '512-555-0142' };
+export const shipToAbroad = { name: 'Jean Tremblay', street1: '111 Wellington St', city: 'Ottawa', state: 'ON', zip: 'K1A 0A9', country: 'CA', phone: '+1 613 555 0142' };
+export const shipToGuam = { name: 'Maria Cruz', street1: '176 Serenu Ave', city: 'Hagatna', state: 'GU', zip: '96910' };
 export const parcel = { weight: { value: 2, unit: 'lb' }, dimensions: { length: 10, width: 8, height: 4, unit: 'in' } };
 export const lineItem = { sku: 'MUG-1', name: 'Stoneware mug', quantity: 2, unit_price: { amount: '12.50', currency: 'USD' }, weight: { value: 14, unit: 'oz' } };
 
 export const orderCreate = { order_number: '1042', ship_to: { ...shipTo, email: 'ada@example.com' }, items: [lineItem], parcel, metadata: { shop_order: '1042' } };
+
+const customsHeader = { contents_type: 'merchandise', non_delivery: 'return', invoice_number: 'INV-1042', signer: 'Grace Hopper', certify: true } as const;
+/** An order's declaration as sent: its one item named by the line item's sku, with what the line item lacks. */
+export const customsInput = { ...customsHeader, items: [{ sku: 'MUG-1', hs_tariff_number: '6912.00', origin_country: 'US' }] };
+/** The same declaration as the order stores it, the item completed from its line item. */
+export const customs = {
+  ...customsHeader,
+  incoterm: 'DAP',
+  items: [{ description: lineItem.name, quantity: lineItem.quantity, unit_value: lineItem.unit_price, weight: lineItem.weight, hs_tariff_number: '691200', origin_country: 'US', sku: 'MUG-1' }],
+};
+/** A declaration with every item complete, as a rate request without an order sends it. */
+export const customsInputComplete = { ...customsHeader, items: customs.items };
 
 const order = {
   id: ids.order,
@@ -42,6 +57,7 @@ const order = {
   parcel,
   package_id: null,
   requested_service: null,
+  customs: null,
   notes: null,
   metadata: { shop_order: '1042' },
   shipment_id: null,
@@ -50,8 +66,12 @@ const order = {
   updated_at: '2026-11-23T15:04:05.120Z',
 };
 
-/** Just made, then with its label bought. */
-export const orders = [order, { ...order, status: 'shipped', shipment_id: ids.shipment, updated_at: '2026-11-23T15:04:07.880Z' }];
+/** Just made, then with its label bought; and one to Canada with its customs declaration. */
+export const orders = [
+  order,
+  { ...order, status: 'shipped', shipment_id: ids.shipment, updated_at: '2026-11-23T15:04:07.880Z' },
+  { ...order, id: ids.orderAbroad, order_number: '1043', ship_to: shipToAbroad, customs, metadata: {}, created_at: '2026-11-23T16:20:00.000Z', updated_at: '2026-11-23T16:20:00.000Z' },
+];
 
 const expires = '2026-11-24T15:04:06.310Z';
 export const rates = [
@@ -162,6 +182,10 @@ export const addressValidation = {
   ],
   messages: [{ code: 'city_corrected', detail: 'ZIP 94105 is SAN FRANCISCO' }],
   residential: true,
+  checks: [
+    { check: 'street_format', detail: 'street1 parsed and written in USPS Publication 28 style' },
+    { check: 'zip_city_state', detail: 'ZIP 94105 exists and is SAN FRANCISCO, CA (US Census ZIP list)' },
+  ],
 };
 
 export const webhookCreate = { url: 'https://example.com/hooks/shipd', events: ['shipment.created', 'shipment.voided', 'tracking.updated'], description: 'Order system' };

@@ -1,5 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Address } from './address.ts';
+import { Weight } from './weight.ts';
+import { Customs, CustomsInput } from './customs.ts';
 import { CarrierIdSchema } from './carrier.ts';
 import { ListOf, StringEnum, timestamp } from './common.ts';
 import { ids, lineItem, orderCreate, orders, parcel } from './examples.ts';
@@ -13,14 +15,8 @@ export const Money = Type.Object(
 );
 export type Money = Static<typeof Money>;
 
-export const Weight = Type.Object(
-  {
-    value: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, description: 'The weight in `unit`', examples: [2.5] }),
-    unit: StringEnum(['lb', 'oz', 'kg', 'g'], { description: 'Pounds, ounces, kilograms or grams' }),
-  },
-  { $id: 'Weight', title: 'Weight', additionalProperties: false, description: 'At most 150 lb' },
-);
-export type Weight = Static<typeof Weight>;
+// Weight lives on its own so the customs schemas can use it without importing this file, which imports theirs.
+export { Weight } from './weight.ts';
 
 export const Dimensions = Type.Object(
   {
@@ -58,6 +54,7 @@ export const LineItem = Type.Object(
   },
   { $id: 'LineItem', title: 'LineItem', description: 'One line of the order: an item and how many', additionalProperties: false, examples: [lineItem] },
 );
+export type LineItem = Static<typeof LineItem>;
 
 export const RequestedService = Type.Object(
   {
@@ -106,6 +103,7 @@ export const OrderCreate = Type.Object(
     parcel: Type.Optional(Type.Ref(Parcel, { description: 'The box to ship; needed before the order can be rated or bought a label' })),
     package_id: Type.Optional(packageId),
     requested_service: Type.Optional(Type.Ref(RequestedService, { description: 'The service to buy when POST /shipments gets no rate_id' })),
+    customs: Type.Optional(Type.Ref(CustomsInput, { description: 'The customs declaration, needed before a parcel that crosses a customs border is rated or bought a label' })),
     notes: Type.Optional(notes),
     metadata: Type.Optional(Type.Ref(Metadata, { description: 'Your own keys and values, kept with the order' })),
   },
@@ -129,6 +127,9 @@ export const OrderUpdate = Type.Object(
     parcel: Type.Optional(Type.Union([Type.Ref(Parcel), Type.Null()], { description: 'The box to ship; null removes it' })),
     package_id: Type.Optional(Type.Union([packageId, Type.Null()], { description: "A carrier box or one of your packages (GET /packages); null goes back to the parcel's own dimensions" })),
     requested_service: Type.Optional(Type.Union([Type.Ref(RequestedService), Type.Null()], { description: 'The service to buy when POST /shipments gets no rate_id; null leaves the choice to the cheapest rate' })),
+    customs: Type.Optional(
+      Type.Union([Type.Ref(CustomsInput), Type.Null()], { description: "The whole new customs declaration, built anew from the order's line items; null removes it" }),
+    ),
     notes: Type.Optional(Type.Union([notes, Type.Null()], { description: 'Your own notes; null clears them' })),
     metadata: Type.Optional(
       Type.Record(Type.String(), Type.Union([Type.String({ maxLength: 500 }), Type.Null()]), {
@@ -161,6 +162,7 @@ export const Order = Type.Object(
     parcel: Type.Union([Type.Ref(Parcel), Type.Null()], { description: 'The box to ship; null until one is given' }),
     package_id: Type.Union([Type.String(), Type.Null()], { description: "The box the parcel ships in: the one given, or the account's default package for a parcel without dimensions" }),
     requested_service: Type.Union([Type.Ref(RequestedService), Type.Null()], { description: 'The service to buy when POST /shipments gets no rate_id' }),
+    customs: Type.Union([Type.Ref(Customs), Type.Null()], { description: 'The customs declaration, its items completed from the line items they name; null when none was given' }),
     notes: Type.Union([Type.String(), Type.Null()], { description: 'Your own notes' }),
     metadata: Type.Ref(Metadata, { description: 'Your own keys and values' }),
     shipment_id: Type.Union([Type.String(), Type.Null()], { description: 'The active shipment, once a label is bought' }),

@@ -1,9 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Address } from './address.ts';
 import { CarrierIdSchema } from './carrier.ts';
+import { CustomsInput } from './customs.ts';
 import { StringEnum, timestamp } from './common.ts';
 import { Money, Parcel, Weight } from './order.ts';
-import { ids, parcel, rateShop, rates, shipFrom, shipTo } from './examples.ts';
+import { customsInputComplete, ids, parcel, rateShop, rates, shipFrom, shipTo, shipToGuam } from './examples.ts';
 
 export const RateShopRequest = Type.Object(
   {
@@ -14,6 +15,9 @@ export const RateShopRequest = Type.Object(
     parcel: Type.Optional(Type.Ref(Parcel, { description: 'The box to ship: at least its weight' })),
     package_id: Type.Optional(
       Type.String({ pattern: '^pkg_[0-9a-z_]{1,60}$', description: "A carrier box or one of your packages; the parcel then gives only its weight. Without it, a parcel without dimensions goes in the account's default package" }),
+    ),
+    customs: Type.Optional(
+      Type.Ref(CustomsInput, { description: 'The customs declaration, with every item complete; required when the parcel crosses a customs border (an order_id brings the order\'s)' }),
     ),
     carriers: Type.Optional(Type.Array(Type.Ref(CarrierIdSchema), { minItems: 1, uniqueItems: true, description: 'Only these carriers' })),
     services: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { minItems: 1, maxItems: 50, uniqueItems: true, description: 'Only these service codes' })),
@@ -26,6 +30,7 @@ export const RateShopRequest = Type.Object(
     examples: [
       { ship_from: shipFrom, ship_to: shipTo, parcel },
       { order_id: ids.order, carriers: ['usps', 'ups'] },
+      { ship_from: shipFrom, ship_to: shipToGuam, parcel, customs: customsInputComplete },
     ],
   },
 );

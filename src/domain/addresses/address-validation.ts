@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
-import type { Address } from '../../schemas/address.ts';
-import { isKnownState } from '../../schemas/address.ts';
+import { isKnownState, type AnyAddress } from '../../schemas/address.ts';
 import { lookupZip, zipsOfCity } from '../../carriers/zips.ts';
+import { countryOf, foreignState, foreignZip } from './address-rules.ts';
+import { countryName, hasPostalCodes, isCountryCode, stateRequired, usAreas } from './countries.ts';
 
 const require = createRequire(import.meta.url);
 type Parsed = { number?: string; prefix?: string; street?: string; type?: string; suffix?: string; sec_unit_type?: string; sec_unit_num?: string };
@@ -9,10 +10,12 @@ const parseAddress = require('parse-address') as { parseLocation(text: string): 
 
 export interface AddressValidation {
   valid: boolean;
-  address: Address;
+  address: AnyAddress;
   corrections: { field: string; from: string; to: string }[];
   messages: { code: string; detail: string }[];
   residential: boolean;
+  /** Each check made, whatever it found. */
+  checks: { check: string; detail: string }[];
 }
 
 /** USPS Publication 28 secondary unit designators. */
@@ -30,9 +33,11 @@ const clean = (s: string) => s.replace(/[.,]/g, ' ').replace(/\s+/g, ' ').trim()
 const same = (a: string | undefined, b: string | undefined) => (a ?? '').replace(/[.,\s]+/g, ' ').trim().toUpperCase() === (b ?? '').replace(/[.,\s]+/g, ' ').trim().toUpperCase();
 
 /** Each address field the normalized address changed beyond case and punctuation. */
-export function correctionsBetween(input: Address, address: Address): AddressValidation['corrections'] {
+export function correctionsBetween(input: AnyAddress, address: AnyAddress): AddressValidation['corrections'] {
   const out: AddressValidation['corrections'] = [];
-  for (const f of ['street1', 'street2', 'city', 'state', 'zip'] as const) {
+  for (const f of ['street1', 'street2', 'city', 'state', 'zip', 'country'] as const) {
+    // A country left out is US, which the schema fills in; it is not a correction.
+    if (f === 'country' && input.country === undefined) continue;
     if (!same(input[f], address[f])) out.push({ field: f, from: input[f] ?? '', to: address[f] ?? '' });
   }
   return out;
@@ -78,28 +83,94 @@ function parseSecondLine(text: string): string {
   return clean(text);
 }
 
+/** The checks every US address gets offline, as the answer lists them. */
+const usChecks: AddressValidation['checks'] = [
+  { check: 'street_format', detail: 'street1 parsed and written in USPS Publication 28 style' },
+  { check: 'zip_city_state', detail: 'ZIP, city and state checked against each other in the US Census ZIP list' },
+];
+
+/**
+ * Validates and normalizes an address. One in the US (or a territory sent as a country of its own) is written the way
+ * USPS would print it, see validateUsAddress; one elsewhere is checked for its country's form: a country of ISO
+ * 3166-1, its state where the country needs one, its postal code's form. Streets abroad are not checked offline.
+ */
+export function validateAddress(input: AnyAddress): AddressValidation {
+  const country = countryOf(input);
+  if (country === 'US') return validateUsAddress(input, []);
+  if (!usAreas.has(country)) return validateAbroad(input, country);
+  const moved = input.state === undefined || clean(input.state) === country;
+  const messages = [{ code: 'country_corrected', detail: `${countryName(country)} (${country}) is served as a US address: country US, state ${country}` }];
+  if (!moved) messages.push({ code: 'state_corrected', detail: `${input.state} is not ${countryName(country)}; its state is ${country}` });
+  return validateUsAddress({ ...input, state: country, country: 'US' }, messages, input);
+}
+
+function validateAbroad(input: AnyAddress, country: string): AddressValidation {
+  const messages: AddressValidation['messages'] = [];
+  const checks: AddressValidation['checks'] = [];
+  const name = countryName(country);
+  const lines = {
+    ...(input.name && { name: clean(input.name) }),
+    ...(input.company && { company: clean(input.company) }),
+    street1: clean(input.street1),
+    ...(input.street2?.trim() && { street2: clean(input.street2) }),
+    city: clean(input.city),
+  };
+  const contact = { ...(input.phone && { phone: input.phone }), ...(input.email && { email: input.email }) };
+  const residential = input.residential ?? !input.company;
+  if (!isCountryCode(country)) {
+    const address = { ...lines, ...(input.state && { state: clean(input.state) }), ...(input.zip && { zip: clean(input.zip) }), country, ...contact, residential };
+    checks.push({ check: 'country_code', detail: `${country} looked up in ISO 3166-1: not there` });
+    messages.push({ code: 'unknown_country', detail: `${input.country} is not an ISO 3166-1 alpha-2 country code (such as US, CA or GB)` });
+    return { valid: false, address, corrections: correctionsBetween(input, address), messages, residential, checks };
+  }
+  checks.push({ check: 'country_code', detail: `${country} is ${name} in ISO 3166-1` });
+  const state = foreignState(country, input.state);
+  if (stateRequired.has(country)) checks.push({ check: 'state_code', detail: `state checked against the ISO 3166-2 subdivisions of ${name}` });
+  const zip = foreignZip(country, input.zip);
+  checks.push({ check: 'postal_code_format', detail: hasPostalCodes(country) ? `postal code checked against the form of those of ${name}` : `${name} has no postal codes` });
+  if (state.finding) messages.push({ code: state.finding.code, detail: `state ${state.finding.detail}` });
+  if (zip.finding) messages.push({ code: zip.finding.code, detail: `zip ${zip.finding.detail}` });
+  if (input.zip !== undefined && !hasPostalCodes(country)) messages.push({ code: 'zip_not_used', detail: `${name} has no postal codes; carriers ignore this one` });
+  messages.push({ code: 'street_not_checked', detail: `The street and number were not checked: shipd has no street data for ${name}` });
+  const address = {
+    ...lines,
+    ...(state.state !== undefined && { state: stateRequired.has(country) ? state.state : clean(state.state) }),
+    ...(zip.zip !== undefined && { zip: zip.zip }),
+    country,
+    ...contact,
+    residential,
+  };
+  return { valid: !state.finding && !zip.finding, address, corrections: correctionsBetween(input, address), messages, residential, checks };
+}
+
 /**
  * Validates and normalizes a US address the way USPS would print it: street parsing with parse-address, and the
  * ZIP, city and state checked against each other with the Census ZIP list of the zipcodes package. Street-level
- * deliverability (does number 415 exist?) needs the carriers' own data and is not claimed here.
+ * deliverability (does number 415 exist?) needs the carriers' own data and is not claimed here. `messages` are
+ * findings made before; `sent` the address as sent, when `input` already differs from it.
  */
-export function validateAddress(input: Address): AddressValidation {
-  const messages: AddressValidation['messages'] = [];
+function validateUsAddress(input: AnyAddress, messages: AddressValidation['messages'], sent: AnyAddress = input): AddressValidation {
   const corrections: AddressValidation['corrections'] = [];
   let valid = true;
 
   const streets = normalizeStreet(input.street1, input.street2, messages);
   let city = clean(input.city);
-  let state = clean(input.state);
-  const zipDigits = input.zip.replace(/\D/g, '');
+  let state = clean(input.state ?? '');
+  const zipDigits = (input.zip ?? '').replace(/\D/g, '');
   const zip = zipDigits.length === 9 ? `${zipDigits.slice(0, 5)}-${zipDigits.slice(5)}` : zipDigits.slice(0, 5);
 
-  if (!isKnownState(state)) {
+  if (!state) {
+    valid = false;
+    messages.push({ code: 'state_required', detail: 'state is required for a US address' });
+  } else if (!isKnownState(state)) {
     valid = false;
     messages.push({ code: 'unknown_state', detail: `${state} is not a US state or territory code` });
   }
-  const known = lookupZip(zip);
-  if (!known) {
+  const known = zip ? lookupZip(zip) : undefined;
+  if (!zip) {
+    valid = false;
+    messages.push({ code: 'zip_required', detail: 'zip is required for a US address' });
+  } else if (!known) {
     valid = false;
     const suggestions = zipsOfCity(city, state).slice(0, 5).map((z) => z.zip);
     messages.push({ code: 'zip_not_found', detail: `ZIP ${zip.slice(0, 5)} does not exist${suggestions.length ? `; ${city}, ${state} has ${suggestions.join(', ')}` : ''}` });
@@ -135,7 +206,7 @@ export function validateAddress(input: Address): AddressValidation {
     messages.push({ code: 'undeliverable', detail: 'The carriers do not deliver to this address (test-mode magic street)' });
   }
 
-  const address: Address = {
+  const address: AnyAddress = {
     ...(input.name && { name: clean(input.name) }),
     ...(input.company && { company: clean(input.company) }),
     street1: streets.street1,
@@ -147,8 +218,8 @@ export function validateAddress(input: Address): AddressValidation {
     ...(input.phone && { phone: input.phone }),
     ...(input.email && { email: input.email }),
   };
-  corrections.push(...correctionsBetween(input, address));
+  corrections.push(...correctionsBetween(sent, address));
   const unitType = streets.street2?.split(' ')[0];
   const residential = input.residential ?? !(input.company || (unitType && businessUnits.has(unitType)));
-  return { valid, address: { ...address, residential }, corrections, messages, residential };
+  return { valid, address: { ...address, residential }, corrections, messages, residential, checks: usChecks };
 }

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import { Value } from '@sinclair/typebox/value';
 import type { DB, LocationsTable } from '../../db/schema.ts';
-import { Address, isKnownState } from '../../schemas/address.ts';
+import { Address, UsAddressParts, isKnownState, type AnyAddress } from '../../schemas/address.ts';
+import { isUsAddress } from '../addresses/address-rules.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { newId } from '../../kernel/ids.ts';
 import { AccountError } from '../accounts/accounts.ts';
@@ -29,9 +30,13 @@ export function toLocation(row: LocationsTable): Location {
 }
 
 /** The location's address as stored, or an AccountError naming the field that is wrong. */
-function checkedLocation(input: { name: string; address: Address }): Address {
-  const address = { country: 'US' as const, ...input.address, state: input.address.state.toUpperCase() };
-  const firstError = Value.Errors(Address, address).First();
+function checkedLocation(input: { name: string; address: AnyAddress }): Address {
+  const address = { country: 'US', ...input.address, ...(input.address.state !== undefined && { state: input.address.state.toUpperCase() }) };
+  if (!isUsAddress(address)) {
+    throw new AccountError(`address.country is ${address.country}: shipd ships from the United States only (a territory or military post office is country US with its code as the state)`);
+  }
+  // TypeBox's checker skips the schema's if/then, so the US fields are checked on their own.
+  const firstError = Value.Errors(Address, address).First() ?? Value.Errors(UsAddressParts, { state: address.state, zip: address.zip }).First();
   if (firstError) {
     // The schema's own words for the field ("ZIP or ZIP+4") say what is wanted better than its pattern does.
     const wanted = (firstError.schema as { description?: string }).description;
@@ -43,7 +48,7 @@ function checkedLocation(input: { name: string; address: Address }): Address {
   }
   if (!isKnownState(address.state)) throw new AccountError(`address.state "${address.state}" is not a US state code`);
   if (!input.name.trim()) throw new AccountError('a location needs a name');
-  return address;
+  return { ...address, country: 'US' };
 }
 
 /** Adds a ship-from location. The account's first location, or one added as default, becomes the default. */

@@ -14,7 +14,8 @@ import { hasPrefix, newId } from '../../kernel/ids.ts';
 import { localClock, minutesOf, timeOf, type LocalClock } from '../core/local-time.ts';
 import { toLocation } from '../locations/locations.ts';
 import { fetchPage, type ListInput, type Page } from '../core/pagination.ts';
-import { failIfAny, field, normalizeAddress } from '../shipments/shipment-inputs.ts';
+import { failIfAny, field, normalizeOrigin } from '../shipments/shipment-inputs.ts';
+import { isUsAddress } from '../addresses/address-rules.ts';
 import { visibleStatuses } from '../shipments/shipments.ts';
 
 /** When drivers come, local time at the address: the span every carrier's one-time pickups fit in. */
@@ -58,7 +59,10 @@ async function pickupPlace(ctx: Context, input: PickupCreate, errors: FieldError
   }
   let found: { address: Address; id: string | null; pointer: string };
   if (input.address) {
-    found = { address: normalizeAddress(input.address, '/address', errors), id: null, pointer: '/address/state' };
+    const address = normalizeOrigin(input.address, '/address', errors);
+    // Drivers come to US addresses only: one abroad has no US time zone to schedule in.
+    if (!isUsAddress(address)) return undefined;
+    found = { address, id: null, pointer: '/address/state' };
   } else if (input.ship_from_id) {
     const row = await ctx.db.selectFrom('locations').selectAll().where('account_id', '=', ctx.principal.accountId).where('id', '=', input.ship_from_id).executeTakeFirst();
     if (!row) {

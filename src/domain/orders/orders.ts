@@ -1,9 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { DB, OrdersTable } from '../../db/schema.ts';
-import type { Order, OrderCreate, OrderStatus, OrderUpdate, Parcel } from '../../schemas/order.ts';
+import type { LineItem, Order, OrderCreate, OrderStatus, OrderUpdate, Parcel } from '../../schemas/order.ts';
+import type { AnyAddress } from '../../schemas/address.ts';
+import type { Customs, CustomsInput } from '../../schemas/customs.ts';
 import type { Context } from '../core/context.ts';
 import { ApiError, type FieldError } from '../../kernel/errors.ts';
-import { checkService, failIfAny, field, normalizeAddress, packageIdFor, resolvePackage, resolveShipFrom } from '../shipments/shipment-inputs.ts';
+import { checkService, field, packageIdFor, resolvePackage, resolveShipFrom } from '../shipments/shipment-inputs.ts';
+import { normalizedAddress } from '../addresses/address-rules.ts';
+import { buildDeclaration } from '../customs/declaration.ts';
+import { declarationErrors } from '../customs/checks.ts';
+import { failIfAnyWithCustoms } from '../customs/crossing.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { hasPrefix, newId } from '../../kernel/ids.ts';
 import { fetchPage, type ListInput, type Page } from '../core/pagination.ts';
@@ -23,6 +29,7 @@ export function toOrder(row: OrdersTable): Order {
     parcel: row.parcel === null ? null : JSON.parse(row.parcel),
     package_id: row.package_id,
     requested_service: row.requested_service === null ? null : JSON.parse(row.requested_service),
+    customs: row.customs === null ? null : JSON.parse(row.customs),
     notes: row.notes,
     metadata: JSON.parse(row.metadata),
     shipment_id: row.shipment_id,
@@ -36,16 +43,36 @@ function checkParcel(parcel: Parcel | null | undefined, errors: FieldError[]): v
   if (parcel) errors.push(...parcelErrors(parcel, '/parcel'));
 }
 
+/**
+ * The declaration an order keeps: the one sent, built from the order's line items, or else the one it has; each
+ * checked against the order's parcel and destination as they will be. The parcel is blamed for a weight fault when it
+ * is what changed.
+ */
+function orderDeclaration(
+  sent: CustomsInput | null | undefined,
+  kept: Customs | null,
+  order: { items: LineItem[]; parcel: Parcel | null; shipTo: AnyAddress },
+  errors: FieldError[],
+): Customs | null {
+  const customs = sent === undefined ? kept : sent === null ? null : (buildDeclaration(sent, order.items, '/customs', errors) ?? null);
+  if (customs) {
+    const weightPointer = sent === undefined ? '/parcel/weight/value' : undefined;
+    errors.push(...declarationErrors(customs, { to: order.shipTo, parcel: order.parcel, weightPointer }, '/customs'));
+  }
+  return customs;
+}
+
 export async function createOrder(ctx: Context, input: OrderCreate): Promise<Order> {
   return inTransaction(ctx.db, async (trx) => {
     const errors: FieldError[] = [];
-    const shipTo = normalizeAddress(input.ship_to, '/ship_to', errors);
+    const shipTo = normalizedAddress(input.ship_to, '/ship_to', errors);
     const shipFrom = await resolveShipFrom(trx, ctx, input, errors);
     checkParcel(input.parcel, errors);
     const packageId = await packageIdFor(trx, ctx, input.package_id, input.parcel);
     if (packageId) await resolvePackage(trx, ctx, packageId, input.parcel, errors);
     if (input.requested_service) checkService(input.requested_service, '/requested_service', errors);
-    failIfAny(errors);
+    const customs = orderDeclaration(input.customs, null, { items: input.items ?? [], parcel: input.parcel ?? null, shipTo }, errors);
+    failIfAnyWithCustoms(errors, '/customs');
     const now = ctx.clock.now();
     const at = now.toISOString();
     const row: OrdersTable = {
@@ -62,6 +89,7 @@ export async function createOrder(ctx: Context, input: OrderCreate): Promise<Ord
       parcel: input.parcel ? JSON.stringify(input.parcel) : null,
       package_id: packageId ?? null,
       requested_service: input.requested_service ? JSON.stringify(input.requested_service) : null,
+      customs: customs ? JSON.stringify(customs) : null,
       notes: input.notes ?? null,
       metadata: JSON.stringify(input.metadata ?? {}),
       shipment_id: null,
@@ -111,7 +139,7 @@ export async function updateOrder(ctx: Context, id: string, patch: OrderUpdate):
     const errors: FieldError[] = [];
     const next: Partial<OrdersTable> = {};
     if (patch.order_number !== undefined) next.order_number = patch.order_number;
-    if (patch.ship_to) next.ship_to = JSON.stringify(normalizeAddress(patch.ship_to, '/ship_to', errors));
+    if (patch.ship_to) next.ship_to = JSON.stringify(normalizedAddress(patch.ship_to, '/ship_to', errors));
     if (patch.ship_from || patch.ship_from_id) {
       const shipFrom = await resolveShipFrom(trx, ctx, patch, errors);
       next.ship_from = JSON.stringify(shipFrom.address);
@@ -147,7 +175,15 @@ export async function updateOrder(ctx: Context, id: string, patch: OrderUpdate):
       if (Object.keys(metadata).length > 20) errors.push(field('/metadata', 'would hold more than 20 keys'));
       next.metadata = JSON.stringify(metadata);
     }
-    failIfAny(errors);
+    const after = { ...row, ...next };
+    const customs = orderDeclaration(
+      patch.customs,
+      row.customs === null ? null : JSON.parse(row.customs),
+      { items: JSON.parse(after.items), parcel: after.parcel === null ? null : JSON.parse(after.parcel), shipTo: JSON.parse(after.ship_to) },
+      errors,
+    );
+    if (patch.customs !== undefined) next.customs = customs ? JSON.stringify(customs) : null;
+    failIfAnyWithCustoms(errors, '/customs');
     const at = ctx.clock.now().toISOString();
     const updated: OrdersTable = { ...row, ...next, updated_at: at };
     await trx.updateTable('orders').set({ ...next, updated_at: at }).where('id', '=', id).execute();

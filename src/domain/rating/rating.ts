@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { CarrierId } from '../../config.ts';
 import type { Carrier, ParcelSpec, Quote, RateRequest } from '../../carriers/carrier.ts';
 import { callCarrier } from '../carrier-accounts/carrier-call.ts';
-import type { Address } from '../../schemas/address.ts';
+import type { Address, AnyAddress } from '../../schemas/address.ts';
+import type { Customs } from '../../schemas/customs.ts';
 import type { Parcel } from '../../schemas/order.ts';
 import { rateErrorCodes, type Rate, type RateError, type RateShop, type RateShopRequest } from '../../schemas/rate.ts';
 import type { Context } from '../core/context.ts';
@@ -14,7 +15,12 @@ import { maxRatesPerShop, newRateShopIds } from './rate-ids.ts';
 import { encodeRates } from './rate-store.ts';
 import { money } from '../core/money.ts';
 import { dimensionsInInches, parcelErrors, weightInLb } from '../orders/parcels.ts';
-import { failIfAny, field, normalizeAddress, packageIdFor, resolvePackage, resolveShipFrom } from '../shipments/shipment-inputs.ts';
+import { failIfAny, field, packageIdFor, resolvePackage, resolveShipFrom } from '../shipments/shipment-inputs.ts';
+import { normalizedAddress } from '../addresses/address-rules.ts';
+import { buildDeclaration } from '../customs/declaration.ts';
+import { declarationErrors } from '../customs/checks.ts';
+import { checkOrderCrossing, crossingErrors, failIfAnyWithCustoms } from '../customs/crossing.ts';
+import { servedEnds } from './service-area.ts';
 import type { ResolvedPackage } from '../packages/packages.ts';
 
 export const rateLifetimeMs = 24 * 3_600_000;
@@ -42,16 +48,26 @@ export interface ShipmentInputs {
   to: Address;
   parcel: Parcel;
   pkg?: ResolvedPackage;
+  /** The customs declaration, checked; null when the parcel crosses no customs border and none was given. */
+  customs: Customs | null;
 }
 
-/** What an order ships: its addresses, and its parcel in its package if it names one. */
+/**
+ * What an order ships: its addresses, its parcel in its package if it names one, and its customs declaration. An
+ * order that crosses a customs border without a declaration, or to a recipient abroad without a phone, is refused
+ * before any carrier is asked; then one to a country shipd does not serve yet.
+ */
 export async function orderInputs(db: Kysely<DB>, ctx: Context, row: OrdersTable): Promise<ShipmentInputs> {
   const errors: FieldError[] = [];
   if (row.parcel === null) failIfAny([field('/order_id', 'the order has no parcel; add one with PATCH /orders/{id}')]);
   const parcel: Parcel = JSON.parse(row.parcel!);
   const pkg = row.package_id ? await resolvePackage(db, ctx, row.package_id, parcel, errors) : undefined;
   failIfAny(errors.map((e) => ({ ...e, pointer: '/order_id' })));
-  return { orderId: row.id, from: JSON.parse(row.ship_from), to: JSON.parse(row.ship_to), parcel, pkg };
+  const from: AnyAddress = JSON.parse(row.ship_from);
+  const to: AnyAddress = JSON.parse(row.ship_to);
+  const customs: Customs | null = row.customs === null ? null : JSON.parse(row.customs);
+  checkOrderCrossing(row.id, from, to, customs);
+  return { orderId: row.id, ...servedEnds(from, to, row.id), parcel, pkg, customs };
 }
 
 export function inputsFingerprint(inputs: ShipmentInputs): string {
@@ -95,7 +111,7 @@ export async function quoteAll(ctx: Context, chosen: Carrier[], request: RateReq
 async function resolveInputs(ctx: Context, input: RateShopRequest): Promise<ShipmentInputs> {
   const errors: FieldError[] = [];
   if (input.order_id) {
-    for (const name of ['ship_from', 'ship_from_id', 'ship_to', 'parcel', 'package_id'] as const) {
+    for (const name of ['ship_from', 'ship_from_id', 'ship_to', 'parcel', 'package_id', 'customs'] as const) {
       if (input[name] !== undefined) errors.push(field(`/${name}`, 'give order_id or the shipment itself, not both'));
     }
     failIfAny(errors);
@@ -103,13 +119,16 @@ async function resolveInputs(ctx: Context, input: RateShopRequest): Promise<Ship
   }
   if (!input.ship_to) errors.push(field('/ship_to', 'is required without order_id'));
   if (!input.parcel) errors.push(field('/parcel', "is required without order_id: at least its weight, as package_id or the account's default package gives only the size"));
-  const to = input.ship_to ? normalizeAddress(input.ship_to, '/ship_to', errors) : undefined;
+  const to = input.ship_to ? normalizedAddress(input.ship_to, '/ship_to', errors) : undefined;
   if (input.parcel) errors.push(...parcelErrors(input.parcel, '/parcel'));
   const packageId = await packageIdFor(ctx.db, ctx, input.package_id, input.parcel);
   const pkg = packageId ? await resolvePackage(ctx.db, ctx, packageId, input.parcel, errors) : undefined;
   const from = await resolveShipFrom(ctx.db, ctx, input, errors);
-  failIfAny(errors);
-  return { orderId: null, from: from.address!, to: to!, parcel: input.parcel!, pkg };
+  const customs = input.customs ? (buildDeclaration(input.customs, undefined, '/customs', errors) ?? null) : null;
+  if (customs && to) errors.push(...declarationErrors(customs, { to, parcel: input.parcel }, '/customs'));
+  if (from.address && to) errors.push(...crossingErrors(from.address, to, input.customs !== undefined, { customs: '/customs', to: '/ship_to' }));
+  failIfAnyWithCustoms(errors, '/customs');
+  return { orderId: null, ...servedEnds(from.address!, to!, null), parcel: input.parcel!, pkg, customs };
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { carrierCatalog } from '../../carriers/catalog.ts';
-import { isKnownState, type Address } from '../../schemas/address.ts';
+import type { Address, AnyAddress } from '../../schemas/address.ts';
+import { normalizedAddress, usOriginErrors } from '../addresses/address-rules.ts';
 import type { RequestedService } from '../../schemas/order.ts';
 import type { Context } from '../core/context.ts';
 import { ApiError, type FieldError } from '../../kernel/errors.ts';
@@ -14,13 +15,14 @@ import type { Parcel } from '../../schemas/order.ts';
 
 export const field = (pointer: string, detail: string): FieldError => ({ in: 'body', pointer, detail });
 
-/** Upper-case state, ZIP+4 with its dash, country US: the form carriers expect. */
-export function normalizeAddress(address: Address, pointer: string, errors: FieldError[]): Address {
-  const state = address.state.toUpperCase();
-  if (!isKnownState(state)) errors.push(field(`${pointer}/state`, `"${address.state}" is not a US state or territory code`));
-  const digits = address.zip.replace('-', '');
-  const zip = digits.length === 9 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : digits;
-  return { ...address, state, zip, country: 'US' };
+/**
+ * A ship-from address: in the US, whose addresses always have a state and a ZIP, as carriers expect it (upper-case
+ * state, ZIP+4 with its dash, country US). A fault goes to `errors`; the address is then not to be used.
+ */
+export function normalizeOrigin(address: AnyAddress, pointer: string, errors: FieldError[]): Address {
+  const origin = usOriginErrors(address, pointer);
+  errors.push(...origin);
+  return (origin.length === 0 ? normalizedAddress(address, pointer, errors) : address) as Address;
 }
 
 export function checkService(service: RequestedService, pointer: string, errors: FieldError[]): void {
@@ -30,24 +32,28 @@ export function checkService(service: RequestedService, pointer: string, errors:
   }
 }
 
-export function failIfAny(errors: FieldError[]): void {
-  if (errors.length === 0) return;
+/** A problem's detail: the first three faults, and how many more. */
+export function fieldSummary(errors: FieldError[]): string {
   const summary = errors.slice(0, 3).map((e) => `${e.pointer} ${e.detail}`).join('; ');
-  throw new ApiError('validation_failed', errors.length > 3 ? `${summary} and ${errors.length - 3} more` : summary, errors);
+  return errors.length > 3 ? `${summary} and ${errors.length - 3} more` : summary;
+}
+
+export function failIfAny(errors: FieldError[]): void {
+  if (errors.length > 0) throw new ApiError('validation_failed', fieldSummary(errors), errors);
 }
 
 /** The ship-from address: given inline, from one of the account's locations, or the account's default. */
 export async function resolveShipFrom(
   db: Kysely<DB>,
   ctx: Context,
-  input: { ship_from?: Address; ship_from_id?: string },
+  input: { ship_from?: AnyAddress; ship_from_id?: string },
   errors: FieldError[],
 ): Promise<{ address: Address | null; id: string | null }> {
   if (input.ship_from && input.ship_from_id) {
     errors.push(field('/ship_from_id', 'give ship_from or ship_from_id, not both'));
     return { address: null, id: null };
   }
-  if (input.ship_from) return { address: normalizeAddress(input.ship_from, '/ship_from', errors), id: null };
+  if (input.ship_from) return { address: normalizeOrigin(input.ship_from, '/ship_from', errors), id: null };
   let q = db.selectFrom('locations').selectAll().where('account_id', '=', ctx.principal.accountId);
   q = input.ship_from_id ? q.where('id', '=', input.ship_from_id) : q.where('is_default', '=', 1);
   const row = await q.executeTakeFirst();
