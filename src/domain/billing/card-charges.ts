@@ -50,13 +50,15 @@ async function chargeOf(db: Kysely<DB>, shipmentId: string): Promise<CardCharges
   return db.selectFrom('card_charges').selectAll().where('shipment_id', '=', shipmentId).executeTakeFirst();
 }
 
-async function move(deps: BillingDeps, shipmentId: string, from: CardChargesTable['status'], set: Partial<CardChargesTable>): Promise<void> {
-  await deps.db
+/** Moves the charge on from `from`; false when it is no longer there (another request or the settle job moved it). */
+async function move(deps: BillingDeps, shipmentId: string, from: CardChargesTable['status'], set: Partial<CardChargesTable>): Promise<boolean> {
+  const moved = await deps.db
     .updateTable('card_charges')
     .set({ ...set, updated_at: deps.clock.now().toISOString() })
     .where('shipment_id', '=', shipmentId)
     .where('status', '=', from)
-    .execute();
+    .executeTakeFirst();
+  return Number(moved.numUpdatedRows) === 1;
 }
 
 async function gateway(deps: BillingDeps): Promise<StripeGateway> {
@@ -110,8 +112,13 @@ export async function authorizeCardCharge(deps: BillingDeps, row: Pick<Shipments
     const reason = outcome.declineCode ?? outcome.code;
     return new ApiError('payment_declined', `The card was declined (${reason}): ${outcome.message}. Nothing was bought`, undefined, undefined, reason);
   }
-  await move(deps, row.id, 'authorizing', { status: 'authorized', payment_intent_id: outcome.paymentIntent, last_error: null });
-  return null;
+  if (await move(deps, row.id, 'authorizing', { status: 'authorized', payment_intent_id: outcome.paymentIntent, last_error: null })) return null;
+  if ((await chargeOf(deps.db, row.id))?.status !== 'released') return null;
+  // Stripe answered after the purchase had been given up (Stripe slower than a purchase may take, so the reconcile
+  // job took it for a crash's, abandoned it and settled its charge): the hold is recorded so that the purchase's
+  // settle step lets go of it, and the carrier is not asked for a label that nobody would record or charge.
+  await move(deps, row.id, 'released', { status: 'authorized', payment_intent_id: outcome.paymentIntent });
+  return new ApiError('billing_unavailable', `Stripe answered the charge for ${row.id} only after the purchase was given up; nothing was bought, and the hold is let go of. Try again`);
 }
 
 /** What the card is charged for a label: its postage, never more than the hold the client's accepted price made. */
