@@ -9,11 +9,13 @@ export const addressOperations = [
     method: 'POST',
     path: '/addresses/validate',
     tag: 'Addresses',
-    summary: 'Validate and normalize a US address',
+    summary: 'Validate and normalize an address',
     description:
-      'Normalizes to USPS style and checks that the ZIP exists and agrees with the city and state. A misspelt city is corrected ' +
-      'from the ZIP; a ZIP that belongs to another city or state makes the address invalid. An address found wrong is still a 200, with ' +
-      '`valid: false` and `messages` saying why; only a request that breaks the schema is a 400. Nothing is stored.',
+      'A US address is normalized to USPS style and its ZIP checked against the city and state: a misspelt city is corrected ' +
+      'from the ZIP; a ZIP that belongs to another city or state makes the address invalid. An address elsewhere is checked for its ' +
+      "country's forms (an ISO country code, the state's code where the country needs one, the postal code's form) and written in upper " +
+      'case with its postal code spaced as the country writes it; its street is not checked. `checks` lists what was checked. An address ' +
+      'found wrong is still a 200, with `valid: false` and `messages` saying why; only a request that breaks the schema is a 400. Nothing is stored.',
     body: AddressValidationRequest,
     response: Type.Ref(AddressValidation),
     responseDescription: 'The verdict and the normalized address',

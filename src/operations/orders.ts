@@ -14,15 +14,18 @@ export const orderOperations = [
     tag,
     summary: 'Create an order',
     description:
-      'Creates an order in status `incomplete` and emits `order.created`; nothing is bought yet. Addresses are stored in USPS form (upper-case ' +
-      'state, ZIP+4 with its dash). 400 `validation_failed` names each field at fault: an unknown state, a service code the carrier does not ' +
+      'Creates an order in status `incomplete` and emits `order.created`; nothing is bought yet. Addresses are stored as carriers expect them: ' +
+      'in the US in USPS form (upper-case state, ZIP+4 with its dash), elsewhere with the ISO country code, the state\'s ISO 3166-2 code where ' +
+      'the country needs one and the postal code as the country writes it. `ship_to` may be in any country; `ship_from` is in the US. ' +
+      '400 `validation_failed` names each field at fault: an unknown state, a postal code not of its country, a service code the carrier does not ' +
       'offer, a parcel over the carriers\' limits, an unknown `ship_from_id` or `package_id`, or no ship-from at all when the account has no ' +
-      'default location. Send an Idempotency-Key to make retries safe.',
+      'default location. A `customs` declaration is kept with the order, its items completed from the line items they name by `sku`; one that ' +
+      'breaks a customs rule is 400 `customs_invalid`, naming each field. Send an Idempotency-Key to make retries safe.',
     body: OrderCreate,
     response: Type.Ref(Order),
     responseDescription: 'The new order',
     successStatus: 201,
-    errors: [],
+    errors: ['customs_invalid'],
     idempotent: true,
     handler: (ctx, { body }) => createOrder(ctx, body),
   }),
@@ -69,12 +72,13 @@ export const orderOperations = [
     summary: 'Change an incomplete order',
     description:
       'Changes only the fields sent (null clears an optional one; `metadata` is merged, a null value removing its key) and emits `order.updated`. ' +
+      'A `customs` sent replaces the declaration whole (null removes it); the kept one is checked again against a new parcel or destination. ' +
       'Orders that are shipped, delivered or cancelled, or whose label is being bought at that moment, answer 409 `order_not_editable`.',
     params: OrderIdParams,
     body: OrderUpdate,
     response: Type.Ref(Order),
     responseDescription: 'The changed order',
-    errors: ['not_found', 'order_not_editable'],
+    errors: ['not_found', 'order_not_editable', 'customs_invalid'],
     handler: (ctx, { params, body }) => updateOrder(ctx, params.id, body),
   }),
   defineOperation({

@@ -46,9 +46,12 @@ export async function replayedBody(op: AnyOperation, ctx: Context, row: Idempote
 /** Answers a client's retry must not replay: it may fix the request, or simply come back later. */
 // A missing or declined payment method (or billing not set up) is fixed on the account, after which the same request must succeed. A
 // purchase still running (after a carrier time-out) is finished by the retry that comes once it is stale. A key that
-// started a purchase for another request is refused for this one only: stored, it would refuse the request it is for.
+// started a purchase for another request is refused for this one only: stored, it would refuse the request it is for. A
+// customs declaration missing from an order, or wrong, is fixed on the order, after which the same purchase must go on.
 const unstoredCodes = new Set<ErrorCode>([
   'validation_failed',
+  'customs_required',
+  'customs_invalid',
   'malformed_json',
   'rate_limited',
   'invalid_idempotency_key',

@@ -22,7 +22,9 @@ export const shipmentOperations = [
       "a live key's is held on the account's card through Stripe before the carrier is asked and charged once the label is bought, so a " +
       'decline (402 `payment_declined` with the card\'s `decline_code`) or Stripe out of reach (503 `billing_unavailable`) buys nothing. ' +
       'An order has at most one active label: another purchase answers 409 `order_already_shipped`. Send an Idempotency-Key: a retry ' +
-      'gets the same label, never a second one. Emits `shipment.created` and `order.updated`. **Spends money with live keys.**',
+      'gets the same label, never a second one. An order that crosses a customs border needs its `customs` declaration (400 `customs_required`, ' +
+      'fixed with PATCH /orders/{id}), and one to an address outside the US answers 422 `country_not_served` until international services ' +
+      'are sold; both before any carrier is asked. Emits `shipment.created` and `order.updated`. **Spends money with live keys.**',
     body: ShipmentCreate,
     response: Type.Ref(Shipment),
     responseDescription: 'The label bought',
@@ -37,6 +39,8 @@ export const shipmentOperations = [
       'order_not_purchasable',
       'rate_expired',
       'rate_not_for_order',
+      'customs_required',
+      'country_not_served',
       'no_rate_available',
       'carrier_error',
       'billing_unavailable',
@@ -121,6 +125,8 @@ export const shipmentOperations = [
       'billing_not_configured',
       'order_not_shipped',
       'order_already_shipped',
+      'customs_required',
+      'country_not_served',
       'no_rate_available',
       'carrier_error',
       'billing_unavailable',

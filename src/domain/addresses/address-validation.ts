@@ -52,9 +52,16 @@ function unit(type: string | undefined, num: string | undefined): string | undef
 }
 
 /** Street lines in USPS style: upper case, standard suffixes and directionals, the unit on its own line. */
+/**
+ * The street line of a military post office: a unit, PSC or CMR number and a box, or a ship (USPS Publication 28,
+ * section 225). It has no house number, and the street parser does not know it.
+ */
+const militaryLine = /^((UNIT|PSC|CMR) \d+ BOX \d+|(USS|USNS|USCGC) .+)$/;
+
 function normalizeStreet(street1: string, street2: string | undefined, messages: AddressValidation['messages']): { street1: string; street2?: string } {
   const parsed = parseAddress.parseLocation(street1.replace(/,/g, ' '));
   const secondFromLine2 = street2 && street2.trim() ? parseSecondLine(street2) : undefined;
+  if (militaryLine.test(clean(street1))) return { street1: clean(street1), ...(street2?.trim() && { street2: secondFromLine2 ?? clean(street2) }) };
   if (!parsed) return { street1: clean(street1), ...(street2?.trim() && { street2: secondFromLine2 ?? clean(street2) }) };
   if (parsed.sec_unit_type && /^P\.?\s*O\.?\s*BOX$/i.test(parsed.sec_unit_type.trim()) && !parsed.street) {
     return { street1: `PO BOX ${clean(parsed.sec_unit_num ?? '')}`, ...(secondFromLine2 && { street2: secondFromLine2 }) };
