@@ -34,27 +34,29 @@ function placeOf(address: AnyAddress): Place {
   return state === 'VI' ? { kind: 'virgin_islands' } : { kind: 'customs_territory' };
 }
 
+/** Why a parcel needs a declaration: it goes abroad (or comes from there), or a USPS rule within the US asks for one. */
+export type CustomsBorder = { kind: 'abroad'; country: string } | { kind: 'usps'; rule: string };
+
 /**
- * The rule that asks for a customs declaration on a parcel from one address to the other, in words a merchant can act
- * on; undefined when the parcel crosses no customs border.
+ * Why a parcel from one address to the other needs a customs declaration: the country abroad at either end, or the
+ * USPS rule in words a merchant can act on; undefined when the parcel crosses no customs border.
  */
-export function customsBorder(from: AnyAddress, to: AnyAddress): string | undefined {
+export function customsBorder(from: AnyAddress, to: AnyAddress): CustomsBorder | undefined {
   const a = placeOf(from);
   const b = placeOf(to);
-  if (a.kind === 'abroad' || b.kind === 'abroad') {
-    const far = b.kind === 'abroad' ? b : a;
-    if (a.kind === 'abroad' && b.kind === 'abroad' && a.country === b.country) return undefined;
-    return `the parcel crosses the border of ${far.kind === 'abroad' ? far.country : 'the US'}, where customs examine every parcel`;
-  }
+  if (a.kind === 'abroad' && b.kind === 'abroad') return a.country === b.country ? undefined : { kind: 'abroad', country: b.country };
+  if (b.kind === 'abroad') return { kind: 'abroad', country: b.country };
+  if (a.kind === 'abroad') return { kind: 'abroad', country: a.country };
+  const usps = (rule: string): CustomsBorder => ({ kind: 'usps', rule });
   if (a.kind === 'military' || b.kind === 'military') {
-    return 'USPS asks for a customs form on parcels to, from or between APO, FPO and DPO addresses (DMM 703.2.3.6–703.2.3.8)';
+    return usps('USPS asks for a customs form on parcels to, from or between APO, FPO and DPO addresses (DMM 703.2.3.6–703.2.3.8)');
   }
   const island = [b, a].find((p) => p.kind === 'own_customs');
   if (island && !(a.kind === 'own_customs' && b.kind === 'own_customs' && a.state === b.state)) {
-    return `USPS asks for a customs form on parcels to or from ${ownCustoms[island.state]}, which has customs of its own (DMM 608.2.4)`;
+    return usps(`USPS asks for a customs form on parcels to or from ${ownCustoms[island.state]}, which has customs of its own (DMM 608.2.4)`);
   }
   if (a.kind === 'virgin_islands' && b.kind !== 'virgin_islands') {
-    return 'USPS asks for a customs form on parcels from the US Virgin Islands, which lie outside the US customs territory (DMM 608.2.4)';
+    return usps('USPS asks for a customs form on parcels from the US Virgin Islands, which lie outside the US customs territory (DMM 608.2.4)');
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 import type { FieldError } from '../../kernel/errors.ts';
 import { isKnownState, type Address, type AnyAddress } from '../../schemas/address.ts';
-import { checkPostalCode, countryName, hasPostalCodes, isCountryCode, postalCodeExamples, stateRequired, subdivisionCode, subdivisionCodes, usAreas } from './countries.ts';
+import { checkPostalCode, countryInSentence, countryName, hasPostalCodes, isCountryCode, postalCodeExamples, stateRequired, subdivisionCode, subdivisionCodes, usAreas } from './countries.ts';
 
 const field = (pointer: string, detail: string): FieldError => ({ in: 'body', pointer, detail });
 
@@ -41,7 +41,7 @@ export interface Finding {
 
 /** The state of an address abroad, as the ISO 3166-2 code where its country needs one, else as sent. */
 export function foreignState(country: string, state: string | undefined): { state?: string; finding?: Finding } {
-  const name = countryName(country);
+  const name = countryInSentence(country);
   if (!stateRequired.has(country)) return state === undefined ? {} : { state: state.trim() };
   const codes = subdivisionCodes(country);
   if (state === undefined) return { finding: { code: 'state_required', detail: `is required for an address in ${name}: the code of its ${stateTerm(country)}, such as ${codes[0]}` } };
@@ -52,7 +52,7 @@ export function foreignState(country: string, state: string | undefined): { stat
 
 /** The postal code of an address abroad, written as its country writes it; none is needed where the country has none. */
 export function foreignZip(country: string, zip: string | undefined): { zip?: string; finding?: Finding } {
-  const name = countryName(country);
+  const name = countryInSentence(country);
   const example = postalCodeExamples[country];
   const like = example ? ` (they look like ${example})` : '';
   if (zip === undefined) return hasPostalCodes(country) ? { finding: { code: 'zip_required', detail: `is required for an address in ${name}${like}` } } : {};
@@ -105,5 +105,5 @@ export function usOriginErrors(address: AnyAddress, pointer: string): FieldError
 /** UPS and FedEx need a recipient abroad to be reachable by phone for customs clearance; so does shipd, before asking either. */
 export function recipientPhoneErrors(to: AnyAddress, pointer: string): FieldError[] {
   if (isUsAddress(to) || to.phone) return [];
-  return [field(`${pointer}/phone`, `is required for a recipient in ${countryName(countryOf(to))}: UPS and FedEx need a phone number to reach the recipient for customs clearance`)];
+  return [field(`${pointer}/phone`, `is required for a recipient in ${countryInSentence(countryOf(to))}: UPS and FedEx need a phone number to reach the recipient for customs clearance`)];
 }

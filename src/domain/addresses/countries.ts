@@ -23,6 +23,15 @@ export function countryName(code: string): string {
   return isoCountries.getName(code, 'en') ?? code;
 }
 
+/** Names said with "the" in a sentence: "an address in the United Kingdom", "a postal code of the Netherlands". */
+const withThe = new Set(['NL', 'PH', 'BS', 'GM', 'MV', 'SC', 'VA', 'CD', 'CG', 'CF', 'DO', 'CZ', 'AE', 'GB', 'US']);
+
+/** The country's name as a sentence says it: "Canada", "the United Kingdom". */
+export function countryInSentence(code: string): string {
+  const name = countryName(code);
+  return withThe.has(code) || / Islands$/.test(name) ? `the ${name}` : name;
+}
+
 /**
  * Places with their own ISO 3166-1 code that USPS serves as part of the US, with that code as their state: the
  * territories and the freely associated states (USPS Publication 28, appendix B). Others in ISO's list under the US

@@ -3,6 +3,7 @@ import { ApiError, type FieldError } from '../../kernel/errors.ts';
 import type { AnyAddress } from '../../schemas/address.ts';
 import type { Customs } from '../../schemas/customs.ts';
 import { recipientPhoneErrors } from '../addresses/address-rules.ts';
+import { countryInSentence } from '../addresses/countries.ts';
 import { fieldSummary, failIfAny } from '../shipments/shipment-inputs.ts';
 
 const field = (pointer: string, detail: string): FieldError => ({ in: 'body', pointer, detail });
@@ -13,7 +14,8 @@ const field = (pointer: string, detail: string): FieldError => ({ in: 'body', po
  */
 export function crossingErrors(from: AnyAddress, to: AnyAddress, declared: boolean, pointers: { customs: string; to: string }): FieldError[] {
   const border = customsBorder(from, to);
-  return [...(border && !declared ? [field(pointers.customs, `is required: ${border}`)] : []), ...recipientPhoneErrors(to, pointers.to)];
+  const why = border?.kind === 'abroad' ? `the parcel crosses the border of ${countryInSentence(border.country)}, where customs examine every parcel` : border?.rule;
+  return [...(why && !declared ? [field(pointers.customs, `is required: ${why}`)] : []), ...recipientPhoneErrors(to, pointers.to)];
 }
 
 /**
