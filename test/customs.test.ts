@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { austin, orderBody } from './fixtures.ts';
 import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
+import { DashboardClient, accountWithUser, password } from './dashboard/client.ts';
 
 // Customs declarations: kept with orders (built from their line items), sent with rate requests, required where a
 // parcel crosses a customs border, and checked field by field before anything is stored or any carrier is asked.
@@ -234,5 +235,21 @@ describe('bad international requests: each refused at its field, before anything
     // Only the three orders the refused rates and purchases were for, and their order.created events.
     assert.deepEqual(before, { orders: 3, events: 3, rate_shops: 0, shipments: 0, idempotency_keys: 0, ledger: 0 });
     for (const id of [caOrder, caNoCustoms, caNoPhone]) assert.equal((await server.request('GET', `/orders/${id}`, { key: refusingKey.secret })).body.status, 'incomplete');
+  });
+});
+
+describe("the dashboard's orders page", () => {
+  test('shows the country and the declaration of an order, escaped', async () => {
+    const { account: owner, email } = await accountWithUser(server);
+    const ownKey = (await server.key(owner)).secret;
+    const declared = await create(order({ order_number: 'INTL-1', customs: { ...header, items: [{ ...mugLine, description: 'Mug <b>bold</b>' }] } }), ownKey);
+    assert.equal(declared.status, 201, declared.text);
+    const client = new DashboardClient(server);
+    await client.signIn(email, password);
+    const page = await client.get('/dashboard/test/orders');
+    assert.equal(page.status, 200);
+    const row = page.text.slice(page.text.indexOf(`data-order-id="${declared.body.id}"`));
+    assert.match(row, /Toronto, ON M5H 2N2 <span class="country">CA<\/span>/);
+    assert.match(row, /Customs: merchandise, DAP; 2 × Mug &lt;b&gt;bold&lt;\/b&gt; \(HS 691200, 12.50 USD\)/);
   });
 });
