@@ -49,7 +49,9 @@ export const Problem = Type.Object(
       description: 'Stable machine-readable code; branch on this, not on title or detail',
     }),
     request_id: Type.String({ description: 'Quote this when asking for help' }),
-    errors: Type.Optional(Type.Array(FieldErrorSchema, { description: 'For validation_failed: the fields at fault, at most 100 (`detail` counts them all)' })),
+    errors: Type.Optional(
+      Type.Array(FieldErrorSchema, { description: 'For validation_failed, customs_required and customs_invalid: the fields at fault, at most 100 (`detail` counts them all)' }),
+    ),
     decline_code: Type.Optional(Type.String({ description: "For payment_declined on a card: the issuer's reason as Stripe reports it, such as `insufficient_funds`" })),
   },
   {
