@@ -9,6 +9,7 @@ import type { UspsFake } from './fakes/usps.ts';
 import { connectOwnUps, startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
 import { saveCard, startBilling } from './live-billing.ts';
 import { pollTracking } from '../src/domain/tracking/tracking.ts';
+import { pendingStaleMs } from '../src/domain/shipments/purchase.ts';
 import { serviceContext } from '../src/services.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
@@ -42,7 +43,7 @@ async function upsRate(server: TestServer, key: string, orderId: string): Promis
 async function staleAfterTimeout(server: TestServer): Promise<void> {
   // The fake sells the label once its slow answer is done.
   await new Promise((r) => setTimeout(r, 700));
-  server.clock.advance(7_000);
+  server.clock.advance(pendingStaleMs(server) + 1_000);
 }
 
 describe('a UPS purchase whose answer was lost', () => {

@@ -35,6 +35,13 @@ export class PaymentsRefused extends Error {
   }
 }
 
+/**
+ * A hold is asked for within a purchase, which the reconcile job takes for a crash's once it is older than its
+ * time: the hold's tries are bounded so that its answer can never come after that.
+ */
+const holdTryMs = 3_000;
+export const holdBudgetMs = 2 * holdTryMs;
+
 // Every write names its purpose and its subject, so a retry after a lost answer (the library's own, or the settle
 // job's after a crash) is the same request to Stripe, which answers it without doing it twice.
 const key = (purpose: string, subject: string) => `shipd-${purpose}-${subject}`;
@@ -165,7 +172,7 @@ export class StripeGateway {
           description: charge.description,
           metadata: { shipd_shipment: charge.shipmentId, shipd_account: charge.accountId },
         },
-        { idempotencyKey: key('postage', charge.shipmentId) },
+        { idempotencyKey: key('postage', charge.shipmentId), timeout: holdTryMs, maxNetworkRetries: 1 },
       );
       if (intent.status === 'requires_capture') return { ok: true, paymentIntent: intent.id };
       if (intent.status === 'requires_action') return { ok: false, refusal: 'authentication_required', message: 'the card asks its holder to authenticate the charge' };

@@ -5,6 +5,7 @@ import type { Carrier, PurchasedLabel, Quote } from '../../carriers/carrier.ts';
 import type { LabelFormat } from '../../labels/label-data.ts';
 import type { Shipment, ShipmentCreate } from '../../schemas/shipment.ts';
 import { requirePaymentMethod } from '../billing/payment-methods.ts';
+import { holdBudgetMs } from '../../payments/stripe.ts';
 import { chargePostage } from '../billing/ledger.ts';
 import { authorizeCardCharge, cardChargeCents, cardFor, isCardBilled, openCardCharge, settleCardChargeNow } from '../billing/card-charges.ts';
 import { carrierAccess, carrierForShipment, type CarrierAccess } from '../carrier-accounts/carrier-access.ts';
@@ -25,7 +26,8 @@ import { inTransaction } from '../core/transaction.ts';
  * and may be finished by the reconcile job or by the client's retry with the same Idempotency-Key.
  */
 export function pendingStaleMs(ctx: Pick<Context, 'config'>): number {
-  return ctx.config.carrierTimeoutMs + 5_000;
+  // With Stripe, the card's hold comes first, within its own bounded time.
+  return ctx.config.carrierTimeoutMs + 5_000 + (ctx.config.stripe ? holdBudgetMs : 0);
 }
 
 /** What is about to be bought: the carrier's service and the quote it was chosen by. */
