@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Address } from '../../src/schemas/address.ts';
 import type { LabelRef, ParcelSpec, PurchaseRequest, RateRequest } from '../../src/carriers/carrier.ts';
-import { carrierCatalog } from '../../src/carriers/catalog.ts';
+import { domesticServices } from '../../src/carriers/catalog.ts';
 import { buildAddressRequest } from '../../src/carriers/fedex/address.ts';
 import { buildCancelRequest } from '../../src/carriers/fedex/cancel.ts';
 import { usPhone } from '../../src/carriers/fedex/party.ts';
@@ -21,7 +21,8 @@ import { fedexTrackRequest } from './fedex/track.ts';
 // Every request the FedEx adapter builds, for every service, label format, direction, parcel and kind of address,
 // held against our schemas of FedEx's published API documents (test/contracts/fedex/).
 
-const services = carrierCatalog.find((c) => c.id === 'fedex')!.services.map((s) => s.code);
+// The domestic label requests; international ones carry customs and have contracts of their own.
+const services = domesticServices('fedex').map((s) => s.code);
 const account = '740561073';
 
 const addresses: Record<string, Address> = {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Address } from '../../src/schemas/address.ts';
 import type { ParcelSpec, PurchaseRequest, RateRequest } from '../../src/carriers/carrier.ts';
-import { carrierCatalog } from '../../src/carriers/catalog.ts';
+import { domesticServices } from '../../src/carriers/catalog.ts';
 import { buildAddressQuery } from '../../src/carriers/usps/address.ts';
 import { cancelPath } from '../../src/carriers/usps/cancel.ts';
 import { buildPaymentRequest } from '../../src/carriers/usps/payment.ts';
@@ -22,7 +22,8 @@ import { TrackingPath, TrackingQuery } from './usps/tracking.ts';
 // Every request the USPS adapter builds, for every service, label format, direction, parcel and kind of address,
 // held against our schemas of the published USPS v3 contracts (test/contracts/usps/).
 
-const services = carrierCatalog.find((c) => c.id === 'usps')!.services.map((s) => s.code);
+// The domestic label requests; international ones carry customs and have contracts of their own.
+const services = domesticServices('usps').map((s) => s.code);
 
 const addresses: Record<string, Address> = {
   minimal: { street1: '3120 M St NW', city: 'Washington', state: 'dc', zip: '20007' },

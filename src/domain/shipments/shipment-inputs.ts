@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { carrierCatalog } from '../../carriers/catalog.ts';
+import { carrierCatalog, domesticServices } from '../../carriers/catalog.ts';
 import type { Address, AnyAddress } from '../../schemas/address.ts';
 import { normalizedAddress, usOriginErrors } from '../addresses/address-rules.ts';
 import type { RequestedService } from '../../schemas/order.ts';
@@ -27,8 +27,12 @@ export function normalizeOrigin(address: AnyAddress, pointer: string, errors: Fi
 
 export function checkService(service: RequestedService, pointer: string, errors: FieldError[]): void {
   const carrier = carrierCatalog.find((c) => c.id === service.carrier)!;
-  if (!carrier.services.some((s) => s.code === service.service)) {
-    errors.push(field(`${pointer}/service`, `is not a ${carrier.name} service; use one of ${carrier.services.map((s) => s.code).join(', ')}`));
+  // International services are sold only once shipd ships abroad (country_not_served until then).
+  const offered = domesticServices(service.carrier);
+  if (!offered.some((s) => s.code === service.service)) {
+    const international = carrier.services.some((s) => s.code === service.service);
+    const what = international ? `is an international ${carrier.name} service, not sold yet` : `is not a ${carrier.name} service`;
+    errors.push(field(`${pointer}/service`, `${what}; use one of ${offered.map((s) => s.code).join(', ')}`));
   }
 }
 
