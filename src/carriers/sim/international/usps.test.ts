@@ -80,6 +80,46 @@ test('USPS international refusals: the country limit, the transcribed weights, s
   assert.equal(price('BO', { weightLb: 1 }, 'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE').zone, '6');
   const somalia = refusal('SO', { weightLb: 1 });
   assert.equal(somalia.code, 'not_serviced');
-  // Priority Mail Express International has no table in test mode.
-  assert.match(refusal('GB', { weightLb: 1 }, ['PRIORITY_MAIL_EXPRESS_INTERNATIONAL']).detail, /no published table for PRIORITY_MAIL_EXPRESS_INTERNATIONAL/);
+});
+
+test('Priority Mail Express International equals Notice 123 retail by its own country price group', () => {
+  // Notice 123 (October 5, 2025), "Priority Mail Express International — Retail": [country, price group, lb, cents].
+  const cells: [string, string, number, number][] = [
+    ['CA', '1', 0.5, 6160],
+    ['CA', '1', 20, 19825],
+    ['MX', '2', 7, 11500],
+    ['NL', '4', 12, 14550],
+    ['IN', '6', 3, 9120],
+    ['AU', '12', 6, 14120],
+    ['BR', '13', 1, 8390],
+    ['FR', '15', 15, 15300],
+    ['DE', '16', 10, 14435],
+    ['JP', '17', 4, 10440],
+    ['GB', '20', 0.5, 8745],
+    ['GB', '20', 19, 18030],
+    ['BO', '11', 2, 9255],
+  ];
+  for (const [country, group, lb, cents] of cells) {
+    const p = price(country, { weightLb: lb }, 'PRIORITY_MAIL_EXPRESS_INTERNATIONAL');
+    assert.equal(p.zone, group, country);
+    assert.equal(p.listAmountCents, cents, `${country} ${lb} lb`);
+    assert.equal(p.amountCents, cents, `${country} ${lb} lb`);
+    assert.deepEqual(p.surcharges, []);
+  }
+  // "Weight Not Over": 0.6 lb is the 1 lb row, 1.2 lb the 2 lb row.
+  assert.equal(price('GB', { weightLb: 0.6 }, 'PRIORITY_MAIL_EXPRESS_INTERNATIONAL').listAmountCents, 9025);
+  assert.equal(price('GB', { weightLb: 1.2 }, 'PRIORITY_MAIL_EXPRESS_INTERNATIONAL').billableWeightLb, 2);
+});
+
+test('Priority Mail Express International refusals: its own country limits and where USPS does not offer it', () => {
+  // Taiwan takes it up to 33 lb (44 for Priority Mail International); Namibia up to 22 lb.
+  const taiwan = refusal('TW', { weightLb: 34 }, ['PRIORITY_MAIL_EXPRESS_INTERNATIONAL']);
+  assert.equal(taiwan.code, 'parcel_too_large');
+  assert.match(taiwan.detail, /at most 33 lb to TW/);
+  assert.match(refusal('NA', { weightLb: 23 }, ['PRIORITY_MAIL_EXPRESS_INTERNATIONAL']).detail, /at most 22 lb to NA/);
+  // Rows above 20 lb are not transcribed.
+  assert.match(refusal('DE', { weightLb: 21 }, ['PRIORITY_MAIL_EXPRESS_INTERNATIONAL']).detail, /no price for 21 lb to price group 16/);
+  // Afghanistan: Priority Mail Express International n/a, Priority Mail International offered.
+  assert.match(refusal('AF', { weightLb: 1 }, ['PRIORITY_MAIL_EXPRESS_INTERNATIONAL']).detail, /does not offer it to AF/);
+  assert.equal(price('AF', { weightLb: 1 }, 'PRIORITY_MAIL_INTERNATIONAL').zone, '7');
 });
