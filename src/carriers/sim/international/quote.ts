@@ -16,9 +16,12 @@ export function priceUspsInternational(request: IntlRequest): CarrierResult<Intl
 
 /**
  * UPS's international services are not priced in test mode: UPS's 2026 export rates are published by zone (the daily
- * rates workbook the domestic list reads has the Worldwide Express, Saver, Expedited and Standard sheets), but the
- * zone chart that puts a country in a zone from a U.S. origin is not in the stored material, and a zone is not
- * guessed. Every UPS international request is refused with that reason.
+ * rates workbook the domestic list reads, daily-rates-us-en.xlsx in github.com/jfdelascarreras/logifacts, has the
+ * sheets "UPS WW Express (EXPT)" zones 81, 82, 84, 901–921, "UPS WW Saver (EXPT)" 481–484, 401–421, "UPS WW
+ * Expedited (EXPT)" 71–74, 601/631–621, and Standard to Canada 51–56 and to Mexico 32–38), but the export zone chart
+ * that puts a country (or a Canadian or Mexican postal code) in those zones from a U.S. origin is not in the stored
+ * material: the same repository's UPS zone charts by origin ZIP3 are domestic only. A zone is not guessed, so every
+ * UPS international request is refused with that reason.
  */
 export function priceUpsInternational(request: IntlRequest): CarrierResult<IntlPrice[]> {
   return failure('service_unavailable', `UPS test mode cannot price a shipment to ${request.to.country}: UPS's international zone chart from U.S. origins is not among the published material it reads`);
