@@ -1,5 +1,5 @@
 import { failure, ok, type CarrierResult } from '../carrier.ts';
-import type { Address } from '../../schemas/address.ts';
+import type { AnyAddress } from '../../schemas/address.ts';
 
 /**
  * UPS's address lines: Shipping.yaml and Rating.yaml (UPS-API/api-documentation, commit 66148b92, 2026-07-21) allow
@@ -23,7 +23,7 @@ function wrap(text: string, width: number): string[] | undefined {
  * street1 and street2 as at most three lines of `width` characters, broken between words. Each street keeps its
  * own lines while they fit (the unit stays apart from the street); otherwise the two run on together.
  */
-export function splitAddressLines(a: Address, width: number): string[] | undefined {
+export function splitAddressLines(a: AnyAddress, width: number): string[] | undefined {
   const streets = [a.street1, a.street2].map((s) => (s ?? '').trim().replace(/\s+/g, ' ')).filter((s) => s !== '');
   const apart = streets.map((s) => wrap(s, width));
   if (apart.every((l) => l !== undefined) && apart.flat().length <= upsLines.count) return apart.flat() as string[];
@@ -32,7 +32,7 @@ export function splitAddressLines(a: Address, width: number): string[] | undefin
 }
 
 /** The lines of each address, or address_invalid naming which one UPS could not take, before anything is sent. */
-export function fitAddressLines<K extends string>(addresses: Record<K, Address>, width: number): CarrierResult<Record<K, string[]>> {
+export function fitAddressLines<K extends string>(addresses: Record<K, AnyAddress>, width: number): CarrierResult<Record<K, string[]>> {
   const out = {} as Record<K, string[]>;
   for (const role of Object.keys(addresses) as K[]) {
     const a = addresses[role];

@@ -1,5 +1,5 @@
 import type { ParcelSpec } from '../carrier.ts';
-import type { Address } from '../../schemas/address.ts';
+import type { Address, AnyAddress } from '../../schemas/address.ts';
 import { asString } from '../live/lenient.ts';
 
 // Versions and shapes from UPS's OpenAPI documents in UPS-API/api-documentation at commit
@@ -46,7 +46,7 @@ export interface UpsAddress {
 }
 
 /** Same rule as the simulators: a home unless the caller says otherwise or there is a company name. */
-export const isResidential = (a: Address): boolean => a.residential ?? !a.company;
+export const isResidential = (a: AnyAddress): boolean => a.residential ?? !a.company;
 
 /** `lines` come from fitAddressLines: the street split as UPS allows. */
 export function upsAddress(a: Address, lines: string[], markResidential: boolean): UpsAddress {
@@ -62,7 +62,7 @@ export function upsAddress(a: Address, lines: string[], markResidential: boolean
 }
 
 /** UPS caps names at 35 characters; the company goes first because that is what the driver looks for. */
-export const upsName = (a: Address): string => (a.company ?? a.name ?? a.street1).slice(0, 35).trim();
+export const upsName = (a: AnyAddress): string => (a.company ?? a.name ?? a.street1).slice(0, 35).trim();
 
 /**
  * Shipping takes dimensions as at most 3 digits, whole units, so both rating and shipping send whole inches,

@@ -69,6 +69,9 @@ export const rateRequestBody = container({
         container({ ReturnService: Type.Optional(container({ Code: oneOf(ratingReturnServiceCodes), Description: Type.Optional(text(50)) })) }),
       ),
       ShipmentRatingOptions: Type.Optional(container({ NegotiatedRatesIndicator: Type.Optional(indicator) })),
+      // "Required for international shipments when using request option "ratetimeintransit" or "shoptimeintransit""
+      // (the rule is on rateCall, which knows the path); MonetaryValue "from 1 to 99999999".
+      InvoiceLineTotal: Type.Optional(container({ CurrencyCode: text(3, 3), MonetaryValue: Type.String({ pattern: '^[1-9][0-9]{0,7}$' }) })),
       DeliveryTimeInformation: Type.Optional(
         container({
           PackageBillType: oneOf(['02', '03', '04', '07']),
@@ -79,8 +82,19 @@ export const rateRequestBody = container({
   }),
 });
 
-/** The whole call: `additionalinfo=timeintransit` is the only query the spec defines. */
-export const rateCall = call(new RegExp(`^/api/rating/(${ratingVersions.join('|')})/(${rateRequestOptions.join('|')})$`), {
-  query: container({ additionalinfo: Type.Optional(Type.Literal('timeintransit')) }),
-  body: rateRequestBody,
-});
+const shipTo = (country: object) => ({ properties: { RateRequest: { properties: { Shipment: { properties: { ShipTo: { properties: { Address: { required: ['CountryCode'], properties: { CountryCode: country } } } } } } } } } });
+
+/**
+ * The whole call: `additionalinfo=timeintransit` is the only query the spec defines. A rate with time in transit to
+ * another country (shipd ships from the US) needs InvoiceLineTotal.
+ */
+export const rateCall = Type.Intersect([
+  call(new RegExp(`^/api/rating/(${ratingVersions.join('|')})/(${rateRequestOptions.join('|')})$`), {
+    query: container({ additionalinfo: Type.Optional(Type.Literal('timeintransit')) }),
+    body: rateRequestBody,
+  }),
+  Type.Unsafe({
+    if: { properties: { path: { pattern: 'timeintransit$' }, body: shipTo({ not: { const: 'US' } }) } },
+    then: { properties: { body: { properties: { RateRequest: { properties: { Shipment: { required: ['InvoiceLineTotal'] } } } } } } },
+  }),
+]);

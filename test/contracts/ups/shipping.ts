@@ -88,6 +88,102 @@ const returnRules = {
   },
 };
 
+/**
+ * Shipment.InvoiceLineTotal: "Required for forward shipments whose origin is the US and destination is Puerto Rico or
+ * Canada"; MonetaryValue "from 1 to 99999999".
+ */
+export const invoiceLineTotal = container({ CurrencyCode: text(3, 3), MonetaryValue: Type.String({ pattern: '^[1-9][0-9]{0,7}$' }) });
+
+/** TermsOfShipment: the incoterms its description lists. */
+export const termsOfShipment = ['CFR', 'CIF', 'CIP', 'CPT', 'DAF', 'DDP', 'DAP', 'DEQ', 'DES', 'EXW', 'FAS', 'FCA', 'FOB'] as const;
+/** FormType: 01 Invoice, 03 CO, 04 USMCA, 05 Partial Invoice, 06 Packinglist, 07 Customer Generated, 08 Air Freight Packing List, 09 CN22, 10 Premium Care, 11 EEI. */
+const formTypes = ['01', '03', '04', '05', '06', '07', '08', '09', '10', '11'] as const;
+
+/**
+ * InternationalForms.Product: Description "at least once and … a maximum of 3 times", 35 each; Unit.Number "Must be
+ * numeric", at most 7; Unit.Value "greater than zero … up to 6 decimal places", at most 19; CommodityCode "6-to-15
+ * alphanumeric"; PartNumber "Required for Invoice forms"; OriginCountryCode 2 letters.
+ */
+const product = container({
+  Description: Type.Array(text(35), { minItems: 1, maxItems: 3 }),
+  Unit: Type.Optional(
+    container({
+      Number: Type.String({ pattern: '^[0-9]{1,7}$' }),
+      UnitOfMeasurement: container({ Code: text(3), Description: Type.Optional(text(3)) }),
+      Value: Type.String({ maxLength: 19, pattern: '^(?=.*[1-9])[0-9]+(\\.[0-9]{1,6})?$' }),
+    }),
+  ),
+  CommodityCode: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9]{6,15}$' })),
+  PartNumber: Type.Optional(text(35)),
+  OriginCountryCode: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$' })),
+});
+
+/** Contacts.SoldTo, "Required if Invoice or USMCA (International Form) is requested": Name, AttentionName and Address required. */
+const soldTo = container({
+  Name: text(35),
+  AttentionName: text(35),
+  Phone: Type.Optional(phone),
+  EMailAddress: Type.Optional(text(50)),
+  Address: container({
+    AddressLine: addressLines(35),
+    City: text(30),
+    StateProvinceCode: Type.Optional(text(5)),
+    PostalCode: Type.Optional(text(9)),
+    CountryCode: text(2, 2),
+  }),
+});
+
+/**
+ * ShipmentServiceOptions.InternationalForms: FormType and Product required. An invoice (FormType 01) needs its
+ * InvoiceNumber, InvoiceDate ("Format is yyyyMMdd"), ReasonForExport, CurrencyCode and SoldTo ("Required for Invoice
+ * forms"), and each Product its Unit and PartNumber; written as if/then so other forms are not held to them.
+ */
+export const internationalForms = container(
+  {
+    FormType: Type.Array(oneOf(formTypes), { minItems: 1, maxItems: 6 }),
+    Contacts: Type.Optional(container({ SoldTo: Type.Optional(soldTo) })),
+    Product: Type.Array(product, { minItems: 1, maxItems: 50 }),
+    InvoiceNumber: Type.Optional(text(35)),
+    InvoiceDate: Type.Optional(Type.String({ pattern: '^\\d{8}$' })),
+    PurchaseOrderNumber: Type.Optional(text(35)),
+    TermsOfShipment: Type.Optional(oneOf(termsOfShipment)),
+    ReasonForExport: Type.Optional(text(20)),
+    Comments: Type.Optional(text(150)),
+    DeclarationStatement: Type.Optional(text(550)),
+    CurrencyCode: Type.Optional(text(3, 3)),
+    OverridePaperlessIndicator: Type.Optional(indicator),
+  },
+  {
+    if: { properties: { FormType: { contains: { const: '01' } } } },
+    then: {
+      required: ['InvoiceNumber', 'InvoiceDate', 'ReasonForExport', 'CurrencyCode', 'Contacts'],
+      properties: { Contacts: { required: ['SoldTo'] }, Product: { items: { required: ['Unit', 'PartNumber'] } } },
+    },
+  },
+);
+
+/**
+ * A shipment to another country (shipd ships from the US, so ShipTo outside the US): ShipTo AttentionName and Phone
+ * "Required … when ShipTo country or territory is different than ShipFrom", Shipment.Description required, and a
+ * Canadian destination needs InvoiceLineTotal. Canada's postal code "must be 6 alphanumeric characters whose
+ * format is A#A#A#"; elsewhere "no more than 9 alphanumeric characters".
+ */
+const abroadRules = {
+  if: { required: ['ShipTo'], properties: { ShipTo: { required: ['Address'], properties: { Address: { required: ['CountryCode'], properties: { CountryCode: { not: { const: 'US' } } } } } } } },
+  then: {
+    required: ['Description'],
+    properties: {
+      ShipTo: { required: ['AttentionName', 'Phone'], properties: { Address: { properties: { PostalCode: { pattern: '^[A-Za-z0-9]{1,9}$' } } } } },
+    },
+    allOf: [
+      {
+        if: { properties: { ShipTo: { properties: { Address: { properties: { CountryCode: { const: 'CA' } } } } } } },
+        then: { required: ['InvoiceLineTotal'], properties: { ShipTo: { properties: { Address: { required: ['PostalCode', 'StateProvinceCode'], properties: { PostalCode: { pattern: '^[A-Z][0-9][A-Z][0-9][A-Z][0-9]$' } } } } } } },
+      },
+    ],
+  },
+};
+
 const shipment = container({
   Description: Type.Optional(text(50)),
   ReturnService: Type.Optional(container({ Code: oneOf(shipReturnServiceCodes), Description: Type.Optional(text(35)) })),
@@ -99,8 +195,10 @@ const shipment = container({
   }),
   Service: container({ Code: oneOf(shipServiceCodes), Description: Type.Optional(text(35)) }),
   Package: Type.Array(pkg, { minItems: 1 }),
+  InvoiceLineTotal: Type.Optional(invoiceLineTotal),
+  ShipmentServiceOptions: Type.Optional(container({ InternationalForms: Type.Optional(internationalForms) })),
   ShipmentRatingOptions: Type.Optional(container({ NegotiatedRatesIndicator: Type.Optional(indicator) })),
-}, returnRules);
+}, { allOf: [returnRules, abroadRules] });
 
 export const shipRequestBody = container({
   ShipmentRequest: container({

@@ -1,0 +1,70 @@
+import type { LabelFormat } from '../labels/label-data.ts';
+import type { Address, AnyAddress } from '../schemas/address.ts';
+import type { ContentsType, Customs } from '../schemas/customs.ts';
+import type { ParcelSpec } from './carrier.ts';
+import { kilograms, lineValue, totalValues } from '../labels/customs-figures.ts';
+
+/**
+ * A shipment from the US across a customs border, as the live adapters' international builders take it: the
+ * fields of RateRequest and PurchaseRequest they read, so a request of either (with its checked declaration) can be
+ * handed over as it is.
+ */
+export interface AbroadShipment {
+  from: Address;
+  to: AnyAddress;
+  customs: Customs;
+  parcel: ParcelSpec;
+  shipDate: Date;
+}
+
+/** A label abroad to buy: the service chosen from a quote, as PurchaseRequest says it. */
+export interface AbroadPurchase extends AbroadShipment {
+  service: string;
+  labelFormat: LabelFormat;
+  /** The order number, printed as the label's reference and standing in for a missing invoice number. */
+  reference?: string;
+  idempotencyKey: string;
+}
+
+/** The destination's ISO 3166-1 code, upper case. */
+export const countryOf = (a: AnyAddress): string => (a.country ?? 'US').toUpperCase();
+
+/** Whether the declaration states goods of no commercial value: documents declared at zero. */
+export const documentsOnly = (c: Customs): boolean => c.contents_type === 'documents' && c.items.every((i) => Number(i.unit_value.amount) === 0);
+
+/** The one currency of the declaration's values (the checks before any carrier call make it one). */
+export const customsCurrency = (c: Customs): string => c.items[0]!.unit_value.currency.toUpperCase();
+
+/** A line's value, quantity × unit value, as a number in the declaration's currency. */
+export const lineAmount = (item: Customs['items'][number]): number => Number(lineValue(item).amount);
+
+/** The declared value of the whole parcel, as a number in the declaration's currency. */
+export const declaredAmount = (c: Customs): number => Number(totalValues(c.items)[0]!.amount);
+
+/** What one unit of the line weighs, in pounds. */
+export const unitPounds = (item: Customs['items'][number]): number => kilograms(item.weight) / kgPerPound;
+export const kgPerPound = 0.45359237;
+
+/**
+ * The US export filing the declaration cites, as the Foreign Trade Regulations name it: the ITN when EEI was
+ * filed, else the exemption given, else the one that applies by law to a declaration the checks let through without
+ * either (30.36 to Canada, else 30.37(a): every Schedule B number worth $2,500 or less).
+ */
+export function exportFiling(c: Customs, to: AnyAddress): { itn: string } | { exemption: string } {
+  if (c.aes_itn) return { itn: c.aes_itn.toUpperCase() };
+  if (c.eel_pfc) return { exemption: c.eel_pfc };
+  return { exemption: countryOf(to) === 'CA' ? 'NOEEI 30.36' : 'NOEEI 30.37(a)' };
+}
+
+/** What the parcel is for, in words every carrier's list has a value for. */
+export const purposes: Readonly<Record<ContentsType, 'sale' | 'gift' | 'sample' | 'return' | 'documents' | 'other'>> = {
+  merchandise: 'sale',
+  gift: 'gift',
+  sample: 'sample',
+  returned_goods: 'return',
+  documents: 'documents',
+  other: 'other',
+};
+
+/** A phone number as digits with its country's calling code kept when the client wrote one (+44 …). */
+export const phoneDigits = (phone: string | undefined): string => (phone ?? '').replace(/\D/g, '');
