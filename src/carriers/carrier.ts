@@ -1,5 +1,6 @@
 import type { CarrierId } from '../config.ts';
-import type { Address } from '../schemas/address.ts';
+import type { Address, AnyAddress } from '../schemas/address.ts';
+import type { Customs } from '../schemas/customs.ts';
 import type { LabelFormat } from '../labels/label-data.ts';
 import type { ServiceInfo } from './catalog.ts';
 
@@ -16,9 +17,13 @@ export function lengthAndGirthIn(d: NonNullable<ParcelSpec['dimensionsIn']>): { 
 }
 
 export interface RateRequest {
+  /** Shipments leave from the US (its states, territories and military post offices). */
   from: Address;
-  to: Address;
+  /** Any country; a US address always has its state and ZIP (isUsAddress tells the two apart). */
+  to: AnyAddress;
   parcel: ParcelSpec;
+  /** The checked customs declaration, whenever the parcel crosses a customs border (customsBorder says when). */
+  customs?: Customs;
   /** The day the parcel is handed over; delivery dates count from it. */
   shipDate: Date;
   /** Only these services of the carrier, when given. */
@@ -30,6 +35,21 @@ export interface RateRequest {
   isReturn?: boolean;
   /** The carrier's own packaging, when the parcel is in it (its id in GET /packages). */
   carrierBox?: { id: string; flatRate?: { service: string; listCents: number; accountCents: number } };
+}
+
+/** A request whose destination is in the US: what the live adapters' domestic request builders take. */
+export type DomesticRateRequest = RateRequest & { to: Address };
+export type DomesticPurchaseRequest = PurchaseRequest & { to: Address };
+
+/** Whether the request's destination is in the US (country US, with the state and ZIP every US address has). */
+export function isDomestic<R extends { to: AnyAddress }>(request: R): request is R & { to: Address } {
+  const { to } = request;
+  return (to.country ?? 'US').toUpperCase() === 'US' && to.state !== undefined && to.zip !== undefined;
+}
+
+/** How a live adapter without international requests yet answers one abroad. */
+export function notShippedAbroad(carrierName: string, to: AnyAddress): CarrierResult<never> {
+  return failure('not_serviced', `shipd does not send ${carrierName} international requests yet; ${(to.country ?? '').toUpperCase()} is abroad`);
 }
 
 export interface Quote {
@@ -83,8 +103,11 @@ export interface AddressCheck {
 /** A label to buy: the service chosen from a quote, for the shipment it was quoted for. */
 export interface PurchaseRequest {
   from: Address;
-  to: Address;
+  /** Any country, as in RateRequest. */
+  to: AnyAddress;
   parcel: ParcelSpec;
+  /** The checked customs declaration, as in RateRequest. */
+  customs?: Customs;
   shipDate: Date;
   service: string;
   /** What the quote said, in cents; a carrier whose price moved since answers with its own. */

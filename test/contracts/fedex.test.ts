@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Address } from '../../src/schemas/address.ts';
-import type { LabelRef, ParcelSpec, PurchaseRequest, RateRequest } from '../../src/carriers/carrier.ts';
+import type { LabelRef, ParcelSpec, DomesticPurchaseRequest, DomesticRateRequest } from '../../src/carriers/carrier.ts';
 import { domesticServices } from '../../src/carriers/catalog.ts';
 import { buildAddressRequest } from '../../src/carriers/fedex/address.ts';
 import { buildCancelRequest } from '../../src/carriers/fedex/cancel.ts';
@@ -57,7 +57,7 @@ test('every rate request, outbound and return, keeps the rate document', () => {
       for (const [toName, to] of Object.entries(addresses))
         for (const isReturn of [false, true])
           for (const only of [undefined, ...services.map((s) => [s])]) {
-            const r: RateRequest = { from, to, parcel, shipDate, isReturn, ...(only ? { services: only } : {}) };
+            const r: DomesticRateRequest = { from, to, parcel, shipDate, isReturn, ...(only ? { services: only } : {}) };
             assertContract(fedexRateRequest, buildRateRequest(r, account), `${isReturn ? 'return' : 'outbound'} rate ${only ?? 'shop'} ${parcelName} from ${fromName} to ${toName}`);
             checked++;
           }
@@ -99,7 +99,7 @@ test('cancel, track, address resolve and the token form keep their documents', (
 });
 
 test('the contracts catch what the adapter once sent, and what FedEx would refuse or ignore', () => {
-  const r: PurchaseRequest = { from: addresses.business!, to: addresses.home!, parcel: parcels.boxed!, shipDate, service: 'FEDEX_GROUND', labelFormat: 'zpl', isReturn: false, quotedCents: 1, idempotencyKey: 'k' };
+  const r: DomesticPurchaseRequest = { from: addresses.business!, to: addresses.home!, parcel: parcels.boxed!, shipDate, service: 'FEDEX_GROUND', labelFormat: 'zpl', isReturn: false, quotedCents: 1, idempotencyKey: 'k' };
   const built = buildShipRequest(r, account);
   assert.ok(built.ok);
   const body = built.value;

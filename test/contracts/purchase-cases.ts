@@ -1,9 +1,9 @@
-import type { ParcelSpec, PurchaseRequest } from '../../src/carriers/carrier.ts';
+import type { ParcelSpec, DomesticPurchaseRequest } from '../../src/carriers/carrier.ts';
 import type { LabelFormat } from '../../src/labels/label-data.ts';
 import type { Address } from '../../src/schemas/address.ts';
 
 export interface PurchaseCase {
-  request: PurchaseRequest;
+  request: DomesticPurchaseRequest;
   /** What the case is, for a failure message: direction, service, format, parcel and the two addresses. */
   what: string;
 }
@@ -27,7 +27,7 @@ export function* purchaseCases(o: {
         for (const [fromName, from] of Object.entries(o.addresses))
           for (const [toName, to] of Object.entries(o.addresses))
             for (const isReturn of [false, true]) {
-              const request: PurchaseRequest = {
+              const request: DomesticPurchaseRequest = {
                 from, to, parcel, shipDate: o.shipDate, service, labelFormat, isReturn, quotedCents: 1000, idempotencyKey: `k-${n}`,
                 ...(n % 2 ? { reference: o.reference } : {}),
               };

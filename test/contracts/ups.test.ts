@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CarrierResult, PurchaseRequest, RateRequest } from '../../src/carriers/carrier.ts';
+import type { CarrierResult, DomesticPurchaseRequest, DomesticRateRequest } from '../../src/carriers/carrier.ts';
 import { buildAddressRequest } from '../../src/carriers/ups/address.ts';
 import { buildVoidRequest } from '../../src/carriers/ups/cancel.ts';
 import { buildRateRequest, upsServices } from '../../src/carriers/ups/rate.ts';
@@ -55,7 +55,7 @@ test('rate requests keep Rating.yaml: every address pair and parcel, outbound an
     for (const [kind, parcel] of Object.entries(parcels)) {
       for (const isReturn of [false, true]) {
         for (const acct of [account, undefined]) {
-          const r: RateRequest = { from, to, parcel, shipDate, isReturn };
+          const r: DomesticRateRequest = { from, to, parcel, shipDate, isReturn };
           assertContract(rateCall, built(buildRateRequest(r, acct)), `rate ${name} ${kind}${isReturn ? ' return' : ''}${acct ? '' : ' no account'}`);
         }
       }
@@ -69,7 +69,7 @@ test('ship requests keep Shipping.yaml: every service, label format, outbound an
       for (const isReturn of [false, true]) {
         for (const { name, from, to } of pairs) {
           for (const [kind, parcel] of Object.entries(parcels)) {
-            const r: PurchaseRequest = { from, to, parcel, shipDate, service, quotedCents: 1000, labelFormat, isReturn, idempotencyKey: 'key-1', reference: 'ORD-1234567890-ABCDEFGHIJKLMNOPQRSTUVWXYZ-0123456789' };
+            const r: DomesticPurchaseRequest = { from, to, parcel, shipDate, service, quotedCents: 1000, labelFormat, isReturn, idempotencyKey: 'key-1', reference: 'ORD-1234567890-ABCDEFGHIJKLMNOPQRSTUVWXYZ-0123456789' };
             const what = `ship ${service} ${labelFormat}${isReturn ? ' return' : ''} ${name} ${kind}`;
             const c = buildShipRequest(r, account);
             if (isReturn && servicesWithoutReturns.has(service)) {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Address } from '../../src/schemas/address.ts';
-import type { ParcelSpec, PurchaseRequest, RateRequest } from '../../src/carriers/carrier.ts';
+import type { ParcelSpec, DomesticPurchaseRequest, DomesticRateRequest } from '../../src/carriers/carrier.ts';
 import { domesticServices } from '../../src/carriers/catalog.ts';
 import { buildAddressQuery } from '../../src/carriers/usps/address.ts';
 import { cancelPath } from '../../src/carriers/usps/cancel.ts';
@@ -67,7 +67,7 @@ test('every outbound and return label request keeps LabelRequest / ReturnLabelRe
 });
 
 test('the contract catches what the adapter once sent: customerReference at the top, a shipment id as the key, 0 x 0 x 0', () => {
-  const r: PurchaseRequest = { ...base, from: addresses.full!, to: addresses.minimal!, parcel: parcels.boxed!, service: 'PRIORITY_MAIL', labelFormat: 'pdf', isReturn: false, quotedCents: 1, idempotencyKey: 'shp_01', reference: 'ORDER-1' };
+  const r: DomesticPurchaseRequest = { ...base, from: addresses.full!, to: addresses.minimal!, parcel: parcels.boxed!, service: 'PRIORITY_MAIL', labelFormat: 'pdf', isReturn: false, quotedCents: 1, idempotencyKey: 'shp_01', reference: 'ORDER-1' };
   const body = buildLabelRequest(r) as Record<string, Record<string, unknown>>;
   assert.deepEqual(contractViolations(LabelRequest, { ...body, customerReference: [{ referenceNumber: 'ORDER-1' }] }), ['/ must NOT have additional properties (customerReference)']);
   assert.ok(contractViolations(LabelHeaders, { 'x-payment-authorization-token': 't', 'x-idempotency-key': 'shp_01' }).length > 0);
@@ -80,7 +80,7 @@ test('every rate search, outbound and return, keeps DomesticOptionsRequest', () 
   for (const [parcelName, parcel] of Object.entries(parcels))
     for (const [fromName, from] of Object.entries(addresses))
       for (const isReturn of [false, true]) {
-        const r: RateRequest = { ...base, from, to: addresses.residential!, parcel, isReturn };
+        const r: DomesticRateRequest = { ...base, from, to: addresses.residential!, parcel, isReturn };
         assertContract(DomesticOptionsRequest, buildRateRequest(r), `${parcelName} from ${fromName}${isReturn ? ' (return)' : ''}`);
         assertContract(DomesticOptionsRequest, buildRateRequest(r, false), `${parcelName} from ${fromName}, outbound commitments`);
       }

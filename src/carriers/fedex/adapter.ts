@@ -12,6 +12,8 @@ import {
   type RateRequest,
   type TrackingResult,
   type VoidOutcome,
+  isDomestic,
+  notShippedAbroad,
 } from '../carrier.ts';
 import { carrierCatalog, type ServiceInfo } from '../catalog.ts';
 import { BearerClient, CarrierRefusal, guard, type GuardWords } from '../live/call.ts';
@@ -52,6 +54,7 @@ export class FedexCarrier implements Carrier {
 
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
     return guard(words, async () => {
+      if (!isDomestic(request)) return notShippedAbroad(this.name, request.to);
       const res = await this.api({ method: 'POST', path: ratePath, json: buildRateRequest(request, this.account()), idempotent: true, signal });
       return parseRateResponse(res.json, request, this.services);
     });
@@ -60,6 +63,7 @@ export class FedexCarrier implements Carrier {
   purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
     return guard(words, async () => {
       if (!this.services.some((s) => s.code === request.service)) return failure('service_unavailable', `FedEx has no service ${request.service} in shipd`);
+      if (!isDomestic(request)) return notShippedAbroad(this.name, request.to);
       const body = buildShipRequest(request, this.account());
       if (!body.ok) return body;
       // Not retried: a second send could buy a second label. The key is echoed back, tying FedEx's logs to ours.

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RateRequest } from '../carrier.ts';
+import type { DomesticRateRequest } from '../carrier.ts';
 import { carrierCatalog } from '../catalog.ts';
 import { fixture } from './fixtures.ts';
 import { buildRateRequest, parseRateResponse, transitDays } from './rate.ts';
 
 const services = carrierCatalog.find((c) => c.id === 'fedex')!.services;
-const request: RateRequest = {
+const request: DomesticRateRequest = {
   from: { name: 'Shop', company: 'Shop Inc', street1: '1 Main St', city: 'Nashville', state: 'TN', zip: '37201' },
   to: { name: 'Ada', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105' },
   parcel: { weightLb: 9.2, dimensionsIn: { length: 12.2, width: 10, height: 7.5 } },

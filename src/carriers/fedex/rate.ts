@@ -1,5 +1,5 @@
 import { currencyOf } from '../live/currency.ts';
-import { failure, ok, type CarrierResult, type Quote, type RateRequest } from '../carrier.ts';
+import { failure, ok, type CarrierResult, type DomesticRateRequest, type Quote, type RateRequest } from '../carrier.ts';
 import type { ServiceInfo } from '../catalog.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
 import { deliveryDate } from '../sim/calendar.ts';
@@ -35,7 +35,7 @@ export const printedReturn = { specialServiceTypes: ['RETURN_SHIPMENT'], returnS
  * One call for every service: no serviceType is FedEx's rate shop (carriers.md 4.3). A return's shipper is the
  * customer sending it back (request.from) and its recipient the merchant (request.to), as on the label.
  */
-export function buildRateRequest(request: RateRequest, accountNumber: string) {
+export function buildRateRequest(request: DomesticRateRequest, accountNumber: string) {
   const dimensions = fedexDimensions(request.parcel.dimensionsIn);
   return {
     accountNumber: { value: accountNumber },

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PurchaseRequest } from '../carrier.ts';
+import type { DomesticPurchaseRequest } from '../carrier.ts';
 import { fixture } from './fixtures.ts';
 import { buildShipRequest, parseShipResponse } from './ship.ts';
 
-const request: PurchaseRequest = {
+const request: DomesticPurchaseRequest = {
   from: { name: 'Shop', company: 'Shop Inc', street1: '1 Main St', city: 'Nashville', state: 'TN', zip: '37201', phone: '+1 (615) 555-0100' },
   to: { name: 'Ada', street1: '415 Mission St', street2: 'Floor 5', city: 'San Francisco', state: 'CA', zip: '94105' },
   parcel: { weightLb: 2.5 },

@@ -1,6 +1,6 @@
 import { currencyOf } from '../live/currency.ts';
 import type { LabelFormat } from '../../labels/label-data.ts';
-import { failure, ok, type CarrierResult, type PurchasedLabel, type PurchaseRequest } from '../carrier.ts';
+import { failure, ok, type CarrierResult, type DomesticPurchaseRequest, type PurchasedLabel, type PurchaseRequest } from '../carrier.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
 import { cityMax, contactNames, fedexAddress, fedexDate, fedexDimensions, isResidential, usPhone, type FedexAddress } from './party.ts';
 import { labelFormatOf } from '../live/image-kind.ts';
@@ -36,7 +36,7 @@ function party(a: Address, phone: string, residential: boolean | undefined, role
   return ok({ contact: { ...names, phoneNumber: phone }, address: address.value });
 }
 
-function shipBody(request: PurchaseRequest, accountNumber: string, shipper: FedexParty, recipient: FedexParty) {
+function shipBody(request: DomesticPurchaseRequest, accountNumber: string, shipper: FedexParty, recipient: FedexParty) {
   const dimensions = fedexDimensions(request.parcel.dimensionsIn);
   return {
     labelResponseOptions: 'LABEL',
@@ -73,7 +73,7 @@ export type FedexShipBody = ReturnType<typeof shipBody>;
  * both parties (carriers.md 4.4): the merchant must have one, and a customer without one is given the merchant's,
  * as the label needs a number to call.
  */
-export function buildShipRequest(request: PurchaseRequest, accountNumber: string): CarrierResult<FedexShipBody> {
+export function buildShipRequest(request: DomesticPurchaseRequest, accountNumber: string): CarrierResult<FedexShipBody> {
   const merchant = request.isReturn ? request.to : request.from;
   const customer = request.isReturn ? request.from : request.to;
   const merchantPhone = usPhone(merchant.phone);

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import {
   failure,
+  isDomestic,
+  notShippedAbroad,
   lengthAndGirthIn,
   ok,
   type Carrier,
@@ -43,7 +45,8 @@ function quoteKey(r: RateRequest): string {
   const flat = r.carrierBox?.flatRate;
   return [
     r.from.zip.slice(0, 5),
-    r.to.zip.slice(0, 5),
+    r.to.country ?? 'US',
+    (r.to.zip ?? '').slice(0, 5),
     r.parcel.weightLb,
     d ? `${d.length}x${d.width}x${d.height}` : '',
     residential ? 1 : 0,
@@ -107,6 +110,7 @@ export class SimulatedCarrier implements Carrier {
 
   private quote(request: RateRequest): CarrierResult<Quote[]> {
     const t = this.table;
+    if (!isDomestic(request)) return notShippedAbroad(t.name, request.to);
     const reach = zoneFor(t.id, request.from.zip, request.to.zip);
     if (!reach) {
       return failure('not_serviced', `${t.name} does not serve ZIP ${[request.from.zip, request.to.zip].join(' → ')}: no such ZIP`);
@@ -167,6 +171,7 @@ export class SimulatedCarrier implements Carrier {
       return failure('carrier_unavailable', `${t.name} did not sell the label (simulated by the recipient name)`);
     }
     if (!t.services.some((s) => s.code === request.service)) return failure('service_unavailable', `${t.name} has no service ${request.service}`);
+    if (!isDomestic(request)) return notShippedAbroad(t.name, request.to);
     if (!zoneFor(t.id, request.from.zip, request.to.zip)) return failure('not_serviced', `${t.name} does not serve ZIP ${request.to.zip}`);
     // The idempotency key decides the tracking number, so buying again with it gives the same label back.
     const seed = createHash('sha256').update(`${t.id}:${request.idempotencyKey}`).digest();

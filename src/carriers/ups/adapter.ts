@@ -11,6 +11,8 @@ import {
   type RateRequest,
   type TrackingResult,
   type VoidOutcome,
+  isDomestic,
+  notShippedAbroad,
 } from '../carrier.ts';
 import { carrierCatalog } from '../catalog.ts';
 import type { Address } from '../../schemas/address.ts';
@@ -56,6 +58,7 @@ export class UpsCarrier implements Carrier {
 
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
     return guard(words, async () => {
+      if (!isDomestic(request)) return notShippedAbroad(this.name, request.to);
       const built = buildRateRequest(request, this.options.credentials.accountNumber);
       if (!built.ok) return built;
       const res = await this.call('POST', built.value, true, signal);
@@ -67,6 +70,7 @@ export class UpsCarrier implements Carrier {
     return guard<PurchasedLabel>(words, async () => {
       const account = this.options.credentials.accountNumber;
       if (!account) return failure('credentials_missing', 'Set UPS_ACCOUNT_NUMBER to buy UPS labels: UPS bills them to the shipper number');
+      if (!isDomestic(request)) return notShippedAbroad(this.name, request.to);
       const built = buildShipRequest(request, account);
       if (!built.ok) return built;
       const res = await this.call('POST', built.value, false, signal);

@@ -1,5 +1,5 @@
 import { currencyOf } from '../live/currency.ts';
-import { failure, ok, type CarrierResult, type Quote, type RateRequest } from '../carrier.ts';
+import { failure, ok, type CarrierResult, type DomesticRateRequest, type Quote, type RateRequest } from '../carrier.ts';
 import { carrierCatalog } from '../catalog.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
 import { deliveryDate } from '../sim/calendar.ts';
@@ -19,7 +19,7 @@ const fallbackDays: Readonly<Record<string, number>> = { '01': 1, '13': 1, '14':
  * arrival dates. A return is rated as UPS will bill it: the merchant (`to`) is the Shipper whose account pays,
  * the customer ships from `from`, and ShipmentServiceOptions.ReturnService says Print Return Label (Rating.yaml).
  */
-export function buildRateRequest(r: RateRequest, accountNumber: string | undefined): CarrierResult<UpsCall> {
+export function buildRateRequest(r: DomesticRateRequest, accountNumber: string | undefined): CarrierResult<UpsCall> {
   const lines = fitAddressLines({ origin: r.from, destination: r.to }, upsLines.shipping);
   if (!lines.ok) return lines;
   const shipper = r.isReturn ? r.to : r.from;

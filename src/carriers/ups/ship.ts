@@ -1,5 +1,5 @@
 import { currencyOf } from '../live/currency.ts';
-import { failure, ok, type CarrierResult, type PurchaseRequest } from '../carrier.ts';
+import { failure, ok, type CarrierResult, type DomesticPurchaseRequest, type PurchaseRequest } from '../carrier.ts';
 import type { Address } from '../../schemas/address.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
 import { fitAddressLines, upsLines } from './address-lines.ts';
@@ -29,7 +29,7 @@ function party(a: Address, lines: string[], markResidential: boolean): Record<st
  * goes back, the customer (`from`) is ShipFrom, which a return requires, and the Package needs a Description.
  * Some services are not sold as returns; those are refused here rather than by UPS.
  */
-export function buildShipRequest(r: PurchaseRequest, accountNumber: string): CarrierResult<UpsCall> {
+export function buildShipRequest(r: DomesticPurchaseRequest, accountNumber: string): CarrierResult<UpsCall> {
   if (r.isReturn && servicesWithoutReturns.has(r.service)) {
     return failure('service_unavailable', `UPS does not sell service ${r.service} as a return label`);
   }

@@ -12,6 +12,8 @@ import {
   type RateRequest,
   type TrackingResult,
   type VoidOutcome,
+  isDomestic,
+  notShippedAbroad,
 } from '../carrier.ts';
 import { carrierCatalog } from '../catalog.ts';
 import { BearerClient, CarrierRefusal, guard, type GuardWords } from '../live/call.ts';
@@ -57,6 +59,7 @@ export class UspsCarrier implements Carrier {
 
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
     return guard(words('rate search'), async () => {
+      if (!isDomestic(request)) return notShippedAbroad(this.name, request.to);
       const search = (returns: boolean) => this.client.send({ method: 'POST', path: ratePath, json: buildRateRequest(request, returns), idempotent: true, signal });
       const res = await search(request.isReturn === true);
       if (!request.isReturn) return this.answer(res, 'the rate search', (json) => parseRates(json, request));
@@ -69,6 +72,7 @@ export class UspsCarrier implements Carrier {
 
   purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
     return guard(words('label purchase'), async () => {
+      if (!isDomestic(request)) return notShippedAbroad(this.name, request.to);
       const body = request.isReturn ? buildReturnLabelRequest(request) : ok(buildLabelRequest(request));
       if (!body.ok) return body;
       const payment = await this.paymentToken(signal);

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { RateRequest } from '../carrier.ts';
+import type { DomesticRateRequest } from '../carrier.ts';
 import { buildRateRequest, parseCommitments, parseRates } from './rate.ts';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
 
-const request: RateRequest = {
+const request: DomesticRateRequest = {
   from: { street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105' },
   to: { street1: '3120 M St NW', city: 'Washington', state: 'DC', zip: '20007-3704' },
   parcel: { weightLb: 2, dimensionsIn: { length: 6, width: 12, height: 4 } },

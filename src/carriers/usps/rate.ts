@@ -1,4 +1,4 @@
-import { failure, ok, type CarrierResult, type Quote, type RateRequest } from '../carrier.ts';
+import { failure, ok, type CarrierResult, type DomesticRateRequest, type Quote, type RateRequest } from '../carrier.ts';
 import { domesticServices } from '../catalog.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
 import { deliveryDate } from '../sim/calendar.ts';
@@ -14,7 +14,7 @@ const services = domesticServices('usps');
  * return class (`ALL_RETURNS`) when `returns`, priced twice: RETAIL for the list price and COMMERCIAL for what the
  * account pays. The parcel goes with the same size the label will send (fields.ts uspsDimensions).
  */
-export function buildRateRequest(r: RateRequest, returns = r.isReturn === true): Record<string, unknown> {
+export function buildRateRequest(r: DomesticRateRequest, returns = r.isReturn === true): Record<string, unknown> {
   return {
     originZIPCode: splitZip(r.from.zip).ZIPCode,
     destinationZIPCode: splitZip(r.to.zip).ZIPCode,

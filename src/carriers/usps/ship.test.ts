@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { PurchaseRequest } from '../carrier.ts';
+import type { DomesticPurchaseRequest } from '../carrier.ts';
 import { parseCancel, parseCancelError } from './cancel.ts';
 import { buildPaymentRequest, parsePayment, paymentParties } from './payment.ts';
 import { buildLabelRequest, buildReturnLabelRequest, parseLabel } from './ship.ts';
@@ -9,7 +9,7 @@ import { uspsIdempotencyKey } from './idempotency.ts';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
 
-const purchase: PurchaseRequest = {
+const purchase: DomesticPurchaseRequest = {
   from: { name: 'Ada Lovelace', company: 'Analytical Co', street1: '415 Mission St', street2: 'Floor 3', city: 'San Francisco', state: 'ca', zip: '94105', phone: '(415) 555-0100' },
   to: { name: 'Grace Brewster Hopper', street1: '3120 M St NW', city: 'Washington', state: 'DC', zip: '20007-3704', email: 'grace@example.com' },
   parcel: { weightLb: 0.5, dimensionsIn: { length: 6, width: 9, height: 0.25 } },

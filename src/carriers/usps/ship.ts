@@ -1,4 +1,4 @@
-import { failure, ok, type CarrierResult, type PurchasedLabel, type PurchaseRequest } from '../carrier.ts';
+import { failure, ok, type CarrierResult, type DomesticPurchaseRequest, type PurchasedLabel, type PurchaseRequest } from '../carrier.ts';
 import type { LabelFormat } from '../../labels/label-data.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
 import { clipReference, processingCategory, rateIndicator, toUspsAddress, uspsDimensions, ymd } from './fields.ts';
@@ -35,7 +35,7 @@ function parcelOf(r: PurchaseRequest) {
 const references = (r: PurchaseRequest) => (r.reference?.trim() ? { customerReference: [{ referenceNumber: clipReference(r.reference), printReferenceNumber: true }] } : {});
 
 /** `POST /labels/v3/label`: an outbound label (LabelRequest, domestic-labels.yaml 3.9.13). */
-export function buildLabelRequest(r: PurchaseRequest): Record<string, unknown> {
+export function buildLabelRequest(r: DomesticPurchaseRequest): Record<string, unknown> {
   return {
     imageInfo: {
       imageType: imageTypes[r.labelFormat],
@@ -63,7 +63,7 @@ export function buildLabelRequest(r: PurchaseRequest): Record<string, unknown> {
  * USPS manifests return labels the day after they are made. The image options suppressPostage, suppressMailDate
  * and returnLabel are deprecated for returns and left out, as in the spec's GroundAdvantageReturnLabelRequest.
  */
-export function buildReturnLabelRequest(r: PurchaseRequest): CarrierResult<Record<string, unknown>> {
+export function buildReturnLabelRequest(r: DomesticPurchaseRequest): CarrierResult<Record<string, unknown>> {
   const mailClass = returnClassOf(r.service);
   if (!mailClass) return failure('service_unavailable', `USPS sells no return label for ${r.service}; a USPS return can go by USPS Ground Advantage, Priority Mail or Priority Mail Express`);
   return ok({
