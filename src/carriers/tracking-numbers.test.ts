@@ -8,6 +8,7 @@ import {
   fedexTrackingNumber,
   gs1CheckDigit,
   isValidTrackingNumber,
+  s10CheckDigit,
   syntheticTrackingNumber,
   testUpsShipper,
   testUspsMailerId,
@@ -272,4 +273,22 @@ test('synthetic numbers use every byte of the seed, and refuse bad input', () =>
   assert.throws(() => syntheticTrackingNumber('usps', 'MEDIA_MAIL', new Uint8Array(8)), RangeError);
   assert.throws(() => syntheticTrackingNumber('usps', 'toString', new Uint8Array(8)), RangeError);
   assert.throws(() => syntheticTrackingNumber('ups', '3', new Uint8Array(8)), RangeError);
+});
+
+test('USPS international numbers are UPU S10: the check digit of the S10 standard, valid as USPS numbers', () => {
+  const seedFor = (i: number) => createHash('sha256').update(`s10 ${i}`).digest();
+  // S10's own worked example, AA 47312482 9 GB, and the 10 → 0 and 11 → 5 rules.
+  assert.equal(s10CheckDigit('47312482'), 9);
+  assert.equal(s10CheckDigit('12345678'), 5);
+  assert.equal(s10CheckDigit('00000000'), 5);
+  assert.equal(s10CheckDigit('00000001'), 4);
+  const kinds = { PRIORITY_MAIL_EXPRESS_INTERNATIONAL: 'EC', PRIORITY_MAIL_INTERNATIONAL: 'CP', 'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE': 'LX' };
+  for (const [service, letters] of Object.entries(kinds)) {
+    for (let i = 0; i < 50; i++) {
+      const tn = syntheticTrackingNumber('usps', service, seedFor(i));
+      assert.match(tn, new RegExp(`^${letters}[0-9]{9}US$`));
+      assert.deepEqual(detectCarrier(tn), ['usps'], tn);
+      assert.equal(isValidTrackingNumber('usps', `${tn.slice(0, 10)}${(Number(tn[10]) + 1) % 10}US`), false);
+    }
+  }
 });

@@ -108,6 +108,22 @@ export function fedexTrackingNumber(body11: string): string {
   return `${body11}${fedexCheckDigit(body11)}`;
 }
 
+const s10Weights = [8, 6, 4, 2, 3, 5, 9, 7] as const;
+
+/** UPU S10's check digit of an 8-digit serial: weights 8 6 4 2 3 5 9 7, 11 less the sum mod 11, 10 → 0 and 11 → 5. */
+export function s10CheckDigit(serial8: string): number {
+  assertDigits(serial8, 8, 'S10 serial number');
+  const sum = [...serial8].reduce((total, c, i) => total + (c.charCodeAt(0) - 48) * s10Weights[i]!, 0);
+  const check = 11 - (sum % 11);
+  return check === 10 ? 0 : check === 11 ? 5 : check;
+}
+
+/** A UPU S10 item number posted in the US: two service letters, the serial, its check digit, and US. */
+export function s10TrackingNumber(service2: string, serial8: string): string {
+  if (!/^[A-Z]{2}$/.test(service2)) throw new RangeError(`an S10 service indicator is two capital letters, got ${JSON.stringify(service2)}`);
+  return `${service2}${serial8}${s10CheckDigit(serial8)}US`;
+}
+
 /** Whether the last digit of `n` (all digits) is the GS1 check digit of the `covered` digits. */
 function gs1Matches(covered: string, n: string): boolean {
   return gs1CheckDigit(covered) === n.charCodeAt(n.length - 1) - 48;
@@ -118,6 +134,7 @@ function validUps(n: string): boolean {
 }
 
 function validUsps(n: string): boolean {
+  if (/^[A-Z]{2}[0-9]{9}US$/.test(n)) return s10CheckDigit(n.slice(2, 10)) === n.charCodeAt(10) - 48;
   if (!digitsRe.test(n)) return false;
   switch (n.length) {
     case 22:
@@ -200,6 +217,17 @@ export const uspsServiceTypeCodes: Readonly<Record<string, string>> = {
   PRIORITY_MAIL_EXPRESS: '701',
 };
 
+/**
+ * S10 service indicators of USPS's international mail classes, for test-mode numbers: UPU S10 gives E to EMS (Priority
+ * Mail Express International), C to parcels (Priority Mail International) and L to tracked letter-post items
+ * (First-Class Package International Service); the second letter is the post's own choice.
+ */
+export const uspsS10Indicators: Readonly<Record<string, string>> = {
+  PRIORITY_MAIL_EXPRESS_INTERNATIONAL: 'EC',
+  PRIORITY_MAIL_INTERNATIONAL: 'CP',
+  'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE': 'LX',
+};
+
 /** The seed's bytes read as one big-endian integer, mod 10^count, as `count` digits. */
 function seedDigits(seed: Uint8Array, count: number): string {
   let value = 0n;
@@ -212,6 +240,7 @@ function seedDigits(seed: Uint8Array, count: number): string {
  * all of them used, read as a big-endian integer):
  * - UPS: 1Z + `SHPD01` + the API service code as the service indicator (carriers.md 6.1's convention; it must be
  *   2 letters/digits) + seed mod 10^7 + check digit;
+ * - USPS international: the UPU S10 number of uspsS10Indicators's letters, seed mod 10^8 and its check digit;
  * - USPS: 92 + the service's STC from uspsServiceTypeCodes + Mailer ID 927000001 + seed mod 10^7 + check digit;
  * - FedEx: seed mod 10^11 + check digit (the service does not show in the number).
  * UPS and USPS numbers have 10^7 per service, so two random seeds share a number with probability 10^-7.
@@ -223,6 +252,8 @@ export function syntheticTrackingNumber(carrier: TrackingCarrier, serviceCode: s
     case 'ups':
       return upsTrackingNumber(testUpsShipper, serviceCode, seedDigits(seed, 7));
     case 'usps': {
+      const s10 = Object.hasOwn(uspsS10Indicators, serviceCode) ? uspsS10Indicators[serviceCode] : undefined;
+      if (s10 !== undefined) return s10TrackingNumber(s10, seedDigits(seed, 8));
       const stc = Object.hasOwn(uspsServiceTypeCodes, serviceCode) ? uspsServiceTypeCodes[serviceCode] : undefined;
       if (stc === undefined) throw new RangeError(`no USPS service type code for service ${JSON.stringify(serviceCode)}`);
       return uspsTrackingNumber(stc, testUspsMailerId, seedDigits(seed, 7));
