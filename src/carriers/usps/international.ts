@@ -1,0 +1,129 @@
+import { countryOf, customsCurrency, exportFiling, lineAmount, phoneDigits, unitPounds, type AbroadPurchase } from '../abroad.ts';
+import { failure, ok, type CarrierResult, type PurchasedLabel } from '../carrier.ts';
+import { countryName } from '../../labels/customs-figures.ts';
+import type { AnyAddress } from '../../schemas/address.ts';
+import type { ContentsType, Customs } from '../../schemas/customs.ts';
+import { asString, at } from '../live/lenient.ts';
+import { clipReference, processingCategory, rateIndicator, splitAt, toUspsAddress, uspsDimensions, ymd } from './fields.ts';
+import { parseLabel } from './ship.ts';
+
+// USPS International Labels v3 (international-labels.yaml 3.2.2, as copied in Thecodergabe/shipstack
+// specs/usps/international-labels_8.yaml at commit d44e3ecc3e51e764baba9ec8f13c710467962575, 2026-04-08):
+// InternationalLabelRequest with its customsForm, which USPS prints on the label as the CN 22 or CN 23.
+
+export const internationalLabelPath = '/international-labels/v3/international-label';
+
+export const uspsMailClassesAbroad: ReadonlySet<string> = new Set(['FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE', 'PRIORITY_MAIL_INTERNATIONAL', 'PRIORITY_MAIL_EXPRESS_INTERNATIONAL']);
+
+/** customsContentType for each of our contents types. */
+const contentTypes: Readonly<Record<ContentsType, string>> = {
+  merchandise: 'MERCHANDISE', gift: 'GIFT', documents: 'DOCUMENT', returned_goods: 'RETURNED_GOODS', sample: 'COMMERCIAL_SAMPLE', other: 'OTHER',
+};
+
+/** The spec's limits: 30 lines on a customs form, 30 characters of description, 25 of comments, 15 of invoice number, 70 lb. */
+const limits = { lines: 30, description: 30, comments: 25, invoice: 15, pounds: 70 } as const;
+
+/** The least value a line may state (ShippingContents.itemTotalValue `minimum: 0.01`); documents of no value declare it. */
+const leastValue = 0.01;
+
+const clip = (text: string, max: number): string => splitAt(text, max)[0];
+
+/**
+ * InternationalLabelAddress: the person's first and last names, or the company as `firm` when there is no last name
+ * ("The First and Last Name or Firm Name are always required"), the country both by name and by ISO code, the
+ * province and postal code as the country writes them, and the phone with its country code when it has the form.
+ */
+function addressAbroad(a: AnyAddress): Record<string, unknown> {
+  const [first = '', ...rest] = (a.name ?? '').trim().split(/\s+/).filter(Boolean);
+  const firm = a.company?.trim() || (rest.length === 0 ? first : '');
+  const [street, overflow] = splitAt(a.street1, 50);
+  const secondary = [overflow, a.street2?.trim() ?? ''].filter(Boolean).join(' ');
+  const phone = phoneDigits(a.phone).replace(/^0+/, '');
+  return {
+    ...(rest.length > 0 ? { firstName: clip(first, 50), lastName: clip(rest.join(' '), 50) } : {}),
+    ...(firm ? { firm: clip(firm, 50) } : {}),
+    streetAddress: street,
+    ...(secondary ? { secondaryAddress: clip(secondary, 50) } : {}),
+    city: clip(a.city, 28),
+    ...(a.state ? { province: clip(a.state, 40) } : {}),
+    ...(a.zip ? { postalCode: a.zip.trim().toUpperCase().slice(0, 11) } : {}),
+    country: countryName(countryOf(a)),
+    countryISOAlpha2Code: countryOf(a),
+    ...(/^[1-9][0-9]{7,14}$/.test(phone) ? { phone } : {}),
+  };
+}
+
+/**
+ * One line per declared item: its total value in US dollars and total weight in pounds (itemTotalValue and
+ * itemTotalWeight; the per-item fields are deprecated), HS number and country of origin.
+ */
+function contents(c: Customs) {
+  return c.items.map((item) => ({
+    itemDescription: clip(item.description, limits.description),
+    itemQuantity: item.quantity,
+    itemTotalValue: Math.max(leastValue, lineAmount(item)),
+    weightUOM: 'lb',
+    itemTotalWeight: Math.max(0.01, Math.ceil(unitPounds(item) * item.quantity * 100) / 100),
+    HSTariffNumber: item.hs_tariff_number,
+    countryofOrigin: item.origin_country.toUpperCase(),
+  }));
+}
+
+/**
+ * AESITN: "USPS requires the ITN or the Exemption" — the ITN of the EEI filed, written as the regulations cite it
+ * (AES X…), or the exemption's section ("NOEEI 30.37(a)").
+ */
+function aesItn(r: AbroadPurchase): string {
+  const filing = exportFiling(r.customs, r.to);
+  return ('itn' in filing ? `AES ${filing.itn}` : filing.exemption).slice(0, 35);
+}
+
+/**
+ * `POST /international-labels/v3/international-label`. The image types of this API are PDF, TIFF and ZPL: a PNG
+ * label is asked for as PDF, and the file's format is read from its bytes as for every label. What USPS would
+ * refuse is refused here first: a value in another currency than the dollar (values are "in USD"), more lines than
+ * a customs form holds, a parcel over 70 lb.
+ */
+export function buildInternationalLabelRequest(r: AbroadPurchase): CarrierResult<Record<string, unknown>> {
+  const c = r.customs;
+  if (!uspsMailClassesAbroad.has(r.service)) return failure('service_unavailable', `USPS service ${r.service} does not go to another country; choose Priority Mail International, Priority Mail Express International or First-Class Package International Service`);
+  if (customsCurrency(c) !== 'USD') return failure('not_serviced', `USPS takes customs values in US dollars only; this declaration is in ${customsCurrency(c)}`);
+  if (c.items.length > limits.lines) return failure('not_serviced', `A USPS customs form holds at most ${limits.lines} lines; this declaration has ${c.items.length}`);
+  if (r.parcel.weightLb > limits.pounds) return failure('parcel_too_large', `USPS international parcels weigh at most ${limits.pounds} lb`);
+  return ok({
+    imageInfo: { imageType: r.labelFormat === 'zpl' ? 'ZPL203DPI' : 'PDF', labelType: '4X6LABEL' },
+    toAddress: addressAbroad(r.to),
+    fromAddress: toUspsAddress(r.from),
+    packageDescription: {
+      mailClass: r.service,
+      rateIndicator,
+      weightUOM: 'lb',
+      weight: r.parcel.weightLb,
+      dimensionsUOM: 'in',
+      ...uspsDimensions(r.parcel),
+      processingCategory: processingCategory(r.parcel),
+      destinationEntryFacilityType: 'NONE',
+      mailingDate: ymd(r.shipDate),
+      packageOptions: { nonDeliveryOption: c.non_delivery === 'abandon' ? 'ABANDON' : 'RETURN' },
+      ...(r.reference?.trim() ? { customerReference: [{ referenceNumber: clipReference(r.reference), printReferenceNumber: true }] } : {}),
+    },
+    customsForm: {
+      customsContentType: contentTypes[c.contents_type],
+      ...(c.contents_type === 'other' ? { contentComments: clip(c.contents_explanation ?? 'Other', limits.comments) } : {}),
+      AESITN: aesItn(r),
+      ...(c.invoice_number ? { invoiceNumber: c.invoice_number.slice(0, limits.invoice) } : {}),
+      contents: contents(c),
+    },
+  });
+}
+
+/**
+ * The `application/vnd.usps.labels+json` answer (InternationalLabelVendorResponse): the metadata beside labelImage,
+ * with the tracking number as `internationalTrackingNumber`; otherwise read as a domestic label is.
+ */
+export function parseInternationalLabel(json: unknown): CarrierResult<PurchasedLabel> {
+  const meta = at(json, 'labelMetadata') ?? json;
+  const trackingNumber = asString(at(meta, 'internationalTrackingNumber')) ?? asString(at(meta, 'trackingNumber'));
+  if (!trackingNumber) return failure('carrier_error', 'USPS sold an international label without an internationalTrackingNumber');
+  return parseLabel({ ...(meta as object), trackingNumber, labelImage: at(json, 'labelImage') });
+}

@@ -1,0 +1,96 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { CarrierResult } from '../../src/carriers/carrier.ts';
+import { buildInternationalLabelRequest, parseInternationalLabel, uspsMailClassesAbroad } from '../../src/carriers/usps/international.ts';
+import { abroadCases, declarations, merchant, recipientsAbroad } from './abroad-cases.ts';
+import { assertContract, contractViolations } from './check.ts';
+import { InternationalLabelRequest } from './usps/international-labels.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function built(c: CarrierResult<Record<string, unknown>>): Json {
+  if (!c.ok) assert.fail(`the builder refused: ${c.error.detail}`);
+  return c.value;
+}
+
+const base = { from: merchant, labelFormat: 'pdf' as const, idempotencyKey: 'k', parcel: { weightLb: 3 }, shipDate: new Date('2026-11-30T12:00:00Z') };
+
+test('international label requests keep international-labels.yaml with their customs form: every mail class, country and declaration in dollars', () => {
+  let checked = 0;
+  for (const { request, what } of abroadCases([...uspsMailClassesAbroad])) {
+    const c = buildInternationalLabelRequest(request);
+    if (request.customs === declarations.euros) {
+      assert.match(!c.ok ? c.error.detail : 'built', /US dollars only; this declaration is in EUR/, what);
+      continue;
+    }
+    const body = built(c);
+    assertContract(InternationalLabelRequest, body, what);
+    const form = body.customsForm;
+    assert.equal(form.contents.length, request.customs.items.length, what);
+    assert.deepEqual(form.contents.map((l: Json) => l.HSTariffNumber), request.customs.items.map((i) => i.hs_tariff_number), what);
+    assert.equal(body.toAddress.countryISOAlpha2Code, request.to.country, what);
+    assert.equal(form.AESITN, request.customs.aes_itn ? `AES ${request.customs.aes_itn}` : (request.customs.eel_pfc ?? (request.to.country === 'CA' ? 'NOEEI 30.36' : 'NOEEI 30.37(a)')), what);
+    checked++;
+  }
+  assert.ok(checked > 150, `checked ${checked}`);
+});
+
+test('the customs form says what the declaration says: content type, comments, totals in dollars and pounds, non-delivery', () => {
+  const body = built(buildInternationalLabelRequest({ ...base, to: recipientsAbroad.GB!, service: 'PRIORITY_MAIL_INTERNATIONAL', customs: declarations.merchandise! }));
+  assert.equal(body.customsForm.customsContentType, 'MERCHANDISE');
+  assert.deepEqual(body.customsForm.contents[0], { itemDescription: 'Stoneware coffee mug', itemQuantity: 2, itemTotalValue: 37, weightUOM: 'lb', itemTotalWeight: 1.8, HSTariffNumber: '691200', countryofOrigin: 'US' });
+  // 250 g of scarf is 0.5512 lb, rounded up; its 70-character description cut at a word to 30.
+  assert.equal(body.customsForm.contents[1].itemTotalWeight, 0.56);
+  assert.equal(body.customsForm.contents[1].itemDescription, 'Hand-knitted merino wool');
+  assert.equal(body.packageDescription.packageOptions.nonDeliveryOption, 'RETURN');
+  assert.equal(body.toAddress.country, 'UNITED KINGDOM');
+  const other = built(buildInternationalLabelRequest({ ...base, to: recipientsAbroad.FR!, service: 'PRIORITY_MAIL_EXPRESS_INTERNATIONAL', customs: declarations.other! }));
+  assert.equal(other.customsForm.customsContentType, 'OTHER');
+  assert.equal(other.customsForm.contentComments, 'Replacement parts under');
+  const gift = built(buildInternationalLabelRequest({ ...base, to: recipientsAbroad.JP!, service: 'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE', customs: declarations.gift! }));
+  assert.equal(gift.packageDescription.packageOptions.nonDeliveryOption, 'ABANDON');
+});
+
+test('the contract refuses what USPS refuses: no customs form, a vague description, a wrong HS shape, lines without value, OTHER without comments, a phone written with spaces', () => {
+  const good = built(buildInternationalLabelRequest({ ...base, to: recipientsAbroad.DE!, service: 'PRIORITY_MAIL_INTERNATIONAL', customs: declarations.merchandise! }));
+  const faults = (change: (b: Json) => void): string => {
+    const copy = structuredClone(good);
+    change(copy);
+    return contractViolations(InternationalLabelRequest, copy).join('\n');
+  };
+  assert.equal(faults(() => undefined), '');
+  assert.match(faults((b) => delete b.customsForm), /must have required property 'customsForm'/);
+  assert.match(faults((b) => delete b.customsForm.AESITN), /must have required property 'AESITN'/);
+  assert.match(faults((b) => (b.customsForm.contents[0].itemDescription = 'Gift')), /itemDescription must NOT be valid/);
+  assert.match(faults((b) => (b.customsForm.contents[0].itemDescription = 'merchandise')), /itemDescription must NOT be valid/);
+  assert.match(faults((b) => (b.customsForm.contents[0].HSTariffNumber = '6912')), /HSTariffNumber must NOT have fewer than 6 characters/);
+  assert.match(faults((b) => delete b.customsForm.contents[0].itemTotalValue), /must have required property 'itemTotalValue'/);
+  assert.match(faults((b) => (b.customsForm.contents[0].countryofOrigin = 'usa')), /countryofOrigin must match pattern/);
+  assert.match(faults((b) => (b.customsForm.customsContentType = 'OTHER')), /must have required property 'contentComments'/);
+  assert.match(faults((b) => (b.customsForm.contents = [])), /contents must NOT have fewer than 1 items/);
+  assert.match(faults((b) => delete b.toAddress.countryISOAlpha2Code), /must have required property 'countryISOAlpha2Code'/);
+  assert.match(faults((b) => (b.toAddress.phone = '+49 551 390')), /phone must match pattern/);
+  assert.match(faults((b) => (b.packageDescription.mailClass = 'PRIORITY_MAIL')), /mailClass/);
+  assert.match(faults((b) => (b.packageDescription.weight = 71)), /weight must be <= 70/);
+});
+
+test('USPS refuses before it is asked: a domestic mail class abroad, more than 30 lines, over 70 lb', () => {
+  const refused = (c: CarrierResult<unknown>) => (c.ok ? 'built' : `${c.error.code}: ${c.error.detail}`);
+  const to = recipientsAbroad.AU!;
+  assert.match(refused(buildInternationalLabelRequest({ ...base, to, service: 'PRIORITY_MAIL', customs: declarations.gift! })), /^service_unavailable/);
+  const many = { ...declarations.gift!, items: Array.from({ length: 31 }, () => declarations.gift!.items[0]!) };
+  assert.match(refused(buildInternationalLabelRequest({ ...base, to, service: 'PRIORITY_MAIL_INTERNATIONAL', customs: many })), /^not_serviced: A USPS customs form holds at most 30 lines/);
+  assert.match(refused(buildInternationalLabelRequest({ ...base, to, service: 'PRIORITY_MAIL_INTERNATIONAL', customs: declarations.gift!, parcel: { weightLb: 71 } })), /^parcel_too_large/);
+});
+
+test('an international label answer is read by its internationalTrackingNumber, postage and fees', () => {
+  const pdf = Buffer.from('%PDF-1.7\n% label\n%%EOF\n');
+  const answer = { internationalTrackingNumber: 'LZ123456785US', postage: 52.1, fees: [{ name: 'Nonstandard', price: 1.5 }], labelImage: pdf.toString('base64') };
+  const parsed = parseInternationalLabel(answer);
+  assert.ok(parsed.ok);
+  assert.equal(parsed.value.trackingNumber, 'LZ123456785US');
+  assert.equal(parsed.value.postageCents, 5360);
+  assert.equal(parsed.value.file?.format, 'pdf');
+  const missing = parseInternationalLabel({ postage: 1, labelImage: pdf.toString('base64') });
+  assert.ok(!missing.ok && /internationalTrackingNumber/.test(missing.error.detail));
+});
