@@ -13,7 +13,7 @@ export const recipientsAbroad: Record<string, AnyAddress> = {
   CA: { name: 'Grace Tremblay', street1: '24 Sussex Dr', city: 'Ottawa', state: 'ON', zip: 'K1M 1M4', country: 'CA', phone: '+1 613 555 0199' },
   MX: { name: 'Frida Kahlo', street1: 'Londres 247', street2: 'Del Carmen, Coyoacán', city: 'Ciudad de México', state: 'CMX', zip: '04100', country: 'MX', phone: '+52 55 5554 5999' },
   GB: { name: 'Alan Turing', company: 'Bletchley Park Trust', street1: 'The Mansion, Bletchley Park', city: 'Milton Keynes', zip: 'MK3 6EB', country: 'GB', phone: '+44 1908 640404', email: 'alan@example.co.uk' },
-  DE: { name: 'Emmy Noether', street1: 'Bunsenstraße 3-5', city: 'Göttingen', zip: '37073', country: 'DE', phone: '+49 551 390' },
+  DE: { name: 'Emmy Noether', street1: 'Bunsenstraße 3-5', city: 'Göttingen', zip: '37073', country: 'DE', phone: '+49 551 39 21000' },
   FR: { name: 'Marie Curie', street1: '11 Rue Pierre et Marie Curie', city: 'Paris', zip: '75005', country: 'FR', phone: '+33 1 42 34 67 00' },
   AU: { name: 'Ruby Payne-Scott', street1: '1 Macquarie St', city: 'Sydney', state: 'NSW', zip: '2000', country: 'AU', phone: '+61 2 9230 2000' },
   JP: { name: 'Hideki Yukawa', street1: '1-1 Chiyoda', city: 'Chiyoda-ku, Tokyo', zip: '100-0001', country: 'JP', phone: '+81 3 3213 1111' },

@@ -1,4 +1,4 @@
-import type { Address } from '../../schemas/address.ts';
+import type { Address, AnyAddress } from '../../schemas/address.ts';
 import { failure, ok, type CarrierResult } from '../carrier.ts';
 
 /**
@@ -34,7 +34,7 @@ function wrap(street: string): string[] {
  * The address's streets as FedEx's streetLines: street1 and street2 each on their own lines, a long one wrapped
  * rather than cut, since FedEx prints what it gets. Undefined when they need more than FedEx's three lines.
  */
-export function fedexStreetLines(a: Address): string[] | undefined {
+export function fedexStreetLines(a: AnyAddress): string[] | undefined {
   const lines = [a.street1, a.street2].filter((s): s is string => !!s && s.trim() !== '').flatMap(wrap);
   return lines.length <= maxLines ? lines : undefined;
 }
@@ -68,7 +68,7 @@ export function rateAddress(a: Address, residential: boolean) {
 }
 
 /** Whether FedEx should treat the address as a home: as the client said, else when it names no company. */
-export function isResidential(a: Address): boolean {
+export function isResidential(a: AnyAddress): boolean {
   return a.residential ?? !a.company;
 }
 
@@ -78,7 +78,7 @@ const fit = (s: string, max: number) => s.trim().slice(0, max).trim();
  * The contact's names within FedEx's lengths: the person (else the company) and the company when there is one;
  * undefined when the address names neither, as FedEx needs one of them.
  */
-export function contactNames(a: Address): { personName: string; companyName?: string } | undefined {
+export function contactNames(a: AnyAddress): { personName: string; companyName?: string } | undefined {
   const person = fit(a.name ?? a.company ?? '', personMax);
   if (!person) return undefined;
   return { personName: person, ...(a.company ? { companyName: fit(a.company, companyMax) } : {}) };

@@ -85,11 +85,12 @@ export const dimensions = closed(
  * specialServiceTypes collection, and the supporting detail must be provided": a returnShipmentDetail goes with
  * RETURN_SHIPMENT, and RETURN_SHIPMENT ("required for creating return shipments") with its returnShipmentDetail.
  */
-export function specialServices(returnTypes: readonly string[], returnDetail: Record<string, TSchema> = {}, returnRequired: string[] = []) {
+export function specialServices(returnTypes: readonly string[], returnDetail: Record<string, TSchema> = {}, returnRequired: string[] = [], details: TProperties = {}) {
   return closed(
     {
       specialServiceTypes: Type.Array(strings(shipmentSpecialServiceTypes), { uniqueItems: true }),
       returnShipmentDetail: closed({ returnType: strings(returnTypes), ...returnDetail }, { required: ['returnType', ...returnRequired] }),
+      ...details,
     },
     {
       allOf: [

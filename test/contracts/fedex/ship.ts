@@ -8,37 +8,132 @@ import { accountNumber, closed, dimensions, isoDate, packagingTypes, pickupTypes
  * API Reference Guide's "Label Stock Types" table (see parts.ts).
  */
 
-/** PartyAddress_2: city, countryCode and streetLines required; city at most 35, postal code 10, state 2. */
+/** The countries whose state and phone FedEx holds to US rules: "the United States and Canada, and Puerto Rico". */
+const northAmerica = ['US', 'CA', 'PR'];
+
+/**
+ * PartyAddress_2: city, countryCode and streetLines required; city at most 35, postal code 10 ("Optional for non
+ * postal-aware countries"); the state has "a two-character … limit" in the US, Canada and Puerto Rico.
+ */
 const partyAddress = closed(
   {
     streetLines,
     city: Type.String({ minLength: 1, maxLength: 35 }),
-    stateOrProvinceCode: Type.String({ maxLength: 2 }),
+    stateOrProvinceCode: Type.String({ minLength: 1 }),
     postalCode: Type.String({ minLength: 1, maxLength: 10 }),
     countryCode: Type.String({ minLength: 2, maxLength: 2 }),
     residential: Type.Boolean(),
   },
-  { required: ['city', 'countryCode', 'streetLines'] },
+  {
+    required: ['city', 'countryCode', 'streetLines'],
+    if: { properties: { countryCode: { enum: northAmerica } } },
+    then: { properties: { stateOrProvinceCode: { maxLength: 2 } } },
+  },
 );
 
 /**
- * PartyContact: phoneNumber required, "For US and CA, a phone number must have exactly 10 digits, plus an optional
- * leading country code of '1' or '+1'" (every party shipd sends is in the US); personName at most 70, companyName
- * 35, emailAddress 80, phoneExtension 6. "You can provide either companyName or personName": one of them is needed.
+ * PartyContact: phoneNumber required, "Minimum length is 10 and supports maximum of 15 for certain countries", and
+ * "For US and CA, a phone number must have exactly 10 digits, plus an optional leading country code of '1' or
+ * '+1'" (the rule is on the party, which knows the country); personName at most 70, companyName 35, emailAddress
+ * 80, phoneExtension 6. "You can provide either companyName or personName": one of them is needed.
  */
 const partyContact = closed(
   {
     personName: Type.String({ minLength: 1, maxLength: 70 }),
     companyName: Type.String({ minLength: 1, maxLength: 35 }),
-    phoneNumber: Type.String({ pattern: '^(\\+?1)?[0-9]{10}$' }),
+    phoneNumber: Type.String({ pattern: '^\\+?[0-9]{10,15}$' }),
     phoneExtension: Type.String({ maxLength: 6 }),
     emailAddress: Type.String({ maxLength: 80 }),
   },
   { required: ['phoneNumber'], anyOf: [{ required: ['personName'] }, { required: ['companyName'] }] },
 );
 
-const party = closed({ address: partyAddress, contact: partyContact }, { required: ['address', 'contact'] });
-const recipient = closed({ address: partyAddress, contact: partyContact, deliveryInstructions: Type.String() }, { required: ['address', 'contact'] });
+const northAmericanPhone = {
+  if: { properties: { address: { properties: { countryCode: { enum: ['US', 'CA'] } } } } },
+  then: { properties: { contact: { properties: { phoneNumber: { pattern: '^(\\+?1)?[0-9]{10}$' } } } } },
+};
+const party = closed({ address: partyAddress, contact: partyContact }, { required: ['address', 'contact'], ...northAmericanPhone });
+const recipient = closed({ address: partyAddress, contact: partyContact, deliveryInstructions: Type.String() }, { required: ['address', 'contact'], ...northAmericanPhone });
+
+/** Money and Customs_Money: an amount and its currency code. */
+const money = closed({ amount: Type.Number(), currency: Type.String({ minLength: 3, maxLength: 3 }) }, { required: ['amount', 'currency'] });
+
+/**
+ * Commodity: description required, at most 450 ("Maximum allowed 450 characters"); countryOfManufacture "required
+ * for International shipments", at most 4; weight in Weight_4, whose units are KG only ("The package and commodity
+ * weight unit should be the same"); quantity and numberOfPieces at most 9,999.
+ */
+const commodity = closed(
+  {
+    description: Type.String({ minLength: 1, maxLength: 450 }),
+    name: Type.String(),
+    countryOfManufacture: Type.String({ minLength: 2, maxLength: 4 }),
+    harmonizedCode: Type.String({ minLength: 1 }),
+    quantity: Type.Integer({ minimum: 1 }),
+    quantityUnits: Type.String({ minLength: 1 }),
+    numberOfPieces: Type.Integer({ minimum: 1, maximum: 9999 }),
+    unitPrice: money,
+    customsValue: money,
+    weight: closed({ units: strings(['KG']), value: Type.Number({ exclusiveMinimum: 0 }) }, { required: ['units', 'value'] }),
+    partNumber: Type.String(),
+    purpose: strings(['BUSINESS', 'CONSUMER']),
+  },
+  { required: ['description'] },
+);
+
+/**
+ * CustomsClearanceDetail: commercialInvoice and commodities required ("Maximum upto 999"); dutiesPayment's
+ * paymentType; exportDetail.exportComplianceStatement "the ITN … AES XYYYYMMDDNNNNNN" or the FTR exemption as a
+ * predefined value ("NO_EEI_30_37_A").
+ */
+const customsClearanceDetail = closed(
+  {
+    dutiesPayment: closed({ paymentType: strings(['SENDER', 'RECIPIENT', 'THIRD_PARTY', 'COLLECT']) }, { required: ['paymentType'] }),
+    isDocumentOnly: Type.Boolean(),
+    commercialInvoice: closed({
+      shipmentPurpose: strings(['GIFT', 'NOT_SOLD', 'PERSONAL_EFFECTS', 'REPAIR_AND_RETURN', 'SAMPLE', 'SOLD']),
+      termsOfSale: Type.String({ minLength: 3, maxLength: 3 }),
+      declarationStatement: Type.String({ maxLength: 554 }),
+      comments: Type.Array(Type.String()),
+      specialInstructions: Type.String(),
+      originatorName: Type.String(),
+    }),
+    commodities: Type.Array(commodity, { minItems: 1, maxItems: 999 }),
+    totalCustomsValue: money,
+    exportDetail: closed({ exportComplianceStatement: Type.String({ pattern: '^(AES ?X[0-9]{14}|NO_EEI_[0-9A-Z_]+)$' }) }),
+  },
+  { required: ['commercialInvoice', 'commodities'] },
+);
+
+/**
+ * ShippingDocumentSpecification, for the commercial invoice: shippingDocumentTypes and commercialInvoiceDetail's
+ * documentFormat (docType PDF, stockType PAPER_LETTER, the only values listed).
+ */
+const shippingDocumentSpecification = closed(
+  {
+    shippingDocumentTypes: Type.Array(strings(['CERTIFICATE_OF_ORIGIN', 'COMMERCIAL_INVOICE', 'CUSTOM_PACKAGE_DOCUMENT', 'CUSTOM_SHIPMENT_DOCUMENT', 'CUSTOMER_SPECIFIED_LABELS', 'EXPORT_DECLARATION', 'GENERAL_AGENCY_AGREEMENT', 'LABEL', 'USMCA_CERTIFICATION_OF_ORIGIN', 'OP_900', 'PENDING_SHIPMENT_EMAIL_NOTIFICATION', 'PRO_FORMA_INVOICE', 'RETURN_INSTRUCTIONS', 'USMCA_COMMERCIAL_INVOICE_CERTIFICATION_OF_ORIGIN']), { minItems: 1 }),
+    commercialInvoiceDetail: closed({ documentFormat: closed({ docType: strings(['PDF']), stockType: strings(['PAPER_LETTER']), locale: Type.String() }) }),
+  },
+  { if: { properties: { shippingDocumentTypes: { contains: { const: 'COMMERCIAL_INVOICE' } } } }, then: { required: ['commercialInvoiceDetail'] } },
+);
+
+/** ETDDetail: the documents sent electronically when ELECTRONIC_TRADE_DOCUMENTS is asked. */
+const etdDetail = { etdDetail: closed({ requestedDocumentTypes: Type.Array(Type.String(), { minItems: 1 }) }) };
+
+/**
+ * A shipment to another country (shipd ships from the US): customsClearanceDetail with each commodity's country
+ * of manufacture, quantity, value and weight; commodity and package weights in one unit, KG.
+ */
+const abroadRules = {
+  if: { properties: { recipients: { contains: { properties: { address: { properties: { countryCode: { not: { const: 'US' } } } } } } } } },
+  then: {
+    required: ['customsClearanceDetail'],
+    properties: {
+      customsClearanceDetail: { properties: { commodities: { items: { required: ['countryOfManufacture', 'quantity', 'quantityUnits', 'customsValue', 'weight'] } } } },
+      requestedPackageLineItems: { items: { properties: { weight: { properties: { units: { const: 'KG' } } } } } },
+    },
+  },
+};
 
 export const imageTypes = ['ZPLII', 'EPL2', 'PDF', 'PNG'] as const;
 export const labelStockTypes = [
@@ -126,7 +221,9 @@ export const fedexShipRequest = closed(
         packagingType: strings(packagingTypes),
         totalWeight: Type.Number(),
         shippingChargesPayment: closed({ paymentType: strings(['SENDER', 'RECIPIENT', 'THIRD_PARTY', 'COLLECT']) }, { required: ['paymentType'] }),
-        shipmentSpecialServices: specialServices(shipReturnTypes, returnDetailFields),
+        shipmentSpecialServices: specialServices(shipReturnTypes, returnDetailFields, [], etdDetail),
+        customsClearanceDetail,
+        shippingDocumentSpecification,
         labelSpecification,
         blockInsightVisibility: Type.Boolean(),
         rateRequestType: Type.Array(strings(['LIST', 'NONE', 'PREFERRED', 'INCENTIVE', 'ACCOUNT', 'RETAIL'])),
@@ -136,8 +233,13 @@ export const fedexShipRequest = closed(
       },
       {
         required: ['labelSpecification', 'packagingType', 'pickupType', 'recipients', 'requestedPackageLineItems', 'serviceType', 'shipper', 'shippingChargesPayment', 'totalWeight'],
-        if: { required: ['serviceType'], properties: { serviceType: { enum: groundServices } } },
-        then: { properties: { requestedPackageLineItems: { items: { properties: { customerReferences: { items: { properties: { value: { maxLength: 30 } } } } } } } } },
+        allOf: [
+          {
+            if: { required: ['serviceType'], properties: { serviceType: { enum: groundServices } } },
+            then: { properties: { requestedPackageLineItems: { items: { properties: { customerReferences: { items: { properties: { value: { maxLength: 30 } } } } } } } } },
+          },
+          abroadRules,
+        ],
       },
     ),
   },

@@ -1,0 +1,157 @@
+import { countryOf, customsCurrency, declaredAmount, documentsOnly, exportFiling, kgPerPound, lineAmount, phoneDigits, purposes, type AbroadPurchase } from '../abroad.ts';
+import { failure, ok, type CarrierResult } from '../carrier.ts';
+import { kilograms } from '../../labels/customs-figures.ts';
+import type { AnyAddress } from '../../schemas/address.ts';
+import type { Customs } from '../../schemas/customs.ts';
+import { cityMax, contactNames, fedexDate, fedexDimensions, fedexStreetLines, isResidential, usPhone } from './party.ts';
+
+// FedEx Ship API abroad: Shipment-Resource.json (ShipStream/fedex-rest-php-sdk resources/models/.raw/ship/v1, commit
+// bc94dcd2c7254f105842125a3eb671c3f614d072, 2025-10-17), CustomsClearanceDetail, Commodity, CommercialInvoice,
+// ExportDetail, ShippingDocumentSpecification and ETDDetail; test/contracts/fedex/ship.ts holds our schema of them.
+
+/** FedEx's services abroad from the US that shipd sells (catalog.ts). */
+export const fedexServicesAbroad: ReadonlySet<string> = new Set(['FEDEX_INTERNATIONAL_PRIORITY', 'INTERNATIONAL_ECONOMY', 'FEDEX_INTERNATIONAL_CONNECT_PLUS', 'FEDEX_GROUND']);
+
+/** Our label formats as FedEx image and stock types, as at home (ship.ts). */
+const labelSpecs = { pdf: { imageType: 'PDF', labelStockType: 'PAPER_4X6' }, png: { imageType: 'PNG', labelStockType: 'PAPER_4X6' }, zpl: { imageType: 'ZPLII', labelStockType: 'STOCK_4X6' } } as const;
+
+/** CommercialInvoice.shipmentPurpose for each of our purposes. */
+const shipmentPurposes = { sale: 'SOLD', gift: 'GIFT', sample: 'SAMPLE', return: 'REPAIR_AND_RETURN', documents: 'NOT_SOLD', other: 'NOT_SOLD' } as const;
+
+/** Kilograms up to the next hundredth: commodity weights are in KG only, and the package's must be in the same unit. */
+const kg = (value: number): number => Math.max(0.01, Math.ceil(Number((value * 100).toFixed(6))) / 100);
+
+/**
+ * A phone FedEx takes: "Minimum length is 10 and supports maximum of 15", and in the US and Canada exactly 10
+ * digits (a leading 1 dropped).
+ */
+function recipientPhone(a: AnyAddress): string | undefined {
+  if (['US', 'CA'].includes(countryOf(a))) return usPhone(a.phone);
+  const digits = phoneDigits(a.phone);
+  return digits.length >= 10 && digits.length <= 15 ? digits : undefined;
+}
+
+/**
+ * ExportDetail.exportComplianceStatement: the ITN as "AES XYYYYMMDDNNNNNN", or the FTR exemption as FedEx's
+ * predefined value ("NO_EEI_30_37_A" for 30.37(a)).
+ */
+function complianceStatement(c: Customs, to: AnyAddress): string {
+  const filing = exportFiling(c, to);
+  if ('itn' in filing) return `AES ${filing.itn}`;
+  const section = /30\.(\d+)(?:\s*\(([a-z])\))?/i.exec(filing.exemption);
+  return section ? `NO_EEI_30_${section[1]}${section[2] ? `_${section[2].toUpperCase()}` : ''}` : 'NO_EEI_30_37_A';
+}
+
+/** One commodity per declared line: what it is, where it was made, how many, what each is worth, what they weigh. */
+function commodities(c: Customs) {
+  const currency = customsCurrency(c);
+  return c.items.map((item) => ({
+    description: item.description.slice(0, 450),
+    countryOfManufacture: item.origin_country.toUpperCase(),
+    harmonizedCode: item.hs_tariff_number,
+    quantity: item.quantity,
+    quantityUnits: 'PCS',
+    numberOfPieces: Math.min(9999, item.quantity),
+    unitPrice: { amount: Number(item.unit_value.amount), currency },
+    customsValue: { amount: lineAmount(item), currency },
+    weight: { units: 'KG', value: kg(kilograms(item.weight) * item.quantity) },
+    ...(item.sku ? { partNumber: item.sku } : {}),
+  }));
+}
+
+/**
+ * customsClearanceDetail: who pays duties and taxes (the shipper for DDP, the recipient for DAP), the commercial
+ * invoice's purpose, terms and the signer's certification, the commodities, their total and the export filing.
+ */
+function customsClearance(r: AbroadPurchase) {
+  const c = r.customs;
+  const purpose = purposes[c.contents_type];
+  return {
+    dutiesPayment: { paymentType: c.incoterm === 'DDP' ? 'SENDER' : 'RECIPIENT' },
+    isDocumentOnly: documentsOnly(c),
+    commercialInvoice: {
+      shipmentPurpose: shipmentPurposes[purpose],
+      termsOfSale: c.incoterm ?? 'DAP',
+      declarationStatement: `I, ${c.signer.trim()}, certify that the information on this invoice is true and correct and that the contents of this shipment are as stated above.`.slice(0, 554),
+      ...(purpose === 'other' && c.contents_explanation ? { specialInstructions: c.contents_explanation } : {}),
+      ...(c.invoice_number ? { comments: [`Invoice ${c.invoice_number}`] } : {}),
+    },
+    commodities: commodities(c),
+    totalCustomsValue: { amount: declaredAmount(c), currency: customsCurrency(c) },
+    exportDetail: { exportComplianceStatement: complianceStatement(c, r.to) },
+  };
+}
+
+/** How the commercial invoice travels: printed by FedEx as a PDF to go with the parcel, or sent electronically (ETD). */
+export interface InvoiceChoice {
+  electronicTradeDocuments: boolean;
+}
+
+/**
+ * The ship request abroad. The shipper (the merchant, in the US) and the recipient with the phone FedEx requires;
+ * package weights in kilograms, as the commodities' must be; the commercial invoice asked for as a document
+ * (shippingDocumentSpecification) unless the parcel holds documents of no commercial value, and with ETD uploaded to
+ * customs electronically (shipmentSpecialServices ELECTRONIC_TRADE_DOCUMENTS with etdDetail).
+ */
+export function buildShipRequestAbroad(r: AbroadPurchase, accountNumber: string, invoice: InvoiceChoice): CarrierResult<Record<string, unknown>> {
+  if (!fedexServicesAbroad.has(r.service)) return failure('service_unavailable', `FedEx service ${r.service} does not ship from the US to another country`);
+  if (r.service === 'FEDEX_GROUND' && countryOf(r.to) !== 'CA') return failure('service_unavailable', `FedEx International Ground goes from the US to Canada only, not to ${countryOf(r.to)}`);
+  const merchantPhone = usPhone(r.from.phone);
+  if (!merchantPhone) return failure('address_invalid', 'FedEx needs a 10-digit phone number for the ship-from address');
+  const phone = recipientPhone(r.to);
+  if (!phone) return failure('address_invalid', `FedEx needs the recipient's phone number for a shipment abroad: ${['US', 'CA'].includes(countryOf(r.to)) ? '10 digits' : '10 to 15 digits with the country code'}`);
+  const shipperNames = contactNames(r.from);
+  const recipientNames = contactNames(r.to);
+  if (!shipperNames || !recipientNames) return failure('address_invalid', 'FedEx needs a name or a company for the shipper and the recipient');
+  const fromLines = fedexStreetLines(r.from);
+  const toLines = fedexStreetLines(r.to);
+  if (!fromLines || !toLines) return failure('address_invalid', 'FedEx takes at most 3 street lines of 35 characters');
+  if (r.to.city.trim().length > cityMax) return failure('address_invalid', `FedEx ships to a city name of at most ${cityMax} characters; "${r.to.city}" is longer`);
+  const state = r.to.state?.trim().toUpperCase();
+  const withInvoice = !documentsOnly(r.customs);
+  const dimensions = fedexDimensions(r.parcel.dimensionsIn);
+  return ok({
+    labelResponseOptions: 'LABEL',
+    accountNumber: { value: accountNumber },
+    requestedShipment: {
+      shipper: {
+        contact: { ...shipperNames, phoneNumber: merchantPhone },
+        address: { streetLines: fromLines, city: r.from.city.trim(), stateOrProvinceCode: r.from.state.toUpperCase(), postalCode: r.from.zip, countryCode: 'US' },
+      },
+      recipients: [
+        {
+          contact: { ...recipientNames, phoneNumber: phone, ...(r.to.email ? { emailAddress: r.to.email.slice(0, 80) } : {}) },
+          address: {
+            streetLines: toLines,
+            city: r.to.city.trim(),
+            ...(state ? { stateOrProvinceCode: state } : {}),
+            ...(r.to.zip ? { postalCode: r.to.zip.trim().toUpperCase().slice(0, 10) } : {}),
+            countryCode: countryOf(r.to),
+            residential: isResidential(r.to),
+          },
+        },
+      ],
+      shipDatestamp: fedexDate(r.shipDate),
+      serviceType: r.service,
+      packagingType: 'YOUR_PACKAGING',
+      pickupType: 'DROPOFF_AT_FEDEX_LOCATION',
+      shippingChargesPayment: { paymentType: 'SENDER' },
+      ...(withInvoice && invoice.electronicTradeDocuments
+        ? { shipmentSpecialServices: { specialServiceTypes: ['ELECTRONIC_TRADE_DOCUMENTS'], etdDetail: { requestedDocumentTypes: ['COMMERCIAL_INVOICE'] } } }
+        : {}),
+      customsClearanceDetail: customsClearance(r),
+      ...(withInvoice
+        ? { shippingDocumentSpecification: { shippingDocumentTypes: ['COMMERCIAL_INVOICE'], commercialInvoiceDetail: { documentFormat: { docType: 'PDF', stockType: 'PAPER_LETTER' } } } }
+        : {}),
+      labelSpecification: { ...labelSpecs[r.labelFormat], labelFormatType: 'COMMON2D' },
+      totalWeight: Math.ceil(r.parcel.weightLb * 10) / 10,
+      requestedPackageLineItems: [
+        {
+          weight: { units: 'KG', value: kg(r.parcel.weightLb * kgPerPound) },
+          ...(dimensions ? { dimensions } : {}),
+          ...(r.reference ? { customerReferences: [{ customerReferenceType: 'CUSTOMER_REFERENCE', value: r.reference.trim().slice(0, 30) }] } : {}),
+        },
+      ],
+    },
+  });
+}
