@@ -67,9 +67,10 @@ export interface Quote {
   currency: string;
   billableWeightLb: number;
   zone: string;
-  deliveryDays: number;
-  /** YYYY-MM-DD */
-  estimatedDeliveryDate: string;
+  /** Null where the carrier publishes no transit time for the route (test mode abroad): never guessed. */
+  deliveryDays: number | null;
+  /** YYYY-MM-DD; null with deliveryDays. */
+  estimatedDeliveryDate: string | null;
   guaranteed: boolean;
 }
 
@@ -143,7 +144,7 @@ export interface LabelRef {
   /** YYYY-MM-DD, as quoted. */
   estimatedDeliveryDate?: string;
   from?: Address;
-  to?: Address;
+  to?: AnyAddress;
 }
 
 /** `refunded`: the postage comes back now; `refund_pending`: the carrier refunds later (USPS after its review). */

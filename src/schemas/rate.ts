@@ -46,9 +46,15 @@ export const Rate = Type.Object(
     amount: Type.Ref(Money, { description: 'What you pay' }),
     list_amount: Type.Ref(Money, { description: "The carrier's published retail price" }),
     billable_weight: Type.Ref(Weight, { description: 'The greater of actual and dimensional weight, rounded up to the pound' }),
-    zone: Type.String({ description: "The carrier's zone between the two addresses, as a number without leading zeros (USPS 1–9; UPS and FedEx 2–8, and their own numbers for Alaska, Hawaii and Puerto Rico such as UPS 44)", examples: ['5'] }),
-    delivery_days: Type.Integer({ minimum: 0, description: 'Business days in transit' }),
-    estimated_delivery_date: Type.String({ format: 'date', description: 'The day the carrier expects to deliver, if shipped today', examples: ['2026-11-26'] }),
+    zone: Type.String({ description: "The carrier's zone between the two addresses, as a number without leading zeros (USPS 1–9; UPS and FedEx 2–8, and their own numbers for Alaska, Hawaii and Puerto Rico such as UPS 44); abroad, the carrier's international zone or USPS price group (FedEx zones are letters, such as A)", examples: ['5'] }),
+    delivery_days: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+      description: 'Business days in transit; null where the carrier publishes no transit time for the route (test mode abroad), rather than a guess',
+      examples: [3],
+    }),
+    estimated_delivery_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+      description: 'The day the carrier expects to deliver, if shipped today; null with delivery_days',
+      examples: ['2026-11-26'],
+    }),
     guaranteed: Type.Boolean({ description: 'Whether the carrier guarantees the delivery date' }),
     expires_at: timestamp('Until when it can be bought'),
   },

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import {
   failure,
   isDomestic,
-  notShippedAbroad,
   lengthAndGirthIn,
   ok,
   type Carrier,
@@ -21,7 +20,9 @@ import { syntheticTrackingNumber } from '../tracking-numbers.ts';
 import { magicTracking } from './magic-tracking.ts';
 import { pickupConfirmation } from './pickups.ts';
 import { simulatedTracking } from './tracking-timeline.ts';
-import type { ServiceInfo } from '../catalog.ts';
+import { carrierCatalog, type ServiceInfo } from '../catalog.ts';
+import { priceAbroad } from './international/quote.ts';
+import type { IntlRequest } from './international/types.ts';
 import { billableWeightLb } from './billable-weight.ts';
 import { priceFor } from './pricing.ts';
 import type { SimCarrierTable } from './tables.ts';
@@ -54,6 +55,16 @@ function quoteKey(r: RateRequest): string {
     flat ? `${flat.service}:${flat.listCents}:${flat.accountCents}` : '',
     Math.floor(r.shipDate.getTime() / 86_400_000),
   ].join('|');
+}
+
+/** A request abroad as the international price lists take it. */
+function intlRequest(request: Pick<RateRequest, 'to' | 'parcel'>, services: readonly string[] | undefined): IntlRequest {
+  const { to } = request;
+  return {
+    to: { country: (to.country ?? 'US').toUpperCase(), ...(to.zip && { postalCode: to.zip }), residential: to.residential ?? !to.company },
+    parcel: request.parcel,
+    ...(services && { services }),
+  };
 }
 
 const magicName = (a: { name?: string } | undefined) => (a?.name ?? '').trim().toLowerCase();
@@ -90,7 +101,9 @@ export class SimulatedCarrier implements Carrier {
   ) {
     this.id = table.id;
     this.name = table.name;
-    this.services = table.services.map((s) => ({ code: s.code, name: s.name, domestic: true }));
+    // The domestic services of the table, then the catalog's international ones, priced by ./international.
+    const international = carrierCatalog.find((c) => c.id === table.id)!.services.filter((s) => !s.domestic);
+    this.services = [...table.services.map((s) => ({ code: s.code, name: s.name, domestic: true })), ...international];
   }
 
   async rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
@@ -110,7 +123,7 @@ export class SimulatedCarrier implements Carrier {
 
   private quote(request: RateRequest): CarrierResult<Quote[]> {
     const t = this.table;
-    if (!isDomestic(request)) return notShippedAbroad(t.name, request.to);
+    if (!isDomestic(request)) return this.quoteAbroad(request);
     const reach = zoneFor(t.id, request.from.zip, request.to.zip);
     if (!reach) {
       return failure('not_serviced', `${t.name} does not serve ZIP ${[request.from.zip, request.to.zip].join(' → ')}: no such ZIP`);
@@ -163,6 +176,31 @@ export class SimulatedCarrier implements Carrier {
     return ok(quotes);
   }
 
+  /**
+   * Abroad, from the carrier's published international prices. None of the lists read publishes transit times by
+   * country, so a quote abroad has no delivery estimate rather than an invented one.
+   */
+  private quoteAbroad(request: RateRequest): CarrierResult<Quote[]> {
+    const t = this.table;
+    const priced = priceAbroad(t.id, intlRequest(request, request.services), this.options.accountDiscount);
+    if (!priced.ok) return priced;
+    return ok(
+      priced.value.map((p) => ({
+        carrier: t.id,
+        service: p.service,
+        serviceName: p.serviceName,
+        amountCents: p.amountCents,
+        listAmountCents: p.listAmountCents,
+        currency: 'USD',
+        billableWeightLb: p.billableWeightLb,
+        zone: p.zone,
+        deliveryDays: null,
+        estimatedDeliveryDate: null,
+        guaranteed: false,
+      })),
+    );
+  }
+
   async purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
     const t = this.table;
     const magic = magicName(request.to);
@@ -170,9 +208,14 @@ export class SimulatedCarrier implements Carrier {
     if (magic === `unavailable ${t.id}` || magic === `purchase fails ${t.id}`) {
       return failure('carrier_unavailable', `${t.name} did not sell the label (simulated by the recipient name)`);
     }
-    if (!t.services.some((s) => s.code === request.service)) return failure('service_unavailable', `${t.name} has no service ${request.service}`);
-    if (!isDomestic(request)) return notShippedAbroad(t.name, request.to);
-    if (!zoneFor(t.id, request.from.zip, request.to.zip)) return failure('not_serviced', `${t.name} does not serve ZIP ${request.to.zip}`);
+    const service = this.services.find((s) => s.code === request.service);
+    if (!service) return failure('service_unavailable', `${t.name} has no service ${request.service}`);
+    if (isDomestic(request)) {
+      if (!zoneFor(t.id, request.from.zip, request.to.zip)) return failure('not_serviced', `${t.name} does not serve ZIP ${request.to.zip}`);
+    } else {
+      const priced = priceAbroad(t.id, intlRequest(request, [request.service]), this.options.accountDiscount);
+      if (!priced.ok) return priced;
+    }
     // The idempotency key decides the tracking number, so buying again with it gives the same label back.
     const seed = createHash('sha256').update(`${t.id}:${request.idempotencyKey}`).digest();
     const trackingNumber = syntheticTrackingNumber(t.id, request.service, seed);

@@ -1,6 +1,6 @@
 import { lookupZip, zip3DistanceMiles, zipsOfCity, type ZipInfo } from '../zips.ts';
-import type { LabelRef, TrackingEvent, TrackingResult } from '../carrier.ts';
-import type { Address } from '../../schemas/address.ts';
+import { isDomestic, type LabelRef, type TrackingEvent, type TrackingResult } from '../carrier.ts';
+import type { AnyAddress } from '../../schemas/address.ts';
 
 const second = 1_000;
 const minute = 60_000;
@@ -31,8 +31,12 @@ export function firstScanAt(purchasedAt: Date): Date {
 
 const zipPlace = (z: ZipInfo): Place => ({ city: z.city.toUpperCase(), state: z.state.toUpperCase(), zip: z.zip, country: 'US' });
 
-function place(a: Address | undefined): TrackingEvent['location'] {
+function place(a: AnyAddress | undefined): TrackingEvent['location'] {
   if (!a) return null;
+  const country = (a.country ?? 'US').toUpperCase();
+  if (country !== 'US' || a.zip === undefined || a.state === undefined) {
+    return { city: a.city.toUpperCase(), state: (a.state ?? '').toUpperCase(), zip: a.zip ?? '', country };
+  }
   const known = lookupZip(a.zip);
   return { city: (known?.city ?? a.city).toUpperCase(), state: a.state.toUpperCase(), zip: a.zip.slice(0, 5), country: 'US' };
 }
@@ -124,7 +128,7 @@ function hubsBetween(fromZip: string, toZip: string): Place[] {
 }
 
 /** How a simulated journey ends, chosen by the recipient's name (docs/test-and-live-mode.md). */
-function ending(to: Address | undefined): 'delivered' | 'return_to_sender' | 'failure' | 'available_for_pickup' {
+function ending(to: AnyAddress | undefined): 'delivered' | 'return_to_sender' | 'failure' | 'available_for_pickup' {
   const name = (to?.name ?? '').trim().toLowerCase();
   if (name === 'return to sender') return 'return_to_sender';
   if (name === 'delivery failure') return 'failure';
@@ -156,12 +160,20 @@ function carrierPlan(label: LabelRef, pickup: Date): Step[] {
     { at: label.purchasedAt.getTime(), status: 'pre_transit', description: 'Shipping label created, awaiting item', location: origin },
     { at: pickup.getTime(), status: 'in_transit', description: 'Picked up', location: origin },
   ];
-  const hubs = label.from && label.to ? hubsBetween(label.from.zip, label.to.zip) : [];
-  const leg = (atDestination - pickup.getTime()) / (hubs.length + 1);
-  hubs.forEach((hub, i) => {
+  const abroad = label.to !== undefined && !isDomestic({ to: label.to });
+  // Abroad, the parcel leaves through an export facility and clears the destination's customs instead of passing
+  // US hubs (a foreign postal code may read as a US ZIP).
+  const stops: { place: Place | null; arrived: string; departed: string }[] = abroad
+    ? [
+        { place: origin, arrived: 'Processed through international export facility', departed: 'Departed the United States' },
+        { place: destination, arrived: 'Arrived in the destination country, held for customs', departed: 'Released by customs' },
+      ]
+    : (label.from && label.to ? hubsBetween(label.from.zip, label.to.zip!) : []).map((hub) => ({ place: hub, arrived: 'Arrived at facility', departed: 'Departed facility' }));
+  const leg = (atDestination - pickup.getTime()) / (stops.length + 1);
+  stops.forEach((stop, i) => {
     const arrived = wholeMinute(pickup.getTime() + leg * (i + 1));
-    steps.push({ at: arrived, status: 'in_transit', description: 'Arrived at facility', location: hub });
-    steps.push({ at: wholeMinute(arrived + Math.min(3 * hour, leg / 2)), status: 'in_transit', description: 'Departed facility', location: hub });
+    steps.push({ at: arrived, status: 'in_transit', description: stop.arrived, location: stop.place });
+    steps.push({ at: wholeMinute(arrived + Math.min(3 * hour, leg / 2)), status: 'in_transit', description: stop.departed, location: stop.place });
   });
   // A day on the road without a facility scan still shows one, as carriers' tracking does.
   const moves = [...steps];

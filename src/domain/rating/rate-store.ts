@@ -10,7 +10,7 @@ import type { Quote } from '../../carriers/carrier.ts';
 import { parseRateId, rateIdFor } from './rate-ids.ts';
 
 /** One stored rate: what its Rate cannot derive from the shop (id, expiry) or the catalog (service name). */
-type StoredRate = [carrier: CarrierId, service: string, amountCents: number, listCents: number, billableLb: number, zone: string, days: number, date: string, guaranteed: 0 | 1];
+type StoredRate = [carrier: CarrierId, service: string, amountCents: number, listCents: number, billableLb: number, zone: string, days: number | null, date: string | null, guaranteed: 0 | 1];
 
 const serviceNames = new Map(carrierCatalog.flatMap((c) => c.services.map((s) => [`${c.id}:${s.code}`, s.name] as const)));
 

@@ -104,7 +104,8 @@ export async function quoteAll(ctx: Context, chosen: Carrier[], request: RateReq
       errors.push({ carrier: chosen[i]!.id, code, detail: answer.error.detail });
     }
   });
-  quotes.sort((a, b) => a.amountCents - b.amountCents || a.deliveryDays - b.deliveryDays);
+  // A quote without a transit time sorts after those with one at the same price.
+  quotes.sort((a, b) => a.amountCents - b.amountCents || (a.deliveryDays ?? Infinity) - (b.deliveryDays ?? Infinity));
   return { quotes, errors };
 }
 

@@ -1,3 +1,4 @@
+import type { CarrierId } from '../../../config.ts';
 import { failure, type CarrierResult } from '../../carrier.ts';
 import { fedexInternational2026 } from './fedex-2026.ts';
 import { priceInternational } from './pricing.ts';
@@ -25,4 +26,11 @@ export function priceUspsInternational(request: IntlRequest): CarrierResult<Intl
  */
 export function priceUpsInternational(request: IntlRequest): CarrierResult<IntlPrice[]> {
   return failure('service_unavailable', `UPS test mode cannot price a shipment to ${request.to.country}: UPS's international zone chart from U.S. origins is not among the published material it reads`);
+}
+
+/** A carrier's international prices for the request; `accountDiscount` replaces FedEx's default discount where set. */
+export function priceAbroad(carrier: CarrierId, request: IntlRequest, accountDiscount?: number): CarrierResult<IntlPrice[]> {
+  if (carrier === 'usps') return priceUspsInternational(request);
+  if (carrier === 'fedex') return priceFedexInternational(request, accountDiscount);
+  return priceUpsInternational(request);
 }
