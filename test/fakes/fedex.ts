@@ -62,6 +62,31 @@ const services = [
   { type: 'PRIORITY_OVERNIGHT', name: 'FedEx Priority Overnight®', base: 5600, days: 1 },
 ] as const;
 
+/** Services from the US to another country; International Ground (FEDEX_GROUND) to Canada only. */
+const servicesAbroad = (country: string): string[] => ['FEDEX_INTERNATIONAL_PRIORITY', 'INTERNATIONAL_ECONOMY', 'FEDEX_INTERNATIONAL_CONNECT_PLUS', ...(country === 'CA' ? ['FEDEX_GROUND'] : [])];
+
+/**
+ * What FedEx refuses abroad beyond the schema: an HS code that is not 6 to 10 digits, a commodity value that does
+ * not add up to its quantity times its unit price, a customs total other than the commodities' sum, and a line of
+ * more than $2,500 whose export statement is an exemption instead of an ITN (15 CFR 30.37(a)).
+ */
+function abroadRefusal(shipment: Record<string, any>): { code: string; message: string } | undefined {
+  const customs = shipment.customsClearanceDetail ?? {};
+  const commodities: Record<string, any>[] = customs.commodities ?? [];
+  const cents = (n: unknown) => Math.round(Number(n) * 100);
+  for (const c of commodities) {
+    if (c.harmonizedCode !== undefined && !/^[0-9]{6,10}$/.test(String(c.harmonizedCode))) return { code: 'COMMODITY.HARMONIZEDCODE.INVALID', message: 'Harmonized code is invalid.' };
+    if (c.unitPrice && c.customsValue && cents(c.unitPrice.amount) * Number(c.quantity) !== cents(c.customsValue.amount)) return { code: 'COMMODITY.CUSTOMSVALUE.MISMATCH', message: 'Customs value does not equal quantity times unit price.' };
+  }
+  const sum = commodities.reduce((t, c) => t + cents(c.customsValue?.amount), 0);
+  if (customs.totalCustomsValue && cents(customs.totalCustomsValue.amount) !== sum) return { code: 'CUSTOMSVALUE.TOTAL.MISMATCH', message: 'Total customs value does not equal the sum of the commodities.' };
+  const statement = String(customs.exportDetail?.exportComplianceStatement ?? '');
+  if (commodities.some((c) => c.customsValue?.currency === 'USD' && Number(c.customsValue.amount) > 2500) && !statement.startsWith('AES')) {
+    return { code: 'EXPORTDETAIL.ITN.REQUIRED', message: 'An ITN is required for a commodity valued over 2,500 USD.' };
+  }
+  return undefined;
+}
+
 const words = ['ONE_DAY', 'TWO_DAYS', 'THREE_DAYS'];
 
 function addWeekdays(date: string, days: number): string {
@@ -229,7 +254,11 @@ export async function startFedexFake(): Promise<FedexFake> {
   function ship(body: Record<string, any>, res: ServerResponse): void {
     const shipment = body.requestedShipment ?? {};
     const spec = shipment.labelSpecification ?? {};
-    if (!services.some((s) => s.type === shipment.serviceType)) return sendJson(res, 400, envelope('SERVICETYPE.NOT.ALLOWED', 'This service type is not allowed.'));
+    const country = String(shipment.recipients?.[0]?.address?.countryCode ?? 'US');
+    const sells = country === 'US' ? services.some((s) => s.type === shipment.serviceType) : servicesAbroad(country).includes(shipment.serviceType);
+    if (!sells) return sendJson(res, 400, envelope('SERVICETYPE.NOT.ALLOWED', 'This service type is not allowed.'));
+    const refusedAbroad = country === 'US' ? undefined : abroadRefusal(shipment);
+    if (refusedAbroad) return sendJson(res, 400, envelope(refusedAbroad.code, refusedAbroad.message));
     if (spec.imageType === 'EPL2') return sendJson(res, 400, envelope('LABELSPECIFICATION.IMAGETYPE.INVALID', 'The fake prints no EPL2 labels.'));
     const trackingNumber = fedexTrackingNumber(String(79400000000 + ++sequence));
     sold.set(trackingNumber, { cancelled: false });
@@ -255,6 +284,11 @@ export async function startFedexFake(): Promise<FedexFake> {
                 packageDocuments: many([{ contentType: 'LABEL', docType: spec.imageType, copiesToPrint: 1, encodedLabel: image[spec.imageType]!.toString('base64') }]),
               },
             ]),
+            // The invoice asked for in shippingDocumentSpecification, printed (or, with ETD, uploaded and returned too).
+            ...(shipment.shippingDocumentSpecification?.shippingDocumentTypes?.includes('COMMERCIAL_INVOICE')
+              ? { shipmentDocuments: many([{ contentType: 'COMMERCIAL_INVOICE', docType: 'PDF', copiesToPrint: 3, encodedLabel: Buffer.from(`%PDF-1.4\n% FedEx commercial invoice ${trackingNumber}\n%%EOF\n`).toString('base64') }]) }
+              : {}),
+            ...(shipment.shipmentSpecialServices?.specialServiceTypes?.includes('ELECTRONIC_TRADE_DOCUMENTS') ? { completedEtdDetail: { folderId: `etd-${trackingNumber}`, type: 'COMMERCIAL_INVOICE' } } : {}),
             completedShipmentDetail: {
               masterTrackingId: { trackingNumber, formId: '0201', trackingIdType: 'FEDEX' },
               // The list entry first, as FedEx may order them: actualRateType names the one charged.

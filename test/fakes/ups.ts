@@ -69,6 +69,15 @@ const offered: { code: string; base: number; perLb: number; days: number }[] = [
   { code: '14', base: 79.5, perLb: 4.2, days: 1 },
 ];
 
+/** Services from the US to another country, priced the same deterministic way; Standard (11) to Canada and Mexico only. */
+const offeredAbroad: { code: string; base: number; perLb: number; days: number }[] = [
+  { code: '11', base: 28.9, perLb: 2.1, days: 5 },
+  { code: '08', base: 74.6, perLb: 4.9, days: 5 },
+  { code: '65', base: 88.2, perLb: 5.6, days: 3 },
+  { code: '07', base: 96.4, perLb: 6.2, days: 2 },
+];
+const servicesTo = (country: string) => (country === 'US' ? offered : offeredAbroad.filter((o) => o.code !== '11' || ['CA', 'MX'].includes(country)));
+
 const money = (n: number): string => n.toFixed(2);
 
 function addBusinessDays(yyyymmdd: string, days: number): string {
@@ -85,6 +94,16 @@ const get = (v: unknown, ...path: string[]): unknown =>
   path.reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), v);
 
 const errorBody = (code: string, message: string) => ({ response: { errors: [{ code, message }] } });
+
+/** What UPS refuses abroad beyond the schema: an invoice line of more than $2,500 without an ITN on it (15 CFR 30.37(a)). */
+function abroadRefusal(forms: unknown): { code: string; message: string } | undefined {
+  if (forms === undefined) return undefined;
+  const products = [get(forms, 'Product')].flat();
+  const currency = String(get(forms, 'CurrencyCode') ?? '');
+  const over = products.some((p) => currency === 'USD' && Number(get(p, 'Unit', 'Value')) * Number(get(p, 'Unit', 'Number')) > 2500);
+  if (over && !/AES\s*X\d{14}/.test(String(get(forms, 'Comments') ?? ''))) return { code: '120432', message: 'A line valued over 2,500 USD requires EEI: give the ITN.' };
+  return undefined;
+}
 
 /** The contract each API path answers to; the path patterns in the schemas say which versions exist. */
 function contractOf(method: string, path: string): TSchema | undefined {
@@ -208,12 +227,13 @@ export async function startUpsFake(): Promise<UpsFake> {
     if (!shipment || !Number.isFinite(weight) || weight <= 0) return sendJson(res, 400, errorBody('111035', 'Missing or invalid package weight'));
     if (weight > 150) return sendJson(res, 400, errorBody('111036', 'The maximum per package weight for the selected service is 150 pounds'));
     const toZip = String(get(shipment, 'ShipTo', 'Address', 'PostalCode') ?? '');
-    if (!/^\d{5}(\d{4})?$/.test(toZip) || toZip.startsWith('000')) return sendJson(res, 400, errorBody('111285', 'The postal code is invalid for the state.'));
+    const country = String(get(shipment, 'ShipTo', 'Address', 'CountryCode') ?? 'US');
+    if (country === 'US' && (!/^\d{5}(\d{4})?$/.test(toZip) || toZip.startsWith('000'))) return sendJson(res, 400, errorBody('111285', 'The postal code is invalid for the state.'));
     const negotiated = get(shipment, 'ShipmentRatingOptions', 'NegotiatedRatesIndicator') !== undefined;
     const pickup = String(get(shipment, 'DeliveryTimeInformation', 'Pickup', 'Date') ?? '20260302');
     const withTransit = get(shipment, 'DeliveryTimeInformation') !== undefined;
     const billed = Math.ceil(weight);
-    const rated = offered.map((o) => {
+    const rated = servicesTo(country).map((o) => {
       const total = o.base + o.perLb * (billed - 1);
       return {
         Service: { Code: o.code, Description: '' },
@@ -267,15 +287,19 @@ export async function startUpsFake(): Promise<UpsFake> {
     const pkg = [get(shipment, 'Package')].flat()[0];
     if (get(pkg, 'Packaging', 'Code') === undefined) return sendJson(res, 400, errorBody('120701', 'Missing or invalid Packaging type'));
     const service = String(get(shipment, 'Service', 'Code') ?? '');
-    const known = offered.find((o) => o.code === service);
+    const country = String(get(shipment, 'ShipTo', 'Address', 'CountryCode') ?? 'US');
+    const known = servicesTo(country).find((o) => o.code === service);
     if (!known) return sendJson(res, 400, errorBody('111100', 'The requested service is invalid from the selected origin.'));
+    const forms = get(shipment, 'ShipmentServiceOptions', 'InternationalForms');
+    const refusedAbroad = country === 'US' ? undefined : abroadRefusal(forms);
+    if (refusedAbroad) return sendJson(res, 400, errorBody(refusedAbroad.code, refusedAbroad.message));
     const format = String(get(request, 'LabelSpecification', 'LabelImageFormat', 'Code') ?? '');
     if (!['GIF', 'ZPL', 'EPL', 'SPL'].includes(format)) return sendJson(res, 400, errorBody('120502', `Invalid LabelImageFormat code ${format}`));
     if (format !== 'GIF' && get(request, 'LabelSpecification', 'LabelStockSize', 'Height') === undefined) {
       return sendJson(res, 400, errorBody('120519', 'Missing or invalid LabelStockSize for thermal labels'));
     }
     const toZip = String(get(shipment, 'ShipTo', 'Address', 'PostalCode') ?? '');
-    if (!/^\d{5}(\d{4})?$/.test(toZip)) return sendJson(res, 400, errorBody('120802', 'Address Validation Error on ShipTo address'));
+    if (country === 'US' && !/^\d{5}(\d{4})?$/.test(toZip)) return sendJson(res, 400, errorBody('120802', 'Address Validation Error on ShipTo address'));
     const tn = upsTrackingNumber(shipper.padEnd(6, '0').slice(0, 6), service, String(nextReference++).padStart(7, '0'));
     shipments.set(tn, { id: tn, service, format, voided: false, stage: 'label' });
     const weight = Math.ceil(Number(get(pkg, 'PackageWeight', 'Weight')) || 1);
@@ -293,6 +317,8 @@ export async function startUpsFake(): Promise<UpsFake> {
           NegotiatedRateCharges: { TotalCharge: { CurrencyCode: 'USD', MonetaryValue: money(total * 0.8) } },
           BillingWeight: { UnitOfMeasurement: { Code: 'LBS', Description: 'Pounds' }, Weight: weight.toFixed(1) },
           ShipmentIdentificationNumber: tn,
+          // Without Paperless Invoice on the account, UPS answers the invoice it made as a form image to print.
+          ...(forms ? { Form: { Code: '01', Description: 'All Requested International Forms', Image: { ImageFormat: { Code: 'PDF', Description: 'PDF' }, GraphicImage: Buffer.from(fakePdf(`invoice ${tn}`)).toString('base64') }, FormGroupId: tn.slice(2) } } : {}),
           PackageResults: list([
             {
               TrackingNumber: tn,

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { testUspsMailerId, uspsServiceTypeCodes, uspsTrackingNumber } from '../../src/carriers/tracking-numbers.ts';
+import { s10TrackingNumber, testUspsMailerId, uspsS10Indicators, uspsServiceTypeCodes, uspsTrackingNumber } from '../../src/carriers/tracking-numbers.ts';
 import type { TSchema } from '@sinclair/typebox';
 import { compileContracts, contractViolations } from '../contracts/check.ts';
 import { AddressQuery } from '../contracts/usps/addresses.ts';
+import { InternationalLabelRequest } from '../contracts/usps/international-labels.ts';
 import { CancelHeaders, CancelPath, LabelHeaders, LabelRequest, ReturnLabelRequest } from '../contracts/usps/labels.ts';
 import { ClientCredentialsRequest } from '../contracts/usps/oauth.ts';
 import { PaymentAuthorizationRequest } from '../contracts/usps/payments.ts';
@@ -135,7 +136,7 @@ async function readBody(req: IncomingMessage): Promise<{ raw: string; parsed: un
 const get = (v: unknown, key: string): unknown => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined);
 
 export async function startUspsFake(): Promise<UspsFake> {
-  compileContracts([AddressQuery, CancelHeaders, CancelPath, LabelHeaders, LabelRequest, ReturnLabelRequest, ClientCredentialsRequest, PaymentAuthorizationRequest, DomesticOptionsRequest, TrackingPath, TrackingQuery]);
+  compileContracts([AddressQuery, CancelHeaders, CancelPath, LabelHeaders, LabelRequest, ReturnLabelRequest, InternationalLabelRequest, ClientCredentialsRequest, PaymentAuthorizationRequest, DomesticOptionsRequest, TrackingPath, TrackingQuery]);
   const tokens = new Set<string>();
   const payments = new Set<string>();
   const labels = new Map<string, SoldLabel>();
@@ -351,6 +352,57 @@ export async function startUspsFake(): Promise<UspsFake> {
     answerLabel(req, res, answer, returns);
   }
 
+  /**
+   * `POST /international-labels/v3/international-label`: the request held against InternationalLabelRequest, then
+   * refused where USPS's rules go beyond the schema (IMM 250 and 520: First-Class Package International Service up
+   * to 4 lb and $400 of contents; an item line over $2,500 cannot cite the 30.37(a) exemption). The answer is an
+   * InternationalLabelVendorResponse: an S10 internationalTrackingNumber, postage and the label with its customs form.
+   */
+  function internationalLabel(req: IncomingMessage, res: ServerResponse, body: unknown, raw: string): void {
+    const api = '/international-labels/v3';
+    if (!payments.has(String(req.headers['x-payment-authorization-token'] ?? ''))) {
+      sendJson(res, 403, envelope(api, 403, 'Forbidden', [{ code: '403', detail: 'A valid X-Payment-Authorization-Token header is required.' }]));
+      return;
+    }
+    if (refused(res, api, [[LabelHeaders, req.headers], [InternationalLabelRequest, body]])) return;
+    const key = String(req.headers['x-idempotency-key'] ?? '');
+    const earlier = key ? byIdempotencyKey.get(key) : undefined;
+    if (earlier && earlier.body === raw) return answerLabel(req, res, earlier.answer, false);
+    const pkg = get(body, 'packageDescription');
+    const mailClass = String(get(pkg, 'mailClass'));
+    const weight = Number(get(pkg, 'weight'));
+    const lines = [get(get(body, 'customsForm'), 'contents')].flat() as unknown[];
+    const value = lines.reduce<number>((sum, l) => sum + Number(get(l, 'itemTotalValue')), 0);
+    const bad = (code: string, detail: string, parameter: string) => sendJson(res, 400, envelope(api, 400, 'Bad Request', [{ code, detail, parameter }]));
+    if (mailClass === 'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE' && (weight > 4 || value > 400)) {
+      return bad('020301', 'First-Class Package International Service is limited to 4 pounds and a value of $400.', 'packageDescription.weight');
+    }
+    if (lines.some((l) => Number(get(l, 'itemTotalValue')) > 2500) && /30\.37\s*\(a\)/i.test(String(get(get(body, 'customsForm'), 'AESITN')))) {
+      return bad('020302', 'An item valued over $2,500 requires an ITN; the exemption 30.37(a) does not apply.', 'customsForm.AESITN');
+    }
+    const seed = createHash('sha256').update(key || `unkeyed-${labels.size}`).digest();
+    const trackingNumber = s10TrackingNumber(uspsS10Indicators[mailClass]!, String(seed.readUInt32BE(0) % 100_000_000).padStart(8, '0'));
+    const country = String(get(get(body, 'toAddress'), 'countryISOAlpha2Code')).toUpperCase();
+    const imageType = fake.imageOverride ?? String(get(get(body, 'imageInfo'), 'imageType') ?? 'PDF');
+    const render = labelBytes[imageType] ?? labelBytes.PDF!;
+    const answer = {
+      labelAddress: get(body, 'toAddress'),
+      internationalTrackingNumber: trackingNumber,
+      constructCode: 'I01',
+      SKU: 'PXXX0XXXXC00010',
+      postage: Math.round((32 + 4.75 * Math.ceil(weight)) * 100) / 100,
+      extraServices: [],
+      internationalPriceGroup: country === 'CA' ? '1' : country === 'MX' ? '2' : '5',
+      weightUOM: 'lb',
+      weight,
+      fees: [],
+      labelImage: render(trackingNumber, country).toString('base64'),
+    };
+    labels.set(trackingNumber, { trackingNumber, mailClass, toZip: String(get(get(body, 'toAddress'), 'postalCode') ?? ''), stage: 'created', cancel: null });
+    if (key) byIdempotencyKey.set(key, { key, body: raw, answer });
+    answerLabel(req, res, answer, false);
+  }
+
   /** JSON when asked for application/vnd.usps.labels+json; otherwise the default multipart form. */
   function answerLabel(req: IncomingMessage, res: ServerResponse, answer: Record<string, unknown>, returns: boolean): void {
     if (String(req.headers.accept ?? '').includes('application/vnd.usps.labels+json')) {
@@ -493,6 +545,7 @@ export async function startUspsFake(): Promise<UspsFake> {
     if (route === 'POST /payments/v3/payment-authorization') return payment(res, parsed);
     if (route === 'POST /labels/v3/label') return label(req, res, parsed, raw, false);
     if (route === 'POST /labels/v3/return-label') return label(req, res, parsed, raw, true);
+    if (route === 'POST /international-labels/v3/international-label') return internationalLabel(req, res, parsed, raw);
     const cancelMatch = req.method === 'DELETE' && url.pathname.match(/^\/labels\/v3\/label\/([^/]+)$/);
     if (cancelMatch) return cancel(req, res, decodeURIComponent(cancelMatch[1]!));
     const trackMatch = req.method === 'GET' && url.pathname.match(/^\/tracking\/v3\/tracking\/([^/]+)$/);

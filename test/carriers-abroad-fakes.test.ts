@@ -1,0 +1,149 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { AbroadPurchase } from '../src/carriers/abroad.ts';
+import { buildShipRequestAbroad as buildFedexShip } from '../src/carriers/fedex/international.ts';
+import { parseShipResponse as parseFedexShip } from '../src/carriers/fedex/ship.ts';
+import { isValidTrackingNumber } from '../src/carriers/tracking-numbers.ts';
+import { buildRateRequestAbroad, buildShipRequestAbroad as buildUpsShip, parseInvoiceForm } from '../src/carriers/ups/international.ts';
+import { parseShipResponse as parseUpsShip } from '../src/carriers/ups/ship.ts';
+import { buildTokenRequest as upsToken } from '../src/carriers/ups/token.ts';
+import { buildInternationalLabelRequest, internationalLabelPath, parseInternationalLabel } from '../src/carriers/usps/international.ts';
+import { buildPaymentRequest, paymentPath } from '../src/carriers/usps/payment.ts';
+import { labelHeaders } from '../src/carriers/usps/ship.ts';
+import { buildTokenRequest as uspsToken, tokenPath as uspsTokenPath } from '../src/carriers/usps/token.ts';
+import { buildTokenRequest as fedexToken, tokenPath as fedexTokenPath } from '../src/carriers/fedex/token.ts';
+import { declarations, merchant, recipientsAbroad } from './contracts/abroad-cases.ts';
+import { startFedexFake, type FedexFake } from './fakes/fedex.ts';
+import { startUpsFake, upsFakeCredentials, type UpsFake } from './fakes/ups.ts';
+import { fakeUspsCredentials, startUspsFake, type UspsFake } from './fakes/usps.ts';
+
+// The international requests the live adapters build, sent over HTTP to the fake carriers, which hold them against
+// the same published contracts and refuse what the carriers refuse; the answers read back by the adapters' parsers.
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+let ups: UpsFake;
+let usps: UspsFake;
+let fedex: FedexFake;
+before(async () => {
+  [ups, usps, fedex] = await Promise.all([startUpsFake(), startUspsFake(), startFedexFake()]);
+});
+after(async () => {
+  await Promise.all([ups.close(), usps.close(), fedex.close()]);
+});
+
+async function send(url: string, init: { method?: string; headers?: Record<string, string>; json?: unknown; form?: Record<string, string> }): Promise<{ status: number; body: Json }> {
+  const headers = { ...init.headers, ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}), ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) };
+  const body = init.json !== undefined ? JSON.stringify(init.json) : init.form ? new URLSearchParams(init.form).toString() : undefined;
+  const res = await fetch(url, { method: init.method ?? 'POST', headers, ...(body !== undefined ? { body } : {}) });
+  return { status: res.status, body: (await res.json()) as Json };
+}
+
+const shipDate = new Date('2026-11-30T12:00:00Z');
+const purchase = (overrides: Partial<AbroadPurchase>): AbroadPurchase => ({
+  from: merchant, to: recipientsAbroad.GB!, customs: declarations.merchandise!, service: '07', labelFormat: 'pdf', idempotencyKey: `k-${Math.random()}`, reference: 'ORD-1043', parcel: { weightLb: 3 }, shipDate, ...overrides,
+});
+
+async function upsBearer(): Promise<string> {
+  const t = upsToken(upsFakeCredentials);
+  return `Bearer ${(await send(`${ups.url}${t.path}`, { headers: t.headers, form: t.form })).body.access_token}`;
+}
+
+test('UPS: a label to the United Kingdom with its invoice, one to Canada, rates abroad; refused without the recipient phone or without an ITN over $2,500', async () => {
+  const authorization = await upsBearer();
+  const post = async (call: { path: string; body?: unknown }) => send(`${ups.url}${call.path}`, { headers: { authorization }, json: call.body });
+  for (const to of [recipientsAbroad.GB!, recipientsAbroad.CA!]) {
+    const built = buildUpsShip(purchase({ to, service: to === recipientsAbroad.CA ? '11' : '07' }), upsFakeCredentials.accountNumber);
+    assert.ok(built.ok);
+    const answer = await post(built.value);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    const label = parseUpsShip(answer.body);
+    assert.ok(label.ok && isValidTrackingNumber('ups', label.value.trackingNumber));
+    assert.match(parseInvoiceForm(answer.body)!.bytes.toString(), /^%PDF/);
+  }
+  const rate = buildRateRequestAbroad({ from: merchant, to: recipientsAbroad.JP!, customs: declarations.gift!, parcel: { weightLb: 2 }, shipDate }, upsFakeCredentials.accountNumber);
+  assert.ok(rate.ok);
+  const rated = await post(rate.value);
+  assert.equal(rated.status, 200);
+  assert.deepEqual(rated.body.RateResponse.RatedShipment.map((r: Json) => r.Service.Code).sort(), ['07', '08', '65']);
+  assert.deepEqual(ups.contractRefusals, []);
+
+  const built = buildUpsShip(purchase({}), upsFakeCredentials.accountNumber);
+  assert.ok(built.ok);
+  const silent = structuredClone(built.value) as Json;
+  delete silent.body.ShipmentRequest.Shipment.ShipTo.Phone;
+  const refused = await post(silent as { path: string });
+  assert.equal(refused.status, 400);
+  assert.match(refused.body.response.errors[0].message, /ShipTo must have required property 'Phone'/);
+  const noItn = buildUpsShip(purchase({ customs: { ...declarations.itn!, aes_itn: undefined, eel_pfc: 'NOEEI 30.37(a)' } }), upsFakeCredentials.accountNumber);
+  assert.ok(noItn.ok);
+  const refusedItn = await post(noItn.value);
+  assert.equal(refusedItn.status, 400);
+  assert.match(refusedItn.body.response.errors[0].message, /requires EEI: give the ITN/);
+  const withItn = buildUpsShip(purchase({ customs: declarations.itn! }), upsFakeCredentials.accountNumber);
+  assert.ok(withItn.ok);
+  assert.equal((await post(withItn.value)).status, 200);
+});
+
+test('USPS: international labels with their customs forms to five countries; refused for First-Class over 4 lb, for an exemption over $2,500, for a vague description', async () => {
+  const token = (await send(`${usps.url}${uspsTokenPath}`, { form: uspsToken(fakeUspsCredentials) })).body.access_token as string;
+  const payment = (await send(`${usps.url}${paymentPath}`, { headers: { authorization: `Bearer ${token}` }, json: buildPaymentRequest(fakeUspsCredentials) })).body.paymentAuthorizationToken as string;
+  const buy = async (r: AbroadPurchase, change: (b: Json) => void = () => undefined) => {
+    const built = buildInternationalLabelRequest(r);
+    assert.ok(built.ok, built.ok ? '' : built.error.detail);
+    const body = structuredClone(built.value) as Json;
+    change(body);
+    return send(`${usps.url}${internationalLabelPath}`, { headers: { authorization: `Bearer ${token}`, ...labelHeaders(payment, r.idempotencyKey) }, json: body });
+  };
+  for (const country of ['CA', 'MX', 'DE', 'AU', 'BR']) {
+    const answer = await buy(purchase({ to: recipientsAbroad[country]!, service: 'PRIORITY_MAIL_INTERNATIONAL', idempotencyKey: `usps-${country}` }));
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    const label = parseInternationalLabel(answer.body);
+    assert.ok(label.ok && isValidTrackingNumber('usps', label.value.trackingNumber), JSON.stringify(label));
+    assert.match(label.ok ? label.value.trackingNumber : '', /^CP\d{9}US$/);
+  }
+  assert.deepEqual(usps.violations, []);
+  const heavy = await buy(purchase({ service: 'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE', parcel: { weightLb: 5 } }));
+  assert.equal(heavy.status, 400);
+  assert.match(heavy.body.error.errors[0].detail, /limited to 4 pounds/);
+  const exempt = await buy(purchase({ service: 'PRIORITY_MAIL_INTERNATIONAL', customs: { ...declarations.itn!, aes_itn: undefined, eel_pfc: 'NOEEI 30.37(a)' } }));
+  assert.equal(exempt.status, 400);
+  assert.match(exempt.body.error.errors[0].detail, /requires an ITN/);
+  const vague = await buy(purchase({ service: 'PRIORITY_MAIL_INTERNATIONAL' }), (b) => (b.customsForm.contents[0].itemDescription = 'Merchandise'));
+  assert.equal(vague.status, 400);
+  assert.match(JSON.stringify(vague.body), /itemDescription must NOT be valid/);
+});
+
+test('FedEx: shipments abroad with the commercial invoice printed and by ETD, Ground to Canada; refused for a short HS code, a wrong total, an exemption over $2,500', async () => {
+  const token = (await send(`${fedex.url}${fedexTokenPath}`, { form: fedexToken({ clientId: fedex.clientId, clientSecret: fedex.clientSecret }) })).body.access_token as string;
+  const ship = async (r: AbroadPurchase, electronicTradeDocuments: boolean, change: (b: Json) => void = () => undefined) => {
+    const built = buildFedexShip(r, fedex.accountNumber, { electronicTradeDocuments });
+    assert.ok(built.ok, built.ok ? '' : built.error.detail);
+    const body = structuredClone(built.value) as Json;
+    change(body);
+    return send(`${fedex.url}/ship/v1/shipments`, { headers: { authorization: `Bearer ${token}` }, json: body });
+  };
+  for (const [r, etd] of [
+    [purchase({ to: recipientsAbroad.FR!, service: 'FEDEX_INTERNATIONAL_PRIORITY' }), false],
+    [purchase({ to: recipientsAbroad.IN!, service: 'INTERNATIONAL_ECONOMY', customs: declarations.ddp! }), true],
+    [purchase({ to: recipientsAbroad.CA!, service: 'FEDEX_GROUND', customs: declarations.gift! }), false],
+  ] as const) {
+    const answer = await ship(r, etd);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    const label = parseFedexShip(answer.body, { ...r, quotedCents: 0, isReturn: false } as never);
+    assert.ok(label.ok && isValidTrackingNumber('fedex', label.value.trackingNumber));
+    const shipment = answer.body.output.transactionShipments[0];
+    assert.equal(shipment.shipmentDocuments[0].contentType, 'COMMERCIAL_INVOICE');
+    assert.equal(Boolean(shipment.completedEtdDetail), etd);
+  }
+  const short = await ship(purchase({ service: 'INTERNATIONAL_ECONOMY' }), false, (b) => (b.requestedShipment.customsClearanceDetail.commodities[0].harmonizedCode = '6912'));
+  assert.equal(short.status, 400);
+  assert.equal(short.body.errors[0].code, 'COMMODITY.HARMONIZEDCODE.INVALID');
+  const total = await ship(purchase({ service: 'INTERNATIONAL_ECONOMY' }), false, (b) => (b.requestedShipment.customsClearanceDetail.totalCustomsValue.amount = 1));
+  assert.equal(total.body.errors[0].code, 'CUSTOMSVALUE.TOTAL.MISMATCH');
+  const exempt = await ship(purchase({ service: 'INTERNATIONAL_ECONOMY', customs: { ...declarations.itn!, aes_itn: undefined, eel_pfc: 'NOEEI 30.37(a)' } }), false);
+  assert.equal(exempt.body.errors[0].code, 'EXPORTDETAIL.ITN.REQUIRED');
+  const unsupported = await ship(purchase({ service: 'INTERNATIONAL_ECONOMY' }), false, (b) => delete b.requestedShipment.customsClearanceDetail);
+  assert.equal(unsupported.status, 400);
+  assert.match(JSON.stringify(unsupported.body), /customsClearanceDetail/);
+});
