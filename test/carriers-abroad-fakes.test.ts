@@ -1,6 +1,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AbroadPurchase } from '../src/carriers/abroad.ts';
+import type { PurchaseRequest } from '../src/carriers/carrier.ts';
+import { FedexCarrier } from '../src/carriers/fedex/adapter.ts';
+import { UpsCarrier } from '../src/carriers/ups/adapter.ts';
+import { UspsCarrier } from '../src/carriers/usps/adapter.ts';
 import { buildShipRequestAbroad as buildFedexShip } from '../src/carriers/fedex/international.ts';
 import { parseShipResponse as parseFedexShip } from '../src/carriers/fedex/ship.ts';
 import { isValidTrackingNumber } from '../src/carriers/tracking-numbers.ts';
@@ -16,6 +20,7 @@ import { declarations, merchant, recipientsAbroad } from './contracts/abroad-cas
 import { startFedexFake, type FedexFake } from './fakes/fedex.ts';
 import { startUpsFake, upsFakeCredentials, type UpsFake } from './fakes/ups.ts';
 import { fakeUspsCredentials, startUspsFake, type UspsFake } from './fakes/usps.ts';
+import { TestClock } from './harness.ts';
 
 // The international requests the live adapters build, sent over HTTP to the fake carriers, which hold them against
 // the same published contracts and refuse what the carriers refuse; the answers read back by the adapters' parsers.
@@ -146,4 +151,39 @@ test('FedEx: shipments abroad with the commercial invoice printed and by ETD, Gr
   const unsupported = await ship(purchase({ service: 'INTERNATIONAL_ECONOMY' }), false, (b) => delete b.requestedShipment.customsClearanceDetail);
   assert.equal(unsupported.status, 400);
   assert.match(JSON.stringify(unsupported.body), /customsClearanceDetail/);
+});
+
+test('the live adapters rate with UPS and buy labels abroad with all three carriers, the customs parts on the wire; a return from abroad and a request without its declaration are not sent', async () => {
+  const clock = new TestClock();
+  const upsCarrier = new UpsCarrier({ credentials: upsFakeCredentials, baseUrl: ups.url, timeoutMs: 5000, clock });
+  const uspsCarrier = new UspsCarrier({ credentials: fakeUspsCredentials, baseUrl: usps.url, timeoutMs: 5000, clock });
+  const fedexCarrier = new FedexCarrier({ credentials: { clientId: fedex.clientId, clientSecret: fedex.clientSecret, accountNumber: fedex.accountNumber }, baseUrl: fedex.url, timeoutMs: 5000, clock });
+  const signal = new AbortController().signal;
+  try {
+    const request = (service: string, to = recipientsAbroad.AU!): PurchaseRequest => ({ ...purchase({ to, service }), quotedCents: 5000, isReturn: false });
+    const quotes = await upsCarrier.rate({ from: merchant, to: recipientsAbroad.MX!, customs: declarations.merchandise!, parcel: { weightLb: 4 }, shipDate }, signal);
+    assert.ok(quotes.ok, quotes.ok ? '' : quotes.error.detail);
+    assert.deepEqual(quotes.value.map((q) => q.service).sort(), ['07', '08', '11', '65']);
+    const shipCalls = ups.calls.length;
+    for (const [carrier, service] of [[upsCarrier, '65'], [uspsCarrier, 'PRIORITY_MAIL_EXPRESS_INTERNATIONAL'], [fedexCarrier, 'FEDEX_INTERNATIONAL_CONNECT_PLUS']] as const) {
+      const bought = await carrier.purchase(request(service), signal);
+      assert.ok(bought.ok, bought.ok ? '' : `${carrier.id}: ${bought.error.detail}`);
+      assert.ok(isValidTrackingNumber(carrier.id, bought.value.trackingNumber), bought.value.trackingNumber);
+    }
+    const sentToUps = ups.calls.slice(shipCalls).find((c) => c.path.endsWith('/ship'))!.body as Json;
+    assert.equal(sentToUps.ShipmentRequest.Shipment.ShipmentServiceOptions.InternationalForms.Product[0].CommodityCode, '691200');
+    const sentToUsps = usps.calls.find((c) => c.path === internationalLabelPath)!.body as Json;
+    assert.equal(sentToUsps.customsForm.contents[0].HSTariffNumber, '691200');
+    const sentToFedex = fedex.calls.filter((c) => c.path === '/ship/v1/shipments').at(-1)!.body as Json;
+    assert.equal(sentToFedex.requestedShipment.customsClearanceDetail.commodities[0].harmonizedCode, '691200');
+    assert.deepEqual(sentToFedex.requestedShipment.shipmentSpecialServices.specialServiceTypes, ['ELECTRONIC_TRADE_DOCUMENTS']);
+
+    const returned = await uspsCarrier.purchase({ ...request('PRIORITY_MAIL_INTERNATIONAL'), isReturn: true }, signal);
+    assert.ok(!returned.ok && returned.error.code === 'not_serviced');
+    const { customs: _customs, ...undeclared } = request('07');
+    const refused = await upsCarrier.purchase(undeclared, signal);
+    assert.ok(!refused.ok && /needs its customs declaration/.test(refused.error.detail));
+  } finally {
+    await Promise.all([upsCarrier.close(), uspsCarrier.close(), fedexCarrier.close()]);
+  }
 });

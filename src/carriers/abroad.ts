@@ -1,7 +1,7 @@
 import type { LabelFormat } from '../labels/label-data.ts';
 import type { Address, AnyAddress } from '../schemas/address.ts';
 import type { ContentsType, Customs } from '../schemas/customs.ts';
-import type { ParcelSpec } from './carrier.ts';
+import { failure, ok, type CarrierResult, type ParcelSpec, type PurchaseRequest, type RateRequest } from './carrier.ts';
 import { kilograms, lineValue, totalValues } from '../labels/customs-figures.ts';
 
 /**
@@ -68,3 +68,14 @@ export const purposes: Readonly<Record<ContentsType, 'sale' | 'gift' | 'sample' 
 
 /** A phone number as digits with its country's calling code kept when the client wrote one (+44 …). */
 export const phoneDigits = (phone: string | undefined): string => (phone ?? '').replace(/\D/g, '');
+
+/**
+ * A rate or purchase request abroad as the international builders take it, or why the carrier is not asked: the
+ * declaration is missing (the checks before any carrier call require one), or it is a return label from abroad,
+ * which shipd does not buy yet.
+ */
+export function abroad<R extends RateRequest | PurchaseRequest>(request: R, carrierName: string): CarrierResult<R & { customs: Customs }> {
+  if (request.isReturn) return failure('not_serviced', `shipd does not buy ${carrierName} return labels from another country yet`);
+  if (!request.customs) return failure('not_serviced', `A ${carrierName} shipment to another country needs its customs declaration`);
+  return ok({ ...request, customs: request.customs });
+}

@@ -15,6 +15,8 @@ import {
   isDomestic,
   notShippedAbroad,
 } from '../carrier.ts';
+import { abroad } from '../abroad.ts';
+import { buildShipRequestAbroad } from './international.ts';
 import { carrierCatalog, type ServiceInfo } from '../catalog.ts';
 import { BearerClient, CarrierRefusal, guard, type GuardWords } from '../live/call.ts';
 import type { CarrierRequest, CarrierResponse } from '../live/http.ts';
@@ -60,11 +62,19 @@ export class FedexCarrier implements Carrier {
     });
   }
 
+  /**
+   * The ship request abroad. The commercial invoice goes to customs electronically (ETD), as the issue asks of live
+   * mode where the carrier supports it; FedEx still returns it as a PDF for the parcel.
+   */
+  private shipAbroad(request: PurchaseRequest): CarrierResult<Record<string, unknown>> {
+    const r = abroad(request, this.name);
+    return r.ok ? buildShipRequestAbroad(r.value, this.account(), { electronicTradeDocuments: true }) : r;
+  }
+
   purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
     return guard(words, async () => {
       if (!this.services.some((s) => s.code === request.service)) return failure('service_unavailable', `FedEx has no service ${request.service} in shipd`);
-      if (!isDomestic(request)) return notShippedAbroad(this.name, request.to);
-      const body = buildShipRequest(request, this.account());
+      const body = isDomestic(request) ? buildShipRequest(request, this.account()) : this.shipAbroad(request);
       if (!body.ok) return body;
       // Not retried: a second send could buy a second label. The key is echoed back, tying FedEx's logs to ours.
       const res = await this.api({

@@ -12,8 +12,9 @@ import {
   type TrackingResult,
   type VoidOutcome,
   isDomestic,
-  notShippedAbroad,
 } from '../carrier.ts';
+import { abroad } from '../abroad.ts';
+import type { Customs } from '../../schemas/customs.ts';
 import { carrierCatalog } from '../catalog.ts';
 import type { Address } from '../../schemas/address.ts';
 import type { LabelFormat } from '../../labels/label-data.ts';
@@ -26,6 +27,7 @@ import { upsErrors, upsFailure } from './errors.ts';
 import { buildRateRequest, parseRateResponse } from './rate.ts';
 import { labelFileOf } from './label-file.ts';
 import { buildLabelRecoveryRequest, parseLabelRecoveryResponse } from './recovery.ts';
+import { buildRateRequestAbroad, buildShipRequestAbroad } from './international.ts';
 import { buildShipRequest, parseShipResponse, type UpsShipment } from './ship.ts';
 import { buildTokenRequest, parseTokenResponse } from './token.ts';
 import { buildTrackRequest, notYetTracked, parseTrackResponse } from './track.ts';
@@ -58,8 +60,7 @@ export class UpsCarrier implements Carrier {
 
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
     return guard(words, async () => {
-      if (!isDomestic(request)) return notShippedAbroad(this.name, request.to);
-      const built = buildRateRequest(request, this.options.credentials.accountNumber);
+      const built = isDomestic(request) ? buildRateRequest(request, this.options.credentials.accountNumber) : this.abroad(request, (r) => buildRateRequestAbroad(r, this.options.credentials.accountNumber));
       if (!built.ok) return built;
       const res = await this.call('POST', built.value, true, signal);
       return this.answer(res, 'rate the shipment', (json) => parseRateResponse(json, request));
@@ -70,8 +71,7 @@ export class UpsCarrier implements Carrier {
     return guard<PurchasedLabel>(words, async () => {
       const account = this.options.credentials.accountNumber;
       if (!account) return failure('credentials_missing', 'Set UPS_ACCOUNT_NUMBER to buy UPS labels: UPS bills them to the shipper number');
-      if (!isDomestic(request)) return notShippedAbroad(this.name, request.to);
-      const built = buildShipRequest(request, account);
+      const built = isDomestic(request) ? buildShipRequest(request, account) : this.abroad(request, (r) => buildShipRequestAbroad(r, account));
       if (!built.ok) return built;
       const res = await this.call('POST', built.value, false, signal);
       const shipped = this.answer(res, 'buy the label', parseShipResponse);
@@ -80,6 +80,12 @@ export class UpsCarrier implements Carrier {
       const file = await this.labelFile(s, request.labelFormat, signal);
       return ok({ trackingNumber: s.trackingNumber, carrierShipmentId: s.shipmentId, postageCents: s.postageCents, currency: s.currency, ...(file ? { file } : {}) });
     });
+  }
+
+  /** A request abroad through its international builder, once it has what one needs. */
+  private abroad<R extends RateRequest | PurchaseRequest>(request: R, build: (r: R & { customs: Customs }) => CarrierResult<UpsCall>): CarrierResult<UpsCall> {
+    const r = abroad(request, this.name);
+    return r.ok ? build(r.value) : r;
   }
 
   /**

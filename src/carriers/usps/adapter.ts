@@ -15,6 +15,8 @@ import {
   isDomestic,
   notShippedAbroad,
 } from '../carrier.ts';
+import { abroad } from '../abroad.ts';
+import { buildInternationalLabelRequest, internationalLabelPath, parseInternationalLabel } from './international.ts';
 import { carrierCatalog } from '../catalog.ts';
 import { BearerClient, CarrierRefusal, guard, type GuardWords } from '../live/call.ts';
 import type { CarrierResponse } from '../live/http.ts';
@@ -72,7 +74,7 @@ export class UspsCarrier implements Carrier {
 
   purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
     return guard(words('label purchase'), async () => {
-      if (!isDomestic(request)) return notShippedAbroad(this.name, request.to);
+      if (!isDomestic(request)) return this.purchaseAbroad(request, signal);
       const body = request.isReturn ? buildReturnLabelRequest(request) : ok(buildLabelRequest(request));
       if (!body.ok) return body;
       const payment = await this.paymentToken(signal);
@@ -88,6 +90,21 @@ export class UspsCarrier implements Carrier {
       });
       return this.answer(res, request.isReturn ? 'the return label purchase' : 'the label purchase', parseLabel);
     });
+  }
+
+  /**
+   * A label abroad (international-labels.yaml): the customs form goes in the label request. That API defines no
+   * X-Idempotency-Key, so the purchase is never resent: a second request could sell a second label.
+   */
+  private async purchaseAbroad(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
+    const r = abroad(request, this.name);
+    if (!r.ok) return r;
+    const body = buildInternationalLabelRequest(r.value);
+    if (!body.ok) return body;
+    const payment = await this.paymentToken(signal);
+    if (!payment.ok) return payment;
+    const res = await this.client.send({ method: 'POST', path: internationalLabelPath, headers: labelHeaders(payment.value, request.idempotencyKey), json: body.value, idempotent: false, signal });
+    return this.answer(res, 'the international label purchase', parseInternationalLabel);
   }
 
   void(label: LabelRef, signal: AbortSignal): Promise<CarrierResult<VoidOutcome>> {
