@@ -153,7 +153,7 @@ test('FedEx: shipments abroad with the commercial invoice printed and by ETD, Gr
   assert.match(JSON.stringify(unsupported.body), /customsClearanceDetail/);
 });
 
-test('the live adapters rate with UPS and buy labels abroad with all three carriers, the customs parts on the wire; a return from abroad and a request without its declaration are not sent', async () => {
+test('the live adapters rate with UPS and USPS and buy labels abroad with all three carriers, the customs parts on the wire; a return from abroad and a request without its declaration are not sent', async () => {
   const clock = new TestClock();
   const upsCarrier = new UpsCarrier({ credentials: upsFakeCredentials, baseUrl: ups.url, timeoutMs: 5000, clock });
   const uspsCarrier = new UspsCarrier({ credentials: fakeUspsCredentials, baseUrl: usps.url, timeoutMs: 5000, clock });
@@ -164,6 +164,9 @@ test('the live adapters rate with UPS and buy labels abroad with all three carri
     const quotes = await upsCarrier.rate({ from: merchant, to: recipientsAbroad.MX!, customs: declarations.merchandise!, parcel: { weightLb: 4 }, shipDate }, signal);
     assert.ok(quotes.ok, quotes.ok ? '' : quotes.error.detail);
     assert.deepEqual(quotes.value.map((q) => q.service).sort(), ['07', '08', '11', '65']);
+    const uspsQuotes = await uspsCarrier.rate({ from: merchant, to: recipientsAbroad.BR!, customs: declarations.gift!, parcel: { weightLb: 3 }, shipDate }, signal);
+    assert.ok(uspsQuotes.ok, uspsQuotes.ok ? '' : uspsQuotes.error.detail);
+    assert.deepEqual(uspsQuotes.value.map((q) => [q.service, q.amountCents < q.listAmountCents]), [['PRIORITY_MAIL_EXPRESS_INTERNATIONAL', true], ['PRIORITY_MAIL_INTERNATIONAL', true], ['FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE', true]]);
     const shipCalls = ups.calls.length;
     for (const [carrier, service] of [[upsCarrier, '65'], [uspsCarrier, 'PRIORITY_MAIL_EXPRESS_INTERNATIONAL'], [fedexCarrier, 'FEDEX_INTERNATIONAL_CONNECT_PLUS']] as const) {
       const bought = await carrier.purchase(request(service), signal);

@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CarrierResult } from '../../src/carriers/carrier.ts';
-import { buildInternationalLabelRequest, parseInternationalLabel, uspsMailClassesAbroad } from '../../src/carriers/usps/international.ts';
+import { buildInternationalLabelRequest, buildInternationalRatesRequest, parseInternationalLabel, parseInternationalRates, uspsMailClassesAbroad } from '../../src/carriers/usps/international.ts';
 import { abroadCases, declarations, merchant, recipientsAbroad } from './abroad-cases.ts';
 import { assertContract, contractViolations } from './check.ts';
 import { InternationalLabelRequest } from './usps/international-labels.ts';
+import { InternationalRateListQuery } from './usps/international-prices.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -93,4 +94,24 @@ test('an international label answer is read by its internationalTrackingNumber, 
   assert.equal(parsed.value.file?.format, 'pdf');
   const missing = parseInternationalLabel({ postage: 1, labelImage: pdf.toString('base64') });
   assert.ok(!missing.ok && /internationalTrackingNumber/.test(missing.error.detail));
+});
+
+test('international price searches keep international-prices.yaml for every country, parcel and price type', () => {
+  for (const { request, what } of abroadCases(['PRIORITY_MAIL_INTERNATIONAL'])) {
+    for (const priceType of ['RETAIL', 'COMMERCIAL'] as const) assertContract(InternationalRateListQuery, buildInternationalRatesRequest(request, priceType), `${what} ${priceType}`);
+  }
+  const body = buildInternationalRatesRequest({ ...base, to: recipientsAbroad.HK!, customs: declarations.gift!, parcel: { weightLb: 2 } }, 'RETAIL');
+  assert.equal(body.destinationCountryCode, 'HK');
+  assert.equal('foreignPostalCode' in body, false, 'Hong Kong has no postal codes');
+  assert.match(contractViolations(InternationalRateListQuery, { ...body, destinationZIPCode: '10001' }).join('\n'), /must NOT have additional properties/);
+});
+
+test('international prices become quotes: the account price, the retail price beside it, no delivery date promised', () => {
+  const option = (mailClass: string, price: number) => ({ totalBasePrice: price, rates: [{ mailClass, price, weight: 3, dimWeight: 4, zone: '5', fees: [] }] });
+  const r = { ...base, to: recipientsAbroad.FR!, customs: declarations.gift! };
+  const quotes = parseInternationalRates({ rateOptions: [option('PRIORITY_MAIL_INTERNATIONAL', 45.5), option('GLOBAL_EXPRESS_GUARANTEED', 90)] }, { rateOptions: [option('PRIORITY_MAIL_INTERNATIONAL', 50.05)] }, r);
+  assert.ok(quotes.ok);
+  assert.deepEqual(quotes.value, [{ carrier: 'usps', service: 'PRIORITY_MAIL_INTERNATIONAL', serviceName: 'Priority Mail International', amountCents: 4550, listAmountCents: 5005, currency: 'USD', billableWeightLb: 4, zone: '5', deliveryDays: null, estimatedDeliveryDate: null, guaranteed: false }]);
+  const none = parseInternationalRates({ rateOptions: [] }, { rateOptions: [] }, r);
+  assert.ok(!none.ok && none.error.code === 'service_unavailable');
 });

@@ -5,6 +5,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { compileContracts, contractViolations } from '../contracts/check.ts';
 import { AddressQuery } from '../contracts/usps/addresses.ts';
 import { InternationalLabelRequest } from '../contracts/usps/international-labels.ts';
+import { InternationalRateListQuery } from '../contracts/usps/international-prices.ts';
 import { CancelHeaders, CancelPath, LabelHeaders, LabelRequest, ReturnLabelRequest } from '../contracts/usps/labels.ts';
 import { ClientCredentialsRequest } from '../contracts/usps/oauth.ts';
 import { PaymentAuthorizationRequest } from '../contracts/usps/payments.ts';
@@ -136,7 +137,7 @@ async function readBody(req: IncomingMessage): Promise<{ raw: string; parsed: un
 const get = (v: unknown, key: string): unknown => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined);
 
 export async function startUspsFake(): Promise<UspsFake> {
-  compileContracts([AddressQuery, CancelHeaders, CancelPath, LabelHeaders, LabelRequest, ReturnLabelRequest, InternationalLabelRequest, ClientCredentialsRequest, PaymentAuthorizationRequest, DomesticOptionsRequest, TrackingPath, TrackingQuery]);
+  compileContracts([AddressQuery, CancelHeaders, CancelPath, LabelHeaders, LabelRequest, ReturnLabelRequest, InternationalLabelRequest, InternationalRateListQuery, ClientCredentialsRequest, PaymentAuthorizationRequest, DomesticOptionsRequest, TrackingPath, TrackingQuery]);
   const tokens = new Set<string>();
   const payments = new Set<string>();
   const labels = new Map<string, SoldLabel>();
@@ -403,6 +404,27 @@ export async function startUspsFake(): Promise<UspsFake> {
     answerLabel(req, res, answer, false);
   }
 
+  /**
+   * `POST /international-prices/v3/base-rates-list/search`: the three mail classes abroad (First-Class Package
+   * International Service to 4 lb), a price by pound, COMMERCIAL below RETAIL.
+   */
+  function internationalRates(res: ServerResponse, body: unknown): void {
+    if (refused(res, '/international-prices/v3', [[InternationalRateListQuery, body]])) return;
+    const weight = Number(get(body, 'weight'));
+    const commercial = get(body, 'priceType') === 'COMMERCIAL';
+    const country = String(get(body, 'destinationCountryCode'));
+    const priced = [
+      { mailClass: 'PRIORITY_MAIL_EXPRESS_INTERNATIONAL', base: 48.5, perLb: 5.9 },
+      { mailClass: 'PRIORITY_MAIL_INTERNATIONAL', base: 36.2, perLb: 4.4 },
+      ...(weight <= 4 ? [{ mailClass: 'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE', base: 16.1, perLb: 6.8 }] : []),
+    ];
+    const rateOptions = priced.map((p) => {
+      const price = Math.round((p.base + p.perLb * Math.ceil(weight)) * (commercial ? 90 : 100)) / 100;
+      return { totalBasePrice: price, rates: [{ SKU: 'PXXX0XXXXC00010', description: p.mailClass, priceType: commercial ? 'COMMERCIAL' : 'RETAIL', price, weight, dimWeight: 0, fees: [], mailClass: p.mailClass, zone: country === 'CA' ? '1' : '5', processingCategory: 'MACHINABLE', rateIndicator: 'SP', destinationEntryFacilityType: 'NONE' }] };
+    });
+    sendJson(res, 200, { rateOptions });
+  }
+
   /** JSON when asked for application/vnd.usps.labels+json; otherwise the default multipart form. */
   function answerLabel(req: IncomingMessage, res: ServerResponse, answer: Record<string, unknown>, returns: boolean): void {
     if (String(req.headers.accept ?? '').includes('application/vnd.usps.labels+json')) {
@@ -546,6 +568,7 @@ export async function startUspsFake(): Promise<UspsFake> {
     if (route === 'POST /labels/v3/label') return label(req, res, parsed, raw, false);
     if (route === 'POST /labels/v3/return-label') return label(req, res, parsed, raw, true);
     if (route === 'POST /international-labels/v3/international-label') return internationalLabel(req, res, parsed, raw);
+    if (route === 'POST /international-prices/v3/base-rates-list/search') return internationalRates(res, parsed);
     const cancelMatch = req.method === 'DELETE' && url.pathname.match(/^\/labels\/v3\/label\/([^/]+)$/);
     if (cancelMatch) return cancel(req, res, decodeURIComponent(cancelMatch[1]!));
     const trackMatch = req.method === 'GET' && url.pathname.match(/^\/tracking\/v3\/tracking\/([^/]+)$/);

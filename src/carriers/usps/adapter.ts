@@ -13,10 +13,9 @@ import {
   type TrackingResult,
   type VoidOutcome,
   isDomestic,
-  notShippedAbroad,
 } from '../carrier.ts';
 import { abroad } from '../abroad.ts';
-import { buildInternationalLabelRequest, internationalLabelPath, parseInternationalLabel } from './international.ts';
+import { buildInternationalLabelRequest, buildInternationalRatesRequest, internationalLabelPath, internationalRatesPath, parseInternationalLabel, parseInternationalRates } from './international.ts';
 import { carrierCatalog } from '../catalog.ts';
 import { BearerClient, CarrierRefusal, guard, type GuardWords } from '../live/call.ts';
 import type { CarrierResponse } from '../live/http.ts';
@@ -61,7 +60,7 @@ export class UspsCarrier implements Carrier {
 
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
     return guard(words('rate search'), async () => {
-      if (!isDomestic(request)) return notShippedAbroad(this.name, request.to);
+      if (!isDomestic(request)) return this.rateAbroad(request, signal);
       const search = (returns: boolean) => this.client.send({ method: 'POST', path: ratePath, json: buildRateRequest(request, returns), idempotent: true, signal });
       const res = await search(request.isReturn === true);
       if (!request.isReturn) return this.answer(res, 'the rate search', (json) => parseRates(json, request));
@@ -90,6 +89,17 @@ export class UspsCarrier implements Carrier {
       });
       return this.answer(res, request.isReturn ? 'the return label purchase' : 'the label purchase', parseLabel);
     });
+  }
+
+  /** The international price lists, the account's and the retail one, for every mail class abroad. */
+  private async rateAbroad(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
+    const r = abroad(request, this.name);
+    if (!r.ok) return r;
+    const search = (priceType: 'RETAIL' | 'COMMERCIAL') => this.client.send({ method: 'POST', path: internationalRatesPath, json: buildInternationalRatesRequest(r.value, priceType), idempotent: true, signal });
+    const [commercial, retail] = await Promise.all([search('COMMERCIAL'), search('RETAIL')]);
+    const listed = this.answer(retail, 'the international retail prices', (json) => ok(json));
+    if (!listed.ok) return listed;
+    return this.answer(commercial, 'the international prices', (json) => parseInternationalRates(json, listed.value, r.value));
   }
 
   /**

@@ -1,10 +1,11 @@
-import { countryOf, customsCurrency, exportFiling, lineAmount, phoneDigits, unitPounds, type AbroadPurchase } from '../abroad.ts';
-import { failure, ok, type CarrierResult, type PurchasedLabel } from '../carrier.ts';
+import { countryOf, customsCurrency, exportFiling, lineAmount, phoneDigits, unitPounds, type AbroadPurchase, type AbroadShipment } from '../abroad.ts';
+import { failure, ok, type CarrierResult, type PurchasedLabel, type Quote } from '../carrier.ts';
+import { carrierCatalog } from '../catalog.ts';
 import { countryName } from '../../labels/customs-figures.ts';
 import type { AnyAddress } from '../../schemas/address.ts';
 import type { ContentsType, Customs } from '../../schemas/customs.ts';
-import { asString, at } from '../live/lenient.ts';
-import { clipReference, processingCategory, rateIndicator, splitAt, toUspsAddress, uspsDimensions, ymd } from './fields.ts';
+import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
+import { clipReference, processingCategory, rateIndicator, splitAt, splitZip, toUspsAddress, uspsDimensions, ymd } from './fields.ts';
 import { parseLabel } from './ship.ts';
 
 // USPS International Labels v3 (international-labels.yaml 3.2.2, as copied in Thecodergabe/shipstack
@@ -126,4 +127,74 @@ export function parseInternationalLabel(json: unknown): CarrierResult<PurchasedL
   const trackingNumber = asString(at(meta, 'internationalTrackingNumber')) ?? asString(at(meta, 'trackingNumber'));
   if (!trackingNumber) return failure('carrier_error', 'USPS sold an international label without an internationalTrackingNumber');
   return parseLabel({ ...(meta as object), trackingNumber, labelImage: at(json, 'labelImage') });
+}
+
+export const internationalRatesPath = '/international-prices/v3/base-rates-list/search';
+
+/**
+ * The international price list for the parcel (InternationalRateListQuery, international-prices.yaml 3.3.5), every
+ * mail class at once, in one price type: shipd asks RETAIL for the list price and COMMERCIAL for what the account
+ * pays, as at home. The parcel goes with the size the label will send.
+ */
+export function buildInternationalRatesRequest(r: AbroadShipment, priceType: 'RETAIL' | 'COMMERCIAL'): Record<string, unknown> {
+  return {
+    originZIPCode: splitZip(r.from.zip).ZIPCode,
+    destinationCountryCode: countryOf(r.to),
+    ...(r.to.zip ? { foreignPostalCode: r.to.zip.trim().toUpperCase() } : {}),
+    weight: r.parcel.weightLb,
+    ...uspsDimensions(r.parcel),
+    mailingDate: ymd(r.shipDate),
+    mailClass: 'ALL',
+    priceType,
+  };
+}
+
+const servicesAbroad = carrierCatalog.find((c) => c.id === 'usps')!.services.filter((s) => uspsMailClassesAbroad.has(s.code));
+
+/** Each mail class's price in cents: totalBasePrice ("the rate, fees and pound postage"), else its rates' prices and fees. */
+function pricesByClass(json: unknown): Map<string, { cents: number; option: unknown }> {
+  const out = new Map<string, { cents: number; option: unknown }>();
+  for (const option of asArray(at(json, 'rateOptions'))) {
+    const rates = asArray(at(option, 'rates'));
+    const mailClass = asString(at(rates[0], 'mailClass'));
+    const summed = rates.reduce<number>((sum, rate) => sum + (asCents(at(rate, 'price')) ?? 0) + asArray(at(rate, 'fees')).reduce<number>((f, fee) => f + (asCents(at(fee, 'price')) ?? 0), 0), 0);
+    const cents = asCents(at(option, 'totalBasePrice')) ?? (rates.length > 0 ? summed : undefined);
+    if (!mailClass || cents === undefined) continue;
+    const earlier = out.get(mailClass);
+    // Of two options for one class, the dearer, so a label never costs more than quoted.
+    if (!earlier || cents > earlier.cents) out.set(mailClass, { cents, option });
+  }
+  return out;
+}
+
+/**
+ * Quotes from the two price lists: the account's (COMMERCIAL) amount and the RETAIL list amount of each mail class
+ * shipd sells abroad. USPS publishes no transit time by country in this API, so no delivery date is promised.
+ */
+export function parseInternationalRates(commercial: unknown, retail: unknown, r: AbroadShipment & { services?: string[] }): CarrierResult<Quote[]> {
+  const account = pricesByClass(commercial);
+  const list = pricesByClass(retail);
+  const quotes: Quote[] = [];
+  for (const service of servicesAbroad) {
+    if (r.services && !r.services.includes(service.code)) continue;
+    const priced = account.get(service.code) ?? list.get(service.code);
+    if (!priced) continue;
+    const rate = asArray(at(priced.option, 'rates'))[0];
+    quotes.push({
+      carrier: 'usps',
+      service: service.code,
+      serviceName: service.name,
+      amountCents: priced.cents,
+      listAmountCents: list.get(service.code)?.cents ?? priced.cents,
+      // USPS states no currency; its international prices are in US dollars.
+      currency: 'USD',
+      billableWeightLb: Math.max(asNumber(at(rate, 'weight')) ?? r.parcel.weightLb, asNumber(at(rate, 'dimWeight')) ?? 0),
+      zone: asString(at(rate, 'zone')) ?? '',
+      deliveryDays: null,
+      estimatedDeliveryDate: null,
+      guaranteed: false,
+    });
+  }
+  if (quotes.length === 0) return failure('service_unavailable', `USPS offers none of the requested services to ${countryOf(r.to)} for this parcel`);
+  return ok(quotes);
 }
