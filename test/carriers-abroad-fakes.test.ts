@@ -153,7 +153,7 @@ test('FedEx: shipments abroad with the commercial invoice printed and by ETD, Gr
   assert.match(JSON.stringify(unsupported.body), /customsClearanceDetail/);
 });
 
-test('the live adapters rate with UPS and USPS and buy labels abroad with all three carriers, the customs parts on the wire; a return from abroad and a request without its declaration are not sent', async () => {
+test('the live adapters rate and buy labels abroad with all three carriers, the customs parts on the wire; a return from abroad and a request without its declaration are not sent', async () => {
   const clock = new TestClock();
   const upsCarrier = new UpsCarrier({ credentials: upsFakeCredentials, baseUrl: ups.url, timeoutMs: 5000, clock });
   const uspsCarrier = new UspsCarrier({ credentials: fakeUspsCredentials, baseUrl: usps.url, timeoutMs: 5000, clock });
@@ -167,6 +167,9 @@ test('the live adapters rate with UPS and USPS and buy labels abroad with all th
     const uspsQuotes = await uspsCarrier.rate({ from: merchant, to: recipientsAbroad.BR!, customs: declarations.gift!, parcel: { weightLb: 3 }, shipDate }, signal);
     assert.ok(uspsQuotes.ok, uspsQuotes.ok ? '' : uspsQuotes.error.detail);
     assert.deepEqual(uspsQuotes.value.map((q) => [q.service, q.amountCents < q.listAmountCents]), [['PRIORITY_MAIL_EXPRESS_INTERNATIONAL', true], ['PRIORITY_MAIL_INTERNATIONAL', true], ['FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE', true]]);
+    const fedexQuotes = await fedexCarrier.rate({ from: merchant, to: recipientsAbroad.CA!, customs: declarations.ddp!, parcel: { weightLb: 3 }, shipDate }, signal);
+    assert.ok(fedexQuotes.ok, fedexQuotes.ok ? '' : fedexQuotes.error.detail);
+    assert.deepEqual(fedexQuotes.value.map((q) => q.service).sort(), ['FEDEX_GROUND', 'FEDEX_INTERNATIONAL_CONNECT_PLUS', 'FEDEX_INTERNATIONAL_PRIORITY', 'INTERNATIONAL_ECONOMY']);
     const shipCalls = ups.calls.length;
     for (const [carrier, service] of [[upsCarrier, '65'], [uspsCarrier, 'PRIORITY_MAIL_EXPRESS_INTERNATIONAL'], [fedexCarrier, 'FEDEX_INTERNATIONAL_CONNECT_PLUS']] as const) {
       const bought = await carrier.purchase(request(service), signal);

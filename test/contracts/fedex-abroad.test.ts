@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CarrierResult } from '../../src/carriers/carrier.ts';
-import { buildShipRequestAbroad, fedexServicesAbroad } from '../../src/carriers/fedex/international.ts';
+import { buildRateRequestAbroad, buildShipRequestAbroad, fedexServicesAbroad } from '../../src/carriers/fedex/international.ts';
 import { abroadCases, declarations, merchant, recipientsAbroad } from './abroad-cases.ts';
 import { assertContract, contractViolations } from './check.ts';
+import { fedexRateRequest } from './fedex/rate.ts';
 import { fedexShipRequest } from './fedex/ship.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -82,4 +83,21 @@ test('FedEx refuses before it is asked: a domestic service abroad, Ground beyond
   assert.match(refused(buildShipRequestAbroad({ ...base, to: recipientsAbroad.FR!, service: 'PRIORITY_OVERNIGHT', customs: declarations.gift! }, '1', invoice)), /^service_unavailable/);
   assert.match(refused(buildShipRequestAbroad({ ...base, to: recipientsAbroad.MX!, service: 'FEDEX_GROUND', customs: declarations.gift! }, '1', invoice)), /^service_unavailable: FedEx International Ground goes from the US to Canada only, not to MX/);
   assert.match(refused(buildShipRequestAbroad({ ...base, to: { ...recipientsAbroad.DE!, phone: '+49 551 390' }, service: 'INTERNATIONAL_ECONOMY', customs: declarations.gift! }, '1', invoice)), /^address_invalid: FedEx needs the recipient's phone number for a shipment abroad: 10 to 15 digits/);
+});
+
+test('rate requests abroad keep RateQuotes-Resource.json with their commodities; a destination without postal codes is not rated', () => {
+  for (const { request, what } of abroadCases(['FEDEX_INTERNATIONAL_PRIORITY'])) {
+    const c = buildRateRequestAbroad(request, '123456789');
+    if (!request.to.zip) {
+      assert.match(!c.ok ? c.error.detail : 'built', /needs a postal code/, what);
+      continue;
+    }
+    const body = built(c);
+    assertContract(fedexRateRequest, body, what);
+    assert.equal(body.requestedShipment.customsClearanceDetail.commodities.length, request.customs.items.length, what);
+  }
+  const body = built(buildRateRequestAbroad({ ...base, to: recipientsAbroad.AU!, customs: declarations.gift! }, '123456789'));
+  assert.equal('stateOrProvinceCode' in body.requestedShipment.recipient.address, false, 'NSW is longer than the rate API takes');
+  delete body.requestedShipment.customsClearanceDetail;
+  assert.match(contractViolations(fedexRateRequest, body).join('\n'), /must have required property 'customsClearanceDetail'/);
 });

@@ -210,14 +210,18 @@ export async function startFedexFake(): Promise<FedexFake> {
   function rate(body: Record<string, any>, res: ServerResponse): void {
     const shipment = body.requestedShipment ?? {};
     const to = shipment.recipient?.address ?? {};
-    if (!/^\d{5}(-?\d{4})?$/.test(String(to.postalCode ?? ''))) {
+    const country = String(to.countryCode ?? 'US');
+    if (country === 'US' && !/^\d{5}(-?\d{4})?$/.test(String(to.postalCode ?? ''))) {
       return sendJson(res, 400, envelope('RECIPIENT.POSTALCODE.INVALID', 'Recipient postal code is invalid.'));
     }
+    const refusedAbroad = country === 'US' ? undefined : abroadRefusal(shipment);
+    if (refusedAbroad) return sendJson(res, 400, envelope(refusedAbroad.code, refusedAbroad.message));
     const pieces: any[] = shipment.requestedPackageLineItems ?? [];
     const weight = Number(pieces[0]?.weight?.value ?? 0);
     const shipDate = String(shipment.shipDateStamp ?? '2024-05-01');
     const billable = Math.ceil(weight);
-    const offered = services.filter(
+    const abroad = servicesAbroad(country).map((type, i) => ({ type, name: type, base: 6400 + 1500 * i, days: 3 + i }));
+    const offered = (country === 'US' ? services : abroad).filter(
       (s) => (!shipment.serviceType || s.type === shipment.serviceType) && (!('residential' in s) || s.residential === Boolean(to.residential)),
     );
     const rateReplyDetails = offered.map((s) => {

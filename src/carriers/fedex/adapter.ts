@@ -13,10 +13,9 @@ import {
   type TrackingResult,
   type VoidOutcome,
   isDomestic,
-  notShippedAbroad,
 } from '../carrier.ts';
 import { abroad } from '../abroad.ts';
-import { buildShipRequestAbroad } from './international.ts';
+import { buildRateRequestAbroad, buildShipRequestAbroad } from './international.ts';
 import { carrierCatalog, type ServiceInfo } from '../catalog.ts';
 import { BearerClient, CarrierRefusal, guard, type GuardWords } from '../live/call.ts';
 import type { CarrierRequest, CarrierResponse } from '../live/http.ts';
@@ -56,10 +55,17 @@ export class FedexCarrier implements Carrier {
 
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
     return guard(words, async () => {
-      if (!isDomestic(request)) return notShippedAbroad(this.name, request.to);
-      const res = await this.api({ method: 'POST', path: ratePath, json: buildRateRequest(request, this.account()), idempotent: true, signal });
+      const body = isDomestic(request) ? ok(buildRateRequest(request, this.account())) : this.rateAbroad(request);
+      if (!body.ok) return body;
+      const res = await this.api({ method: 'POST', path: ratePath, json: body.value, idempotent: true, signal });
       return parseRateResponse(res.json, request, this.services);
     });
+  }
+
+  /** The rate request abroad, with the customs commodities FedEx rates by. */
+  private rateAbroad(request: RateRequest): CarrierResult<Record<string, unknown>> {
+    const r = abroad(request, this.name);
+    return r.ok ? buildRateRequestAbroad(r.value, this.account()) : r;
   }
 
   /**

@@ -1,9 +1,9 @@
-import { countryOf, customsCurrency, declaredAmount, documentsOnly, exportFiling, kgPerPound, lineAmount, phoneDigits, purposes, type AbroadPurchase } from '../abroad.ts';
+import { countryOf, customsCurrency, declaredAmount, documentsOnly, exportFiling, kgPerPound, lineAmount, phoneDigits, purposes, type AbroadPurchase, type AbroadShipment } from '../abroad.ts';
 import { failure, ok, type CarrierResult } from '../carrier.ts';
 import { kilograms } from '../../labels/customs-figures.ts';
 import type { AnyAddress } from '../../schemas/address.ts';
 import type { Customs } from '../../schemas/customs.ts';
-import { cityMax, contactNames, fedexDate, fedexDimensions, fedexStreetLines, isResidential, usPhone } from './party.ts';
+import { cityMax, contactNames, fedexDate, fedexDimensions, fedexStreetLines, isResidential, rateAddress, usPhone } from './party.ts';
 
 // FedEx Ship API abroad: Shipment-Resource.json (ShipStream/fedex-rest-php-sdk resources/models/.raw/ship/v1, commit
 // bc94dcd2c7254f105842125a3eb671c3f614d072, 2025-10-17), CustomsClearanceDetail, Commodity, CommercialInvoice,
@@ -152,6 +152,38 @@ export function buildShipRequestAbroad(r: AbroadPurchase, accountNumber: string,
           ...(r.reference ? { customerReferences: [{ customerReferenceType: 'CUSTOMER_REFERENCE', value: r.reference.trim().slice(0, 30) }] } : {}),
         },
       ],
+    },
+  });
+}
+
+/**
+ * The rate request abroad (RateQuotes-Resource.json): every service at once, with the customs commodities FedEx
+ * requires "for international … rating", who pays duties, and package weights in kilograms as the commodities'.
+ * The rate API's RateAddress requires a postal code, so a destination without one cannot be rated by FedEx.
+ */
+export function buildRateRequestAbroad(r: AbroadShipment, accountNumber: string): CarrierResult<Record<string, unknown>> {
+  if (!r.to.zip) return failure('address_invalid', `FedEx's rate API needs a postal code for the recipient; ${countryOf(r.to)} addresses without one cannot be rated by FedEx`);
+  const state = r.to.state?.trim().toUpperCase();
+  const dimensions = fedexDimensions(r.parcel.dimensionsIn);
+  const purpose = purposes[r.customs.contents_type];
+  return ok({
+    accountNumber: { value: accountNumber },
+    rateRequestControlParameters: { returnTransitTimes: true },
+    requestedShipment: {
+      shipper: { address: rateAddress(r.from, isResidential(r.from)) },
+      recipient: {
+        address: { city: r.to.city.trim(), ...(state && state.length <= 2 ? { stateOrProvinceCode: state } : {}), postalCode: r.to.zip.trim().toUpperCase().slice(0, 10), countryCode: countryOf(r.to), residential: isResidential(r.to) },
+      },
+      pickupType: 'DROPOFF_AT_FEDEX_LOCATION',
+      packagingType: 'YOUR_PACKAGING',
+      rateRequestType: ['ACCOUNT', 'LIST'],
+      shipDateStamp: fedexDate(r.shipDate),
+      customsClearanceDetail: {
+        dutiesPayment: { paymentType: r.customs.incoterm === 'DDP' ? 'SENDER' : 'RECIPIENT' },
+        commercialInvoice: { shipmentPurpose: shipmentPurposes[purpose], termsOfSale: r.customs.incoterm ?? 'DAP' },
+        commodities: commodities(r.customs),
+      },
+      requestedPackageLineItems: [{ weight: { units: 'KG', value: kg(r.parcel.weightLb * kgPerPound) }, ...(dimensions ? { dimensions } : {}) }],
     },
   });
 }

@@ -34,6 +34,45 @@ const packageLineItem = closed(
 /** ShipmentSpecialServicesRequested_returnShipmentDetail.returnType of the rate document. */
 export const rateReturnTypes = ['FEDEX_TAG', 'PENDING', 'PRINT_RETURN_LABEL', 'EMAIL_LABEL', 'NET_RETURN', 'VOICE_CALL_TAG'] as const;
 
+const money = closed({ amount: Type.Number(), currency: Type.String({ minLength: 3, maxLength: 3 }) }, { required: ['amount', 'currency'] });
+
+/**
+ * RequestedShipmentCustomsClearanceDetail: "Customs commodity data is required for international and intra-country
+ * rating" (CustomsClearanceDetail requires commodities); Commodity's weight is Weight_2 (KG or LB).
+ */
+const customsClearanceDetail = closed(
+  {
+    dutiesPayment: closed({ paymentType: strings(['SENDER', 'RECIPIENT', 'THIRD_PARTY', 'COLLECT']) }),
+    commercialInvoice: closed({ shipmentPurpose: strings(['GIFT', 'NOT_SOLD', 'PERSONAL_EFFECTS', 'REPAIR_AND_RETURN', 'SAMPLE', 'SOLD']), termsOfSale: Type.String({ minLength: 3, maxLength: 3 }) }),
+    commodities: Type.Array(
+      closed(
+        {
+          description: Type.String({ minLength: 1, maxLength: 450 }),
+          name: Type.String(),
+          weight,
+          quantity: Type.Integer({ minimum: 1 }),
+          quantityUnits: Type.String({ minLength: 1 }),
+          numberOfPieces: Type.Integer({ minimum: 1, maximum: 9999 }),
+          customsValue: money,
+          unitPrice: money,
+          countryOfManufacture: Type.String({ minLength: 2, maxLength: 4 }),
+          harmonizedCode: Type.String({ minLength: 1 }),
+          partNumber: Type.String(),
+        },
+        { required: ['description'] },
+      ),
+      { minItems: 1 },
+    ),
+  },
+  { required: ['commodities'] },
+);
+
+/** A rate to another country (shipd ships from the US) needs the customs commodities. */
+const abroadRules = {
+  if: { properties: { recipient: { properties: { address: { properties: { countryCode: { not: { const: 'US' } } } } } } } },
+  then: { required: ['customsClearanceDetail'] },
+};
+
 export const fedexRateRequest = closed(
   {
     accountNumber,
@@ -57,8 +96,9 @@ export const fedexRateRequest = closed(
         totalPackageCount: Type.Integer({ minimum: 1 }),
         totalWeight: Type.Number(),
         shipmentSpecialServices: specialServices(rateReturnTypes),
+        customsClearanceDetail,
       },
-      { required: ['pickupType', 'recipient', 'requestedPackageLineItems', 'shipper'] },
+      { required: ['pickupType', 'recipient', 'requestedPackageLineItems', 'shipper'], ...abroadRules },
     ),
     carrierCodes: Type.Array(strings(['FDXE', 'FDXG', 'FXSP', 'FXCC'])),
   },
