@@ -5,8 +5,8 @@ import { countryName } from '../../labels/customs-figures.ts';
 import type { AnyAddress } from '../../schemas/address.ts';
 import type { ContentsType, Customs } from '../../schemas/customs.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
-import { clipReference, processingCategory, rateIndicator, splitAt, splitZip, toUspsAddress, uspsDimensions, ymd } from './fields.ts';
-import { parseLabel } from './ship.ts';
+import { clipReference, splitAt, splitZip, toUspsAddress, uspsDimensions, ymd } from './fields.ts';
+import { parcelOf, parseLabel } from './ship.ts';
 
 // USPS International Labels v3 (international-labels.yaml 3.2.2, as copied in Thecodergabe/shipstack
 // specs/usps/international-labels_8.yaml at commit d44e3ecc3e51e764baba9ec8f13c710467962575, 2026-04-08):
@@ -97,12 +97,7 @@ export function buildInternationalLabelRequest(r: AbroadPurchase): CarrierResult
     fromAddress: toUspsAddress(r.from),
     packageDescription: {
       mailClass: r.service,
-      rateIndicator,
-      weightUOM: 'lb',
-      weight: r.parcel.weightLb,
-      dimensionsUOM: 'in',
-      ...uspsDimensions(r.parcel),
-      processingCategory: processingCategory(r.parcel),
+      ...parcelOf(r),
       destinationEntryFacilityType: 'NONE',
       mailingDate: ymd(r.shipDate),
       packageOptions: { nonDeliveryOption: c.non_delivery === 'abandon' ? 'ABANDON' : 'RETURN' },

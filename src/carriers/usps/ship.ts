@@ -1,4 +1,4 @@
-import { failure, ok, type CarrierResult, type DomesticPurchaseRequest, type PurchasedLabel, type PurchaseRequest } from '../carrier.ts';
+import { failure, ok, type CarrierResult, type ParcelSpec, type DomesticPurchaseRequest, type PurchasedLabel, type PurchaseRequest } from '../carrier.ts';
 import type { LabelFormat } from '../../labels/label-data.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
 import { clipReference, processingCategory, rateIndicator, toUspsAddress, uspsDimensions, ymd } from './fields.ts';
@@ -19,8 +19,8 @@ export function labelHeaders(paymentToken: string, purchaseKey: string): Record<
 /** Our label formats as `imageInfo.imageType`; USPS offers all three, ZPL at 203 dpi like common thermal printers. */
 const imageTypes: Record<LabelFormat, string> = { pdf: 'PDF', zpl: 'ZPL203DPI', png: 'PNG' };
 
-/** The parcel as both label operations describe it, priced as the rate search quoted it (rate.ts). */
-function parcelOf(r: PurchaseRequest) {
+/** The parcel as every label operation describes it, priced as the rate search quoted it (rate.ts). */
+export function parcelOf(r: { parcel: ParcelSpec }) {
   return {
     rateIndicator,
     weightUOM: 'lb',
