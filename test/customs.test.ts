@@ -210,10 +210,6 @@ describe('bad international requests: each refused at its field, before anything
     // Orders rated or bought.
     ['rating an order to Canada without its declaration', () => ['POST', '/rates', { order_id: caNoCustoms }], 400, 'customs_required', '/order_id', /whose customs is required: the parcel crosses the border of Canada.*add it with PATCH/],
     ['buying for an order to Canada whose recipient has no phone', () => ['POST', '/shipments', { order_id: caNoPhone }], 400, 'validation_failed', '/order_id', /whose ship_to\/phone is required for a recipient in Canada/],
-    // Complete, but not served yet.
-    ['rating to Canada, all in order', () => rating({ ship_to: toronto, customs: declaration() }), 422, 'country_not_served', '', /^Canada \(CA\) is not served yet: .*international services are coming. Nothing was rated or bought$/],
-    ['rating an order to Canada', () => ['POST', '/rates', { order_id: caOrder }], 422, 'country_not_served', '', /order ord_\w+ and its customs declaration are kept/],
-    ['buying for an order to Canada', () => ['POST', '/shipments', { order_id: caOrder }], 422, 'country_not_served', '', /^Canada \(CA\) is not served yet/],
   ];
 
   test(`${cases.length} requests, each refused with a problem that names the field and says why`, async () => {
@@ -235,6 +231,21 @@ describe('bad international requests: each refused at its field, before anything
     // Only the three orders the refused rates and purchases were for, and their order.created events.
     assert.deepEqual(before, { orders: 3, events: 3, rate_shops: 0, shipments: 0, idempotency_keys: 0, ledger: 0 });
     for (const id of [caOrder, caNoCustoms, caNoPhone]) assert.equal((await server.request('GET', `/orders/${id}`, { key: refusingKey.secret })).body.status, 'incomplete');
+  });
+
+  test('with a live key, complete requests abroad are 422 country_not_served until live international services exist; nothing is rated or bought', async () => {
+    const live = await server.key(refusingAccount, 'live');
+    const liveOrder = (await create(order(), live.secret)).body.id;
+    const refusals: [ReturnType<Case[1]>, RegExp][] = [
+      [rating({ ship_to: toronto, customs: declaration() }), /^Canada \(CA\) is not served yet in live mode: .*live international services are coming. Nothing was rated or bought$/],
+      [['POST', '/rates', { order_id: liveOrder }], /order ord_\w+ and its customs declaration are kept/],
+      [['POST', '/shipments', { order_id: liveOrder }], /^Canada \(CA\) is not served yet in live mode/],
+    ];
+    for (const [[method, path, body], detail] of refusals) {
+      assert.match(problem(await server.request(method, path, { key: live.secret, body }), 422, 'country_not_served').detail, detail);
+    }
+    const kept = await written(live.id, refusingAccount);
+    assert.deepEqual({ rate_shops: kept.rate_shops, shipments: kept.shipments }, { rate_shops: 0, shipments: 0 });
   });
 });
 

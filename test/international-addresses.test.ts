@@ -220,9 +220,10 @@ describe('rating where shipd sells services', () => {
     }
   });
 
-  test('a country abroad is 422 country_not_served, naming it and saying international services are coming', async () => {
-    const res = await rate({ ship_to: destinations[0]!.sent, customs: complete });
+  test('with a live key, a country abroad is 422 country_not_served, naming it and saying live international services are coming', async () => {
+    const live = (await server.key(await server.account(), 'live')).secret;
+    const res = await server.request('POST', '/rates', { key: live, body: { ship_from: austin, parcel, ship_to: destinations[0]!.sent, customs: complete } });
     const p = problem(res, 422, 'country_not_served');
-    assert.match(p.detail, /^Canada \(CA\) is not served yet: .*international services are coming/);
+    assert.match(p.detail, /^Canada \(CA\) is not served yet in live mode: .*test keys ship abroad, and live international services are coming/);
   });
 });

@@ -90,7 +90,7 @@ describe('creating orders', () => {
     ['money as a number', { items: [{ name: 'Mug', quantity: 1, unit_price: { amount: 1, currency: 'USD' } }] }, '/items/0/unit_price/amount', /must be string/],
     ['euros', { items: [{ name: 'Mug', quantity: 1, unit_price: { amount: '1.00', currency: 'EUR' } }] }, '/items/0/unit_price/currency', /must be "USD"/],
     ['an unknown service', { requested_service: { carrier: 'ups', service: 'PRIORITY_MAIL' } }, '/requested_service/service', /is not a UPS service/],
-    ['an international service, not sold yet', { requested_service: { carrier: 'usps', service: 'PRIORITY_MAIL_INTERNATIONAL' } }, '/requested_service/service', /is an international USPS service, not sold yet; use one of .*PRIORITY_MAIL\b/],
+    ['an international service within the US', { requested_service: { carrier: 'usps', service: 'PRIORITY_MAIL_INTERNATIONAL' } }, '/requested_service/service', /is an international USPS service, for parcels leaving the US; within the US USPS ships by .*PRIORITY_MAIL\b/],
     ['an unknown carrier', { requested_service: { carrier: 'dhl', service: 'X' } }, '/requested_service/carrier', /.+/],
     ['21 metadata keys', { metadata: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v'])) }, '/metadata', /must NOT have more than 20 properties/],
     ['a metadata number', { metadata: { a: 1 } }, '/metadata/a', /must be string/],

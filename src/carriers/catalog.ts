@@ -66,6 +66,14 @@ export const carrierCatalog: readonly CarrierInfo[] = [
   },
 ];
 
+/**
+ * A carrier's services from the US to another country: its international ones, and FedEx International Ground to
+ * Canada, which FedEx codes FEDEX_GROUND as its domestic Ground.
+ */
+export function servicesAbroad(id: CarrierId, country: string): readonly ServiceInfo[] {
+  return carrierCatalog.find((c) => c.id === id)!.services.filter((s) => !s.domestic || (id === 'fedex' && country === 'CA' && s.code === 'FEDEX_GROUND'));
+}
+
 /** A carrier's services between US addresses. */
 export function domesticServices(id: CarrierId): readonly ServiceInfo[] {
   return carrierCatalog.find((c) => c.id === id)!.services.filter((s) => s.domestic);

@@ -4,12 +4,13 @@ import type { Services } from '../services.ts';
 import { ApiError } from '../kernel/errors.ts';
 import { labelFile } from '../domain/label-files/label-files.ts';
 import type { LabelFormat } from '../labels/label-data.ts';
+import type { CustomsDocumentType } from '../labels/customs-data.ts';
 import { apiBase } from '../kernel/paths.ts';
 import { problemResponses } from './routes.ts';
 import { answerHeaders, fileSecurityPolicy } from './response-headers.ts';
 import { ids } from '../schemas/examples.ts';
 
-const filePattern = /^((shp|bat|man)_[0-9a-z]{26})\.(pdf|zpl|png)$/;
+const filePattern = /^((shp|bat|man)_[0-9a-z]{26})(?:\.(commercial_invoice|cn22|cn23))?\.(pdf|zpl|png)$/;
 
 /** A file answer carries what keeps a browser from running it, and its name; problems are JSON like any other. */
 function fileAnswerHeaders(statuses: number[]) {
@@ -25,7 +26,7 @@ function fileAnswerHeaders(statuses: number[]) {
 export function registerLabelFiles(app: FastifyInstance, services: Services): void {
   const responses = {
     200: {
-      description: 'The label: application/pdf, image/png, or ZPL II text',
+      description: 'The label: application/pdf, image/png, or ZPL II text; a customs document: application/pdf',
       content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) }, 'image/png': { schema: Type.String({ format: 'binary' }) }, 'application/zpl': { schema: Type.String() } },
     },
     ...problemResponses(['validation_failed', 'invalid_label_token', 'not_found', 'uri_too_long', 'label_format_unavailable', 'label_voided', 'address_rate_limited', 'internal_error', 'service_unavailable']),
@@ -37,11 +38,13 @@ export function registerLabelFiles(app: FastifyInstance, services: Services): vo
         operationId: 'getLabelFile',
         summary: 'Download a label file',
         description:
-          "The URL comes from a shipment's `label_url` (any of the three formats can be asked for), or from a batch's `label_url` or a manifest's `form_url`; its token signs it for 7 days. " +
+          "The URL comes from a shipment's `label_url` (any of the three formats can be asked for) or one of its `documents[].url` (`{shp_id}.{type}.pdf`, PDF only), or from a batch's `label_url` or a manifest's `form_url`; its token signs it for 7 days. " +
           'Changes nothing. An expired or altered token answers 403 `invalid_label_token`, a voided label 410 `label_voided`, and a format the carrier did not sell the label in 409 `label_format_unavailable`.',
         tags: ['Shipments'],
         security: [],
-        params: Type.Object({ file: Type.String({ description: '`{shp_id}.{pdf|zpl|png}`, or a batch or manifest file', examples: [`${ids.shipment}.pdf`] }) }),
+        params: Type.Object({
+          file: Type.String({ description: '`{shp_id}.{pdf|zpl|png}`, a customs document `{shp_id}.{commercial_invoice|cn22|cn23}.pdf`, or a batch or manifest file', examples: [`${ids.shipment}.pdf`, `${ids.shipment}.cn23.pdf`] }),
+        }),
         querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'From label_url' }) }, { additionalProperties: false }),
         response: responses,
       },
@@ -51,14 +54,14 @@ export function registerLabelFiles(app: FastifyInstance, services: Services): vo
       const { file } = request.params as { file: string };
       const { token } = request.query as { token: string };
       const match = filePattern.exec(file);
-      if (!match) throw new ApiError('not_found', `No label ${file}; label files are named {shp_id}.pdf, .zpl or .png`);
-      const [, id, , format] = match as unknown as [string, string, string, LabelFormat];
+      if (!match) throw new ApiError('not_found', `No label ${file}; label files are named {shp_id}.pdf, .zpl or .png, and customs documents {shp_id}.{type}.pdf`);
+      const [, id, , document, format] = match as unknown as [string, string, string, CustomsDocumentType | undefined, LabelFormat];
       const ctx = { db: services.database.db, labels: services.labels, renderer: services.renderer, config: services.config, clock: services.clock };
-      const { bytes, contentType } = await labelFile(ctx, id, format, token);
+      const { bytes, contentType } = await labelFile(ctx, id, format, token, document);
       return reply
         .type(contentType)
         .header('Cache-Control', 'private, no-store')
-        .header('Content-Disposition', `inline; filename="${id}.${format}"`)
+        .header('Content-Disposition', `inline; filename="${file}"`)
         .header('X-Content-Type-Options', 'nosniff')
         .header('Content-Security-Policy', fileSecurityPolicy)
         .send(bytes);

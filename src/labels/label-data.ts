@@ -1,4 +1,4 @@
-import type { Address } from '../schemas/address.ts';
+import type { Address, AnyAddress } from '../schemas/address.ts';
 
 export type LabelFormat = 'pdf' | 'zpl' | 'png';
 
@@ -19,7 +19,8 @@ export interface LabelData {
   serviceName: string;
   trackingNumber: string;
   from: Address;
-  to: Address;
+  /** Any country: a US address has its state and ZIP; abroad, only what the country has. */
+  to: AnyAddress;
   /** Actual weight, in pounds. */
   weightLb: number;
   dimensionsIn?: { length: number; width: number; height: number };
@@ -31,4 +32,10 @@ export interface LabelData {
   isReturn: boolean;
   /** Test mode: marked SAMPLE — DO NOT SHIP. */
   sample: boolean;
+}
+
+/** The destination's country where it is not the US, upper case; undefined for a US address. */
+export function abroadCountry(d: Pick<LabelData, 'to'>): string | undefined {
+  const country = (d.to.country ?? 'US').toUpperCase();
+  return country === 'US' ? undefined : country;
 }

@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
-import type { Address } from '../schemas/address.ts';
-import type { LabelData } from './label-data.ts';
+import type { AnyAddress } from '../schemas/address.ts';
+import { countryName } from './customs-figures.ts';
+import { abroadCountry, type LabelData } from './label-data.ts';
 import { printable } from './printable.ts';
 import { fedexPdf417, trackingCode128, upsMaxiCode, uspsImpb, zip5, type BarcodeSymbol } from './symbols.ts';
 
@@ -79,9 +80,12 @@ export function fit(text: string, size: number, width: number, bold = false): st
   return `${text.slice(0, end)}…`;
 }
 
-function addressLines(a: Address): string[] {
-  const cityLine = `${a.city.toUpperCase()} ${a.state.toUpperCase()} ${a.zip}`;
-  return [a.name, a.company, a.street1, a.street2, cityLine].filter((l): l is string => Boolean(l && l.trim())).map((l) => printable(l.toUpperCase()));
+/** The address as a label prints it; abroad, the city line has what the country has and the country's name follows. */
+function addressLines(a: AnyAddress): string[] {
+  const cityLine = [a.city, a.state, a.zip].filter(Boolean).join(' ');
+  const country = (a.country ?? 'US').toUpperCase();
+  const lines = [a.name, a.company, a.street1, a.street2, cityLine, country === 'US' ? undefined : countryName(country)];
+  return lines.filter((l): l is string => Boolean(l && l.trim())).map((l) => printable(l.toUpperCase()));
 }
 
 /** `1Z 144 2YY 72 2901 4688` */
@@ -97,7 +101,14 @@ function humanTracking(d: LabelData): string {
   return `TRK# ${groupsOf(d.trackingNumber, 4)}`;
 }
 
-const uspsIcon: Record<string, string> = { PRIORITY_MAIL: 'P', PRIORITY_MAIL_EXPRESS: 'E', USPS_GROUND_ADVANTAGE: 'G' };
+const uspsIcon: Record<string, string> = {
+  PRIORITY_MAIL: 'P',
+  PRIORITY_MAIL_EXPRESS: 'E',
+  USPS_GROUND_ADVANTAGE: 'G',
+  PRIORITY_MAIL_INTERNATIONAL: 'P',
+  PRIORITY_MAIL_EXPRESS_INTERNATIONAL: 'E',
+  'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE': 'F',
+};
 
 function weightText(lb: number): string {
   return `${Math.ceil(lb)} LB${Math.ceil(lb) === 1 ? '' : 'S'}`;
@@ -122,7 +133,8 @@ function carrierSection(d: LabelData, top: number): LabelItem[] {
   const service = d.serviceName.toUpperCase();
   if (d.carrier === 'ups') {
     items.push({ kind: 'barcode', x: 12, y: top + 6, w: 78, h: 74, symbol: upsMaxiCode(d) });
-    const routing = `${d.to.state.toUpperCase()} ${zip5(d.to.zip).slice(0, 3)} ${d.zone ?? '0'}-01`;
+    const abroad = abroadCountry(d);
+    const routing = abroad ? `${abroad} ${(d.to.zip ?? '').replace(/\s/g, '').slice(0, 3).toUpperCase()} ${d.zone ?? '0'}-01` : `${d.to.state!.toUpperCase()} ${zip5(d.to.zip!).slice(0, 3)} ${d.zone ?? '0'}-01`;
     items.push({ kind: 'text', x: 104, y: top + 10, size: 20, bold: true, text: routing });
     items.push({ kind: 'text', x: 104, y: top + 42, size: 9, text: 'BILLING: P/P' });
     items.push({ kind: 'text', x: 104, y: top + 56, size: 9, text: `SHIPPER #: ${d.trackingNumber.slice(2, 8)}` });
@@ -182,11 +194,15 @@ export function layoutLabel(d: LabelData): LabelItem[] {
 
   items.push({ kind: 'text', x: 8, y: y + 2, size: 10, bold: true, text: humanTracking(d) });
   y += 18;
-  if (d.carrier === 'usps') {
+  if (d.carrier === 'usps' && abroadCountry(d)) {
+    // Abroad the item number is a UPU S10 number, barcoded in Code 128 as postal forms have it; there is no IMpb.
+    items.push({ kind: 'barcode', x: 14, y, w: 260, h: 70, symbol: trackingCode128(d) });
+    y += 76;
+  } else if (d.carrier === 'usps') {
     // The IMpb is the barcode USPS sorts by; the plain Code 128 of the number follows it, smaller.
     items.push({ kind: 'barcode', x: 14, y, w: 260, h: 58, symbol: uspsImpb(d) });
     y += 62;
-    items.push({ kind: 'text', x: 8, y, size: 8, text: `(420) ${d.to.zip.replace('-', '')}  ${groupsOf(d.trackingNumber, 4)}` });
+    items.push({ kind: 'text', x: 8, y, size: 8, text: `(420) ${d.to.zip!.replace('-', '')}  ${groupsOf(d.trackingNumber, 4)}` });
     y += 12;
     items.push({ kind: 'barcode', x: 24, y, w: 240, h: 34, symbol: trackingCode128(d) });
     y += 38;

@@ -1,4 +1,6 @@
-import type { LabelData } from './label-data.ts';
+import { createRequire } from 'node:module';
+import type * as IsoCountries from 'i18n-iso-countries';
+import { abroadCountry, type LabelData } from './label-data.ts';
 import { printable } from './printable.ts';
 
 /** A barcode to draw: its symbology and its data, in bwip-js's terms (GS1 AIs in parentheses). */
@@ -8,6 +10,9 @@ export interface BarcodeSymbol {
   /** MaxiCode mode. */
   mode?: 2 | 3;
 }
+
+// The package's index.js, without its 80 languages: only the numeric codes are read here.
+const { alpha2ToNumeric } = createRequire(import.meta.url)('i18n-iso-countries/index.js') as typeof IsoCountries;
 
 const RS = '\x1e';
 const GS = '\x1d';
@@ -32,9 +37,12 @@ const clean = (s: string) => printable(s.toUpperCase()).slice(0, 35);
  * package 1/1, weight, address validated, and the ship-to city and state (carriers.md 7.1).
  */
 export function upsMaxiCode(d: LabelData): BarcodeSymbol {
+  const abroad = abroadCountry(d);
+  // Abroad, mode 3: up to six letters and digits of the postal code and the country's ISO 3166 numeric code.
+  const postal = abroad ? (d.to.zip ?? '').replace(/[^0-9A-Za-z]/g, '').toUpperCase().slice(0, 6) : zip9(d.to.zip!);
   const fields = [
-    zip9(d.to.zip),
-    '840',
+    postal,
+    abroad ? alpha2ToNumeric(abroad)! : '840',
     d.serviceCode.padStart(3, '0'),
     d.trackingNumber,
     'UPSN',
@@ -47,14 +55,14 @@ export function upsMaxiCode(d: LabelData): BarcodeSymbol {
     // MaxiCode's secondary message holds about 84 characters in mode 2: the street is left out, the city cut short.
     '',
     clean(d.to.city).slice(0, 15),
-    clean(d.to.state),
+    clean(d.to.state ?? ''),
   ];
-  return { type: 'maxicode', mode: 2, data: `[)>${RS}01${GS}96${fields.join(GS)}${RS}${EOT}` };
+  return { type: 'maxicode', mode: abroad ? 3 : 2, data: `[)>${RS}01${GS}96${fields.join(GS)}${RS}${EOT}` };
 }
 
 /** USPS IMpb as GS1-128: AI 420 with the destination ZIP (9 digits when known), then the tracking number (carriers.md 6.2). */
 export function uspsImpb(d: LabelData): BarcodeSymbol {
-  const digits = d.to.zip.replace('-', '');
+  const digits = d.to.zip!.replace('-', '');
   const tn = d.trackingNumber;
   // The tracking number opens with its channel application identifier (91–95), a GS1 AI of its own.
   return { type: 'gs1-128', data: `(420)${digits}(${tn.slice(0, 2)})${tn.slice(2)}` };
@@ -62,7 +70,9 @@ export function uspsImpb(d: LabelData): BarcodeSymbol {
 
 /** FedEx's PDF417: tracking number, destination ZIP, service and weight. */
 export function fedexPdf417(d: LabelData): BarcodeSymbol {
-  return { type: 'pdf417', data: [d.trackingNumber, zip5(d.to.zip), d.serviceCode, `${Math.ceil(d.weightLb)}LB`, d.to.state.toUpperCase()].join(' ') };
+  const abroad = abroadCountry(d);
+  const where = abroad ? [(d.to.zip ?? '').replace(/\s/g, '').toUpperCase(), abroad] : [zip5(d.to.zip!), d.to.state!.toUpperCase()];
+  return { type: 'pdf417', data: [d.trackingNumber, where[0], d.serviceCode, `${Math.ceil(d.weightLb)}LB`, where[1]].join(' ') };
 }
 
 export const trackingCode128 = (d: LabelData): BarcodeSymbol => ({ type: 'code128', data: d.trackingNumber });

@@ -16,7 +16,7 @@ import { rateOperations } from './rates.ts';
 import { addressOperations } from './addresses.ts';
 import { accountResourceOperations } from './account-resources.ts';
 import { shipmentOperations } from './shipments.ts';
-import { LabelFormatSchema, ReturnCreate, Shipment, ShipmentCreate, ShipmentList, ShipmentStatusSchema } from '../schemas/shipment.ts';
+import { LabelFormatSchema, ReturnCreate, Shipment, ShipmentCreate, ShipmentDocument, ShipmentList, ShipmentStatusSchema } from '../schemas/shipment.ts';
 import { DeletedWebhooks, DeliveryStatus, Webhook, WebhookCreate, WebhookDelivery, WebhookDeliveryList, WebhookEventType, WebhookList, WebhookUpdate, WebhookWithSecret } from '../schemas/webhook.ts';
 import { Tracker, TrackingEvent, TrackingRequest, TrackingStatus } from '../schemas/tracker.ts';
 import { webhookOperations } from './webhooks.ts';
@@ -72,6 +72,7 @@ export const sharedSchemas: TSchema[] = [
   ShipmentStatusSchema,
   ShipmentCreate,
   ReturnCreate,
+  ShipmentDocument,
   Shipment,
   ShipmentList,
   TrackingStatus,

@@ -101,6 +101,18 @@ export const shipment = {
   mode: 'test',
   created_at: '2026-11-23T15:04:07.880Z',
   voided_at: null,
+  documents: [] as { type: 'commercial_invoice' | 'cn22' | 'cn23'; format: 'pdf'; url: string }[],
+};
+
+/** A label abroad: Priority Mail International to Canada, with its CN 23 behind the label's signed link. */
+export const shipmentAbroad = {
+  ...shipment,
+  carrier: 'usps',
+  service: 'PRIORITY_MAIL_INTERNATIONAL',
+  service_name: 'Priority Mail International',
+  tracking_number: 'CP123456785US',
+  postage: { amount: '46.40', currency: 'USD' },
+  documents: [{ type: 'cn23' as const, format: 'pdf' as const, url: `${files}/${ids.shipment}.cn23.pdf?token=1796051047.VCaC4I1fOXVEcuDnHn8cjc2sr_ru1BMoTX_bo6VFKls` }],
 };
 
 export const returnShipment = {

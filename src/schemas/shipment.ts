@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CarrierIdSchema } from './carrier.ts';
 import { ListOf, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { Metadata, Money } from './order.ts';
-import { ids, shipment, trackingNumber } from './examples.ts';
+import { ids, shipment, shipmentAbroad, trackingNumber } from './examples.ts';
 
 export const LabelFormatSchema = StringEnum(['pdf', 'zpl', 'png'], {
   $id: 'LabelFormat',
@@ -55,6 +55,24 @@ export const ShipmentStatusSchema = StringEnum(['purchased', 'voided', 'void_pen
   description: '`void_pending`: voided, with the carrier\'s refund to the platform still under its review (USPS); platform postage is refunded to the account at once either way',
 });
 
+export const ShipmentDocument = Type.Object(
+  {
+    type: StringEnum(['commercial_invoice', 'cn22', 'cn23'], {
+      description:
+        "`commercial_invoice`: UPS's and FedEx's invoice for goods; `cn22`: USPS's CN 22 (PS Form 2976), for light items of little value; `cn23`: USPS's CN 23/CP 72 (PS Form 2976-A)",
+    }),
+    format: Type.Literal('pdf', { description: 'Always `pdf`' }),
+    url: Type.String({ format: 'uri', description: 'The document, fetchable without the API key for 7 days, as label_url is; print it and attach it as the carrier asks' }),
+  },
+  {
+    $id: 'ShipmentDocument',
+    title: 'ShipmentDocument',
+    description: 'A customs document drawn from the shipment\'s declaration; in test mode marked SAMPLE, as labels are',
+    additionalProperties: false,
+    examples: shipmentAbroad.documents,
+  },
+);
+
 export const Shipment = Type.Object(
   {
     id: Type.String({ description: "The label's id", examples: [ids.shipment] }),
@@ -70,6 +88,9 @@ export const Shipment = Type.Object(
       description: 'The label file, fetchable without the API key for 7 days (the token in the URL signs it); GET the shipment again for a fresh one',
     }),
     label_format: Type.Ref(LabelFormatSchema, { description: 'The format label_url serves' }),
+    documents: Type.Array(Type.Ref(ShipmentDocument), {
+      description: 'The customs documents the label needs, from its customs declaration; empty for a parcel that crosses no customs border',
+    }),
     postage: Type.Ref(Money, { description: 'What the label cost' }),
     payment: StringEnum(['platform', 'carrier_account', 'none'], {
       description: "`platform`: charged to the account's payment method; `carrier_account`: billed by the carrier to the account's own carrier account; `none`: nothing to pay",
@@ -86,7 +107,7 @@ export const Shipment = Type.Object(
     title: 'Shipment',
     description: 'A label bought for an order: its carrier, service, tracking number, price and file',
     additionalProperties: false,
-    examples: [shipment],
+    examples: [shipment, shipmentAbroad],
   },
 );
 export type Shipment = Static<typeof Shipment>;

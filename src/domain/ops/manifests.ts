@@ -8,6 +8,7 @@ import { ApiError, type FieldError } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import { money } from '../core/money.ts';
 import { fetchPage, type ListInput, type Page } from '../core/pagination.ts';
+import { countryOf, isUsAddress } from '../addresses/address-rules.ts';
 import { labelUrl, serviceName, type PurchaseRecord } from '../shipments/shipments.ts';
 import { inTransaction } from '../core/transaction.ts';
 
@@ -153,7 +154,8 @@ async function drawManifest(ctx: Context, input: ManifestCreate, id: string, now
       trackingNumber: row.tracking_number!,
       service: serviceName(row.carrier, row.service),
       weightLb: record.parcel.weightLb,
-      destinationZip: record.to.zip,
+      // Abroad, the postal code (where the country has one) and the country.
+      destinationZip: isUsAddress(record.to) ? record.to.zip : `${record.to.zip ?? ''} ${countryOf(record.to)}`.trim(),
       postage: money(postageCents).amount,
     })),
     totalWeightLb: totalWeightOz / 16,

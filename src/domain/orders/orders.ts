@@ -70,7 +70,7 @@ export async function createOrder(ctx: Context, input: OrderCreate): Promise<Ord
     checkParcel(input.parcel, errors);
     const packageId = await packageIdFor(trx, ctx, input.package_id, input.parcel);
     if (packageId) await resolvePackage(trx, ctx, packageId, input.parcel, errors);
-    if (input.requested_service) checkService(input.requested_service, '/requested_service', errors);
+    if (input.requested_service) checkService(input.requested_service, shipTo, '/requested_service', errors);
     const customs = orderDeclaration(input.customs, null, { items: input.items ?? [], parcel: input.parcel ?? null, shipTo }, errors);
     failIfAnyWithCustoms(errors, '/customs');
     const now = ctx.clock.now();
@@ -162,7 +162,7 @@ export async function updateOrder(ctx: Context, id: string, patch: OrderUpdate):
       await resolvePackage(trx, ctx, packageId, parcel, errors);
     }
     if (patch.requested_service !== undefined) {
-      if (patch.requested_service) checkService(patch.requested_service, '/requested_service', errors);
+      if (patch.requested_service) checkService(patch.requested_service, JSON.parse(next.ship_to ?? row.ship_to), '/requested_service', errors);
       next.requested_service = patch.requested_service === null ? null : JSON.stringify(patch.requested_service);
     }
     if (patch.notes !== undefined) next.notes = patch.notes;

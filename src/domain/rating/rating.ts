@@ -16,7 +16,7 @@ import { encodeRates } from './rate-store.ts';
 import { money } from '../core/money.ts';
 import { dimensionsInInches, parcelErrors, weightInLb } from '../orders/parcels.ts';
 import { failIfAny, field, packageIdFor, resolvePackage, resolveShipFrom } from '../shipments/shipment-inputs.ts';
-import { normalizedAddress } from '../addresses/address-rules.ts';
+import { countryOf, normalizedAddress } from '../addresses/address-rules.ts';
 import { buildDeclaration } from '../customs/declaration.ts';
 import { declarationErrors } from '../customs/checks.ts';
 import { checkOrderCrossing, crossingErrors, failIfAnyWithCustoms } from '../customs/crossing.ts';
@@ -30,22 +30,32 @@ export function parcelSpec(parcel: Parcel, pkg?: ResolvedPackage): ParcelSpec {
   return { weightLb: weightInLb(parcel.weight), ...(d && { dimensionsIn: dimensionsInInches(d) }) };
 }
 
-const addressParts = (a: Address) => [a.name, a.company, a.street1, a.street2, a.city, a.state, a.zip, a.residential];
+const addressParts = (a: AnyAddress) => [a.name, a.company, a.street1, a.street2, a.city, a.state, a.zip, a.residential];
 
 /**
  * What a rate was quoted for; a purchase with this rate must be for the same. The fields are listed in a fixed
- * order, so the same shipment gives the same print whatever order its JSON came in.
+ * order, so the same shipment gives the same print whatever order its JSON came in. A shipment abroad or with a
+ * declaration adds both countries and the declaration (its checked form, in its fixed field order), as the price
+ * and the documents depend on them; a domestic one without a declaration prints as it always did.
  */
-export function quoteFingerprint(from: Address, to: Address, parcel: Parcel, packageId: string | null): string {
+export function quoteFingerprint(from: AnyAddress, to: AnyAddress, parcel: Parcel, packageId: string | null, customs: Customs | null = null): string {
   const d = parcel.dimensions;
-  const parts = [...addressParts(from), ...addressParts(to), parcel.weight.value, parcel.weight.unit, d?.length, d?.width, d?.height, d?.unit, packageId];
+  const parts: unknown[] = [...addressParts(from), ...addressParts(to), parcel.weight.value, parcel.weight.unit, d?.length, d?.width, d?.height, d?.unit, packageId];
+  if (customs !== null || countryOf(from) !== 'US' || countryOf(to) !== 'US') parts.push(countryOf(from), countryOf(to), customs && customsParts(customs));
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+/** A declaration's fields in a fixed order, whatever order its JSON came in. */
+function customsParts(c: Customs): unknown[] {
+  const items = c.items.map((i) => [i.description, i.quantity, i.unit_value.amount, i.unit_value.currency, i.weight.value, i.weight.unit, i.hs_tariff_number, i.origin_country, i.sku]);
+  return [c.contents_type, c.contents_explanation, c.non_delivery, c.incoterm, c.eel_pfc, c.aes_itn, c.invoice_number, c.signer, c.certify, items];
 }
 
 export interface ShipmentInputs {
   orderId: string | null;
   from: Address;
-  to: Address;
+  /** Any country in test mode; within the US in live mode (servedEnds). */
+  to: AnyAddress;
   parcel: Parcel;
   pkg?: ResolvedPackage;
   /** The customs declaration, checked; null when the parcel crosses no customs border and none was given. */
@@ -67,11 +77,11 @@ export async function orderInputs(db: Kysely<DB>, ctx: Context, row: OrdersTable
   const to: AnyAddress = JSON.parse(row.ship_to);
   const customs: Customs | null = row.customs === null ? null : JSON.parse(row.customs);
   checkOrderCrossing(row.id, from, to, customs);
-  return { orderId: row.id, ...servedEnds(from, to, row.id), parcel, pkg, customs };
+  return { orderId: row.id, ...servedEnds(from, to, row.id, ctx.principal.mode), parcel, pkg, customs };
 }
 
 export function inputsFingerprint(inputs: ShipmentInputs): string {
-  return quoteFingerprint(inputs.from, inputs.to, inputs.parcel, inputs.pkg?.preset.id ?? null);
+  return quoteFingerprint(inputs.from, inputs.to, inputs.parcel, inputs.pkg?.preset.id ?? null, inputs.customs);
 }
 
 /** The carrier-neutral request for these inputs, shipping now. */
@@ -83,6 +93,7 @@ export function rateRequest(inputs: ShipmentInputs, shipDate: Date, services?: s
     parcel: parcelSpec(inputs.parcel, inputs.pkg),
     shipDate,
     services,
+    ...(inputs.customs && { customs: inputs.customs }),
     ...(box && { carrierBox: { id: box.id, ...(box.flatRate && { flatRate: box.flatRate }) } }),
   };
 }
@@ -129,7 +140,7 @@ async function resolveInputs(ctx: Context, input: RateShopRequest): Promise<Ship
   if (customs && to) errors.push(...declarationErrors(customs, { to, parcel: input.parcel }, '/customs'));
   if (from.address && to) errors.push(...crossingErrors(from.address, to, input.customs !== undefined, { customs: '/customs', to: '/ship_to' }));
   failIfAnyWithCustoms(errors, '/customs');
-  return { orderId: null, ...servedEnds(from.address!, to!, null), parcel: input.parcel!, pkg, customs };
+  return { orderId: null, ...servedEnds(from.address!, to!, null, ctx.principal.mode), parcel: input.parcel!, pkg, customs };
 }
 
 /**

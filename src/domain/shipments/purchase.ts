@@ -17,6 +17,9 @@ import { newId } from '../../kernel/ids.ts';
 import { ownOrderRow, toOrder } from '../orders/orders.ts';
 import { inputsFingerprint, orderInputs, quoteAll, rateRequest, type ShipmentInputs } from '../rating/rating.ts';
 import { fileBoughtLabel } from '../label-files/label-bytes.ts';
+import { fileCustomsDocuments } from '../label-files/document-files.ts';
+import { customsFormsFor } from '../../carriers/customs-forms.ts';
+import { returnEnds } from '../rating/service-area.ts';
 import { ownerOf, serviceName, toShipment, type PurchaseRecord } from './shipments.ts';
 import { fingerprint, idempotencyTtlMs } from '../core/idempotency.ts';
 import { inTransaction } from '../core/transaction.ts';
@@ -207,14 +210,19 @@ export async function resumePurchase(ctx: Context, row: ShipmentsTable): Promise
 export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier>, p: PurchaseInput): Promise<Shipment> {
   const now = ctx.clock.now();
   const at = now.toISOString();
+  const ends = p.isReturn ? returnEnds(p.inputs, p.order.id) : p.inputs;
+  const parcel = rateRequest(p.inputs, now).parcel;
   const record: PurchaseRecord = {
-    from: p.isReturn ? p.inputs.to : p.inputs.from,
-    to: p.isReturn ? p.inputs.from : p.inputs.to,
-    parcel: rateRequest(p.inputs, now).parcel,
+    from: ends.from,
+    to: ends.to,
+    parcel,
     shipDate: at,
     zone: p.plan.zone,
     estimatedDeliveryDate: p.plan.estimatedDeliveryDate,
     reference: p.order.order_number,
+    customs: p.inputs.customs,
+    // Test mode draws the customs documents; a live carrier's own forms come with its label.
+    documents: ctx.principal.mode === 'test' ? customsFormsFor(p.plan.carrier, p.plan.service, p.inputs.customs, parcel) : [],
   };
   const row: ShipmentsTable = {
     id: newId('shp', now.getTime()),
@@ -297,6 +305,7 @@ function purchaseRequest(row: ShipmentsTable) {
     labelFormat: row.label_format,
     isReturn: row.is_return === 1,
     ...(record.reference !== null && { reference: record.reference }),
+    ...(record.customs && { customs: record.customs }),
     // The shipment id, the same on every try: a retried purchase gets the first label back.
     idempotencyKey: row.id,
   };
@@ -320,6 +329,7 @@ async function buyAndComplete(ctx: Context, carrier: Carrier, row: ShipmentsTabl
 async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel): Promise<Shipment> {
   const at = ctx.clock.now().toISOString();
   const labelFormat = await fileBoughtLabel(ctx, row, label, at);
+  await fileCustomsDocuments(ctx, row, label, at);
   const shipment = await inTransaction(ctx.db, async (trx) => {
     // Orders before shipments, in every transaction that changes both: PostgreSQL would otherwise deadlock a
     // completion against a rival purchase that holds the order and waits on this shipment's unique-index entry.

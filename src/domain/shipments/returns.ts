@@ -6,6 +6,7 @@ import { ApiError } from '../../kernel/errors.ts';
 import { ownOrderRow } from '../orders/orders.ts';
 import { paymentFor, purchase, purchaseByKey, resumePurchase, type PurchasePlan } from './purchase.ts';
 import { orderInputs, quoteAll, rateRequest } from '../rating/rating.ts';
+import { returnEnds } from '../rating/service-area.ts';
 import { currentShipmentRow } from './shipments.ts';
 
 /**
@@ -24,7 +25,7 @@ export async function createReturnLabel(ctx: Context, orderId: string, input: Re
   const inputs = await orderInputs(ctx.db, ctx, order);
   const carriers = access.carriers;
   const carrier = carriers[outbound.carrier as CarrierId];
-  const back = { ...inputs, from: inputs.to, to: inputs.from };
+  const back = { ...inputs, ...returnEnds(inputs, order.id) };
   const { quotes, errors } = await quoteAll(ctx, [carrier], { ...rateRequest(back, ctx.clock.now()), isReturn: true });
   const quote = quotes.find((q) => q.service === outbound.service) ?? quotes[0];
   if (!quote) throw new ApiError('no_rate_available', `${carrier.name} offers no return rate for order ${order.id}: ${errors.map((e) => e.detail).join('; ')}`);

@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { carrierCatalog, domesticServices } from '../../carriers/catalog.ts';
+import { carrierCatalog, domesticServices, servicesAbroad } from '../../carriers/catalog.ts';
 import type { Address, AnyAddress } from '../../schemas/address.ts';
-import { normalizedAddress, usOriginErrors } from '../addresses/address-rules.ts';
+import { countryOf, isUsAddress, normalizedAddress, usOriginErrors } from '../addresses/address-rules.ts';
+import { countryInSentence } from '../addresses/countries.ts';
 import type { RequestedService } from '../../schemas/order.ts';
 import type { Context } from '../core/context.ts';
 import { ApiError, type FieldError } from '../../kernel/errors.ts';
@@ -25,15 +26,23 @@ export function normalizeOrigin(address: AnyAddress, pointer: string, errors: Fi
   return (origin.length === 0 ? normalizedAddress(address, pointer, errors) : address) as Address;
 }
 
-export function checkService(service: RequestedService, pointer: string, errors: FieldError[]): void {
+/**
+ * A requested service must be the carrier's and fit where the parcel goes: a domestic service within the US (its
+ * territories and military post offices included), an international one abroad.
+ */
+export function checkService(service: RequestedService, to: AnyAddress, pointer: string, errors: FieldError[]): void {
   const carrier = carrierCatalog.find((c) => c.id === service.carrier)!;
-  // International services are sold only once shipd ships abroad (country_not_served until then).
-  const offered = domesticServices(service.carrier);
-  if (!offered.some((s) => s.code === service.service)) {
-    const international = carrier.services.some((s) => s.code === service.service);
-    const what = international ? `is an international ${carrier.name} service, not sold yet` : `is not a ${carrier.name} service`;
-    errors.push(field(`${pointer}/service`, `${what}; use one of ${offered.map((s) => s.code).join(', ')}`));
-  }
+  const abroad = !isUsAddress(to);
+  const offered = abroad ? servicesAbroad(service.carrier, countryOf(to)) : domesticServices(service.carrier);
+  if (offered.some((s) => s.code === service.service)) return;
+  const codes = offered.map((s) => s.code).join(', ');
+  const sold = carrier.services.some((s) => s.code === service.service);
+  const detail = !sold
+    ? `is not a ${carrier.name} service; use one of ${codes}`
+    : abroad
+      ? `is a domestic ${carrier.name} service, for parcels within the US; to ${countryInSentence(countryOf(to))} ${carrier.name} ships by ${codes}`
+      : `is an international ${carrier.name} service, for parcels leaving the US; within the US ${carrier.name} ships by ${codes}`;
+  errors.push(field(`${pointer}/service`, detail));
 }
 
 /** A problem's detail: the first three faults, and how many more. */

@@ -3,7 +3,9 @@ import type { CarrierId } from '../../config.ts';
 import type { DB, ShipmentsTable } from '../../db/schema.ts';
 import { carrierCatalog } from '../../carriers/catalog.ts';
 import type { ParcelSpec } from '../../carriers/carrier.ts';
-import type { Address } from '../../schemas/address.ts';
+import type { Address, AnyAddress } from '../../schemas/address.ts';
+import type { Customs } from '../../schemas/customs.ts';
+import type { CustomsDocumentType } from '../../labels/customs-data.ts';
 import type { Shipment } from '../../schemas/shipment.ts';
 import type { Context } from '../core/context.ts';
 import { ApiError } from '../../kernel/errors.ts';
@@ -16,7 +18,8 @@ import { apiBase } from '../../kernel/paths.ts';
 /** What was bought, kept with the purchase: enough to buy it again after a crash, and to render its label. */
 export interface PurchaseRecord {
   from: Address;
-  to: Address;
+  /** Any country in test mode. */
+  to: AnyAddress;
   parcel: ParcelSpec;
   /** RFC 3339: when the purchase started; the label's ship date. */
   shipDate: string;
@@ -24,6 +27,10 @@ export interface PurchaseRecord {
   /** YYYY-MM-DD, as quoted. */
   estimatedDeliveryDate: string | null;
   reference: string | null;
+  /** The checked customs declaration; absent on purchases recorded before declarations existed. */
+  customs?: Customs | null;
+  /** The customs documents shipd drew for the label (customsFormsFor), each kept beside it. */
+  documents?: CustomsDocumentType[];
 }
 
 /** Events belong to the key that made the shipment, whoever (a request, a job) reports on it. */
@@ -55,6 +62,7 @@ export function toShipment(ctx: Pick<Context, 'config' | 'clock'>, row: Shipment
     tracking_number: row.tracking_number!,
     label_url: labelUrl(ctx, row.id, row.label_format),
     label_format: row.label_format,
+    documents: ((JSON.parse(row.purchase) as PurchaseRecord).documents ?? []).map((type) => ({ type, format: 'pdf', url: labelUrl(ctx, row.id, `${type}.pdf`) })),
     postage: money(row.postage_cents ?? row.quoted_cents),
     payment: row.payment,
     rate_id: row.rate_id,
