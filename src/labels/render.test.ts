@@ -145,3 +145,30 @@ describe('labels that scan', () => {
     assert.deepEqual(await renderLabel(labels[1]!, 'pdf'), await renderLabel(labels[1]!, 'pdf'));
   });
 });
+
+describe('labels abroad', () => {
+  const london = { name: 'Charles Babbage', street1: '10 Downing Street', city: 'London', zip: 'SW1A 2AA', country: 'GB', phone: '+44 20 7946 0000' };
+  const abroad: LabelData[] = [
+    { ...base, to: london, carrier: 'ups', serviceCode: '07', serviceName: 'UPS Worldwide Express', trackingNumber: '1ZSHPD010704010609' },
+    { ...base, to: london, carrier: 'usps', serviceCode: 'PRIORITY_MAIL_INTERNATIONAL', serviceName: 'Priority Mail International', trackingNumber: 'CP123456785US' },
+    { ...base, to: london, carrier: 'fedex', serviceCode: 'FEDEX_INTERNATIONAL_PRIORITY', serviceName: 'FedEx International Priority', trackingNumber: '794953535000' },
+  ];
+  for (const d of abroad) {
+    test(`${d.carrier}: the address ends with the country's name, and the barcodes carry the postal code and country`, async () => {
+      const opened = await openPdf(await renderLabel(d, 'pdf'));
+      assert.ok(opened.text.includes('LONDON SW1A 2AA') && opened.text.includes('UNITED KINGDOM'), opened.text);
+      const found = await decodePng(opened.raster);
+      const texts = found.map((f) => `${f.format}: ${JSON.stringify(f.text)}`).join('; ');
+      assert.ok(found.some((f) => f.format === 'Code128' && f.text === d.trackingNumber), `Code 128 of the tracking number in ${texts}`);
+      if (d.carrier === 'usps') assert.equal(found.filter((f) => f.format === 'Code128').length, 1, `no IMpb abroad: ${texts}`);
+      if (d.carrier === 'fedex') assert.ok(found.some((f) => f.format === 'PDF417' && f.text.includes('SW1A2AA') && f.text.endsWith(' GB')), texts);
+      if (d.carrier === 'ups') {
+        const item = layoutLabel(d).find((i): i is BarcodeItem => i.kind === 'barcode' && i.symbol.type === 'maxicode')!;
+        assert.equal(item.symbol.mode, 3);
+        const maxi = (await decodeRegion(opened.raster, item)).find((f) => f.format === 'MaxiCode');
+        // Mode 3's primary message: the postal code's first six characters, ISO 3166 numeric 826, service 007.
+        assert.ok(maxi && maxi.text.includes('SW1A2A') && maxi.text.includes('826') && maxi.text.includes(d.trackingNumber), maxi?.text);
+      }
+    });
+  }
+});
