@@ -184,6 +184,10 @@ test('the live adapters rate and buy labels abroad with all three carriers, the 
     assert.equal(sentToFedex.requestedShipment.customsClearanceDetail.commodities[0].harmonizedCode, '691200');
     assert.deepEqual(sentToFedex.requestedShipment.shipmentSpecialServices.specialServiceTypes, ['ELECTRONIC_TRADE_DOCUMENTS']);
 
+    // USPS's international labels have no idempotency key: a lost one is never asked for again, unlike a domestic one.
+    assert.equal(uspsCarrier.idempotentPurchase(request('PRIORITY_MAIL_INTERNATIONAL')), false);
+    assert.equal(uspsCarrier.idempotentPurchase({ ...request('PRIORITY_MAIL'), to: merchant }), true);
+
     const returned = await uspsCarrier.purchase({ ...request('PRIORITY_MAIL_INTERNATIONAL'), isReturn: true }, signal);
     assert.ok(!returned.ok && returned.error.code === 'not_serviced');
     const { customs: _customs, ...undeclared } = request('07');

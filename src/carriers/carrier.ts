@@ -212,11 +212,12 @@ export interface Carrier {
   /** Whether calls can succeed now: false for a live carrier without credentials or an adapter. */
   readonly usable: boolean;
   /**
-   * Whether asking again with the same idempotency key returns the label already sold rather than selling another
-   * (USPS honours X-Idempotency-Key; UPS and FedEx only echo their reference back). A purchase whose answer was lost
-   * is finished by asking again only where this is true.
+   * Whether asking again for this purchase with the same idempotency key returns the label already sold rather than
+   * selling another (USPS's domestic labels honour X-Idempotency-Key, its international labels define none; UPS and
+   * FedEx only echo their reference back). A purchase whose answer was lost is finished by asking again only where
+   * this is true.
    */
-  readonly idempotentPurchase: boolean;
+  idempotentPurchase(request: PurchaseRequest): boolean;
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>>;
   purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>>;
   void(label: LabelRef, signal: AbortSignal): Promise<CarrierResult<VoidOutcome>>;

@@ -46,7 +46,9 @@ export class UncredentialedCarrier implements Carrier {
   readonly name: string;
   readonly services: Carrier['services'];
   readonly usable = false;
-  readonly idempotentPurchase = true;
+  idempotentPurchase(): boolean {
+    return true;
+  }
 
   constructor(
     readonly id: CarrierId,

@@ -45,7 +45,9 @@ export class FedexCarrier implements Carrier {
   readonly name = info.name;
   readonly services: readonly ServiceInfo[] = info.services;
   readonly usable = true;
-  readonly idempotentPurchase = false;
+  idempotentPurchase(): boolean {
+    return false;
+  }
   private readonly client: BearerClient;
 
   constructor(private readonly options: LiveCarrierOptions) {

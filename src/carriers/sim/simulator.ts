@@ -90,7 +90,9 @@ export class SimulatedCarrier implements Carrier {
   readonly services: readonly ServiceInfo[];
   readonly usable = true;
   /** The simulators derive the label from the key, as USPS's API does. */
-  readonly idempotentPurchase = true;
+  idempotentPurchase(): boolean {
+    return true;
+  }
   /** Answers already worked out; a shop asks the same few questions all day. */
   private readonly quotes = new Map<string, CarrierResult<Quote[]>>();
 

@@ -43,7 +43,9 @@ export class UpsCarrier implements Carrier {
   readonly name = info.name;
   readonly services = info.services;
   readonly usable = true;
-  readonly idempotentPurchase = false;
+  idempotentPurchase(): boolean {
+    return false;
+  }
   private readonly client: BearerClient;
 
   constructor(private readonly options: LiveCarrierOptions) {

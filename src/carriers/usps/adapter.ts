@@ -40,7 +40,10 @@ export class UspsCarrier implements Carrier {
   readonly name = info.name;
   readonly services = info.services;
   readonly usable = true;
-  readonly idempotentPurchase = true;
+  /** The international-labels API defines no idempotency key: a lost international purchase must not be asked again. */
+  idempotentPurchase(request: PurchaseRequest): boolean {
+    return isDomestic(request);
+  }
   private readonly client: BearerClient;
   /** The payment authorization token is good for eight hours and is not to be asked for per label (carriers.md 3.3). */
   private readonly payments: TokenCache;

@@ -316,7 +316,7 @@ async function buyAndComplete(ctx: Context, carrier: Carrier, row: ShipmentsTabl
   if (!bought.ok) {
     if (bought.error.code === 'carrier_timeout') {
       // The carrier may have sold the label without our hearing of it: the reconcile job decides it (finishPending).
-      const then = carrier.idempotentPurchase ? 'finished or undone' : 'given up (the carrier cannot be asked again safely)';
+      const then = carrier.idempotentPurchase(purchaseRequest(row)) ? 'finished or undone' : 'given up (the carrier cannot be asked again safely)';
       throw new ApiError('carrier_timeout', `${bought.error.detail}. The purchase ${row.id} will be ${then} shortly; GET /shipments/${row.order_id} shows the outcome`);
     }
     await failPurchase(ctx, row, bought.error.detail);
@@ -402,7 +402,7 @@ async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel
  */
 export async function finishPending(ctx: Context, row: ShipmentsTable): Promise<Shipment> {
   const carrier = await carrierForShipment(ctx, row);
-  if (carrier.idempotentPurchase) {
+  if (carrier.idempotentPurchase(purchaseRequest(row))) {
     await holdPostage(ctx, row);
     return buyAndComplete(ctx, carrier, row);
   }
