@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { quoteFingerprint } from './rating.ts';
 
 const from = { street1: '1100 CONGRESS AVE', city: 'AUSTIN', state: 'TX', zip: '78701', country: 'US' as const };
@@ -24,3 +25,30 @@ test('any change to an address, the parcel or the package changes the print', ()
   ];
   assert.equal(new Set([base, ...changes]).size, changes.length + 1);
 });
+
+test('abroad, the countries and every field of the declaration are in the print; a domestic print is as it was', () => {
+  // The print of this domestic shipment before declarations existed: rates quoted then stay buyable.
+  assert.equal(quoteFingerprint(from, to, parcel, null), createHash('sha256').update(JSON.stringify([...parts(from), ...parts(to), 2, 'lb', null, null, null, null, null])).digest('hex'));
+  const item = { description: 'Mug', quantity: 2, unit_value: { amount: '12.50', currency: 'USD' }, weight: { value: 14, unit: 'oz' as const }, hs_tariff_number: '691200', origin_country: 'US' };
+  const customs = { contents_type: 'merchandise' as const, non_delivery: 'return' as const, signer: 'Grace Hopper', certify: true as const, items: [item] };
+  const london = { street1: '10 DOWNING STREET', city: 'LONDON', zip: 'SW1A 2AA', country: 'GB' };
+  const paris = { ...london, country: 'FR' };
+  const base = quoteFingerprint(from, london, parcel, null, customs);
+  const changes = [
+    quoteFingerprint(from, paris, parcel, null, customs),
+    quoteFingerprint(from, london, parcel, null, null),
+    quoteFingerprint(from, to, parcel, null, customs),
+    quoteFingerprint(from, london, parcel, null, { ...customs, incoterm: 'DDP' }),
+    quoteFingerprint(from, london, parcel, null, { ...customs, invoice_number: 'INV-1' }),
+    quoteFingerprint(from, london, parcel, null, { ...customs, items: [{ ...item, hs_tariff_number: '691110' }] }),
+    quoteFingerprint(from, london, parcel, null, { ...customs, items: [{ ...item, unit_value: { amount: '12.50', currency: 'EUR' } }] }),
+    quoteFingerprint(from, london, parcel, null, { ...customs, items: [item, item] }),
+  ];
+  assert.equal(new Set([base, ...changes]).size, changes.length + 1);
+  const reordered = { items: [{ ...item }], certify: true as const, signer: 'Grace Hopper', non_delivery: 'return' as const, contents_type: 'merchandise' as const };
+  assert.equal(quoteFingerprint(from, london, parcel, null, reordered), base);
+});
+
+function parts(a: Record<string, unknown>): unknown[] {
+  return [a.name, a.company, a.street1, a.street2, a.city, a.state, a.zip, a.residential];
+}
