@@ -23,8 +23,8 @@ export const shipmentOperations = [
       'decline (402 `payment_declined` with the card\'s `decline_code`) or Stripe out of reach (503 `billing_unavailable`) buys nothing. ' +
       'An order has at most one active label: another purchase answers 409 `order_already_shipped`. Send an Idempotency-Key: a retry ' +
       'gets the same label, never a second one. An order that crosses a customs border needs its `customs` declaration (400 `customs_required`, ' +
-      'fixed with PATCH /orders/{id}), and one to an address outside the US answers 422 `country_not_served` until international services ' +
-      'are sold; both before any carrier is asked. Emits `shipment.created` and `order.updated`. **Spends money with live keys.**',
+      'fixed with PATCH /orders/{id}); with a live key, one to an address outside the US answers 422 `country_not_served` until live international ' +
+      'services are sold; both before any carrier is asked. A label abroad lists its customs documents in `documents`. Emits `shipment.created` and `order.updated`. **Spends money with live keys.**',
     body: ShipmentCreate,
     response: Type.Ref(Shipment),
     responseDescription: 'The label bought',
@@ -111,7 +111,7 @@ export const shipmentOperations = [
     description:
       'A label from the recipient back to the sender, with the carrier of the outbound label (`is_return: true`). One active return ' +
       'label per order. Send an Idempotency-Key. Emits `shipment.created`. An order without an active outbound label answers 409 `order_not_shipped`; ' +
-      'a second return label 409 `order_already_shipped`. **Spends money with live keys.**',
+      'a second return label 409 `order_already_shipped`; a return from another country 422 `country_not_served` (return labels leave from the US). **Spends money with live keys.**',
     params: ShipmentOrderParams,
     body: ReturnCreate,
     response: Type.Ref(Shipment),
