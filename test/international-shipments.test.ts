@@ -195,6 +195,10 @@ describe('services, documents and rates by destination', () => {
     const bought = await call('POST', '/shipments', { order_id: domestic.body.id });
     assert.equal(bought.status, 201, bought.text);
     assert.deepEqual(bought.body.documents, []);
+    // A declaration kept on a domestic order prints no form: the parcel crosses no customs border.
+    const declared = await call('POST', '/orders', orderBody({ ship_to: sanFrancisco, items, customs }));
+    assert.equal(declared.status, 201, declared.text);
+    assert.deepEqual((await call('POST', '/shipments', { order_id: declared.body.id })).body.documents, []);
 
     const abroad = (service: Json) => call('POST', '/orders', orderBody({ ship_to: basket[2]!.to, items, customs, requested_service: service }));
     const home = (service: Json) => call('POST', '/orders', orderBody({ requested_service: service }));

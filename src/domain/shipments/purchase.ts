@@ -19,6 +19,7 @@ import { inputsFingerprint, orderInputs, quoteAll, rateRequest, type ShipmentInp
 import { fileBoughtLabel } from '../label-files/label-bytes.ts';
 import { fileCustomsDocuments } from '../label-files/document-files.ts';
 import { customsFormsFor } from '../../carriers/customs-forms.ts';
+import { crossesCustomsBorder } from '../../carriers/customs-border.ts';
 import { returnEnds } from '../rating/service-area.ts';
 import { ownerOf, serviceName, toShipment, type PurchaseRecord } from './shipments.ts';
 import { fingerprint, idempotencyTtlMs } from '../core/idempotency.ts';
@@ -221,8 +222,9 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
     estimatedDeliveryDate: p.plan.estimatedDeliveryDate,
     reference: p.order.order_number,
     customs: p.inputs.customs,
-    // Test mode draws the customs documents; a live carrier's own forms come with its label.
-    documents: ctx.principal.mode === 'test' ? customsFormsFor(p.plan.carrier, p.plan.service, p.inputs.customs, parcel) : [],
+    // Test mode draws the customs documents a parcel crossing a customs border needs (a declaration kept on a domestic
+    // order needs none); a live carrier's own forms come with its label.
+    documents: ctx.principal.mode === 'test' && crossesCustomsBorder(ends.from, ends.to) ? customsFormsFor(p.plan.carrier, p.plan.service, p.inputs.customs, parcel) : [],
   };
   const row: ShipmentsTable = {
     id: newId('shp', now.getTime()),
