@@ -16,6 +16,22 @@ export function orderBody(overrides: Record<string, unknown> = {}): Record<strin
   };
 }
 
+/** An order to Toronto with a customs declaration built from its line item: USPS and FedEx rate it in test mode. */
+export function torontoOrderBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return orderBody({
+    ship_to: { name: 'Jean Tremblay', street1: '100 Queen St W', city: 'Toronto', state: 'ON', zip: 'M5H 2N2', country: 'CA', phone: '+1 416 555 0142' },
+    items: [{ sku: 'MUG-1', name: 'Ceramic mug', quantity: 2, unit_price: { amount: '12.50', currency: 'USD' }, weight: { value: 12, unit: 'oz' } }],
+    customs: {
+      contents_type: 'merchandise',
+      non_delivery: 'return',
+      signer: 'Grace Hopper',
+      certify: true,
+      items: [{ sku: 'MUG-1', hs_tariff_number: '6912.00', origin_country: 'US' }],
+    },
+    ...overrides,
+  });
+}
+
 /** What the label tests draw: one label of each carrier, with a ZIP+4 and a second address line. */
 export const labelBase = {
   from: { name: 'Warehouse', street1: '1100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' },

@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { problem, startServer, type TestServer } from './harness.ts';
-import { orderBody } from './fixtures.ts';
+import { orderBody, torontoOrderBody } from './fixtures.ts';
 import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 
 // The MCP tools over both transports, driven by the SDK's own client: the same operations, ownership,
@@ -209,6 +209,33 @@ for (const transport of transports) {
       assert.match(voided.text, /voided/);
       assert.equal((await ok('get_order', { id: order.id })).data.status, 'incomplete');
       await refused('void_label', { order_id: order.id }, 'shipment_already_voided', 409);
+    });
+
+    test('abroad: create_order to Toronto with customs → get_rates → buy_label answers the customs documents and names them', async () => {
+      const created = (await ok('create_order', torontoOrderBody())).data;
+      assert.equal(created.ship_to.country, 'CA');
+      assert.equal(created.customs.items[0].hs_tariff_number, '691200');
+      assert.equal(created.customs.items[0].description, 'Ceramic mug', 'the declaration is built from the line item');
+
+      const shop = await ok('get_rates', { order_id: created.id });
+      const carriers = new Set(shop.data.rates.map((r: Json) => r.carrier));
+      assert.ok(carriers.has('usps') && carriers.has('fedex'), JSON.stringify(shop.data));
+      assert.deepEqual(shop.data.errors.map((e: Json) => e.carrier), ['ups']);
+      assert.match(shop.text, /1 carrier\(s\) could not rate$/);
+
+      const fedex = shop.data.rates.find((r: Json) => r.carrier === 'fedex');
+      const bought = await ok('buy_label', { order_id: created.id, rate_id: fedex.id, idempotency_key: `abroad-${transport.name}` });
+      const shipment = bought.data;
+      assert.deepEqual(shipment.documents.map((d: Json) => [d.type, d.format]), [['commercial_invoice', 'pdf']]);
+      assert.match(bought.text, new RegExp(`^Label ${shipment.id} bought: fedex .+ \\(purchased\\); customs documents: commercial_invoice$`));
+      const rest = await server.request('GET', `/shipments/${shipment.id}`, { key });
+      assert.deepEqual(shipment.documents.map((d: Json) => d.type), rest.body.documents.map((d: Json) => d.type));
+
+      const url = new URL(shipment.documents[0].url);
+      const file = await fetch(`${server.url}${url.pathname}${url.search}`);
+      assert.equal(file.status, 200);
+      assert.equal(file.headers.get('content-type'), 'application/pdf');
+      assert.equal(Buffer.from(await file.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');
     });
 
     test('update_order, then a return label for a shipped order', async () => {

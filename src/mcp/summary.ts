@@ -12,7 +12,9 @@ export function summarize(result: Json, done?: string): string {
       return `Order ${result.id}${verb} (${result.status})`;
     case 'shipment': {
       const kind = result.is_return ? 'Return label' : 'Label';
-      return `${kind} ${result.id}${verb}: ${result.carrier} ${result.service_name}, tracking ${result.tracking_number} (${result.status})`;
+      // A label abroad is not ready to ship without its customs forms, so the line names them.
+      const forms = result.documents?.length ? `; customs documents: ${result.documents.map((d: Json) => d.type).join(', ')}` : '';
+      return `${kind} ${result.id}${verb}: ${result.carrier} ${result.service_name}, tracking ${result.tracking_number} (${result.status})${forms}`;
     }
     case 'rate_shop': {
       const cheapest = result.rates[0];

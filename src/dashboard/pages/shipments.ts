@@ -17,6 +17,8 @@ import { scopeOf } from '../scope.ts';
 
 const statuses = ['purchased', 'voided', 'void_pending'] as const;
 const formats: readonly LabelFormat[] = ['pdf', 'png', 'zpl'];
+/** The forms' names as the carriers print them. */
+const documentNames: Record<string, string> = { cn22: 'CN 22', cn23: 'CN 23', commercial_invoice: 'Commercial invoice' };
 
 export function registerShipments(app: FastifyInstance, { services, mode }: PageDeps): void {
   const db = services.database.db;
@@ -33,6 +35,7 @@ export function registerShipments(app: FastifyInstance, { services, mode }: Page
       shipment: toShipment(ctx, row),
       tracker: await lastTracker(db, scope, row.id),
       formats: servableFormats(row),
+      documentNames,
       ...extra,
     };
   }
