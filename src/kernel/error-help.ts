@@ -68,8 +68,8 @@ export const errorHelp: Readonly<Record<ErrorCode, { meaning: string; fix: strin
   nothing_to_manifest: { meaning: 'No label fits this manifest: none of that carrier, origin and day is waiting for one.', fix: 'Check the carrier, ship-from and date, or buy the labels first.' },
   not_supported_by_carrier: { meaning: 'The carrier does not offer this through shipd (for example a live pickup where shipd has no integration).', fix: 'Use another carrier, or the carrier\'s own tools for this step.' },
   country_not_served: {
-    meaning: 'Live keys buy only US services for now: addresses in the 50 states, DC, US territories, freely associated states and military post offices; live international services of UPS, USPS and FedEx are coming (test keys already ship abroad). Parcels leave from the US, so a return label from another country is not sold either.',
-    fix: 'Ship this parcel with the carrier\'s own tools for now, or try the flow with a test key. Orders to other countries can already be stored, with their customs declarations, and bought once live international services arrive.',
+    meaning: 'Parcels leave from the US (the 50 states, DC, US territories, freely associated states and military post offices): shipd ships from there to any country, but a return label from another country is not sold.',
+    fix: 'Have the customer send the parcel back with a carrier of their country, or buy the return with the carrier\'s own tools.',
   },
   rate_limited: { meaning: 'Too many requests for this API key; the RateLimit and Retry-After headers say when to come back.', fix: 'Wait the seconds in Retry-After, then go on more slowly.' },
   address_rate_limited: { meaning: 'Too many requests came from your address without a valid API key (label downloads, the dashboard, refused keys, unknown paths); the limit is per address, as the operator set it (SHIPD_ADDRESS_RATE_LIMIT_PER_SECOND and _BURST). Requests with a valid key are never counted here.', fix: 'Wait Retry-After seconds. If many clients share one address behind a proxy, the operator should list the proxy in SHIPD_TRUSTED_PROXIES so that each client counts on its own.' },

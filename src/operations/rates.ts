@@ -17,7 +17,7 @@ export const rateOperations = [
       'Rate an order by `order_id` (404 if it is not this key\'s), or give `ship_to` and `parcel`; an address or parcel at fault is a 400 naming the field. ' +
       'A parcel that crosses a customs border (abroad, or to or from a US territory, freely associated state or military post office where USPS asks for a form) ' +
       'needs a `customs` declaration (the order\'s, or one sent with every item complete): without one 400 `customs_required`, a wrong one 400 `customs_invalid`; ' +
-      'a recipient abroad needs a phone. Test keys rate abroad (UPS answers in `errors` for now; rates abroad have no delivery estimate); with a live key an address outside the US answers 422 `country_not_served`, after those checks.',
+      'a recipient abroad needs a phone. Test keys rate abroad (UPS answers in `errors` for now; rates abroad have no delivery estimate); live keys rate abroad through the carriers\' international APIs, a carrier that does not serve the destination answering in `errors`.',
     body: RateShopRequest,
     response: Type.Ref(RateShop),
     responseDescription: 'The rates, and the carriers that could not rate',

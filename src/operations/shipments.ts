@@ -23,8 +23,8 @@ export const shipmentOperations = [
       'decline (402 `payment_declined` with the card\'s `decline_code`) or Stripe out of reach (503 `billing_unavailable`) buys nothing. ' +
       'An order has at most one active label: another purchase answers 409 `order_already_shipped`. Send an Idempotency-Key: a retry ' +
       'gets the same label, never a second one. An order that crosses a customs border needs its `customs` declaration (400 `customs_required`, ' +
-      'fixed with PATCH /orders/{id}); with a live key, one to an address outside the US answers 422 `country_not_served` until live international ' +
-      'services are sold; both before any carrier is asked. A label abroad lists its customs documents in `documents`. Emits `shipment.created` and `order.updated`. **Spends money with live keys.**',
+      'fixed with PATCH /orders/{id}), before any carrier is asked; live keys buy abroad through the carriers\' international APIs, ' +
+      'sending the declaration with the label request. A label abroad lists its customs documents in `documents`. Emits `shipment.created` and `order.updated`. **Spends money with live keys.**',
     body: ShipmentCreate,
     response: Type.Ref(Shipment),
     responseDescription: 'The label bought',

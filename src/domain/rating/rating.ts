@@ -54,7 +54,7 @@ function customsParts(c: Customs): unknown[] {
 export interface ShipmentInputs {
   orderId: string | null;
   from: Address;
-  /** Any country in test mode; within the US in live mode (servedEnds). */
+  /** Any country, from the US (servedEnds). */
   to: AnyAddress;
   parcel: Parcel;
   pkg?: ResolvedPackage;
@@ -77,7 +77,7 @@ export async function orderInputs(db: Kysely<DB>, ctx: Context, row: OrdersTable
   const to: AnyAddress = JSON.parse(row.ship_to);
   const customs: Customs | null = row.customs === null ? null : JSON.parse(row.customs);
   checkOrderCrossing(row.id, from, to, customs);
-  return { orderId: row.id, ...servedEnds(from, to, row.id, ctx.principal.mode), parcel, pkg, customs };
+  return { orderId: row.id, ...servedEnds(from, to, row.id), parcel, pkg, customs };
 }
 
 export function inputsFingerprint(inputs: ShipmentInputs): string {
@@ -140,7 +140,7 @@ async function resolveInputs(ctx: Context, input: RateShopRequest): Promise<Ship
   if (customs && to) errors.push(...declarationErrors(customs, { to, parcel: input.parcel }, '/customs'));
   if (from.address && to) errors.push(...crossingErrors(from.address, to, input.customs !== undefined, { customs: '/customs', to: '/ship_to' }));
   failIfAnyWithCustoms(errors, '/customs');
-  return { orderId: null, ...servedEnds(from.address!, to!, null, ctx.principal.mode), parcel: input.parcel!, pkg, customs };
+  return { orderId: null, ...servedEnds(from.address!, to!, null), parcel: input.parcel!, pkg, customs };
 }
 
 /**

@@ -1,0 +1,83 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, type TestServer } from './harness.ts';
+import { austin, orderBody } from './fixtures.ts';
+import { upsFakeCredentials } from './fakes/ups.ts';
+import { fakeUspsCredentials } from './fakes/usps.ts';
+import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
+import { saveCard, startBilling } from './live-billing.ts';
+import { isValidTrackingNumber } from '../src/carriers/tracking-numbers.ts';
+
+// Live keys ship abroad through the live adapters: an order to London rated by the three fake carriers, a label
+// bought from each with its customs declaration, the declaration's lines found in what each fake was sent and in the
+// redacted debug trace of the calls.
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
+
+let fakes: CarrierFakes;
+before(async () => {
+  fakes = await startCarrierFakes();
+});
+after(() => fakes.close());
+const billing = await startBilling();
+after(() => billing.stripe.close());
+
+const london = { name: 'Charles Babbage', street1: '10 Downing Street', city: 'London', zip: 'SW1A 2AA', country: 'GB', phone: '+44 20 7946 0000' };
+const customs = {
+  contents_type: 'merchandise',
+  non_delivery: 'return',
+  invoice_number: 'INV-2026-91',
+  signer: 'Grace Hopper',
+  certify: true,
+  items: [{ description: 'Stoneware coffee mug', quantity: 2, unit_value: { amount: '12.50', currency: 'USD' }, weight: { value: 14, unit: 'oz' }, hs_tariff_number: '6912.00', origin_country: 'US' }],
+};
+/** FedEx labels need the shipper's phone. */
+const abroadOrder = () => orderBody({ ship_from: { ...austin, phone: '512-555-0100' }, ship_to: london, customs });
+
+describe('live keys ship abroad through the carriers (fake carrier servers over HTTP)', () => {
+  let server: TestServer;
+  let key: string;
+  before(async () => {
+    server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), ...billing.env, SHIPD_LOG_LEVEL: 'debug' } });
+    const account = await server.account();
+    await saveCard(server, account);
+    key = (await server.key(account, 'live')).secret;
+  });
+  after(() => server.close());
+
+  test('an order to London is rated by UPS, USPS and FedEx and a label is bought from each, its declaration sent and traced redacted', async () => {
+    for (const carrier of ['ups', 'usps', 'fedex'] as const) {
+      const created = await server.request('POST', '/orders', { key, body: abroadOrder() });
+      assert.equal(created.status, 201, created.text);
+      const shop = await server.request('POST', '/rates', { key, body: { order_id: created.body.id } });
+      assert.equal(shop.status, 200, shop.text);
+      assert.deepEqual(shop.body.errors, [], `${carrier}: no carrier refuses London`);
+      assert.deepEqual([...new Set(shop.body.rates.map((r: Json) => r.carrier))].sort(), ['fedex', 'ups', 'usps']);
+      const rate = shop.body.rates.find((r: Json) => r.carrier === carrier);
+      const callsBefore = fakes[carrier].calls.length;
+      const bought = await server.request('POST', '/shipments', {
+        key,
+        body: { order_id: created.body.id, rate_id: rate.id },
+        headers: { 'idempotency-key': `abroad-${carrier}`, 'x-request-id': `req-abroad-${carrier}` },
+      });
+      assert.equal(bought.status, 201, bought.text);
+      assert.equal(bought.body.mode, 'live');
+      assert.equal(bought.body.payment, 'platform');
+      assert.ok(isValidTrackingNumber(carrier, bought.body.tracking_number), `${carrier} ${bought.body.tracking_number}`);
+
+      // The declaration's line reached the carrier in the purchase request, in that carrier's own words.
+      const sent = JSON.stringify(fakes[carrier].calls.slice(callsBefore).map((c) => c.body));
+      assert.ok(sent.includes('Stoneware coffee mug'), `${carrier} was sent the customs line`);
+      assert.ok(/691200/.test(sent.replace(/\./g, '')), `${carrier} was sent the HS number`);
+
+      const traces = server.logs.filter((l) => l.includes('"msg":"carrier call"')).map((l) => JSON.parse(l) as Json).filter((t) => t.request_id === `req-abroad-${carrier}`);
+      assert.ok(traces.length > 0, `${carrier}: the purchase's calls are traced`);
+      assert.ok(JSON.stringify(traces).includes('Stoneware coffee mug'), `${carrier}: the trace shows the customs line`);
+    }
+    assert.deepEqual(fakes.ups.contractRefusals, []);
+    assert.deepEqual(fakes.usps.violations, []);
+    const all = server.logs.join('');
+    for (const secret of [upsFakeCredentials.clientSecret, fakeUspsCredentials.clientSecret, fakes.fedex.clientSecret]) assert.ok(!all.includes(secret), 'no client secret in the log');
+    assert.ok(!/"access_token":"(?!\[redacted\])/.test(all), 'no access token in the log');
+  });
+});
