@@ -88,6 +88,16 @@ test('rate answer: a single RatedShipment object (pre-v2409) parses; without tra
   assert.equal(r.value[0]!.estimatedDeliveryDate, '2026-03-09');
 });
 
+test('rate answer: a Worldwide or Standard service without transit data has no delivery estimate, not an invented one', () => {
+  const answer = { RateResponse: { RatedShipment: ['07', '08', '65', '11'].map((code) => ({ Service: { Code: code }, TotalCharges: { CurrencyCode: 'USD', MonetaryValue: '80.00' } })) } };
+  const r = parseRateResponse(answer, rateRequest);
+  assert.ok(r.ok);
+  assert.deepEqual(
+    r.value.map((q) => [q.service, q.deliveryDays, q.estimatedDeliveryDate]),
+    ['07', '08', '65', '11'].map((code) => [code, null, null]),
+  );
+});
+
 test('rate answer: missing RateResponse or a missing price is carrier_error', () => {
   assert.equal(parseRateResponse({}, rateRequest).ok, false);
   const broken = parseRateResponse({ RateResponse: { RatedShipment: { Service: { Code: '03' } } } }, rateRequest);

@@ -10,7 +10,9 @@ export const upsServices = carrierCatalog.find((c) => c.id === 'ups')!.services;
 
 /**
  * UPS's published transit commitments in business days, for a RatedShipment that carries neither time in transit
- * nor a guarantee. Ground's is its longest domestic commitment, so the estimate errs late rather than early.
+ * nor a guarantee. Ground's is its longest domestic commitment, so the estimate errs late rather than early. The
+ * Worldwide services and Standard to Canada and Mexico have none published by country: without UPS's own figure
+ * such a quote has no delivery estimate, as test mode's quotes abroad have none.
  */
 const fallbackDays: Readonly<Record<string, number>> = { '01': 1, '13': 1, '14': 1, '02': 2, '12': 3, '03': 5 };
 
@@ -74,7 +76,8 @@ function quoteFor(rated: unknown, r: RateRequest): Quote | null | { problem: str
   const days =
     asNumber(at(summary, 'EstimatedArrival', 'BusinessDaysInTransit')) ??
     asNumber(at(rated, 'GuaranteedDelivery', 'BusinessDaysInTransit')) ??
-    fallbackDays[service.code]!;
+    fallbackDays[service.code] ??
+    null;
   const guaranteedTag = at(summary, 'GuaranteedIndicator');
   return {
     carrier: 'ups',
@@ -87,7 +90,7 @@ function quoteFor(rated: unknown, r: RateRequest): Quote | null | { problem: str
     billableWeightLb: asNumber(at(rated, 'BillingWeight', 'Weight')) ?? r.parcel.weightLb,
     zone: asString(at(rated, 'Zone')) ?? '',
     deliveryDays: days,
-    estimatedDeliveryDate: arrival ?? isoDate(at(rated, 'GuaranteedDelivery', 'ScheduledDeliveryDate')) ?? deliveryDate(r.shipDate, days),
+    estimatedDeliveryDate: arrival ?? isoDate(at(rated, 'GuaranteedDelivery', 'ScheduledDeliveryDate')) ?? (days === null ? null : deliveryDate(r.shipDate, days)),
     guaranteed: guaranteedTag !== undefined || at(rated, 'GuaranteedDelivery') !== undefined,
   };
 }
