@@ -32,6 +32,10 @@ const customs = {
   items: [{ description: 'Stoneware coffee mug', quantity: 2, unit_value: { amount: '12.50', currency: 'USD' }, weight: { value: 14, unit: 'oz' }, hs_tariff_number: '6912.00', origin_country: 'US' }],
 };
 /** FedEx labels need the shipper's phone. */
+const here = (server: TestServer, link: string) => {
+  const u = new URL(link);
+  return `${server.url}${u.pathname}${u.search}`;
+};
 const abroadOrder = () => orderBody({ ship_from: { ...austin, phone: '512-555-0100' }, ship_to: london, customs });
 
 describe('live keys ship abroad through the carriers (fake carrier servers over HTTP)', () => {
@@ -45,7 +49,7 @@ describe('live keys ship abroad through the carriers (fake carrier servers over 
   });
   after(() => server.close());
 
-  test('an order to London is rated by UPS, USPS and FedEx and a label is bought from each, its declaration sent and traced redacted', async () => {
+  test('an order to London is rated by UPS, USPS and FedEx and a label is bought from each, its declaration sent and traced redacted, the carriers\' invoices kept', async () => {
     for (const carrier of ['ups', 'usps', 'fedex'] as const) {
       const created = await server.request('POST', '/orders', { key, body: abroadOrder() });
       assert.equal(created.status, 201, created.text);
@@ -64,6 +68,17 @@ describe('live keys ship abroad through the carriers (fake carrier servers over 
       assert.equal(bought.body.mode, 'live');
       assert.equal(bought.body.payment, 'platform');
       assert.ok(isValidTrackingNumber(carrier, bought.body.tracking_number), `${carrier} ${bought.body.tracking_number}`);
+
+      // UPS and FedEx draw the commercial invoice (FedEx's a copy of what it sent by ETD), kept beside the label;
+      // USPS prints its customs form on the international label itself, so has no document of its own.
+      assert.deepEqual(bought.body.documents.map((d: Json) => d.type), carrier === 'usps' ? [] : ['commercial_invoice'], carrier);
+      for (const d of bought.body.documents) {
+        const file = await fetch(here(server, d.url));
+        assert.equal(file.status, 200);
+        assert.equal(Buffer.from(await file.arrayBuffer()).subarray(0, 4).toString(), '%PDF', `${carrier} ${d.type} is the carrier's PDF`);
+      }
+      const shown = await server.request('GET', `/shipments/${created.body.id}`, { key });
+      assert.deepEqual(shown.body.documents, bought.body.documents);
 
       // The declaration's line reached the carrier in the purchase request, in that carrier's own words.
       const sent = JSON.stringify(fakes[carrier].calls.slice(callsBefore).map((c) => c.body));

@@ -1,6 +1,7 @@
 import type { CarrierId } from '../config.ts';
 import type { Address, AnyAddress } from '../schemas/address.ts';
 import type { Customs } from '../schemas/customs.ts';
+import type { CustomsDocumentType } from '../labels/customs-data.ts';
 import type { LabelFormat } from '../labels/label-data.ts';
 import type { ServiceInfo } from './catalog.ts';
 
@@ -133,6 +134,11 @@ export interface PurchasedLabel {
   currency: string;
   /** The carrier's own label file; absent when shipd renders the label itself (the simulators). */
   file?: { format: LabelFormat; bytes: Buffer };
+  /**
+   * Customs documents the carrier drew for the parcel, as PDFs: UPS's and FedEx's commercial invoice (with ETD, the
+   * copy of what FedEx uploaded). USPS prints its customs form on the international label itself, so gives none.
+   */
+  documents?: { type: CustomsDocumentType; bytes: Buffer }[];
 }
 
 /** What a void or a tracking request needs to know of a label bought earlier. */

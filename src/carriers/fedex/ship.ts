@@ -111,13 +111,25 @@ export function parseShipResponse(json: unknown, request: PurchaseRequest): Carr
   }
   const rated = actualRate(shipment);
   const charge = rated ? { cents: asCents(at(rated, 'totalNetCharge'))!, currency: currencyOf(at(rated, 'currency')) } : pieceCharges(pieces);
+  const invoice = printedInvoice(documents);
   return ok({
     trackingNumber,
     carrierShipmentId: trackingNumber,
     postageCents: charge?.cents ?? request.quotedCents,
     currency: charge?.currency ?? currencyOf(undefined),
     file: { format, bytes },
+    ...(invoice && { documents: [{ type: 'commercial_invoice' as const, bytes: invoice }] }),
   });
+}
+
+/**
+ * The commercial invoice FedEx drew from shippingDocumentSpecification (shipmentDocuments of contentType
+ * COMMERCIAL_INVOICE), when it came inline as a PDF: the copy to print, or with ETD the copy of what was uploaded.
+ */
+function printedInvoice(documents: unknown[]): Buffer | undefined {
+  const invoice = documents.find((d) => asString(at(d, 'contentType'))?.toUpperCase() === 'COMMERCIAL_INVOICE' && asString(at(d, 'encodedLabel')));
+  const bytes = invoice ? Buffer.from(asString(at(invoice, 'encodedLabel'))!, 'base64') : undefined;
+  return bytes?.subarray(0, 4).toString() === '%PDF' ? bytes : undefined;
 }
 
 /**

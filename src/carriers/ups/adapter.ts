@@ -27,7 +27,7 @@ import { upsErrors, upsFailure } from './errors.ts';
 import { buildRateRequest, parseRateResponse } from './rate.ts';
 import { labelFileOf } from './label-file.ts';
 import { buildLabelRecoveryRequest, parseLabelRecoveryResponse } from './recovery.ts';
-import { buildRateRequestAbroad, buildShipRequestAbroad } from './international.ts';
+import { buildRateRequestAbroad, buildShipRequestAbroad, parseInvoiceForm } from './international.ts';
 import { buildShipRequest, parseShipResponse, type UpsShipment } from './ship.ts';
 import { buildTokenRequest, parseTokenResponse } from './token.ts';
 import { buildTrackRequest, notYetTracked, parseTrackResponse } from './track.ts';
@@ -80,8 +80,21 @@ export class UpsCarrier implements Carrier {
       if (!shipped.ok) return shipped;
       const s = shipped.value;
       const file = await this.labelFile(s, request.labelFormat, signal);
-      return ok({ trackingNumber: s.trackingNumber, carrierShipmentId: s.shipmentId, postageCents: s.postageCents, currency: s.currency, ...(file ? { file } : {}) });
+      const documents = this.invoice(s.trackingNumber, res.json);
+      return ok({ trackingNumber: s.trackingNumber, carrierShipmentId: s.shipmentId, postageCents: s.postageCents, currency: s.currency, ...(file ? { file } : {}), ...(documents ? { documents } : {}) });
     });
+  }
+
+  /**
+   * The commercial invoice UPS printed from InternationalForms, kept when it is the PDF asked for; the label is
+   * bought by now, so an invoice in another format is only warned of (test mode's invoice is shipd's own drawing).
+   */
+  private invoice(trackingNumber: string, json: unknown): PurchasedLabel['documents'] {
+    const form = parseInvoiceForm(json);
+    if (!form) return undefined;
+    if (form.bytes.subarray(0, 4).toString() === '%PDF') return [{ type: 'commercial_invoice', bytes: form.bytes }];
+    this.warn(trackingNumber, `UPS's commercial invoice is not a PDF (${form.format}); print it from UPS's own tools`);
+    return undefined;
   }
 
   /** A request abroad through its international builder, once it has what one needs. */

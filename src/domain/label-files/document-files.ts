@@ -52,13 +52,21 @@ function documentData(row: ShipmentsTable, record: PurchaseRecord, trackingNumbe
   };
 }
 
-/** Draws and keeps the customs documents of a bought label (PurchaseRecord.documents), before it is recorded as bought. */
-export async function fileCustomsDocuments(ctx: Pick<Context, 'db' | 'labels' | 'renderer'>, row: ShipmentsTable, label: PurchasedLabel, at: string): Promise<void> {
+/**
+ * Keeps the customs documents of a bought label, before it is recorded as bought: those shipd draws
+ * (PurchaseRecord.documents, test mode) and those the carrier printed (a live commercial invoice). Answers the
+ * purchase record listing the carrier's too, when it printed any, for the row to be saved with.
+ */
+export async function fileCustomsDocuments(ctx: Pick<Context, 'db' | 'labels' | 'renderer'>, row: ShipmentsTable, label: PurchasedLabel, at: string): Promise<string | undefined> {
   const record: PurchaseRecord = JSON.parse(row.purchase);
   for (const type of record.documents ?? []) {
     const bytes = await ctx.renderer.renderDocument(type, documentData(row, record, label.trackingNumber, label.postageCents));
     await ctx.labels.put(ctx.db, documentKey(row.id, type), 'pdf', bytes, at);
   }
+  const printed = label.documents ?? [];
+  for (const d of printed) await ctx.labels.put(ctx.db, documentKey(row.id, d.type), 'pdf', d.bytes, at);
+  if (printed.length === 0) return undefined;
+  return JSON.stringify({ ...record, documents: [...new Set([...(record.documents ?? []), ...printed.map((d) => d.type)])] });
 }
 
 /** A bought label's customs document; 404 for a type the shipment does not have. */

@@ -331,7 +331,7 @@ async function buyAndComplete(ctx: Context, carrier: Carrier, row: ShipmentsTabl
 async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel): Promise<Shipment> {
   const at = ctx.clock.now().toISOString();
   const labelFormat = await fileBoughtLabel(ctx, row, label, at);
-  await fileCustomsDocuments(ctx, row, label, at);
+  const withDocuments = await fileCustomsDocuments(ctx, row, label, at);
   const shipment = await inTransaction(ctx.db, async (trx) => {
     // Orders before shipments, in every transaction that changes both: PostgreSQL would otherwise deadlock a
     // completion against a rival purchase that holds the order and waits on this shipment's unique-index entry.
@@ -348,6 +348,7 @@ async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel
       carrier_shipment_id: label.carrierShipmentId,
       postage_cents: postageCents,
       label_format: labelFormat,
+      ...(withDocuments !== undefined && { purchase: withDocuments }),
       ...(foreign && { last_error: `The carrier billed ${(label.postageCents / 100).toFixed(2)} ${label.currency}; the quoted USD price is recorded` }),
       updated_at: at,
       // The tracking worker follows the label from now on.

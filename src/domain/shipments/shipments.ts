@@ -29,7 +29,7 @@ export interface PurchaseRecord {
   reference: string | null;
   /** The checked customs declaration; absent on purchases recorded before declarations existed. */
   customs?: Customs | null;
-  /** The customs documents shipd drew for the label (customsFormsFor), each kept beside it. */
+  /** The label's customs documents, each kept beside it: drawn by shipd (customsFormsFor) or printed by the live carrier. */
   documents?: CustomsDocumentType[];
 }
 
