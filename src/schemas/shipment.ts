@@ -89,7 +89,8 @@ export const Shipment = Type.Object(
     }),
     label_format: Type.Ref(LabelFormatSchema, { description: 'The format label_url serves' }),
     documents: Type.Array(Type.Ref(ShipmentDocument), {
-      description: 'The customs documents the label needs, from its customs declaration; empty for a parcel that crosses no customs border',
+      description:
+        "The customs documents the label needs, from its customs declaration; empty for a parcel that crosses no customs border. With a live key, the carrier's own: UPS's and FedEx's commercial invoice; USPS prints its customs form on the label itself, so lists none",
     }),
     postage: Type.Ref(Money, { description: 'What the label cost' }),
     payment: StringEnum(['platform', 'carrier_account', 'none'], {
