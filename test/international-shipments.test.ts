@@ -224,6 +224,20 @@ describe('services, documents and rates by destination', () => {
     problem(await call('POST', '/shipments', { order_id: order.id, rate_id: rate.id }), 409, 'rate_not_for_order');
   });
 
+  test('delivered duty paid: UPS and FedEx take it, USPS says why not in errors, and a USPS label for it is not bought', async () => {
+    const order = (await call('POST', '/orders', orderBody({ ship_to: basket[0]!.to, items, customs: { ...customs, incoterm: 'DDP' } }))).body;
+    const shop = (await call('POST', '/rates', { order_id: order.id })).body;
+    assert.ok(shop.rates.length > 0 && shop.rates.every((r: Json) => r.carrier !== 'usps'), JSON.stringify(shop.rates.map((r: Json) => r.carrier)));
+    const usps = shop.errors.find((e: Json) => e.carrier === 'usps');
+    assert.equal(usps?.code, 'not_serviced');
+    assert.match(usps.detail, /USPS does not take DDP \(customs\/incoterm\)/);
+    const asked = await call('PATCH', `/orders/${order.id}`, { requested_service: { carrier: 'usps', service: 'PRIORITY_MAIL_INTERNATIONAL' } });
+    assert.equal(asked.status, 200, asked.text);
+    const refused = problem(await call('POST', '/shipments', { order_id: order.id }), 422, 'no_rate_available');
+    assert.match(refused.detail, /does not take DDP/);
+    assert.equal((await call('GET', `/orders/${order.id}`)).body.status, 'incomplete');
+  });
+
   test('a return label from abroad is refused; nothing is bought', async () => {
     const order = (await call('POST', '/orders', orderBody({ ship_to: basket[1]!.to, items, customs }))).body;
     assert.equal((await call('POST', '/shipments', { order_id: order.id })).status, 201);

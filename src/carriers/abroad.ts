@@ -3,6 +3,8 @@ import type { Address, AnyAddress } from '../schemas/address.ts';
 import type { ContentsType, Customs } from '../schemas/customs.ts';
 import { failure, ok, type CarrierResult, type ParcelSpec, type PurchaseRequest, type RateRequest } from './carrier.ts';
 import { kilograms, lineValue, totalValues } from '../labels/customs-figures.ts';
+import type { CarrierId } from '../config.ts';
+import { customsTermsRefusal } from './customs-terms.ts';
 
 /**
  * A shipment from the US across a customs border, as the live adapters' international builders take it: the
@@ -74,8 +76,8 @@ export const phoneDigits = (phone: string | undefined): string => (phone ?? '').
  * declaration is missing (the checks before any carrier call require one), or it is a return label from abroad,
  * which shipd does not buy yet.
  */
-export function abroad<R extends RateRequest | PurchaseRequest>(request: R, carrierName: string): CarrierResult<R & { customs: Customs }> {
-  if (request.isReturn) return failure('not_serviced', `shipd does not buy ${carrierName} return labels from another country yet`);
-  if (!request.customs) return failure('not_serviced', `A ${carrierName} shipment to another country needs its customs declaration`);
-  return ok({ ...request, customs: request.customs });
+export function abroad<R extends RateRequest | PurchaseRequest>(request: R, carrier: { id: CarrierId; name: string }): CarrierResult<R & { customs: Customs }> {
+  if (request.isReturn) return failure('not_serviced', `shipd does not buy ${carrier.name} return labels from another country yet`);
+  if (!request.customs) return failure('not_serviced', `A ${carrier.name} shipment to another country needs its customs declaration`);
+  return customsTermsRefusal(carrier, request.customs) ?? ok({ ...request, customs: request.customs });
 }

@@ -66,7 +66,7 @@ export class FedexCarrier implements Carrier {
 
   /** The rate request abroad, with the customs commodities FedEx rates by. */
   private rateAbroad(request: RateRequest): CarrierResult<Record<string, unknown>> {
-    const r = abroad(request, this.name);
+    const r = abroad(request, this);
     return r.ok ? buildRateRequestAbroad(r.value, this.account()) : r;
   }
 
@@ -75,7 +75,7 @@ export class FedexCarrier implements Carrier {
    * mode where the carrier supports it; FedEx still returns it as a PDF for the parcel.
    */
   private shipAbroad(request: PurchaseRequest): CarrierResult<Record<string, unknown>> {
-    const r = abroad(request, this.name);
+    const r = abroad(request, this);
     return r.ok ? buildShipRequestAbroad(r.value, this.account(), { electronicTradeDocuments: true }) : r;
   }
 

@@ -22,6 +22,7 @@ import { pickupConfirmation } from './pickups.ts';
 import { simulatedTracking } from './tracking-timeline.ts';
 import { carrierCatalog, type ServiceInfo } from '../catalog.ts';
 import { priceAbroad } from './international/quote.ts';
+import { customsTermsRefusal } from '../customs-terms.ts';
 import type { IntlRequest } from './international/types.ts';
 import { billableWeightLb } from './billable-weight.ts';
 import { priceFor } from './pricing.ts';
@@ -184,6 +185,8 @@ export class SimulatedCarrier implements Carrier {
    */
   private quoteAbroad(request: RateRequest): CarrierResult<Quote[]> {
     const t = this.table;
+    const refusal = customsTermsRefusal(t, request.customs);
+    if (refusal) return refusal;
     const priced = priceAbroad(t.id, intlRequest(request, request.services), this.options.accountDiscount);
     if (!priced.ok) return priced;
     return ok(
@@ -215,6 +218,8 @@ export class SimulatedCarrier implements Carrier {
     if (isDomestic(request)) {
       if (!zoneFor(t.id, request.from.zip, request.to.zip)) return failure('not_serviced', `${t.name} does not serve ZIP ${request.to.zip}`);
     } else {
+      const refusal = customsTermsRefusal(t, request.customs);
+      if (refusal) return refusal;
       const priced = priceAbroad(t.id, intlRequest(request, [request.service]), this.options.accountDiscount);
       if (!priced.ok) return priced;
     }

@@ -99,7 +99,7 @@ export class UpsCarrier implements Carrier {
 
   /** A request abroad through its international builder, once it has what one needs. */
   private abroad<R extends RateRequest | PurchaseRequest>(request: R, build: (r: R & { customs: Customs }) => CarrierResult<UpsCall>): CarrierResult<UpsCall> {
-    const r = abroad(request, this.name);
+    const r = abroad(request, this);
     return r.ok ? build(r.value) : r;
   }
 

@@ -96,7 +96,7 @@ export class UspsCarrier implements Carrier {
 
   /** The international price lists, the account's and the retail one, for every mail class abroad. */
   private async rateAbroad(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
-    const r = abroad(request, this.name);
+    const r = abroad(request, this);
     if (!r.ok) return r;
     const search = (priceType: 'RETAIL' | 'COMMERCIAL') => this.client.send({ method: 'POST', path: internationalRatesPath, json: buildInternationalRatesRequest(r.value, priceType), idempotent: true, signal });
     const [commercial, retail] = await Promise.all([search('COMMERCIAL'), search('RETAIL')]);
@@ -110,7 +110,7 @@ export class UspsCarrier implements Carrier {
    * X-Idempotency-Key, so the purchase is never resent: a second request could sell a second label.
    */
   private async purchaseAbroad(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
-    const r = abroad(request, this.name);
+    const r = abroad(request, this);
     if (!r.ok) return r;
     const body = buildInternationalLabelRequest(r.value);
     if (!body.ok) return body;
