@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inParallel, problem, startServer, type TestServer } from './harness.ts';
-import { orderBody } from './fixtures.ts';
+import { orderBody, torontoOrderBody } from './fixtures.ts';
 import { openPdf } from './barcodes.ts';
 import { bootstrapKey, freePort, processDatabase, startShipd } from './shipd-process.ts';
 import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
@@ -159,6 +159,22 @@ describe('batches', () => {
     assert.equal(list.status, 200);
     assert.equal(list.body.data[0].id, batch.id);
     assert.equal(list.body.data[0].results, undefined, 'lists leave the per-order results out');
+  });
+
+  test("a PDF batch of parcels abroad prints each label's customs documents right after it", async () => {
+    const toronto = await newOrder(torontoOrderBody({ requested_service: { carrier: 'usps', service: 'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE' } }));
+    const domestic = await newOrder();
+    const created = await server.request('POST', '/batches', { key, body: { order_ids: [toronto.id, domestic.id] } });
+    assert.equal(created.status, 201, created.text);
+    const batch = await finished(created.body.id);
+    assert.equal(batch.counts.purchased, 2, JSON.stringify(batch.results));
+    const abroad = (await server.request('GET', `/shipments/${batch.results[0].shipment_id}`, { key })).body;
+    assert.deepEqual(abroad.documents.map((d: Json) => d.type), ['cn22']);
+    const pdf = await openPdf(Buffer.from(await (await fetch(at(server.url, batch.label_url))).arrayBuffer()), 72);
+    // The label abroad, its CN 22 (one 4×6 page), then the domestic label.
+    assert.equal(pdf.pages, 3);
+    assert.match(pdf.pageTexts[1]!, /CN ?22/);
+    assert.match(pdf.pageTexts[1]!, /6912/);
   });
 
   test('selection cheapest ignores the requested service; a ZPL batch merges into one ZPL stream', async () => {

@@ -1,9 +1,13 @@
-import type { BatchesTable } from '../../db/schema.ts';
+import type { BatchesTable, ShipmentsTable } from '../../db/schema.ts';
 import type { Context } from '../core/context.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { labelBytes } from '../label-files/label-bytes.ts';
+import { shipmentDocument } from '../label-files/document-files.ts';
+import type { PurchaseRecord } from '../shipments/shipments.ts';
 
 type Deps = Pick<Context, 'db' | 'labels' | 'clock' | 'renderer'>;
+
+const documentTypes = (row: ShipmentsTable) => (JSON.parse(row.purchase) as PurchaseRecord).documents ?? [];
 
 /** The labels a batch bought, as shipments, in the order given. */
 const batchShipments = (ctx: Deps, batchId: string) =>
@@ -24,7 +28,10 @@ export async function buildBatchDocument(ctx: Deps, batch: BatchesTable): Promis
       if (err instanceof ApiError && err.code === 'label_format_unavailable') return undefined;
       throw err;
     });
-    if (file) files.push(file);
+    if (!file) continue;
+    files.push(file);
+    // A PDF batch prints each label's customs documents right after it, as the parcel needs them with its label.
+    if (batch.label_format === 'pdf') for (const type of documentTypes(row)) files.push(await shipmentDocument(ctx, row, type));
   }
   if (files.length === 0) return null;
   // Loaded when first needed: the PDF libraries would otherwise sit in the API thread's memory for nothing, as
