@@ -1,9 +1,10 @@
-import { countryOf, customsCurrency, declaredAmount, documentsOnly, exportFiling, purposes, phoneDigits, type AbroadPurchase, type AbroadShipment } from '../abroad.ts';
+import { countryOf, customsCurrency, documentsOnly, exportFiling, purposes, phoneDigits, type AbroadPurchase, type AbroadShipment } from '../abroad.ts';
 import { failure, ok, type CarrierResult } from '../carrier.ts';
 import type { AnyAddress } from '../../schemas/address.ts';
 import type { Customs } from '../../schemas/customs.ts';
 import { asString, at } from '../live/lenient.ts';
 import { fitAddressLines, upsLines } from './address-lines.ts';
+import { invoiceLineTotal } from './puerto-rico.ts';
 import { apiVersion, isResidential, upsAddress, upsDate, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
 
 // Shipments abroad through UPS's Shipping and Rating APIs: Shipping.yaml and Rating.yaml in UPS-API/api-documentation
@@ -87,13 +88,6 @@ function invoiceForms(r: AbroadPurchase, soldTo: Record<string, unknown>): Recor
     CurrencyCode: customsCurrency(c),
   };
 }
-
-/**
- * InvoiceLineTotal: Shipping requires it "for forward shipments whose origin is the US and destination is Puerto
- * Rico or Canada", Rating "for international shipments when using request option ratetimeintransit or
- * shoptimeintransit"; whole units, "from 1 to 99999999".
- */
-const invoiceLineTotal = (c: Customs) => ({ CurrencyCode: customsCurrency(c), MonetaryValue: String(Math.min(99_999_999, Math.max(1, Math.ceil(declaredAmount(c))))) });
 
 /** What UPS refuses before it is asked: a service it does not run abroad from the US, a recipient it cannot call. */
 function refusal(r: AbroadShipment & { service?: string }): CarrierResult<never> | undefined {

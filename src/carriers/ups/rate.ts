@@ -4,6 +4,7 @@ import { carrierCatalog } from '../catalog.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
 import { deliveryDate } from '../sim/calendar.ts';
 import { fitAddressLines, upsLines } from './address-lines.ts';
+import { crossesUpsCountries, invoiceLineTotal, upsPuertoRicoRefusal } from './puerto-rico.ts';
 import { apiVersion, isoDate, printReturnLabel, servicesWithoutReturns, upsAddress, upsDate, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
 
 export const upsServices = carrierCatalog.find((c) => c.id === 'ups')!.services;
@@ -20,8 +21,11 @@ const fallbackDays: Readonly<Record<string, number>> = { '01': 1, '13': 1, '14':
  * One Shop-with-time-in-transit call rates every service; DeliveryTimeInformation is what makes UPS include the
  * arrival dates. A return is rated as UPS will bill it: the merchant (`to`) is the Shipper whose account pays,
  * the customer ships from `from`, and ShipmentServiceOptions.ReturnService says Print Return Label (Rating.yaml).
+ * Between Puerto Rico and the rest of the US UPS sees two countries, so it needs InvoiceLineTotal (puerto-rico.ts).
  */
 export function buildRateRequest(r: DomesticRateRequest, accountNumber: string | undefined): CarrierResult<UpsCall> {
+  const refused = upsPuertoRicoRefusal('ups', r);
+  if (refused) return refused;
   const lines = fitAddressLines({ origin: r.from, destination: r.to }, upsLines.shipping);
   if (!lines.ok) return lines;
   const shipper = r.isReturn ? r.to : r.from;
@@ -42,6 +46,7 @@ export function buildRateRequest(r: DomesticRateRequest, accountNumber: string |
           // Account rates exist only for a shipper number; without one UPS answers published rates alone.
           ...(accountNumber ? { ShipmentRatingOptions: { NegotiatedRatesIndicator: '' } } : {}),
           DeliveryTimeInformation: { PackageBillType: '03', Pickup: { Date: upsDate(r.shipDate) } },
+          ...(r.customs && crossesUpsCountries(r) ? { InvoiceLineTotal: invoiceLineTotal(r.customs) } : {}),
         },
       },
     },

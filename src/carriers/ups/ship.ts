@@ -3,6 +3,7 @@ import { failure, ok, type CarrierResult, type DomesticPurchaseRequest, type Pur
 import type { Address } from '../../schemas/address.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
 import { fitAddressLines, upsLines } from './address-lines.ts';
+import { crossesUpsCountries, invoiceLineTotal, needsShipInvoiceTotal, upsPuertoRicoRefusal } from './puerto-rico.ts';
 import { apiVersion, printReturnLabel, servicesWithoutReturns, upsAddress, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
 
 /** What the Shipping API can print (Shipping.yaml, LabelImageFormat.Code); of ours it has ZPL, and GIF stands in for PDF and PNG. */
@@ -10,11 +11,13 @@ type UpsImageFormat = 'GIF' | 'ZPL';
 
 const shipImageFormat = (format: PurchaseRequest['labelFormat']): UpsImageFormat => (format === 'zpl' ? 'ZPL' : 'GIF');
 
-function party(a: Address, lines: string[], markResidential: boolean): Record<string, unknown> {
+/** `attention`: the contact named even without a person's name, as a ShipTo in another UPS country needs one. */
+function party(a: Address, lines: string[], markResidential: boolean, attention = false): Record<string, unknown> {
   const phone = a.phone?.replace(/\D/g, '').slice(0, 15);
+  const contact = a.name ?? (attention ? upsName(a) : undefined);
   return {
     Name: upsName(a),
-    ...(a.name ? { AttentionName: a.name.slice(0, 35).trim() } : {}),
+    ...(contact ? { AttentionName: contact.slice(0, 35).trim() } : {}),
     ...(phone ? { Phone: { Number: phone } } : {}),
     Address: upsAddress(a, lines, markResidential),
   };
@@ -27,12 +30,16 @@ function party(a: Address, lines: string[], markResidential: boolean): Record<st
  * A return (Shipping.yaml, ReturnService "When this container exists, the shipment is a return shipment") is a
  * Print Return Label: the merchant (`to`) is the Shipper whose account pays and to whom an undeliverable parcel
  * goes back, the customer (`from`) is ShipFrom, which a return requires, and the Package needs a Description.
- * Some services are not sold as returns; those are refused here rather than by UPS.
+ * Some services are not sold as returns; those are refused here rather than by UPS. Between Puerto Rico and the
+ * rest of the US UPS sees two countries (puerto-rico.ts): the ShipTo needs its contact and phone, and a forward
+ * shipment to Puerto Rico the value of its goods.
  */
 export function buildShipRequest(r: DomesticPurchaseRequest, accountNumber: string): CarrierResult<UpsCall> {
   if (r.isReturn && servicesWithoutReturns.has(r.service)) {
     return failure('service_unavailable', `UPS does not sell service ${r.service} as a return label`);
   }
+  const refused = upsPuertoRicoRefusal('ups', r);
+  if (refused) return refused;
   const lines = fitAddressLines({ origin: r.from, destination: r.to }, upsLines.shipping);
   if (!lines.ok) return lines;
   const format = shipImageFormat(r.labelFormat);
@@ -47,9 +54,10 @@ export function buildShipRequest(r: DomesticPurchaseRequest, accountNumber: stri
           ...(r.isReturn ? { ReturnService: printReturnLabel } : {}),
           Shipper: { ...shipper, ShipperNumber: accountNumber },
           ShipFrom: party(r.from, lines.value.origin, false),
-          ShipTo: party(r.to, lines.value.destination, true),
+          ShipTo: party(r.to, lines.value.destination, true, crossesUpsCountries(r)),
           PaymentInformation: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: accountNumber } }] },
           Service: { Code: r.service },
+          ...(r.customs && needsShipInvoiceTotal(r) ? { InvoiceLineTotal: invoiceLineTotal(r.customs) } : {}),
           Package: [
             {
               ...(r.isReturn ? { Description: (r.reference ? `Return ${r.reference}` : 'Return').slice(0, 35) } : {}),

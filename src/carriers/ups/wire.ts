@@ -1,6 +1,7 @@
 import type { ParcelSpec } from '../carrier.ts';
 import type { Address, AnyAddress } from '../../schemas/address.ts';
 import { asString } from '../live/lenient.ts';
+import { upsCountryOf } from './puerto-rico.ts';
 
 // Versions and shapes from UPS's OpenAPI documents in UPS-API/api-documentation at commit
 // 66148b9223b2daf9ec87f449aa482c39b4bd3a4e (2026-07-21); test/contracts/ups/ holds our schemas of them.
@@ -55,7 +56,8 @@ export function upsAddress(a: Address, lines: string[], markResidential: boolean
     City: a.city.slice(0, 30),
     StateProvinceCode: a.state.toUpperCase(),
     PostalCode: a.zip.replace('-', ''),
-    CountryCode: a.country ?? 'US',
+    // Puerto Rico is a country of its own to UPS (puerto-rico.ts).
+    CountryCode: upsCountryOf(a),
     // An empty-tag indicator: its presence is the flag.
     ...(markResidential && isResidential(a) ? { ResidentialAddressIndicator: '' as const } : {}),
   };

@@ -82,11 +82,14 @@ export const rateRequestBody = container({
   }),
 });
 
+const shipFrom = (country: object) => ({ properties: { RateRequest: { properties: { Shipment: { required: ['ShipFrom'], properties: { ShipFrom: { properties: { Address: { required: ['CountryCode'], properties: { CountryCode: country } } } } } } } } } });
 const shipTo = (country: object) => ({ properties: { RateRequest: { properties: { Shipment: { properties: { ShipTo: { properties: { Address: { required: ['CountryCode'], properties: { CountryCode: country } } } } } } } } } });
 
 /**
  * The whole call: `additionalinfo=timeintransit` is the only query the spec defines. A rate with time in transit to
- * another country (shipd ships from the US) needs InvoiceLineTotal.
+ * another country (shipd ships from the US) needs InvoiceLineTotal, and so does one from Puerto Rico, a country of its
+ * own to UPS (PR), to the US (Rating.yaml at UPS-API/api-documentation e6f36df4: "Required for international
+ * shipments when using request option … shoptimeintransit").
  */
 export const rateCall = Type.Intersect([
   call(new RegExp(`^/api/rating/(${ratingVersions.join('|')})/(${rateRequestOptions.join('|')})$`), {
@@ -95,6 +98,10 @@ export const rateCall = Type.Intersect([
   }),
   Type.Unsafe({
     if: { properties: { path: { pattern: 'timeintransit$' }, body: shipTo({ not: { const: 'US' } }) } },
+    then: { properties: { body: { properties: { RateRequest: { properties: { Shipment: { required: ['InvoiceLineTotal'] } } } } } } },
+  }),
+  Type.Unsafe({
+    if: { properties: { path: { pattern: 'timeintransit$' }, body: shipFrom({ const: 'PR' }) } },
     then: { properties: { body: { properties: { RateRequest: { properties: { Shipment: { required: ['InvoiceLineTotal'] } } } } } } },
   }),
 ]);

@@ -184,6 +184,19 @@ const abroadRules = {
   },
 };
 
+/**
+ * Puerto Rico is a country of its own to UPS (PR): ShipTo AttentionName and Phone are required whenever ShipTo's
+ * country differs from ShipFrom's, so from Puerto Rico to the US too, and a forward shipment (no ReturnService)
+ * from the US to Puerto Rico requires InvoiceLineTotal. Shipping.yaml at UPS-API/api-documentation e6f36df4.
+ */
+const countryOfParty = (party: string, code: string) => ({ required: [party], properties: { [party]: { required: ['Address'], properties: { Address: { required: ['CountryCode'], properties: { CountryCode: { const: code } } } } } } });
+const puertoRicoRules = {
+  allOf: [
+    { if: { allOf: [countryOfParty('ShipFrom', 'PR'), countryOfParty('ShipTo', 'US')] }, then: { properties: { ShipTo: { required: ['AttentionName', 'Phone'] } } } },
+    { if: { allOf: [countryOfParty('ShipFrom', 'US'), countryOfParty('ShipTo', 'PR'), { not: { required: ['ReturnService'] } }] }, then: { required: ['InvoiceLineTotal'] } },
+  ],
+};
+
 const shipment = container({
   Description: Type.Optional(text(50)),
   ReturnService: Type.Optional(container({ Code: oneOf(shipReturnServiceCodes), Description: Type.Optional(text(35)) })),
@@ -198,7 +211,7 @@ const shipment = container({
   InvoiceLineTotal: Type.Optional(invoiceLineTotal),
   ShipmentServiceOptions: Type.Optional(container({ InternationalForms: Type.Optional(internationalForms) })),
   ShipmentRatingOptions: Type.Optional(container({ NegotiatedRatesIndicator: Type.Optional(indicator) })),
-}, { allOf: [returnRules, abroadRules] });
+}, { allOf: [returnRules, abroadRules, puertoRicoRules] });
 
 export const shipRequestBody = container({
   ShipmentRequest: container({
