@@ -23,6 +23,7 @@ import { simulatedTracking } from './tracking-timeline.ts';
 import { carrierCatalog, type ServiceInfo } from '../catalog.ts';
 import { priceAbroad } from './international/quote.ts';
 import { customsTermsRefusal } from '../customs-terms.ts';
+import { upsPuertoRicoRefusal } from '../ups/puerto-rico.ts';
 import type { IntlRequest } from './international/types.ts';
 import { billableWeightLb } from './billable-weight.ts';
 import { priceFor } from './pricing.ts';
@@ -127,6 +128,8 @@ export class SimulatedCarrier implements Carrier {
   private quote(request: RateRequest): CarrierResult<Quote[]> {
     const t = this.table;
     if (!isDomestic(request)) return this.quoteAbroad(request);
+    const territory = upsPuertoRicoRefusal(t.id, request);
+    if (territory) return territory;
     const reach = zoneFor(t.id, request.from.zip, request.to.zip);
     if (!reach) {
       return failure('not_serviced', `${t.name} does not serve ZIP ${[request.from.zip, request.to.zip].join(' → ')}: no such ZIP`);
@@ -216,6 +219,8 @@ export class SimulatedCarrier implements Carrier {
     const service = this.services.find((s) => s.code === request.service);
     if (!service) return failure('service_unavailable', `${t.name} has no service ${request.service}`);
     if (isDomestic(request)) {
+      const territory = upsPuertoRicoRefusal(t.id, request);
+      if (territory) return territory;
       if (!zoneFor(t.id, request.from.zip, request.to.zip)) return failure('not_serviced', `${t.name} does not serve ZIP ${request.to.zip}`);
     } else {
       const refusal = customsTermsRefusal(t, request.customs);
