@@ -116,6 +116,9 @@ export class SimulatedCarrier implements Carrier {
     if (magic === `timeout ${t.id}`) return hang(signal);
     if (magic === `unavailable ${t.id}`) return failure('carrier_unavailable', `${t.name} is not answering (simulated by the recipient name)`);
 
+    // Before the remembered quotes, whose key leaves out the declaration and the phone this rule reads.
+    const territory = upsPuertoRicoRefusal(t.id, request);
+    if (territory) return territory;
     const key = quoteKey(request);
     const known = this.quotes.get(key);
     if (known) return known;
@@ -128,8 +131,6 @@ export class SimulatedCarrier implements Carrier {
   private quote(request: RateRequest): CarrierResult<Quote[]> {
     const t = this.table;
     if (!isDomestic(request)) return this.quoteAbroad(request);
-    const territory = upsPuertoRicoRefusal(t.id, request);
-    if (territory) return territory;
     const reach = zoneFor(t.id, request.from.zip, request.to.zip);
     if (!reach) {
       return failure('not_serviced', `${t.name} does not serve ZIP ${[request.from.zip, request.to.zip].join(' → ')}: no such ZIP`);
