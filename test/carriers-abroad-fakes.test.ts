@@ -160,19 +160,20 @@ test('the live adapters rate and buy labels abroad with all three carriers, the 
   const fedexCarrier = new FedexCarrier({ credentials: { clientId: fedex.clientId, clientSecret: fedex.clientSecret, accountNumber: fedex.accountNumber }, baseUrl: fedex.url, timeoutMs: 5000, clock });
   const signal = new AbortController().signal;
   try {
-    const request = (service: string, to = recipientsAbroad.AU!): PurchaseRequest => ({ ...purchase({ to, service }), quotedCents: 5000, isReturn: false });
+    const request = (service: string, to = recipientsAbroad.AU!, customs = declarations.merchandise!): PurchaseRequest => ({ ...purchase({ to, service, customs }), quotedCents: 5000, isReturn: false });
     const quotes = await upsCarrier.rate({ from: merchant, to: recipientsAbroad.MX!, customs: declarations.merchandise!, parcel: { weightLb: 4 }, shipDate }, signal);
     assert.ok(quotes.ok, quotes.ok ? '' : quotes.error.detail);
     assert.deepEqual(quotes.value.map((q) => q.service).sort(), ['07', '08', '11', '65']);
-    const uspsQuotes = await uspsCarrier.rate({ from: merchant, to: recipientsAbroad.BR!, customs: declarations.gift!, parcel: { weightLb: 3 }, shipDate }, signal);
+    const uspsQuotes = await uspsCarrier.rate({ from: merchant, to: recipientsAbroad.BR!, customs: declarations.other!, parcel: { weightLb: 3 }, shipDate }, signal);
     assert.ok(uspsQuotes.ok, uspsQuotes.ok ? '' : uspsQuotes.error.detail);
     assert.deepEqual(uspsQuotes.value.map((q) => [q.service, q.amountCents < q.listAmountCents]), [['PRIORITY_MAIL_EXPRESS_INTERNATIONAL', true], ['PRIORITY_MAIL_INTERNATIONAL', true], ['FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE', true]]);
     const fedexQuotes = await fedexCarrier.rate({ from: merchant, to: recipientsAbroad.CA!, customs: declarations.ddp!, parcel: { weightLb: 3 }, shipDate }, signal);
     assert.ok(fedexQuotes.ok, fedexQuotes.ok ? '' : fedexQuotes.error.detail);
     assert.deepEqual(fedexQuotes.value.map((q) => q.service).sort(), ['FEDEX_GROUND', 'FEDEX_INTERNATIONAL_CONNECT_PLUS', 'FEDEX_INTERNATIONAL_PRIORITY', 'INTERNATIONAL_ECONOMY']);
     const shipCalls = ups.calls.length;
-    for (const [carrier, service] of [[upsCarrier, '65'], [uspsCarrier, 'PRIORITY_MAIL_EXPRESS_INTERNATIONAL'], [fedexCarrier, 'FEDEX_INTERNATIONAL_CONNECT_PLUS']] as const) {
-      const bought = await carrier.purchase(request(service), signal);
+    // USPS's customs form takes descriptions of 30 characters, shorter than the scarf's.
+    for (const [carrier, service, customs] of [[upsCarrier, '65', declarations.merchandise!], [uspsCarrier, 'PRIORITY_MAIL_EXPRESS_INTERNATIONAL', declarations.other!], [fedexCarrier, 'FEDEX_INTERNATIONAL_CONNECT_PLUS', declarations.merchandise!]] as const) {
+      const bought = await carrier.purchase(request(service, recipientsAbroad.AU!, customs), signal);
       assert.ok(bought.ok, bought.ok ? '' : `${carrier.id}: ${bought.error.detail}`);
       assert.ok(isValidTrackingNumber(carrier.id, bought.value.trackingNumber), bought.value.trackingNumber);
     }
@@ -193,6 +194,40 @@ test('the live adapters rate and buy labels abroad with all three carriers, the 
     const { customs: _customs, ...undeclared } = request('07');
     const refused = await upsCarrier.purchase(undeclared, signal);
     assert.ok(!refused.ok && /needs its customs declaration/.test(refused.error.detail));
+  } finally {
+    await Promise.all([upsCarrier.close(), uspsCarrier.close(), fedexCarrier.close()]);
+  }
+});
+
+test("the live adapters refuse what a carrier's API cannot hold whole, naming the carrier and why, and send nothing", async () => {
+  const clock = new TestClock();
+  const upsCarrier = new UpsCarrier({ credentials: upsFakeCredentials, baseUrl: ups.url, timeoutMs: 5000, clock });
+  const uspsCarrier = new UspsCarrier({ credentials: fakeUspsCredentials, baseUrl: usps.url, timeoutMs: 5000, clock });
+  const fedexCarrier = new FedexCarrier({ credentials: { clientId: fedex.clientId, clientSecret: fedex.clientSecret, accountNumber: fedex.accountNumber }, baseUrl: fedex.url, timeoutMs: 5000, clock });
+  const signal = new AbortController().signal;
+  const sent = () => ups.calls.length + usps.calls.length + fedex.calls.length;
+  const before = sent();
+  try {
+    const twoStreets = { ...recipientsAbroad.GB!, street1: 'Flat 4 Kensington Court Mansions High Street', street2: 'Care of the building manager by the back door' };
+    const longWord = { ...recipientsAbroad.GB!, street1: 'Konstantynopolitanczykowianeczkowskiego 5' };
+    const mug = declarations.other!.items[0]!;
+    const manyLines = { ...declarations.other!, items: Array.from({ length: 31 }, (_, i) => ({ ...mug, quantity: 1, weight: { value: 1, unit: 'oz' as const }, sku: `MUG-${i}` })) };
+    const cases = [
+      [upsCarrier, '07', purchase({ to: longWord, service: '07' }), 'address_invalid', /^UPS takes 3 address lines of 35 characters \(AddressLine\); the ship-to street "Konstantynopolitanczykowianeczkowskiego 5"/],
+      [fedexCarrier, 'INTERNATIONAL_ECONOMY', purchase({ to: twoStreets, service: 'INTERNATIONAL_ECONOMY' }), 'address_invalid', /^FedEx takes 3 street lines of 35 characters \(streetLines\)/],
+      [uspsCarrier, 'PRIORITY_MAIL_INTERNATIONAL', purchase({ service: 'PRIORITY_MAIL_INTERNATIONAL' }), 'not_serviced', /^USPS takes a customs form line description of at most 30 characters; customs\/items\/1\/description has 71/],
+      [uspsCarrier, 'PRIORITY_MAIL_INTERNATIONAL', purchase({ service: 'PRIORITY_MAIL_INTERNATIONAL', customs: manyLines }), 'not_serviced', /^USPS takes at most 30 customs lines \(customs form lines\); this declaration has 31/],
+    ] as const;
+    for (const [carrier, service, shipment, code, why] of cases) {
+      const rated = await carrier.rate({ from: shipment.from, to: shipment.to, customs: shipment.customs, parcel: shipment.parcel, shipDate }, signal);
+      assert.ok(!rated.ok && rated.error.code === code && why.test(rated.error.detail), `${carrier.id} ${service}: ${JSON.stringify(rated)}`);
+      const bought = await carrier.purchase({ ...shipment, quotedCents: 5000, isReturn: false }, signal);
+      assert.ok(!bought.ok && bought.error.code === code && why.test(bought.error.detail), `${carrier.id} ${service}: ${JSON.stringify(bought)}`);
+    }
+    assert.equal(sent(), before, 'nothing refused was sent to a carrier');
+    // The same shipments fit the carriers that take them: UPS wraps the two streets, FedEx cuts the long word.
+    assert.ok((await upsCarrier.rate({ from: merchant, to: twoStreets, customs: declarations.merchandise!, parcel: { weightLb: 3 }, shipDate }, signal)).ok);
+    assert.ok((await fedexCarrier.rate({ from: merchant, to: longWord, customs: manyLines, parcel: { weightLb: 3 }, shipDate }, signal)).ok);
   } finally {
     await Promise.all([upsCarrier.close(), uspsCarrier.close(), fedexCarrier.close()]);
   }

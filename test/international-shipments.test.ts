@@ -238,6 +238,43 @@ describe('services, documents and rates by destination', () => {
     assert.equal((await call('GET', `/orders/${order.id}`)).body.status, 'incomplete');
   });
 
+  test("a street or a customs description a carrier's API cannot hold whole: that carrier says why in errors, the others rate it, and its label is not bought", async () => {
+    const order = async (number: string, to: Json, items_: Json[]) => {
+      const created = await call('POST', '/orders', orderBody({ order_number: number, ship_to: to, items, customs: { ...customs, items: items_ } }));
+      assert.equal(created.status, 201, created.text);
+      return created.body;
+    };
+    // Two streets of 45 characters: FedEx wraps each onto two of its three lines; USPS's street and secondary address hold them.
+    const twoStreets = await order('LIMITS-1', { ...basket[0]!.to, street1: 'Suite 4 Kensington Court Mansions Queen St W', street2: 'Care of the building manager by the back door' }, customs.items);
+    // A street word longer than a UPS address line, and a description longer than a line of USPS's customs form.
+    const towel = { ...customs.items[1]!, description: 'Hand-woven linen tea towel, natural colour' };
+    const longWords = await order('LIMITS-2', { ...basket[0]!.to, street1: 'Konstantynopolitanczykowianeczkowskiego 5' }, [customs.items[0]!, towel]);
+
+    const shop = async (o: Json) => (await call('POST', '/rates', { order_id: o.id })).body;
+    const first = await shop(twoStreets);
+    assert.deepEqual([...new Set(first.rates.map((r: Json) => r.carrier))], ['usps'], JSON.stringify(first.errors));
+    const fedex = first.errors.find((e: Json) => e.carrier === 'fedex');
+    assert.equal(fedex?.code, 'address_invalid');
+    assert.match(fedex.detail, /FedEx takes 3 street lines of 35 characters \(streetLines\); the ship-to street "Suite 4 Kensington/);
+    const second = await shop(longWords);
+    assert.deepEqual([...new Set(second.rates.map((r: Json) => r.carrier))], ['fedex'], JSON.stringify(second.errors));
+    const ups = second.errors.find((e: Json) => e.carrier === 'ups');
+    assert.equal(ups?.code, 'address_invalid');
+    assert.match(ups.detail, /UPS takes 3 address lines of 35 characters \(AddressLine\); the ship-to street "Konstantynopolitanczykowianeczkowskiego 5"/);
+    const usps = second.errors.find((e: Json) => e.carrier === 'usps');
+    assert.equal(usps?.code, 'not_serviced');
+    assert.match(usps.detail, /USPS takes a customs form line description of at most 30 characters; customs\/items\/1\/description has 42/);
+
+    for (const [o, requested, why] of [
+      [twoStreets, { carrier: 'fedex', service: 'FEDEX_INTERNATIONAL_PRIORITY' }, /FedEx takes 3 street lines/],
+      [longWords, { carrier: 'usps', service: 'PRIORITY_MAIL_INTERNATIONAL' }, /USPS takes a customs form line description/],
+    ] as const) {
+      assert.equal((await call('PATCH', `/orders/${o.id}`, { requested_service: requested })).status, 200);
+      assert.match(problem(await call('POST', '/shipments', { order_id: o.id }), 422, 'no_rate_available').detail, why);
+      assert.equal((await call('GET', `/orders/${o.id}`)).body.status, 'incomplete');
+    }
+  });
+
   test('a return label from abroad is refused; nothing is bought', async () => {
     const order = (await call('POST', '/orders', orderBody({ ship_to: basket[1]!.to, items, customs }))).body;
     assert.equal((await call('POST', '/shipments', { order_id: order.id })).status, 201);

@@ -4,7 +4,7 @@ import type { ContentsType, Customs } from '../schemas/customs.ts';
 import { failure, ok, type CarrierResult, type ParcelSpec, type PurchaseRequest, type RateRequest } from './carrier.ts';
 import { kilograms, lineValue, totalValues } from '../labels/customs-figures.ts';
 import type { CarrierId } from '../config.ts';
-import { customsTermsRefusal } from './customs-terms.ts';
+import { refusalAbroad } from './carrier-limits.ts';
 
 /**
  * A shipment from the US across a customs border, as the live adapters' international builders take it: the
@@ -79,5 +79,5 @@ export const phoneDigits = (phone: string | undefined): string => (phone ?? '').
 export function abroad<R extends RateRequest | PurchaseRequest>(request: R, carrier: { id: CarrierId; name: string }): CarrierResult<R & { customs: Customs }> {
   if (request.isReturn) return failure('not_serviced', `shipd does not buy ${carrier.name} return labels from another country yet`);
   if (!request.customs) return failure('not_serviced', `A ${carrier.name} shipment to another country needs its customs declaration`);
-  return customsTermsRefusal(carrier, request.customs) ?? ok({ ...request, customs: request.customs });
+  return refusalAbroad(carrier, request) ?? ok({ ...request, customs: request.customs });
 }

@@ -22,8 +22,8 @@ import { pickupConfirmation } from './pickups.ts';
 import { simulatedTracking } from './tracking-timeline.ts';
 import { carrierCatalog, type ServiceInfo } from '../catalog.ts';
 import { priceAbroad } from './international/quote.ts';
-import { customsTermsRefusal } from '../customs-terms.ts';
 import { upsPuertoRicoRefusal } from '../ups/puerto-rico.ts';
+import { refusalAbroad } from '../carrier-limits.ts';
 import type { IntlRequest } from './international/types.ts';
 import { billableWeightLb } from './billable-weight.ts';
 import { priceFor } from './pricing.ts';
@@ -119,6 +119,9 @@ export class SimulatedCarrier implements Carrier {
     // Before the remembered quotes, whose key leaves out the declaration and the phone this rule reads.
     const territory = upsPuertoRicoRefusal(t.id, request);
     if (territory) return territory;
+    // Likewise the carrier's terms and limits abroad, which read the declaration and the streets.
+    const refused = isDomestic(request) ? null : refusalAbroad(t, request);
+    if (refused) return refused;
     const key = quoteKey(request);
     const known = this.quotes.get(key);
     if (known) return known;
@@ -189,8 +192,6 @@ export class SimulatedCarrier implements Carrier {
    */
   private quoteAbroad(request: RateRequest): CarrierResult<Quote[]> {
     const t = this.table;
-    const refusal = customsTermsRefusal(t, request.customs);
-    if (refusal) return refusal;
     const priced = priceAbroad(t.id, intlRequest(request, request.services), this.options.accountDiscount);
     if (!priced.ok) return priced;
     return ok(
@@ -224,7 +225,7 @@ export class SimulatedCarrier implements Carrier {
       if (territory) return territory;
       if (!zoneFor(t.id, request.from.zip, request.to.zip)) return failure('not_serviced', `${t.name} does not serve ZIP ${request.to.zip}`);
     } else {
-      const refusal = customsTermsRefusal(t, request.customs);
+      const refusal = refusalAbroad(t, request);
       if (refusal) return refusal;
       const priced = priceAbroad(t.id, intlRequest(request, [request.service]), this.options.accountDiscount);
       if (!priced.ok) return priced;

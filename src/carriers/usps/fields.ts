@@ -35,6 +35,17 @@ export function splitAt(text: string, max: number): [string, string] {
 
 const clip = (text: string, max: number): string => splitAt(text, max)[0];
 
+/**
+ * An address abroad's streets as InternationalLabelAddress takes them (international-labels.yaml 3.2.2,
+ * Thecodergabe/shipstack d44e3ecc): streetAddress and secondaryAddress, `uspsStreetMax` characters each; what
+ * street1 cannot hold runs on before street2, so secondaryAddress may come out longer than USPS takes.
+ */
+export const uspsStreetMax = 50;
+export function uspsStreetsAbroad(a: { street1: string; street2?: string | undefined }): { streetAddress: string; secondaryAddress: string } {
+  const [streetAddress, overflow] = splitAt(a.street1, uspsStreetMax);
+  return { streetAddress, secondaryAddress: [overflow, a.street2?.trim() ?? ''].filter(Boolean).join(' ') };
+}
+
 /** The published limits of the label address fields (domestic-labels.yaml 3.9.13, Address, Addressee, DomesticAddress). */
 const limits = { street: 50, city: 28, name: 50, firm: 50, email: 50 } as const;
 /** The `Phone` and `Email` patterns of the same spec: a value that breaks them is left out rather than refused. */

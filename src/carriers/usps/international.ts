@@ -5,7 +5,7 @@ import { countryName } from '../../labels/customs-figures.ts';
 import type { AnyAddress } from '../../schemas/address.ts';
 import type { ContentsType, Customs } from '../../schemas/customs.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
-import { clipReference, splitAt, splitZip, toUspsAddress, uspsDimensions, ymd } from './fields.ts';
+import { clipReference, splitAt, splitZip, toUspsAddress, uspsDimensions, uspsStreetsAbroad, ymd } from './fields.ts';
 import { parcelOf, parseLabel } from './ship.ts';
 
 // USPS International Labels v3 (international-labels.yaml 3.2.2, as copied in Thecodergabe/shipstack
@@ -37,8 +37,7 @@ const clip = (text: string, max: number): string => splitAt(text, max)[0];
 function addressAbroad(a: AnyAddress): Record<string, unknown> {
   const [first = '', ...rest] = (a.name ?? '').trim().split(/\s+/).filter(Boolean);
   const firm = a.company?.trim() || (rest.length === 0 ? first : '');
-  const [street, overflow] = splitAt(a.street1, 50);
-  const secondary = [overflow, a.street2?.trim() ?? ''].filter(Boolean).join(' ');
+  const { streetAddress: street, secondaryAddress: secondary } = uspsStreetsAbroad(a);
   const phone = phoneDigits(a.phone).replace(/^0+/, '');
   return {
     ...(rest.length > 0 ? { firstName: clip(first, 50), lastName: clip(rest.join(' '), 50) } : {}),
