@@ -153,11 +153,18 @@ test('FedEx: shipments abroad with the commercial invoice printed and by ETD, Gr
   assert.match(JSON.stringify(unsupported.body), /customsClearanceDetail/);
 });
 
-test('the live adapters rate and buy labels abroad with all three carriers, the customs parts on the wire; a return from abroad and a request without its declaration are not sent', async () => {
+/** The three live adapters, each pointed at its fake carrier. */
+function liveCarriers(): { upsCarrier: UpsCarrier; uspsCarrier: UspsCarrier; fedexCarrier: FedexCarrier } {
   const clock = new TestClock();
-  const upsCarrier = new UpsCarrier({ credentials: upsFakeCredentials, baseUrl: ups.url, timeoutMs: 5000, clock });
-  const uspsCarrier = new UspsCarrier({ credentials: fakeUspsCredentials, baseUrl: usps.url, timeoutMs: 5000, clock });
-  const fedexCarrier = new FedexCarrier({ credentials: { clientId: fedex.clientId, clientSecret: fedex.clientSecret, accountNumber: fedex.accountNumber }, baseUrl: fedex.url, timeoutMs: 5000, clock });
+  return {
+    upsCarrier: new UpsCarrier({ credentials: upsFakeCredentials, baseUrl: ups.url, timeoutMs: 5000, clock }),
+    uspsCarrier: new UspsCarrier({ credentials: fakeUspsCredentials, baseUrl: usps.url, timeoutMs: 5000, clock }),
+    fedexCarrier: new FedexCarrier({ credentials: { clientId: fedex.clientId, clientSecret: fedex.clientSecret, accountNumber: fedex.accountNumber }, baseUrl: fedex.url, timeoutMs: 5000, clock }),
+  };
+}
+
+test('the live adapters rate and buy labels abroad with all three carriers, the customs parts on the wire; a return from abroad and a request without its declaration are not sent', async () => {
+  const { upsCarrier, uspsCarrier, fedexCarrier } = liveCarriers();
   const signal = new AbortController().signal;
   try {
     const request = (service: string, to = recipientsAbroad.AU!, customs = declarations.merchandise!): PurchaseRequest => ({ ...purchase({ to, service, customs }), quotedCents: 5000, isReturn: false });
@@ -200,10 +207,7 @@ test('the live adapters rate and buy labels abroad with all three carriers, the 
 });
 
 test("the live adapters refuse what a carrier's API cannot hold whole, naming the carrier and why, and send nothing", async () => {
-  const clock = new TestClock();
-  const upsCarrier = new UpsCarrier({ credentials: upsFakeCredentials, baseUrl: ups.url, timeoutMs: 5000, clock });
-  const uspsCarrier = new UspsCarrier({ credentials: fakeUspsCredentials, baseUrl: usps.url, timeoutMs: 5000, clock });
-  const fedexCarrier = new FedexCarrier({ credentials: { clientId: fedex.clientId, clientSecret: fedex.clientSecret, accountNumber: fedex.accountNumber }, baseUrl: fedex.url, timeoutMs: 5000, clock });
+  const { upsCarrier, uspsCarrier, fedexCarrier } = liveCarriers();
   const signal = new AbortController().signal;
   const sent = () => ups.calls.length + usps.calls.length + fedex.calls.length;
   const before = sent();
