@@ -7,8 +7,8 @@ import { saveCard, startBilling } from './live-billing.ts';
 import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 
 // Puerto Rico stays country US, state PR in shipd's API; UPS sees it as a country of its own, so a UPS shipment
-// between it and the rest of the US needs the value of its goods and the recipient's phone. Without them UPS alone
-// refuses, in test mode and live, while USPS and FedEx still quote.
+// between it and the rest of the US needs the value of its goods (declared, or the order's line items) and the
+// recipient's phone. Without them UPS alone refuses, in test mode and live, while USPS and FedEx still quote.
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
@@ -63,11 +63,11 @@ describe('UPS to Puerto Rico in test mode', () => {
   });
   after(() => server.close());
 
-  test('without a declared value or a recipient phone UPS says why in errors; with both it quotes and sells the label', async () => {
-    await refusedByUpsOnly(server, key, { ship_to: sanJuan }, missingValue);
+  test('without line items or a declaration, or without a recipient phone, UPS says why in errors; with a value and a phone it sells the label', async () => {
+    await refusedByUpsOnly(server, key, { ship_to: sanJuan, items: [] }, missingValue);
     await refusedByUpsOnly(server, key, { ship_to: { ...sanJuan, phone: undefined }, customs }, missingPhone);
-    const label = await buyUps(server, key, { ship_to: sanJuan, customs }, 'pr-test-1');
-    assert.equal(label.carrier, 'ups');
+    assert.equal((await buyUps(server, key, { ship_to: sanJuan, customs }, 'pr-test-1')).carrier, 'ups');
+    assert.equal((await buyUps(server, key, { ship_to: sanJuan }, 'pr-test-2')).carrier, 'ups', 'the line items give the value');
   });
 });
 
@@ -90,13 +90,14 @@ describe('UPS to Puerto Rico with live keys (fake UPS over HTTP)', () => {
     await fakes.close();
   });
 
-  test('UPS is sent country PR and InvoiceLineTotal and sells the label; without a value it is never asked', async () => {
+  test('UPS is sent country PR and InvoiceLineTotal (from the line items, or the declaration) and sells the label; without a value it is never asked', async () => {
     const rateCalls = () => fakes.ups.calls.filter((c) => c.path.startsWith('/api/rating/'));
     const asked = rateCalls().length;
-    await refusedByUpsOnly(server, key, { ship_to: sanJuan }, missingValue);
+    await refusedByUpsOnly(server, key, { ship_to: sanJuan, items: [] }, missingValue);
     assert.equal(rateCalls().length, asked, 'UPS is not asked to rate what it would refuse');
 
-    await buyUps(server, key, { ship_to: sanJuan, customs }, 'pr-live-1');
+    // orderBody's line items: 2 mugs at 12.50.
+    await buyUps(server, key, { ship_to: sanJuan }, 'pr-live-1');
     assert.deepEqual(fakes.ups.contractRefusals, []);
     const shipped = fakes.ups.calls.filter((c) => /\/ship$/.test(c.path)).at(-1)!.body as Json;
     const s = shipped.ShipmentRequest.Shipment;
@@ -107,5 +108,12 @@ describe('UPS to Puerto Rico with live keys (fake UPS over HTTP)', () => {
     const rated = rateCalls().at(-1)!.body as Json;
     assert.equal(rated.RateRequest.Shipment.ShipTo.Address.CountryCode, 'PR');
     assert.deepEqual(rated.RateRequest.Shipment.InvoiceLineTotal, { CurrencyCode: 'USD', MonetaryValue: '25' });
+  });
+
+  test('a declaration gives UPS its value when the order has no line items', async () => {
+    await buyUps(server, key, { ship_to: sanJuan, items: [], customs: { ...customs, items: [{ ...customs.items[0], unit_value: { amount: '40.10', currency: 'USD' } }] } }, 'pr-live-2');
+    assert.deepEqual(fakes.ups.contractRefusals, []);
+    const shipped = fakes.ups.calls.filter((c) => /\/ship$/.test(c.path)).at(-1)!.body as Json;
+    assert.deepEqual(shipped.ShipmentRequest.Shipment.InvoiceLineTotal, { CurrencyCode: 'USD', MonetaryValue: '81' });
   });
 });

@@ -25,6 +25,11 @@ export interface RateRequest {
   parcel: ParcelSpec;
   /** The checked customs declaration, whenever the parcel crosses a customs border (customsBorder says when). */
   customs?: Customs;
+  /**
+   * What the order's line items are worth, when they state one currency: UPS wants a value for a shipment between
+   * Puerto Rico and the rest of the US even where no customs declaration is asked (ups/puerto-rico.ts).
+   */
+  goodsValue?: { amount: string; currency: string };
   /** The day the parcel is handed over; delivery dates count from it. */
   shipDate: Date;
   /** Only these services of the carrier, when given. */
@@ -110,6 +115,8 @@ export interface PurchaseRequest {
   parcel: ParcelSpec;
   /** The checked customs declaration, as in RateRequest. */
   customs?: Customs;
+  /** As in RateRequest. */
+  goodsValue?: { amount: string; currency: string };
   shipDate: Date;
   service: string;
   /** What the quote said, in cents; a carrier whose price moved since answers with its own. */

@@ -25,7 +25,7 @@ function unscaled(units: bigint, scale: number): string {
 const scaleOf = (amounts: string[]) => Math.max(2, ...amounts.map(decimals));
 
 /** A line's value: quantity × unit value. */
-export function lineValue(line: CustomsLine): DocumentMoney {
+export function lineValue(line: Pick<CustomsLine, 'quantity' | 'unit_value'>): DocumentMoney {
   if (!Number.isSafeInteger(line.quantity) || line.quantity < 1) throw new RangeError(`not a quantity: ${line.quantity}`);
   const scale = scaleOf([line.unit_value.amount]);
   return { amount: unscaled(scaled(line.unit_value.amount, scale) * BigInt(line.quantity), scale), currency: line.unit_value.currency };
@@ -35,7 +35,7 @@ export function lineValue(line: CustomsLine): DocumentMoney {
  * The declared value of all lines, one total per currency in the order the currencies first appear: amounts in two
  * currencies are never added together (the API refuses such a declaration; a form would rather show both).
  */
-export function totalValues(lines: CustomsLine[]): DocumentMoney[] {
+export function totalValues(lines: Pick<CustomsLine, 'quantity' | 'unit_value'>[]): DocumentMoney[] {
   const values = lines.map(lineValue);
   const currencies = [...new Set(values.map((v) => v.currency))];
   return currencies.map((currency) => {

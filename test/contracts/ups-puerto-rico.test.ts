@@ -113,3 +113,11 @@ test('our contracts refuse what UPS refuses: a forward label to PR without Invoi
     assert.ok(contractViolations(rateCall, rated).some((v) => v.includes('InvoiceLineTotal')), `rate ${from.state} → ${to.state} without InvoiceLineTotal`);
   }
 });
+
+test("without a declaration the order's line items give the value, in whole units; a declaration's value comes first", () => {
+  const goodsValue = { amount: '19.99', currency: 'USD' };
+  const s = shipment(built(ship({ customs: undefined, goodsValue })), 'ShipmentRequest');
+  assert.deepEqual(s.InvoiceLineTotal, { CurrencyCode: 'USD', MonetaryValue: '20' });
+  assert.deepEqual(shipment(built(rate({ customs: undefined, goodsValue })), 'RateRequest').InvoiceLineTotal, { CurrencyCode: 'USD', MonetaryValue: '20' });
+  assert.deepEqual(shipment(built(ship({ goodsValue })), 'ShipmentRequest').InvoiceLineTotal, { CurrencyCode: 'USD', MonetaryValue: '82' });
+});

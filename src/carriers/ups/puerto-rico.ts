@@ -21,8 +21,19 @@ export function upsCountryOf(a: AnyAddress): string {
 /** Whether UPS sees the shipment cross from one of its countries to another although shipd sees one US. */
 export const crossesUpsCountries = (r: { from: AnyAddress; to: AnyAddress }): boolean => upsCountryOf(r.from) !== upsCountryOf(r.to);
 
-/** InvoiceLineTotal: the declared value in whole units, "from 1 to 99999999", in the declaration's currency. */
-export const invoiceLineTotal = (c: Customs) => ({ CurrencyCode: customsCurrency(c), MonetaryValue: String(Math.min(99_999_999, Math.max(1, Math.ceil(declaredAmount(c))))) });
+/** InvoiceLineTotal's MonetaryValue: whole units, "from 1 to 99999999". */
+const wholeUnits = (amount: number): string => String(Math.min(99_999_999, Math.max(1, Math.ceil(amount))));
+
+/** InvoiceLineTotal: the declared value, in the declaration's currency. */
+export const invoiceLineTotal = (c: Customs) => ({ CurrencyCode: customsCurrency(c), MonetaryValue: wholeUnits(declaredAmount(c)) });
+
+type Valued = { customs?: Customs; goodsValue?: { amount: string; currency: string } };
+
+/** InvoiceLineTotal between Puerto Rico and the US: the declaration's value, else the order's line items'. */
+export function puertoRicoInvoiceTotal(r: Valued): { CurrencyCode: string; MonetaryValue: string } | undefined {
+  if (r.customs) return invoiceLineTotal(r.customs);
+  return r.goodsValue && { CurrencyCode: r.goodsValue.currency, MonetaryValue: wholeUnits(Number(r.goodsValue.amount)) };
+}
 
 /** Shipping takes InvoiceLineTotal on a forward shipment from the US to Puerto Rico and refuses it on any other. */
 export const needsShipInvoiceTotal = (r: { from: AnyAddress; to: AnyAddress; isReturn: boolean }): boolean =>
@@ -30,14 +41,14 @@ export const needsShipInvoiceTotal = (r: { from: AnyAddress; to: AnyAddress; isR
 
 /**
  * UPS's refusal of a shipment between Puerto Rico and the rest of the US that lacks what UPS requires when the
- * countries differ: the value of the goods (rating with time in transit needs it both ways, so a quote is never
+ * countries differ: the value of the goods, declared or from the order's line items (rating with time in transit needs it both ways, so a quote is never
  * given for a label that cannot be bought) and the recipient's phone. Null for any other carrier or shipment. USPS
  * and FedEx may still serve it, so this is UPS's answer, not the request's fault.
  */
-export function upsPuertoRicoRefusal(carrier: CarrierId, r: { from: AnyAddress; to: AnyAddress; customs?: Customs }): CarrierResult<never> | null {
+export function upsPuertoRicoRefusal(carrier: CarrierId, r: Valued & { from: AnyAddress; to: AnyAddress }): CarrierResult<never> | null {
   if (carrier !== 'ups' || !crossesUpsCountries(r)) return null;
-  if (!r.customs) {
-    return failure('not_serviced', 'UPS treats Puerto Rico as its own country and needs the value of the goods (InvoiceLineTotal) for a shipment between Puerto Rico and the rest of the US: add a customs declaration (customs) with the items and their values');
+  if (!puertoRicoInvoiceTotal(r)) {
+    return failure('not_serviced', 'UPS treats Puerto Rico as its own country and needs the value of the goods (InvoiceLineTotal) for a shipment between Puerto Rico and the rest of the US: give the order its line items with their prices in one currency, or a customs declaration (customs)');
   }
   const phone = phoneDigits(r.to.phone);
   if (phone.length < 1 || phone.length > 15) {

@@ -4,7 +4,7 @@ import { carrierCatalog } from '../catalog.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
 import { deliveryDate } from '../sim/calendar.ts';
 import { fitAddressLines, upsLines } from './address-lines.ts';
-import { crossesUpsCountries, invoiceLineTotal, upsPuertoRicoRefusal } from './puerto-rico.ts';
+import { crossesUpsCountries, puertoRicoInvoiceTotal, upsPuertoRicoRefusal } from './puerto-rico.ts';
 import { apiVersion, isoDate, printReturnLabel, servicesWithoutReturns, upsAddress, upsDate, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
 
 export const upsServices = carrierCatalog.find((c) => c.id === 'ups')!.services;
@@ -46,7 +46,7 @@ export function buildRateRequest(r: DomesticRateRequest, accountNumber: string |
           // Account rates exist only for a shipper number; without one UPS answers published rates alone.
           ...(accountNumber ? { ShipmentRatingOptions: { NegotiatedRatesIndicator: '' } } : {}),
           DeliveryTimeInformation: { PackageBillType: '03', Pickup: { Date: upsDate(r.shipDate) } },
-          ...(r.customs && crossesUpsCountries(r) ? { InvoiceLineTotal: invoiceLineTotal(r.customs) } : {}),
+          ...(crossesUpsCountries(r) ? { InvoiceLineTotal: puertoRicoInvoiceTotal(r) } : {}),
         },
       },
     },

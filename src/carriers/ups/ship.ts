@@ -3,7 +3,7 @@ import { failure, ok, type CarrierResult, type DomesticPurchaseRequest, type Pur
 import type { Address } from '../../schemas/address.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
 import { fitAddressLines, upsLines } from './address-lines.ts';
-import { crossesUpsCountries, invoiceLineTotal, needsShipInvoiceTotal, upsPuertoRicoRefusal } from './puerto-rico.ts';
+import { crossesUpsCountries, needsShipInvoiceTotal, puertoRicoInvoiceTotal, upsPuertoRicoRefusal } from './puerto-rico.ts';
 import { apiVersion, printReturnLabel, servicesWithoutReturns, upsAddress, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
 
 /** What the Shipping API can print (Shipping.yaml, LabelImageFormat.Code); of ours it has ZPL, and GIF stands in for PDF and PNG. */
@@ -57,7 +57,7 @@ export function buildShipRequest(r: DomesticPurchaseRequest, accountNumber: stri
           ShipTo: party(r.to, lines.value.destination, true, crossesUpsCountries(r)),
           PaymentInformation: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: accountNumber } }] },
           Service: { Code: r.service },
-          ...(r.customs && needsShipInvoiceTotal(r) ? { InvoiceLineTotal: invoiceLineTotal(r.customs) } : {}),
+          ...(needsShipInvoiceTotal(r) ? { InvoiceLineTotal: puertoRicoInvoiceTotal(r) } : {}),
           Package: [
             {
               ...(r.isReturn ? { Description: (r.reference ? `Return ${r.reference}` : 'Return').slice(0, 35) } : {}),

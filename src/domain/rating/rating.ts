@@ -20,6 +20,7 @@ import { countryOf, normalizedAddress } from '../addresses/address-rules.ts';
 import { buildDeclaration } from '../customs/declaration.ts';
 import { declarationErrors } from '../customs/checks.ts';
 import { checkOrderCrossing, crossingErrors, failIfAnyWithCustoms } from '../customs/crossing.ts';
+import { itemsValue } from './items-value.ts';
 import { servedEnds } from './service-area.ts';
 import type { ResolvedPackage } from '../packages/packages.ts';
 
@@ -60,6 +61,8 @@ export interface ShipmentInputs {
   pkg?: ResolvedPackage;
   /** The customs declaration, checked; null when the parcel crosses no customs border and none was given. */
   customs: Customs | null;
+  /** What the order's line items are worth, when they state one currency; an order only. */
+  goodsValue?: { amount: string; currency: string };
 }
 
 /**
@@ -77,7 +80,8 @@ export async function orderInputs(db: Kysely<DB>, ctx: Context, row: OrdersTable
   const to: AnyAddress = JSON.parse(row.ship_to);
   const customs: Customs | null = row.customs === null ? null : JSON.parse(row.customs);
   checkOrderCrossing(row.id, from, to, customs);
-  return { orderId: row.id, ...servedEnds(from, to, row.id), parcel, pkg, customs };
+  const goodsValue = itemsValue(JSON.parse(row.items));
+  return { orderId: row.id, ...servedEnds(from, to, row.id), parcel, pkg, customs, ...(goodsValue && { goodsValue }) };
 }
 
 export function inputsFingerprint(inputs: ShipmentInputs): string {
@@ -94,6 +98,7 @@ export function rateRequest(inputs: ShipmentInputs, shipDate: Date, services?: s
     shipDate,
     services,
     ...(inputs.customs && { customs: inputs.customs }),
+    ...(inputs.goodsValue && { goodsValue: inputs.goodsValue }),
     ...(box && { carrierBox: { id: box.id, ...(box.flatRate && { flatRate: box.flatRate }) } }),
   };
 }

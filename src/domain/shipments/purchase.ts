@@ -222,6 +222,7 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
     estimatedDeliveryDate: p.plan.estimatedDeliveryDate,
     reference: p.order.order_number,
     customs: p.inputs.customs,
+    ...(p.inputs.goodsValue && { goodsValue: p.inputs.goodsValue }),
     // Test mode draws the customs documents a parcel crossing a customs border needs (a declaration kept on a domestic
     // order needs none); a live carrier's own forms come with its label.
     documents: ctx.principal.mode === 'test' && crossesCustomsBorder(ends.from, ends.to) ? customsFormsFor(p.plan.carrier, p.plan.service, p.inputs.customs, parcel) : [],
@@ -308,6 +309,7 @@ function purchaseRequest(row: ShipmentsTable) {
     isReturn: row.is_return === 1,
     ...(record.reference !== null && { reference: record.reference }),
     ...(record.customs && { customs: record.customs }),
+    ...(record.goodsValue && { goodsValue: record.goodsValue }),
     // The shipment id, the same on every try: a retried purchase gets the first label back.
     idempotencyKey: row.id,
   };

@@ -29,6 +29,8 @@ export interface PurchaseRecord {
   reference: string | null;
   /** The checked customs declaration; absent on purchases recorded before declarations existed. */
   customs?: Customs | null;
+  /** What the order's line items were worth (RateRequest.goodsValue); absent when they state none. */
+  goodsValue?: { amount: string; currency: string };
   /** The label's customs documents, each kept beside it: drawn by shipd (customsFormsFor) or printed by the live carrier. */
   documents?: CustomsDocumentType[];
 }
