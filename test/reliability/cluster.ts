@@ -174,6 +174,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     // The load is one client's: the per-key rate limit is not what these tests are about.
     SHIPD_RATE_LIMIT_PER_SECOND: '1000000',
     SHIPD_RATE_LIMIT_BURST: '1000000',
+    // Every flow downloads its label from 127.0.0.1 without a key, as fast as the cluster sells them.
+    SHIPD_ADDRESS_RATE_LIMIT_PER_SECOND: '1000000',
+    SHIPD_ADDRESS_RATE_LIMIT_BURST: '1000000',
     // Tracking in real time: within a test a label's one scan is "label created", so a flow's events are known exactly.
     SHIPD_SIM_TRACKING_SPEED: '1',
     ...options.env,
