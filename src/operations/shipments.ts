@@ -7,6 +7,9 @@ import { listQueryFields } from '../schemas/list.ts';
 import { ReturnCreate, Shipment, ShipmentCreate, ShipmentIdParams, ShipmentList, ShipmentOrderParams, ShipmentStatusSchema } from '../schemas/shipment.ts';
 import { defineOperation } from './operation.ts';
 
+/** What a purchase answers when its postage cannot be paid for: before any carrier is asked, nothing is bought. */
+const paymentRefusals = ['payment_method_required', 'payment_declined', 'payment_authentication_required', 'billing_not_configured'] as const;
+
 const tag = 'Shipments';
 
 export const shipmentOperations = [
@@ -31,10 +34,7 @@ export const shipmentOperations = [
     successStatus: 201,
     errors: [
       'not_found',
-      'payment_method_required',
-      'payment_declined',
-      'payment_authentication_required',
-      'billing_not_configured',
+      ...paymentRefusals,
       'order_already_shipped',
       'order_not_purchasable',
       'rate_expired',
@@ -119,10 +119,7 @@ export const shipmentOperations = [
     successStatus: 201,
     errors: [
       'not_found',
-      'payment_method_required',
-      'payment_declined',
-      'payment_authentication_required',
-      'billing_not_configured',
+      ...paymentRefusals,
       'order_not_shipped',
       'order_already_shipped',
       'customs_required',
