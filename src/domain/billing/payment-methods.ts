@@ -29,9 +29,12 @@ function checkTestPaymentMethod(paymentMethod: string): void {
   }
 }
 
+/** A card as its column keeps it. */
+const cardColumn = (card: CardSummary | null): string | null => (card ? JSON.stringify(card) : null);
+
 async function store(db: Kysely<DB>, clock: Clock, accountId: string, mode: Mode, paymentMethod: string, card: CardSummary | null): Promise<void> {
   const at = clock.now().toISOString();
-  const value = { payment_method: paymentMethod, card: card ? JSON.stringify(card) : null, created_at: at };
+  const value = { payment_method: paymentMethod, card: cardColumn(card), created_at: at };
   await db
     .insertInto('payment_methods')
     .values({ account_id: accountId, mode, ...value })
@@ -69,6 +72,18 @@ export async function saveLiveCard(deps: BillingDeps, accountId: string, payment
 /** Stores a card Stripe reports saved for the account (a finished set-up, or an update Stripe sent). */
 export async function storeLiveCard(deps: Pick<BillingDeps, 'db' | 'clock'>, accountId: string, saved: SavedCard): Promise<void> {
   await store(deps.db, deps.clock, accountId, 'live', saved.paymentMethod, saved.card);
+}
+
+/** Shows a saved live card as Stripe now describes it (a new expiry, say); false when no account has it. */
+export async function updateLiveCard(db: Kysely<DB>, saved: SavedCard): Promise<boolean> {
+  const changed = await db.updateTable('payment_methods').set({ card: cardColumn(saved.card) }).where('mode', '=', 'live').where('payment_method', '=', saved.paymentMethod).executeTakeFirst();
+  return Number(changed.numUpdatedRows) > 0;
+}
+
+/** Forgets a live card Stripe no longer lets be charged; false when no account had it. */
+export async function forgetLiveCard(db: Kysely<DB>, paymentMethod: string): Promise<boolean> {
+  const removed = await db.deleteFrom('payment_methods').where('mode', '=', 'live').where('payment_method', '=', paymentMethod).executeTakeFirst();
+  return Number(removed.numDeletedRows) > 0;
 }
 
 /** For the CLI and the dashboard: a test method, or a live card through Stripe. */

@@ -1,7 +1,7 @@
 import type { Stripe } from 'stripe';
 import { ApiError } from '../../kernel/errors.ts';
 import { StripeGateway } from '../../payments/stripe.ts';
-import { storeLiveCard, type BillingDeps } from './payment-methods.ts';
+import { forgetLiveCard, storeLiveCard, updateLiveCard, type BillingDeps } from './payment-methods.ts';
 import { accountOfCustomer, stripeFor } from './stripe-customer.ts';
 
 /** What an event Stripe posted did to this server's billing, for the log. */
@@ -40,17 +40,11 @@ export async function handleStripeEvent(deps: BillingDeps, payload: Buffer, sign
     case 'payment_method.updated':
     case 'payment_method.automatically_updated': {
       const card = StripeGateway.cardFrom(event.data.object);
-      const changed = await deps.db
-        .updateTable('payment_methods')
-        .set({ card: card.card ? JSON.stringify(card.card) : null })
-        .where('mode', '=', 'live')
-        .where('payment_method', '=', card.paymentMethod)
-        .executeTakeFirst();
-      return outcome(Number(changed.numUpdatedRows) > 0 ? `updated card ${card.paymentMethod}` : 'ignored: not a saved card');
+      return outcome((await updateLiveCard(deps.db, card)) ? `updated card ${card.paymentMethod}` : 'ignored: not a saved card');
     }
     case 'payment_method.detached': {
-      const removed = await deps.db.deleteFrom('payment_methods').where('mode', '=', 'live').where('payment_method', '=', event.data.object.id).executeTakeFirst();
-      return outcome(Number(removed.numDeletedRows) > 0 ? `forgot card ${event.data.object.id}: live platform postage now needs a new card` : 'ignored: not a saved card');
+      const forgotten = await forgetLiveCard(deps.db, event.data.object.id);
+      return outcome(forgotten ? `forgot card ${event.data.object.id}: live platform postage now needs a new card` : 'ignored: not a saved card');
     }
     default:
       return outcome('ignored');
