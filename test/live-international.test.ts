@@ -78,7 +78,9 @@ describe('live keys ship abroad through the carriers (fake carrier servers over 
         assert.equal(Buffer.from(await file.arrayBuffer()).subarray(0, 4).toString(), '%PDF', `${carrier} ${d.type} is the carrier's PDF`);
       }
       const shown = await server.request('GET', `/shipments/${created.body.id}`, { key });
-      assert.deepEqual(shown.body.documents, bought.body.documents);
+      // Links are signed when they are answered, so a second boundary between the two answers changes the token only.
+      const unsigned = (docs: Json[]) => docs.map((d) => ({ ...d, url: String(d.url).split('?')[0] }));
+      assert.deepEqual(unsigned(shown.body.documents), unsigned(bought.body.documents));
 
       // The declaration's line reached the carrier in the purchase request, in that carrier's own words.
       const sent = JSON.stringify(fakes[carrier].calls.slice(callsBefore).map((c) => c.body));
