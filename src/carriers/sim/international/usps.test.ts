@@ -18,9 +18,23 @@ function refusal(country: string, parcel: ParcelSpec, services?: string[]) {
   return answer.error;
 }
 
+/** Notice 123 (October 5, 2025) retail cells: [country, price group, lb, cents]. */
+type RetailCell = [string, string, number, number];
+
+function assertRetail(service: string, cells: readonly RetailCell[]) {
+  for (const [country, group, lb, cents] of cells) {
+    const p = price(country, { weightLb: lb }, service);
+    assert.equal(p.zone, group, country);
+    assert.equal(p.listAmountCents, cents, `${country} ${lb} lb`);
+    // No commercial price is loaded: the account pays retail; USPS adds no surcharge.
+    assert.equal(p.amountCents, cents, `${country} ${lb} lb`);
+    assert.deepEqual(p.surcharges, []);
+  }
+}
+
 test('Priority Mail International equals Notice 123 retail by the country price group', () => {
-  // Notice 123 (October 5, 2025), "Priority Mail International — Retail": [country, price group, lb, cents].
-  const cells: [string, string, number, number][] = [
+  // "Priority Mail International — Retail", every pound to 70 lb; each country's own limit is in the refusals below.
+  assertRetail('PRIORITY_MAIL_INTERNATIONAL', [
     ['CA', '1', 1, 4295],
     ['CA', '1', 20, 13315],
     ['MX', '2', 5, 7540],
@@ -33,19 +47,22 @@ test('Priority Mail International equals Notice 123 retail by the country price 
     ['JP', '17', 2, 6555],
     ['GB', '20', 1, 6760],
     ['GB', '20', 7, 10045],
-  ];
-  for (const [country, group, lb, cents] of cells) {
-    const p = price(country, { weightLb: lb }, 'PRIORITY_MAIL_INTERNATIONAL');
-    assert.equal(p.zone, group, country);
-    assert.equal(p.listAmountCents, cents, `${country} ${lb} lb`);
-    // No commercial price is loaded: the account pays retail; USPS adds no surcharge.
-    assert.equal(p.amountCents, cents, `${country} ${lb} lb`);
-    assert.deepEqual(p.surcharges, []);
-  }
-  // "Weight Not Over": 1.1 lb is priced as 2 lb; the size does not change the price.
+    ['CA', '1', 21, 13605],
+    ['AU', '12', 30, 33290],
+    ['IN', '6', 44, 29360],
+    ['GB', '20', 44, 27380],
+    ['CA', '1', 66, 30595],
+    ['GB', '20', 66, 37995],
+    ['MX', '2', 70, 32785],
+    ['DE', '16', 70, 35710],
+  ]);
+  // "Weight Not Over": 1.1 lb is priced as 2 lb, 20.2 lb as 21 lb; the size does not change the price.
   const p = price('GB', { weightLb: 1.1, dimensionsIn: { length: 20, width: 16, height: 12 } }, 'PRIORITY_MAIL_INTERNATIONAL');
   assert.equal(p.billableWeightLb, 2);
   assert.equal(p.listAmountCents, 7300);
+  const heavier = price('CA', { weightLb: 20.2 }, 'PRIORITY_MAIL_INTERNATIONAL');
+  assert.equal(heavier.billableWeightLb, 21);
+  assert.equal(heavier.listAmountCents, 13605);
 });
 
 test('First-Class Package International Service goes by its ounce steps, 4 lb at most', () => {
@@ -66,15 +83,19 @@ test('First-Class Package International Service goes by its ounce steps, 4 lb at
   assert.match(heavy.detail, /at most 4 lb/);
 });
 
-test('USPS international refusals: the country limit, the transcribed weights, services USPS does not offer', () => {
-  // India takes Priority Mail International up to 44 lb (Notice 123's country table).
+test('USPS international refusals: the country limit, the 70 lb limit, services USPS does not offer', () => {
+  // India takes Priority Mail International up to 44 lb (Notice 123's country table), though group 6 goes on to 70 lb.
   const india = refusal('IN', { weightLb: 45 }, ['PRIORITY_MAIL_INTERNATIONAL']);
   assert.equal(india.code, 'parcel_too_large');
   assert.match(india.detail, /at most 44 lb to IN/);
-  // Rows above 20 lb are not transcribed: refused, not guessed.
-  const past = refusal('DE', { weightLb: 21 }, ['PRIORITY_MAIL_INTERNATIONAL']);
-  assert.equal(past.code, 'service_unavailable');
-  assert.match(past.detail, /no price for 21 lb to price group 16/);
+  // Canada and the United Kingdom up to 66 lb, where their groups' columns end.
+  assert.match(refusal('CA', { weightLb: 67 }, ['PRIORITY_MAIL_INTERNATIONAL']).detail, /at most 66 lb to CA/);
+  assert.match(refusal('GB', { weightLb: 66.5 }, ['PRIORITY_MAIL_INTERNATIONAL']).detail, /at most 66 lb to GB/);
+  // Germany takes 70 lb, the table's last row; nothing takes more.
+  const heavy = refusal('DE', { weightLb: 71 }, ['PRIORITY_MAIL_INTERNATIONAL']);
+  assert.equal(heavy.code, 'parcel_too_large');
+  assert.match(heavy.detail, /at most 70 lb to DE/);
+  assert.equal(refusal('DE', { weightLb: 70.1 }, ['PRIORITY_MAIL_INTERNATIONAL']).code, 'parcel_too_large');
   // Bolivia: Priority Mail International n/a, FCPIS offered.
   assert.match(refusal('BO', { weightLb: 1 }, ['PRIORITY_MAIL_INTERNATIONAL']).detail, /does not offer it to BO/);
   assert.equal(price('BO', { weightLb: 1 }, 'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE').zone, '6');
@@ -83,8 +104,8 @@ test('USPS international refusals: the country limit, the transcribed weights, s
 });
 
 test('Priority Mail Express International equals Notice 123 retail by its own country price group', () => {
-  // Notice 123 (October 5, 2025), "Priority Mail Express International — Retail": [country, price group, lb, cents].
-  const cells: [string, string, number, number][] = [
+  // "Priority Mail Express International — Retail", 0.5 lb and every pound to 70 lb.
+  assertRetail('PRIORITY_MAIL_EXPRESS_INTERNATIONAL', [
     ['CA', '1', 0.5, 6160],
     ['CA', '1', 20, 19825],
     ['MX', '2', 7, 11500],
@@ -98,14 +119,13 @@ test('Priority Mail Express International equals Notice 123 retail by its own co
     ['GB', '20', 0.5, 8745],
     ['GB', '20', 19, 18030],
     ['BO', '11', 2, 9255],
-  ];
-  for (const [country, group, lb, cents] of cells) {
-    const p = price(country, { weightLb: lb }, 'PRIORITY_MAIL_EXPRESS_INTERNATIONAL');
-    assert.equal(p.zone, group, country);
-    assert.equal(p.listAmountCents, cents, `${country} ${lb} lb`);
-    assert.equal(p.amountCents, cents, `${country} ${lb} lb`);
-    assert.deepEqual(p.surcharges, []);
-  }
+    ['CA', '1', 21, 20380],
+    ['DE', '16', 30, 23095],
+    ['GB', '20', 44, 29940],
+    ['CA', '1', 66, 46315],
+    ['IN', '6', 70, 49140],
+    ['MX', '2', 70, 37395],
+  ]);
   // "Weight Not Over": 0.6 lb is the 1 lb row, 1.2 lb the 2 lb row.
   assert.equal(price('GB', { weightLb: 0.6 }, 'PRIORITY_MAIL_EXPRESS_INTERNATIONAL').listAmountCents, 9025);
   assert.equal(price('GB', { weightLb: 1.2 }, 'PRIORITY_MAIL_EXPRESS_INTERNATIONAL').billableWeightLb, 2);
@@ -117,8 +137,11 @@ test('Priority Mail Express International refusals: its own country limits and w
   assert.equal(taiwan.code, 'parcel_too_large');
   assert.match(taiwan.detail, /at most 33 lb to TW/);
   assert.match(refusal('NA', { weightLb: 23 }, ['PRIORITY_MAIL_EXPRESS_INTERNATIONAL']).detail, /at most 22 lb to NA/);
-  // Rows above 20 lb are not transcribed.
-  assert.match(refusal('DE', { weightLb: 21 }, ['PRIORITY_MAIL_EXPRESS_INTERNATIONAL']).detail, /no price for 21 lb to price group 16/);
+  // Germany takes it up to 66 lb (70 lb for Priority Mail International); nothing takes more than 70 lb.
+  assert.match(refusal('DE', { weightLb: 67 }, ['PRIORITY_MAIL_EXPRESS_INTERNATIONAL']).detail, /at most 66 lb to DE/);
+  const heavy = refusal('IN', { weightLb: 71 }, ['PRIORITY_MAIL_EXPRESS_INTERNATIONAL']);
+  assert.equal(heavy.code, 'parcel_too_large');
+  assert.match(heavy.detail, /at most 70 lb to IN/);
   // Afghanistan: Priority Mail Express International n/a, Priority Mail International offered.
   assert.match(refusal('AF', { weightLb: 1 }, ['PRIORITY_MAIL_EXPRESS_INTERNATIONAL']).detail, /does not offer it to AF/);
   assert.equal(price('AF', { weightLb: 1 }, 'PRIORITY_MAIL_INTERNATIONAL').zone, '7');
