@@ -97,4 +97,51 @@ describe('live keys ship abroad through the carriers (fake carrier servers over 
     for (const secret of [upsFakeCredentials.clientSecret, fakeUspsCredentials.clientSecret, fakes.fedex.clientSecret]) assert.ok(!all.includes(secret), 'no client secret in the log');
     assert.ok(!/"access_token":"(?!\[redacted\])/.test(all), 'no access token in the log');
   });
+
+  test('a FedEx account billed in Canadian dollars: its rates are shown in CAD with the US-dollar price FedEx states, bought at that price, and one without a USD price is shown but not bought', async () => {
+    const cad = (states: 'preferred' | 'exchange' | 'none') => ({ code: 'CAD', usdPerUnit: 0.7, states });
+    const fedexRate = async (states: 'preferred' | 'exchange' | 'none') => {
+      fakes.fedex.accountCurrency = cad(states);
+      const created = await server.request('POST', '/orders', { key, body: abroadOrder() });
+      const shop = await server.request('POST', '/rates', { key, body: { order_id: created.body.id } });
+      assert.equal(shop.status, 200, shop.text);
+      const fedex = shop.body.rates.filter((r: Json) => r.carrier === 'fedex');
+      assert.ok(fedex.length > 0, shop.text);
+      for (const r of fedex) assert.equal(r.amount.currency, 'CAD', 'the price stays in the currency FedEx gave');
+      for (const r of shop.body.rates.filter((r: Json) => r.carrier !== 'fedex')) assert.equal(r.amount_usd, undefined, 'a USD rate has no second figure');
+      return { order: created.body.id as string, rates: shop.body.rates as Json[], fedex: fedex[0] as Json };
+    };
+    try {
+      for (const states of ['preferred', 'exchange'] as const) {
+        const { order, rates, fedex } = await fedexRate(states);
+        assert.equal(fedex.amount_usd.currency, 'USD');
+        assert.equal(Number(fedex.amount_usd.amount), Math.round(Number(fedex.amount.amount) * 100 * 0.7) / 100, `${states}: FedEx's own USD figure`);
+        // Rates are compared in dollars, never CAD figures against USD ones.
+        const usd = rates.map((r) => Number((r.amount_usd ?? r.amount).amount));
+        assert.deepEqual(usd, [...usd].sort((a, b) => a - b), `${states}: cheapest first, in USD`);
+        const bought = await server.request('POST', '/shipments', { key, body: { order_id: order, rate_id: fedex.id } });
+        assert.equal(bought.status, 201, bought.text);
+        // The stored rate is read back at purchase: its USD figure is what is charged.
+        assert.deepEqual(bought.body.postage, fedex.amount_usd, `${states}: charged the USD price the rate showed`);
+      }
+
+      const { order, fedex } = await fedexRate('none');
+      assert.equal(fedex.amount_usd, undefined, 'FedEx stated no USD price');
+      const callsBefore = fakes.fedex.calls.length;
+      const refused = await server.request('POST', '/shipments', { key, body: { order_id: order, rate_id: fedex.id } });
+      assert.equal(refused.status, 422, refused.text);
+      assert.equal(refused.body.code, 'not_supported_by_carrier');
+      assert.equal(refused.body.errors[0].pointer, '/rate_id');
+      assert.match(refused.body.detail, /priced in CAD .* no US-dollar price/);
+      assert.equal(fakes.fedex.calls.length, callsBefore, 'nothing bought from FedEx');
+      const order2 = await server.request('GET', `/orders/${order}`, { key });
+      assert.equal(order2.body.status, 'incomplete', 'nothing stored against the order');
+      // Without a rate id shipd buys the cheapest rate it can charge for: not the CAD one.
+      const cheapest = await server.request('POST', '/shipments', { key, body: { order_id: order } });
+      assert.equal(cheapest.status, 201, cheapest.text);
+      assert.notEqual(cheapest.body.carrier, 'fedex');
+    } finally {
+      delete fakes.fedex.accountCurrency;
+    }
+  });
 });

@@ -66,11 +66,14 @@ export interface Quote {
   amountCents: number;
   /** The carrier's published (retail) price, in cents. */
   listAmountCents: number;
-  /**
-   * ISO 4217 code of both amounts, as the carrier stated it: a price is never relabelled. shipd's money is USD
-   * for now, so quoteAll sets quotes in any other currency aside as an error instead of pricing them.
-   */
+  /** ISO 4217 code of both amounts, as the carrier stated it: a price is never relabelled. */
   currency: string;
+  /**
+   * What the caller pays in US dollars, in cents, where the carrier priced in another currency and stated the USD
+   * figure too (FedEx's preferred-currency rates, or its exchange rate): shipd charges postage in USD, so only such
+   * a quote can be bought.
+   */
+  usdAmountCents?: number;
   billableWeightLb: number;
   zone: string;
   /** Null where the carrier publishes no transit time for the route (test mode abroad): never guessed. */

@@ -53,7 +53,8 @@ const notices: Record<string, string> = {
 const helpers = {
   /** 2026-11-22 18:11 UTC: exact, and the same for everyone looking at it. */
   time: (iso: string | null | undefined) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '—'),
-  money: (m: { amount: string; currency: string } | null | undefined) => (m ? `$${m.amount}` : '—'),
+  /** Dollars as $12.34; any other currency by its code (customs values, carriers' prices abroad), never as dollars. */
+  money: (m: { amount: string; currency: string } | null | undefined) => (!m ? '—' : m.currency === 'USD' ? `$${m.amount}` : `${m.amount} ${m.currency}`),
   json: (value: unknown) => JSON.stringify(value, null, 2),
 };
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Address } from './address.ts';
 import { CarrierIdSchema } from './carrier.ts';
-import { CustomsInput } from './customs.ts';
+import { CurrencyAmount, CustomsInput } from './customs.ts';
 import { StringEnum, timestamp } from './common.ts';
 import { Money, Parcel, Weight } from './order.ts';
 import { customsInputComplete, ids, parcel, rateShop, rates, shipFrom, shipTo, shipToGuam } from './examples.ts';
@@ -43,8 +43,15 @@ export const Rate = Type.Object(
     carrier: Type.Ref(CarrierIdSchema, { description: 'The carrier offering it' }),
     service: Type.String({ description: "The carrier's service code", examples: ['03'] }),
     service_name: Type.String({ description: "The service's name", examples: ['UPS Ground'] }),
-    amount: Type.Ref(Money, { description: 'What you pay' }),
-    list_amount: Type.Ref(Money, { description: "The carrier's published retail price" }),
+    amount: Type.Ref(CurrencyAmount, { description: 'What you pay, in the currency the carrier priced it in (USD for a U.S. account, as a rule)' }),
+    list_amount: Type.Ref(CurrencyAmount, { description: "The carrier's published retail price, in the same currency" }),
+    amount_usd: Type.Optional(
+      Type.Ref(Money, {
+        description:
+          'Only where the carrier priced in another currency than USD: the same price in US dollars, as the carrier stated it. Postage is charged in USD, so a rate in another currency without it cannot be bought',
+        examples: [{ amount: '48.20', currency: 'USD' }],
+      }),
+    ),
     billable_weight: Type.Ref(Weight, { description: 'The greater of actual and dimensional weight, rounded up to the pound' }),
     zone: Type.String({ description: "The carrier's zone between the two addresses, as a number without leading zeros (USPS 1–9; UPS and FedEx 2–8, and their own numbers for Alaska, Hawaii and Puerto Rico such as UPS 44); abroad, the carrier's international zone or USPS price group (FedEx zones are letters, such as A)", examples: ['5'] }),
     delivery_days: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {

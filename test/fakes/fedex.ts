@@ -33,6 +33,12 @@ export interface FedexFake {
   singleObjects: boolean;
   /** Tracking numbers of sold shipments that FedEx has since picked up, so a cancel is refused. */
   tendered: Set<string>;
+  /**
+   * An account billed in another currency than USD: rates abroad and labels are priced in it. A PREFERRED request
+   * for USD gets `preferred` entries in USD (PREFERRED_CURRENCY), or, with `exchange`, the account entry's
+   * currencyExchangeRate into USD; with neither, no US-dollar figure at all.
+   */
+  accountCurrency?: { code: string; usdPerUnit: number; states: 'preferred' | 'exchange' | 'none' };
 }
 
 const envelope = (code: string, message: string) => ({ transactionId: 'fake-txn', errors: [{ code, message }] });
@@ -224,16 +230,26 @@ export async function startFedexFake(): Promise<FedexFake> {
     const offered = (country === 'US' ? services : abroad).filter(
       (s) => (!shipment.serviceType || s.type === shipment.serviceType) && (!('residential' in s) || s.residential === Boolean(to.residential)),
     );
+    const foreign = country === 'US' ? undefined : fake.accountCurrency;
+    const wantsUsd = foreign && (shipment.rateRequestType ?? []).includes('PREFERRED') && shipment.preferredCurrency === 'USD';
     const rateReplyDetails = offered.map((s) => {
       const account = s.base + billable * 100;
       const list = Math.round(account * 1.25);
-      const rated = (rateType: string, cents: number) => ({
+      const rated = (rateType: string, cents: number, currency = foreign?.code ?? 'USD') => ({
         rateType,
         totalNetCharge: money(cents),
         totalBaseCharge: money(cents),
-        currency: 'USD',
-        shipmentRateDetail: { rateZone: '5', dimDivisor: 139, totalBillingWeight: { units: 'LB', value: billable }, currency: 'USD' },
+        currency,
+        shipmentRateDetail: {
+          rateZone: '5',
+          dimDivisor: 139,
+          totalBillingWeight: { units: 'LB', value: billable },
+          currency,
+          ...(wantsUsd && foreign.states === 'exchange' && currency !== 'USD' && { currencyExchangeRate: { fromCurrency: foreign.code, intoCurrency: 'USD', rate: foreign.usdPerUnit } }),
+        },
       });
+      const inUsd = (cents: number) => Math.round(cents * (foreign?.usdPerUnit ?? 1));
+      const preferred = wantsUsd && foreign.states === 'preferred' ? [rated('PREFERRED_CURRENCY', inUsd(account), 'USD')] : [];
       const ground = s.type === 'FEDEX_GROUND' || s.type === 'GROUND_HOME_DELIVERY';
       // FedEx leaves the transit data out for some services: Express Saver here.
       const transit =
@@ -247,7 +263,7 @@ export async function startFedexFake(): Promise<FedexFake> {
         serviceName: s.name,
         packagingType: 'YOUR_PACKAGING',
         // The list entry first: the account's price is the ACCOUNT entry wherever it stands.
-        ratedShipmentDetails: many(fake.singleObjects ? [rated('ACCOUNT', account)] : [rated('LIST', list), rated('ACCOUNT', account)]),
+        ratedShipmentDetails: many(fake.singleObjects ? [rated('ACCOUNT', account)] : [...preferred, rated('LIST', list), rated('ACCOUNT', account)]),
         // Ground answers carry the transit word; Express answers the commit date, as FedEx's do.
         ...transit,
       };
@@ -272,6 +288,7 @@ export async function startFedexFake(): Promise<FedexFake> {
       ZPLII: Buffer.from(`^XA^FO50,50^BCN,100^FD${trackingNumber}^FS^XZ`),
     };
     const cents = 2650;
+    const billedIn = country === 'US' ? 'USD' : (fake.accountCurrency?.code ?? 'USD');
     const listCents = 3300;
     sendJson(res, 200, {
       transactionId: 'fake-txn',
@@ -299,8 +316,8 @@ export async function startFedexFake(): Promise<FedexFake> {
               shipmentRating: {
                 actualRateType: 'PAYOR_ACCOUNT_PACKAGE',
                 shipmentRateDetails: many([
-                  ...(fake.singleObjects ? [] : [{ rateType: 'PAYOR_LIST_PACKAGE', totalNetCharge: money(listCents), currency: 'USD' }]),
-                  { rateType: 'PAYOR_ACCOUNT_PACKAGE', totalNetCharge: money(cents), currency: 'USD' },
+                  ...(fake.singleObjects ? [] : [{ rateType: 'PAYOR_LIST_PACKAGE', totalNetCharge: money(listCents), currency: billedIn }]),
+                  { rateType: 'PAYOR_ACCOUNT_PACKAGE', totalNetCharge: money(cents), currency: billedIn },
                 ]),
               },
               carrierCode: 'FDXE',

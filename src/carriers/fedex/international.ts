@@ -176,7 +176,9 @@ export function buildRateRequestAbroad(r: AbroadShipment, accountNumber: string)
       },
       pickupType: 'DROPOFF_AT_FEDEX_LOCATION',
       packagingType: 'YOUR_PACKAGING',
-      rateRequestType: ['ACCOUNT', 'LIST'],
+      // Rated abroad, an account may be priced in another currency: PREFERRED asks for the same rates in US dollars too.
+      rateRequestType: ['ACCOUNT', 'LIST', 'PREFERRED'],
+      preferredCurrency: 'USD',
       shipDateStamp: fedexDate(r.shipDate),
       customsClearanceDetail: {
         dutiesPayment: { paymentType: r.customs.incoterm === 'DDP' ? 'SENDER' : 'RECIPIENT' },

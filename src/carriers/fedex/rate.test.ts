@@ -93,6 +93,22 @@ test("the currency is the one the rate document puts in shipmentRateDetail, and 
   assert.deepEqual([mixed.value[0]!.amountCents, mixed.value[0]!.listAmountCents], [2000, 2000]);
 });
 
+test("a price in another currency carries FedEx's own US-dollar figure: its preferred-currency entry, else its exchange rate, else none", () => {
+  const cad = { rateType: 'ACCOUNT', totalNetCharge: 20, shipmentRateDetail: { currency: 'CAD', rateZone: '5' } };
+  const usdOf = (details: unknown[]) => {
+    const parsed = parseRateResponse(reply('FEDEX_GROUND', details), request, services);
+    assert.ok(parsed.ok);
+    assert.equal(parsed.value[0]!.amountCents, 2000, 'the price itself stays in CAD');
+    return parsed.value[0]!.usdAmountCents;
+  };
+  assert.equal(usdOf([{ rateType: 'PREFERRED_CURRENCY', totalNetCharge: 14.6, shipmentRateDetail: { currency: 'USD' } }, cad]), 1460);
+  assert.equal(usdOf([{ ...cad, shipmentRateDetail: { ...cad.shipmentRateDetail, currencyExchangeRate: { fromCurrency: 'CAD', intoCurrency: 'USD', rate: 0.7 } } }]), 1400);
+  // An exchange rate out of another currency than the price's, or a preferred entry not in USD, is no USD price.
+  assert.equal(usdOf([{ ...cad, shipmentRateDetail: { ...cad.shipmentRateDetail, currencyExchangeRate: { fromCurrency: 'EUR', intoCurrency: 'USD', rate: 1.1 } } }]), undefined);
+  assert.equal(usdOf([{ rateType: 'PREFERRED_CURRENCY', totalNetCharge: 13, shipmentRateDetail: { currency: 'EUR' } }, cad]), undefined);
+  assert.equal(usdOf([cad]), undefined);
+});
+
 test('transit words become numbers', () => {
   assert.equal(transitDays('ONE_DAY'), 1);
   assert.equal(transitDays('TWENTY_DAYS'), 20);

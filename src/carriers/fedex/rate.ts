@@ -89,6 +89,24 @@ const accountRateTypes = ['ACCOUNT', 'ACTUAL', 'LIST'];
 /** The currency of a rated detail: the document puts it in shipmentRateDetail; answers also carry it beside the charges. */
 const detailCurrency = (detail: unknown) => at(detail, 'shipmentRateDetail', 'currency') ?? at(detail, 'currency');
 
+/** The rateTypes of the entries a PREFERRED request adds: the account's rates restated in the preferred currency. */
+const preferredRateTypes = ['PREFERRED', 'PREFERRED_CURRENCY'];
+
+/**
+ * The account's price in US dollars, as FedEx states it: its preferred-currency entry in USD, else the account
+ * entry's own exchange rate into USD (shipmentRateDetail.currencyExchangeRate, `rate` converting fromCurrency units
+ * into intoCurrency units). Undefined where FedEx states neither: a price is never converted at a rate of our own.
+ */
+function usdCents(details: unknown[], account: unknown, currency: string): number | undefined {
+  const preferred = details.find((d) => preferredRateTypes.includes(asString(at(d, 'rateType'))?.toUpperCase() ?? '') && currencyOf(detailCurrency(d)) === 'USD');
+  const stated = asCents(at(preferred, 'totalNetCharge'));
+  if (stated !== undefined) return stated;
+  const exchange = at(account, 'shipmentRateDetail', 'currencyExchangeRate');
+  const rate = asNumber(at(exchange, 'rate'));
+  if (currencyOf(at(exchange, 'fromCurrency')) !== currency || currencyOf(at(exchange, 'intoCurrency')) !== 'USD' || !rate || rate <= 0) return undefined;
+  return Math.round(asCents(at(account, 'totalNetCharge'))! * rate);
+}
+
 /**
  * output.rateReplyDetails[] as quotes for our catalog's services, filtered by request.services. The account price
  * is what the caller pays and the list price the retail one; a service with only one of them uses it for both.
@@ -110,6 +128,7 @@ export function parseRateResponse(json: unknown, request: RateRequest, catalog: 
     const currency = currencyOf(detailCurrency(account));
     // A list price in another currency than the account's is no list price of this quote.
     const listCents = currencyOf(detailCurrency(list)) === currency ? asCents(at(list, 'totalNetCharge'))! : asCents(at(account, 'totalNetCharge'))!;
+    const usd = currency === 'USD' ? undefined : usdCents(details, account, currency);
     const zone = asString(at(account, 'shipmentRateDetail', 'rateZone')) ?? asString(at(list, 'shipmentRateDetail', 'rateZone'));
     const commitDate = isoDay(at(reply, 'commit', 'dateDetail', 'dayFormat')) ?? isoDay(at(reply, 'operationalDetail', 'deliveryDate'));
     const days =
@@ -126,6 +145,7 @@ export function parseRateResponse(json: unknown, request: RateRequest, catalog: 
       amountCents: asCents(at(account, 'totalNetCharge'))!,
       listAmountCents: listCents,
       currency,
+      ...(usd !== undefined && { usdAmountCents: usd }),
       billableWeightLb: billableLb(account, request.parcel.weightLb),
       zone: zone ?? '',
       deliveryDays: days,

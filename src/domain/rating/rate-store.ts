@@ -5,40 +5,48 @@ import { deleteExpiredRows } from '../../db/expired-rows.ts';
 import type { DB, RateShopsTable } from '../../db/schema.ts';
 import { carrierCatalog } from '../../carriers/catalog.ts';
 import type { Rate } from '../../schemas/rate.ts';
-import { money } from '../core/money.ts';
+import { amountIn, money } from '../core/money.ts';
 import type { Quote } from '../../carriers/carrier.ts';
 import { parseRateId, rateIdFor } from './rate-ids.ts';
 
 /** One stored rate: what its Rate cannot derive from the shop (id, expiry) or the catalog (service name). */
-type StoredRate = [carrier: CarrierId, service: string, amountCents: number, listCents: number, billableLb: number, zone: string, days: number | null, date: string | null, guaranteed: 0 | 1];
+type StoredRate = [
+  carrier: CarrierId,
+  service: string,
+  amountCents: number,
+  listCents: number,
+  billableLb: number,
+  zone: string,
+  days: number | null,
+  date: string | null,
+  guaranteed: 0 | 1,
+  // Only for a quote in another currency than USD, so shops stored before there were any read the same.
+  currency?: string,
+  usdAmountCents?: number | null,
+];
 
 const serviceNames = new Map(carrierCatalog.flatMap((c) => c.services.map((s) => [`${c.id}:${s.code}`, s.name] as const)));
 
 /** A shop's quotes, in the order their rate ids number them. */
 export function encodeRates(quotes: Quote[]): string {
-  const stored: StoredRate[] = quotes.map((q) => [
-    q.carrier,
-    q.service,
-    q.amountCents,
-    q.listAmountCents,
-    q.billableWeightLb,
-    q.zone,
-    q.deliveryDays,
-    q.estimatedDeliveryDate,
-    q.guaranteed ? 1 : 0,
-  ]);
+  const stored = quotes.map((q): StoredRate => {
+    const row: StoredRate = [q.carrier, q.service, q.amountCents, q.listAmountCents, q.billableWeightLb, q.zone, q.deliveryDays, q.estimatedDeliveryDate, q.guaranteed ? 1 : 0];
+    if (q.currency !== 'USD') row.push(q.currency, q.usdAmountCents ?? null);
+    return row;
+  });
   return JSON.stringify(stored);
 }
 
 export function decodeRates(row: Pick<RateShopsTable, 'rate_key' | 'rates' | 'expires_at'>): Rate[] {
-  return (JSON.parse(row.rates) as StoredRate[]).map(([carrier, service, amount, list, billable, zone, days, date, guaranteed], i) => ({
+  return (JSON.parse(row.rates) as StoredRate[]).map(([carrier, service, amount, list, billable, zone, days, date, guaranteed, currency = 'USD', usd], i) => ({
     id: rateIdFor(row.rate_key, i),
     object: 'rate',
     carrier,
     service,
     service_name: serviceNames.get(`${carrier}:${service}`) ?? service,
-    amount: money(amount),
-    list_amount: money(list),
+    amount: amountIn(amount, currency),
+    list_amount: amountIn(list, currency),
+    ...(usd != null && { amount_usd: money(usd) }),
     billable_weight: { value: billable, unit: 'lb' },
     zone,
     delivery_days: days,

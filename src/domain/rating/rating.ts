@@ -13,7 +13,7 @@ import type { Kysely } from 'kysely';
 import type { DB, OrdersTable } from '../../db/schema.ts';
 import { maxRatesPerShop, newRateShopIds } from './rate-ids.ts';
 import { encodeRates } from './rate-store.ts';
-import { money } from '../core/money.ts';
+import { amountIn, money } from '../core/money.ts';
 import { dimensionsInInches, parcelErrors, weightInLb } from '../orders/parcels.ts';
 import { failIfAny, field, packageIdFor, resolvePackage, resolveShipFrom } from '../shipments/shipment-inputs.ts';
 import { countryOf, normalizedAddress } from '../addresses/address-rules.ts';
@@ -103,6 +103,11 @@ export function rateRequest(inputs: ShipmentInputs, shipDate: Date, services?: s
   };
 }
 
+/** What a quote costs in US dollars, the currency shipd charges postage in; undefined where the carrier stated none. */
+export function usdCents(q: Pick<Quote, 'amountCents' | 'currency' | 'usdAmountCents'>): number | undefined {
+  return q.currency === 'USD' ? q.amountCents : q.usdAmountCents;
+}
+
 /** Every carrier's quotes for the request, cheapest first, and the carriers that could not quote. */
 export async function quoteAll(ctx: Context, chosen: Carrier[], request: RateRequest): Promise<{ quotes: Quote[]; errors: RateError[] }> {
   const answers = await Promise.all(chosen.map((c) => callCarrier(c, ctx.config.carrierTimeoutMs, (signal) => c.rate(request, signal))));
@@ -112,16 +117,16 @@ export async function quoteAll(ctx: Context, chosen: Carrier[], request: RateReq
     if (answer.ok) {
       for (const q of answer.value) {
         // One form of zone for every carrier: USPS writes "07" and UPS "008" where the others write "7".
-        if (q.currency === 'USD') quotes.push({ ...q, zone: q.zone.replace(/^0+(?=\d)/, '') });
-        else errors.push({ carrier: q.carrier, code: 'carrier_error', detail: `${chosen[i]!.name} priced ${q.serviceName} in ${q.currency}; shipd prices in USD and never relabels a currency` });
+        quotes.push({ ...q, zone: q.zone.replace(/^0+(?=\d)/, '') });
       }
     } else {
       const code = (rateErrorCodes as readonly string[]).includes(answer.error.code) ? (answer.error.code as RateError['code']) : 'carrier_error';
       errors.push({ carrier: chosen[i]!.id, code, detail: answer.error.detail });
     }
   });
-  // A quote without a transit time sorts after those with one at the same price.
-  quotes.sort((a, b) => a.amountCents - b.amountCents || (a.deliveryDays ?? Infinity) - (b.deliveryDays ?? Infinity));
+  // Compared in US dollars; a quote the carrier stated no USD price for sorts last. A quote without a transit time
+  // sorts after those with one at the same price.
+  quotes.sort((a, b) => (usdCents(a) ?? Infinity) - (usdCents(b) ?? Infinity) || (a.deliveryDays ?? Infinity) - (b.deliveryDays ?? Infinity));
   return { quotes, errors };
 }
 
@@ -180,8 +185,9 @@ export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrie
     carrier: q.carrier,
     service: q.service,
     service_name: q.serviceName,
-    amount: money(q.amountCents),
-    list_amount: money(q.listAmountCents),
+    amount: amountIn(q.amountCents, q.currency),
+    list_amount: amountIn(q.listAmountCents, q.currency),
+    ...(q.usdAmountCents !== undefined && { amount_usd: money(q.usdAmountCents) }),
     billable_weight: { value: q.billableWeightLb, unit: 'lb' },
     zone: q.zone,
     delivery_days: q.deliveryDays,

@@ -1,3 +1,4 @@
+import { carrierCatalog } from '../../carriers/catalog.ts';
 import { sql } from 'kysely';
 import type { CarrierId } from '../../config.ts';
 import type { OrdersTable, ShipmentsTable } from '../../db/schema.ts';
@@ -15,7 +16,7 @@ import { ApiError } from '../../kernel/errors.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { newId } from '../../kernel/ids.ts';
 import { ownOrderRow, toOrder } from '../orders/orders.ts';
-import { inputsFingerprint, orderInputs, quoteAll, rateRequest, type ShipmentInputs } from '../rating/rating.ts';
+import { inputsFingerprint, orderInputs, quoteAll, rateRequest, usdCents, type ShipmentInputs } from '../rating/rating.ts';
 import { fileBoughtLabel } from '../label-files/label-bytes.ts';
 import { fileCustomsDocuments } from '../label-files/document-files.ts';
 import { customsFormsFor } from '../../carriers/customs-forms.ts';
@@ -44,10 +45,13 @@ export interface PurchasePlan {
   estimatedDeliveryDate: string | null;
 }
 
+/** A quote shipd can charge for: one whose price in US dollars is known (see usdCents). */
+export const buyable = (q: Quote): boolean => usdCents(q) !== undefined;
+
 const fromQuote = (q: Quote, rateId: string | null): PurchasePlan => ({
   carrier: q.carrier,
   service: q.service,
-  quotedCents: q.amountCents,
+  quotedCents: usdCents(q)!,
   rateId,
   zone: q.zone,
   estimatedDeliveryDate: q.estimatedDeliveryDate,
@@ -62,10 +66,15 @@ async function planFromRate(ctx: Context, inputs: ShipmentInputs, rateId: string
   if (shop.inputs_fingerprint !== inputsFingerprint(inputs)) {
     throw new ApiError('rate_not_for_order', `Rate ${rateId} was quoted for other addresses or another parcel than order ${inputs.orderId} has now; shop rates for the order again`);
   }
+  const usd = rate.amount.currency === 'USD' ? rate.amount : rate.amount_usd;
+  if (!usd) {
+    const detail = `${rate.service_name} is priced in ${rate.amount.currency} and ${carrierCatalog.find((c) => c.id === rate.carrier)!.name} stated no US-dollar price for it; shipd charges postage in USD, so choose a rate in USD or with amount_usd`;
+    throw new ApiError('not_supported_by_carrier', detail, [{ in: 'body', pointer: '/rate_id', detail }]);
+  }
   return {
     carrier: rate.carrier,
     service: rate.service,
-    quotedCents: Math.round(Number(rate.amount.amount) * 100),
+    quotedCents: Math.round(Number(usd.amount) * 100),
     rateId,
     zone: rate.zone,
     estimatedDeliveryDate: rate.estimated_delivery_date,
@@ -90,7 +99,7 @@ async function planFromQuotes(ctx: Context, carriers: Record<CarrierId, Carrier>
   const requested = requestedService(order, selection);
   const chosen = only ? [carriers[only]] : Object.values(carriers);
   const { quotes, errors } = await quoteAll(ctx, chosen, rateRequest(inputs, ctx.clock.now(), requested ? [requested.service] : undefined));
-  const best = quotes[0];
+  const best = quotes.find(buyable);
   if (!best) {
     const why = errors.map((e) => `${e.carrier}: ${e.detail}`).join('; ');
     const what = requested ? `${serviceName(requested.carrier, requested.service)} (the order's requested service)` : 'any carrier';

@@ -4,8 +4,8 @@ import { carrierAccess } from '../carrier-accounts/carrier-access.ts';
 import type { Context } from '../core/context.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { ownOrderRow } from '../orders/orders.ts';
-import { paymentFor, purchase, purchaseByKey, resumePurchase, type PurchasePlan } from './purchase.ts';
-import { orderInputs, quoteAll, rateRequest } from '../rating/rating.ts';
+import { buyable, paymentFor, purchase, purchaseByKey, resumePurchase, type PurchasePlan } from './purchase.ts';
+import { orderInputs, quoteAll, rateRequest, usdCents } from '../rating/rating.ts';
 import { returnEnds } from '../rating/service-area.ts';
 import { currentShipmentRow } from './shipments.ts';
 
@@ -27,12 +27,13 @@ export async function createReturnLabel(ctx: Context, orderId: string, input: Re
   const carrier = carriers[outbound.carrier as CarrierId];
   const back = { ...inputs, ...returnEnds(inputs, order.id) };
   const { quotes, errors } = await quoteAll(ctx, [carrier], { ...rateRequest(back, ctx.clock.now()), isReturn: true });
-  const quote = quotes.find((q) => q.service === outbound.service) ?? quotes[0];
+  const charged = quotes.filter(buyable);
+  const quote = charged.find((q) => q.service === outbound.service) ?? charged[0];
   if (!quote) throw new ApiError('no_rate_available', `${carrier.name} offers no return rate for order ${order.id}: ${errors.map((e) => e.detail).join('; ')}`);
   const plan: PurchasePlan = {
     carrier: quote.carrier,
     service: quote.service,
-    quotedCents: quote.amountCents,
+    quotedCents: usdCents(quote)!,
     rateId: null,
     zone: quote.zone,
     estimatedDeliveryDate: quote.estimatedDeliveryDate,
