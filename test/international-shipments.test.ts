@@ -238,6 +238,36 @@ describe('services, documents and rates by destination', () => {
     assert.equal((await call('GET', `/orders/${order.id}`)).body.status, 'incomplete');
   });
 
+  test('First-Class Package International takes contents worth $400 at most: above it USPS offers Priority Mail International, and asked for alone says why', async () => {
+    const dear = { ...customs, items: [{ ...customs.items[1], unit_value: { amount: '401.00', currency: 'USD' } }] };
+    const fcpis = 'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE';
+    const shop = async (c: Json, services?: string[]) => (await call('POST', '/rates', { ship_from: austin, ship_to: basket[2]!.to, parcel: { weight: { value: 1, unit: 'lb' } }, customs: c, ...(services && { services }) })).body;
+    const cheap = await shop({ ...dear, items: [{ ...dear.items[0], unit_value: { amount: '400.00', currency: 'USD' } }] });
+    assert.ok(cheap.rates.some((r: Json) => r.service === fcpis), 'at $400 it is offered');
+    const over = await shop(dear);
+    assert.ok(!over.rates.some((r: Json) => r.service === fcpis), 'above $400 it is not');
+    assert.ok(over.rates.some((r: Json) => r.service === 'PRIORITY_MAIL_INTERNATIONAL'));
+    const alone = await shop(dear, [fcpis]);
+    assert.deepEqual(alone.rates, []);
+    assert.equal(alone.errors[0].code, 'not_serviced');
+    assert.match(alone.errors[0].detail, /USPS First-Class Package International Service takes contents worth at most \$400; this declaration's items are worth \$401\.00: ship it Priority Mail International/);
+
+    // Asked for by the order, the label is not bought.
+    const order = (await call('POST', '/orders', orderBody({ ship_to: basket[2]!.to, customs: dear, requested_service: { carrier: 'usps', service: fcpis } }))).body;
+    problem(await call('POST', '/shipments', { order_id: order.id }), 422, 'no_rate_available');
+    assert.equal((await call('GET', `/orders/${order.id}`)).body.status, 'incomplete');
+  });
+
+  test('USPS takes customs values in dollars only: a declaration in euros is rated by UPS and FedEx, and USPS says why', async () => {
+    const euros = { ...customs, eel_pfc: 'NOEEI 30.37(a)', items: [{ ...customs.items[1], unit_value: { amount: '9.00', currency: 'EUR' } }] };
+    const shop = (await call('POST', '/rates', { ship_to: basket[3]!.to, ship_from: { ...austin, phone: '+1 512 555 0100' }, parcel: { weight: { value: 1, unit: 'lb' } }, customs: euros })).body;
+    assert.ok(shop.rates.some((r: Json) => r.carrier === 'fedex'), JSON.stringify(shop));
+    assert.ok(!shop.rates.some((r: Json) => r.carrier === 'usps'));
+    const usps = shop.errors.find((e: Json) => e.carrier === 'usps');
+    assert.equal(usps?.code, 'not_serviced');
+    assert.match(usps.detail, /USPS takes customs values in USD only; this declaration is in EUR/);
+  });
+
   test("a street or a customs description a carrier's API cannot hold whole: that carrier says why in errors, the others rate it, and its label is not bought", async () => {
     const order = async (number: string, to: Json, items_: Json[]) => {
       const created = await call('POST', '/orders', orderBody({ order_number: number, ship_to: to, items, customs: { ...customs, items: items_ } }));

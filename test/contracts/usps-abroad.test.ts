@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CarrierResult } from '../../src/carriers/carrier.ts';
+import { abroad } from '../../src/carriers/abroad.ts';
 import { buildInternationalLabelRequest, buildInternationalRatesRequest, parseInternationalLabel, parseInternationalRates, uspsMailClassesAbroad } from '../../src/carriers/usps/international.ts';
 import { abroadCases, declarations, merchant, recipientsAbroad } from './abroad-cases.ts';
 import { assertContract, contractViolations } from './check.ts';
@@ -19,12 +20,13 @@ const base = { from: merchant, labelFormat: 'pdf' as const, idempotencyKey: 'k',
 test('international label requests keep international-labels.yaml with their customs form: every mail class, country and declaration in dollars', () => {
   let checked = 0;
   for (const { request, what } of abroadCases([...uspsMailClassesAbroad])) {
-    const c = buildInternationalLabelRequest(request);
+    // The adapter refuses what USPS would before it builds anything: values in another currency than the dollar.
     if (request.customs === declarations.euros) {
-      assert.match(!c.ok ? c.error.detail : 'built', /US dollars only; this declaration is in EUR/, what);
+      const refused = abroad(request, { id: 'usps', name: 'USPS' });
+      assert.match(!refused.ok ? refused.error.detail : 'built', /USPS takes customs values in USD only; this declaration is in EUR/, what);
       continue;
     }
-    const body = built(c);
+    const body = built(buildInternationalLabelRequest(request));
     assertContract(InternationalLabelRequest, body, what);
     const form = body.customsForm;
     assert.equal(form.contents.length, request.customs.items.length, what);

@@ -1,4 +1,4 @@
-import { countryOf, customsCurrency, exportFiling, lineAmount, phoneDigits, unitPounds, type AbroadPurchase, type AbroadShipment } from '../abroad.ts';
+import { countryOf, exportFiling, lineAmount, phoneDigits, unitPounds, type AbroadPurchase, type AbroadShipment } from '../abroad.ts';
 import { failure, ok, type CarrierResult, type PurchasedLabel, type Quote } from '../carrier.ts';
 import { carrierCatalog } from '../catalog.ts';
 import { countryName } from '../../labels/customs-figures.ts';
@@ -81,13 +81,12 @@ function aesItn(r: AbroadPurchase): string {
 /**
  * `POST /international-labels/v3/international-label`. The image types of this API are PDF, TIFF and ZPL: a PNG
  * label is asked for as PDF, and the file's format is read from its bytes as for every label. What USPS would
- * refuse is refused here first: a value in another currency than the dollar (values are "in USD"), more lines than
- * a customs form holds, a parcel over 70 lb.
+ * refuse is refused here first: more lines than a customs form holds, a parcel over 70 lb (a value in another
+ * currency than the dollar is refused before, with the carrier's other limits abroad: carrier-limits.ts).
  */
 export function buildInternationalLabelRequest(r: AbroadPurchase): CarrierResult<Record<string, unknown>> {
   const c = r.customs;
   if (!uspsMailClassesAbroad.has(r.service)) return failure('service_unavailable', `USPS service ${r.service} does not go to another country; choose Priority Mail International, Priority Mail Express International or First-Class Package International Service`);
-  if (customsCurrency(c) !== 'USD') return failure('not_serviced', `USPS takes customs values in US dollars only; this declaration is in ${customsCurrency(c)}`);
   if (c.items.length > limits.lines) return failure('not_serviced', `A USPS customs form holds at most ${limits.lines} lines; this declaration has ${c.items.length}`);
   if (r.parcel.weightLb > limits.pounds) return failure('parcel_too_large', `USPS international parcels weigh at most ${limits.pounds} lb`);
   return ok({

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CarrierId } from '../../config.ts';
 import type { Carrier, ParcelSpec, Quote, RateRequest } from '../../carriers/carrier.ts';
 import { callCarrier } from '../carrier-accounts/carrier-call.ts';
+import { serviceValueRefusal } from '../../carriers/carrier-limits.ts';
 import type { Address, AnyAddress } from '../../schemas/address.ts';
 import type { Customs } from '../../schemas/customs.ts';
 import type { Parcel } from '../../schemas/order.ts';
@@ -115,10 +116,15 @@ export async function quoteAll(ctx: Context, chosen: Carrier[], request: RateReq
   const errors: RateError[] = [];
   answers.forEach((answer, i) => {
     if (answer.ok) {
+      const refusals: string[] = [];
       for (const q of answer.value) {
+        // A service that does not take the declared value is not offered, whether the carrier priced it or not.
+        const refused = serviceValueRefusal(chosen[i]!, q.service, q.serviceName, request.customs);
+        if (refused) refusals.push(refused);
         // One form of zone for every carrier: USPS writes "07" and UPS "008" where the others write "7".
-        quotes.push({ ...q, zone: q.zone.replace(/^0+(?=\d)/, '') });
+        else quotes.push({ ...q, zone: q.zone.replace(/^0+(?=\d)/, '') });
       }
+      if (refusals.length > 0 && refusals.length === answer.value.length) errors.push({ carrier: chosen[i]!.id, code: 'not_serviced', detail: refusals.join('; ') });
     } else {
       const code = (rateErrorCodes as readonly string[]).includes(answer.error.code) ? (answer.error.code as RateError['code']) : 'carrier_error';
       errors.push({ carrier: chosen[i]!.id, code, detail: answer.error.detail });
