@@ -98,6 +98,37 @@ describe('live keys ship abroad through the carriers (fake carrier servers over 
     assert.ok(!/"access_token":"(?!\[redacted\])/.test(all), 'no access token in the log');
   });
 
+  test("an address abroad is checked by FedEx's address resolution, which the answer names; where FedEx checks no streets the answer says so", async () => {
+    const validate = async (address: Json) => {
+      const res = await server.request('POST', '/addresses/validate', { key, body: { address } });
+      assert.equal(res.status, 200, res.text);
+      return res.body;
+    };
+    const callsBefore = fakes.fedex.calls.length;
+    const checked = await validate(london);
+    assert.equal(checked.valid, true, JSON.stringify(checked));
+    assert.deepEqual(checked.checks.map((c: Json) => c.check).at(-1), 'carrier_street');
+    assert.match(checked.checks.at(-1).detail, /FedEx checked the street and number/);
+    assert.ok(!checked.messages.some((m: Json) => m.code === 'street_not_checked'), JSON.stringify(checked.messages));
+    assert.equal(checked.address.street1, '10 DOWNING STREET');
+    assert.equal(checked.address.country, 'GB');
+    const sent = fakes.fedex.calls.slice(callsBefore).find((c) => c.path === '/address/v1/addresses/resolve');
+    // Sent as the offline check normalized it.
+    assert.deepEqual(sent?.body.addressesToValidate[0].address, { streetLines: ['10 DOWNING STREET'], city: 'LONDON', postalCode: 'SW1A 2AA', countryCode: 'GB' });
+
+    const unknown = await validate({ ...london, street1: '1 Nowhere Lane' });
+    assert.equal(unknown.valid, false);
+    assert.ok(unknown.messages.some((m: Json) => m.code === 'fedex_address_not_found' && /not matched to a known address/.test(m.detail)), JSON.stringify(unknown.messages));
+
+    const nairobi = await validate({ name: 'Wangari Maathai', street1: '1 Kenyatta Ave', city: 'Nairobi', zip: '00100', country: 'KE', phone: '+254 20 555 0100' });
+    assert.equal(nairobi.valid, true, 'the offline answer stands');
+    assert.ok(!nairobi.checks.some((c: Json) => c.check === 'carrier_street'));
+    assert.match(nairobi.messages.find((m: Json) => m.code === 'street_not_checked').detail, /FedEx does not check addresses in KE/);
+
+    const hongKong = await validate({ name: 'Charles Kao', street1: '1 Queen\'s Road Central', city: 'Hong Kong', country: 'HK', phone: '+852 5555 0100' });
+    assert.match(hongKong.messages.find((m: Json) => m.code === 'street_not_checked').detail, /needs a postal code, which addresses in HK do not have/);
+  });
+
   test('a FedEx account billed in Canadian dollars: its rates are shown in CAD with the US-dollar price FedEx states, bought at that price, and one without a USD price is shown but not bought', async () => {
     const cad = (states: 'preferred' | 'exchange' | 'none') => ({ code: 'CAD', usdPerUnit: 0.7, states });
     const fedexRate = async (states: 'preferred' | 'exchange' | 'none') => {

@@ -103,9 +103,9 @@ export interface CarrierFailure {
 /** Carriers answer with a value or a typed failure; they never throw HTTP details at the caller. */
 export type CarrierResult<T> = { ok: true; value: T } | { ok: false; error: CarrierFailure };
 
-export interface AddressCheck {
+export interface AddressCheck<A extends AnyAddress = Address> {
   valid: boolean;
-  address: Address;
+  address: A;
   residential: boolean | null;
   messages: { code: string; detail: string }[];
 }
@@ -239,6 +239,8 @@ export interface Carrier {
   void(label: LabelRef, signal: AbortSignal): Promise<CarrierResult<VoidOutcome>>;
   track(label: LabelRef, signal: AbortSignal): Promise<CarrierResult<TrackingResult>>;
   validateAddress?(address: Address, signal: AbortSignal): Promise<CarrierResult<AddressCheck>>;
+  /** A street-level check of an address in another country, where the carrier has one (FedEx's covers many). */
+  validateAddressAbroad?(address: AnyAddress, signal: AbortSignal): Promise<CarrierResult<AddressCheck<AnyAddress>>>;
   /** Absent where shipd has no integration with the carrier's pickup API. */
   schedulePickup?(request: PickupRequest, signal: AbortSignal): Promise<CarrierResult<{ confirmationNumber: string }>>;
   cancelPickup?(pickup: PickupRef, signal: AbortSignal): Promise<CarrierResult<void>>;

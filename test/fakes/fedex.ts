@@ -41,6 +41,9 @@ export interface FedexFake {
   accountCurrency?: { code: string; usdPerUnit: number; states: 'preferred' | 'exchange' | 'none' };
 }
 
+/** The countries the fake's address check knows streets in; elsewhere it answers CountrySupported false, as FedEx does. */
+const checkedAbroad = new Set(['CA', 'MX', 'GB', 'DE', 'FR', 'NL', 'AU', 'JP', 'BR', 'IN']);
+
 const envelope = (code: string, message: string) => ({ transactionId: 'fake-txn', errors: [{ code, message }] });
 
 /**
@@ -365,6 +368,21 @@ export async function startFedexFake(): Promise<FedexFake> {
       const street: string[] = a.streetLines ?? [];
       const found = !/nowhere/i.test(street.join(' '));
       const attr = (v: boolean | string) => (fake.singleObjects ? String(v) : v);
+      const country = String(a.countryCode ?? 'US');
+      if (country !== 'US') {
+        // Abroad FedEx resolves against its own address data where it has some: no DPV, no ZIP+4.
+        const supported = checkedAbroad.has(country);
+        return {
+          streetLinesToken: street.map((s) => s.toUpperCase()),
+          city: String(a.city ?? '').toUpperCase(),
+          ...(a.stateOrProvinceCode && { stateOrProvinceCode: a.stateOrProvinceCode }),
+          countryCode: country,
+          postalCodeToken: { changed: false, value: String(a.postalCode).toUpperCase() },
+          classification: supported && found ? 'BUSINESS' : 'UNKNOWN',
+          customerMessage: [],
+          attributes: { CountrySupported: attr(supported), ValidlyFormed: attr(true), Resolved: attr(supported && found), Matched: attr(supported && found), DPV: attr(false) },
+        };
+      }
       return {
         streetLinesToken: street.map((s) => s.toUpperCase()),
         city: String(a.city ?? '').toUpperCase(),

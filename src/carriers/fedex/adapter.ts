@@ -1,4 +1,4 @@
-import type { Address } from '../../schemas/address.ts';
+import type { Address, AnyAddress } from '../../schemas/address.ts';
 import {
   failure,
   ok,
@@ -21,7 +21,7 @@ import { BearerClient, CarrierRefusal, guard, type GuardWords } from '../live/ca
 import type { CarrierRequest, CarrierResponse } from '../live/http.ts';
 import type { IssuedToken } from '../live/oauth.ts';
 import type { LiveCarrierOptions } from '../live/options.ts';
-import { addressPath, buildAddressRequest, parseAddressResponse } from './address.ts';
+import { addressPath, buildAddressRequest, buildAddressRequestAbroad, parseAddressResponse } from './address.ts';
 import { buildCancelRequest, cancelPath, parseCancelResponse } from './cancel.ts';
 import { fedexFailure, isFedexError } from './errors.ts';
 import { buildRateRequest, parseRateResponse, ratePath } from './rate.ts';
@@ -116,6 +116,15 @@ export class FedexCarrier implements Carrier {
   validateAddress(address: Address, signal: AbortSignal): Promise<CarrierResult<AddressCheck>> {
     return guard(words, async () => {
       const body = buildAddressRequest(address);
+      if (!body.ok) return body;
+      const res = await this.api({ method: 'POST', path: addressPath, json: body.value, idempotent: true, signal });
+      return parseAddressResponse(res.json, address);
+    });
+  }
+
+  validateAddressAbroad(address: AnyAddress, signal: AbortSignal): Promise<CarrierResult<AddressCheck<AnyAddress>>> {
+    return guard(words, async () => {
+      const body = buildAddressRequestAbroad(address);
       if (!body.ok) return body;
       const res = await this.api({ method: 'POST', path: addressPath, json: body.value, idempotent: true, signal });
       return parseAddressResponse(res.json, address);
