@@ -114,7 +114,7 @@ describe('live keys ship abroad through the carriers (fake carrier servers over 
     assert.equal(checked.address.country, 'GB');
     const sent = fakes.fedex.calls.slice(callsBefore).find((c) => c.path === '/address/v1/addresses/resolve');
     // Sent as the offline check normalized it.
-    assert.deepEqual(sent?.body.addressesToValidate[0].address, { streetLines: ['10 DOWNING STREET'], city: 'LONDON', postalCode: 'SW1A 2AA', countryCode: 'GB' });
+    assert.deepEqual((sent?.body as Json).addressesToValidate[0].address, { streetLines: ['10 DOWNING STREET'], city: 'LONDON', postalCode: 'SW1A 2AA', countryCode: 'GB' });
 
     const unknown = await validate({ ...london, street1: '1 Nowhere Lane' });
     assert.equal(unknown.valid, false);
