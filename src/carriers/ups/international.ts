@@ -5,6 +5,7 @@ import type { Customs } from '../../schemas/customs.ts';
 import { asString, at } from '../live/lenient.ts';
 import { fitAddressLines, upsLines } from './address-lines.ts';
 import { invoiceLineTotal } from './puerto-rico.ts';
+import { shipCall } from './ship.ts';
 import { apiVersion, isResidential, upsAddress, upsDate, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
 
 // Shipments abroad through UPS's Shipping and Rating APIs: Shipping.yaml and Rating.yaml in UPS-API/api-documentation
@@ -117,37 +118,18 @@ export function buildShipRequestAbroad(r: AbroadPurchase, accountNumber: string)
   const soldTo = { Name: upsName(r.to), AttentionName: attention, Phone: phone, Address: addressAbroad(r.to, lines.value.destination, 5, false) };
   const charges = [{ Type: '01', BillShipper: { AccountNumber: accountNumber } }, ...(c.incoterm === 'DDP' ? [{ Type: '02', BillShipper: { AccountNumber: accountNumber } }] : [])];
   const forms = documentsOnly(c) ? undefined : invoiceForms(r, soldTo);
-  return ok({
-    path: `/api/shipments/${apiVersion}/ship`,
-    body: {
-      ShipmentRequest: {
-        Request: { RequestOption: 'nonvalidate', TransactionReference: { CustomerContext: r.idempotencyKey } },
-        Shipment: {
-          Description: goodsDescription(c),
-          Shipper: { ...shipper, ShipperNumber: accountNumber },
-          ShipFrom: shipper,
-          ShipTo: { Name: upsName(r.to), AttentionName: attention, Phone: phone, ...(r.to.email ? { EMailAddress: r.to.email.slice(0, 50) } : {}), Address: addressAbroad(r.to, lines.value.destination, 5, true) },
-          PaymentInformation: { ShipmentCharge: charges },
-          Service: { Code: r.service },
-          ...(countryOf(r.to) === 'CA' ? { InvoiceLineTotal: invoiceLineTotal(c) } : {}),
-          Package: [
-            {
-              Packaging: { Code: '02' },
-              ...upsPackageMeasures(r.parcel),
-              ...(r.reference ? { ReferenceNumber: [{ Value: r.reference.slice(0, 35) }] } : {}),
-            },
-          ],
-          ...(forms ? { ShipmentServiceOptions: { InternationalForms: forms } } : {}),
-          ShipmentRatingOptions: { NegotiatedRatesIndicator: '' },
-        },
-        LabelSpecification: {
-          LabelImageFormat: { Code: r.labelFormat === 'zpl' ? 'ZPL' : 'GIF' },
-          ...(r.labelFormat === 'zpl' ? {} : { HTTPUserAgent: 'Mozilla/4.5' }),
-          LabelStockSize: { Height: '6', Width: '4' },
-        },
-      },
-    },
-  });
+  return ok(
+    shipCall(r, {
+      Description: goodsDescription(c),
+      Shipper: { ...shipper, ShipperNumber: accountNumber },
+      ShipFrom: shipper,
+      ShipTo: { Name: upsName(r.to), AttentionName: attention, Phone: phone, ...(r.to.email ? { EMailAddress: r.to.email.slice(0, 50) } : {}), Address: addressAbroad(r.to, lines.value.destination, 5, true) },
+      PaymentInformation: { ShipmentCharge: charges },
+      Service: { Code: r.service },
+      ...(countryOf(r.to) === 'CA' ? { InvoiceLineTotal: invoiceLineTotal(c) } : {}),
+      ...(forms ? { ShipmentServiceOptions: { InternationalForms: forms } } : {}),
+    }),
+  );
 }
 
 /**

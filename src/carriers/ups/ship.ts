@@ -11,6 +11,39 @@ type UpsImageFormat = 'GIF' | 'ZPL';
 
 const shipImageFormat = (format: PurchaseRequest['labelFormat']): UpsImageFormat => (format === 'zpl' ? 'ZPL' : 'GIF');
 
+/**
+ * The ship call around a Shipment, at home or abroad: the request option and our idempotency key as its reference,
+ * negotiated rates asked for, and the 4×6 label in the format bought. `packageExtra` goes first in the one Package.
+ */
+export function shipCall(r: Pick<PurchaseRequest, 'labelFormat' | 'idempotencyKey' | 'parcel' | 'reference'>, shipment: Record<string, unknown>, packageExtra: Record<string, unknown> = {}): UpsCall {
+  const format = shipImageFormat(r.labelFormat);
+  return {
+    path: `/api/shipments/${apiVersion}/ship`,
+    body: {
+      ShipmentRequest: {
+        Request: { RequestOption: 'nonvalidate', TransactionReference: { CustomerContext: r.idempotencyKey } },
+        Shipment: {
+          ...shipment,
+          Package: [
+            {
+              ...packageExtra,
+              Packaging: { Code: '02' },
+              ...upsPackageMeasures(r.parcel),
+              ...(r.reference ? { ReferenceNumber: [{ Value: r.reference.slice(0, 35) }] } : {}),
+            },
+          ],
+          ShipmentRatingOptions: { NegotiatedRatesIndicator: '' },
+        },
+        LabelSpecification: {
+          LabelImageFormat: { Code: format },
+          ...(format === 'GIF' ? { HTTPUserAgent: 'Mozilla/4.5' } : {}),
+          LabelStockSize: { Height: '6', Width: '4' },
+        },
+      },
+    },
+  };
+}
+
 /** `attention`: the contact named even without a person's name, as a ShipTo in another UPS country needs one. */
 function party(a: Address, lines: string[], markResidential: boolean, attention = false): Record<string, unknown> {
   const phone = a.phone?.replace(/\D/g, '').slice(0, 15);
@@ -42,40 +75,18 @@ export function buildShipRequest(r: DomesticPurchaseRequest, accountNumber: stri
   if (refused) return refused;
   const lines = fitAddressLines({ origin: r.from, destination: r.to }, upsLines.shipping);
   if (!lines.ok) return lines;
-  const format = shipImageFormat(r.labelFormat);
   const shipper = r.isReturn ? party(r.to, lines.value.destination, false) : party(r.from, lines.value.origin, false);
-  return ok({
-    path: `/api/shipments/${apiVersion}/ship`,
-    body: {
-      ShipmentRequest: {
-        Request: { RequestOption: 'nonvalidate', TransactionReference: { CustomerContext: r.idempotencyKey } },
-        Shipment: {
-          Description: (r.reference ?? 'shipd shipment').slice(0, 50),
-          ...(r.isReturn ? { ReturnService: printReturnLabel } : {}),
-          Shipper: { ...shipper, ShipperNumber: accountNumber },
-          ShipFrom: party(r.from, lines.value.origin, false),
-          ShipTo: party(r.to, lines.value.destination, true, crossesUpsCountries(r)),
-          PaymentInformation: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: accountNumber } }] },
-          Service: { Code: r.service },
-          ...(needsShipInvoiceTotal(r) ? { InvoiceLineTotal: puertoRicoInvoiceTotal(r) } : {}),
-          Package: [
-            {
-              ...(r.isReturn ? { Description: (r.reference ? `Return ${r.reference}` : 'Return').slice(0, 35) } : {}),
-              Packaging: { Code: '02' },
-              ...upsPackageMeasures(r.parcel),
-              ...(r.reference ? { ReferenceNumber: [{ Value: r.reference.slice(0, 35) }] } : {}),
-            },
-          ],
-          ShipmentRatingOptions: { NegotiatedRatesIndicator: '' },
-        },
-        LabelSpecification: {
-          LabelImageFormat: { Code: format },
-          ...(format === 'GIF' ? { HTTPUserAgent: 'Mozilla/4.5' } : {}),
-          LabelStockSize: { Height: '6', Width: '4' },
-        },
-      },
-    },
-  });
+  const shipment = {
+    Description: (r.reference ?? 'shipd shipment').slice(0, 50),
+    ...(r.isReturn ? { ReturnService: printReturnLabel } : {}),
+    Shipper: { ...shipper, ShipperNumber: accountNumber },
+    ShipFrom: party(r.from, lines.value.origin, false),
+    ShipTo: party(r.to, lines.value.destination, true, crossesUpsCountries(r)),
+    PaymentInformation: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: accountNumber } }] },
+    Service: { Code: r.service },
+    ...(needsShipInvoiceTotal(r) ? { InvoiceLineTotal: puertoRicoInvoiceTotal(r) } : {}),
+  };
+  return ok(shipCall(r, shipment, r.isReturn ? { Description: (r.reference ? `Return ${r.reference}` : 'Return').slice(0, 35) } : {}));
 }
 
 export interface UpsShipment {
