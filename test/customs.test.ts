@@ -118,6 +118,33 @@ describe('where USPS asks for a declaration within the US', () => {
     const created = (await create(orderBody({ ship_to: { street1: '100 Calle Fortaleza', city: 'San Juan', state: 'PR', zip: '00901' } }))).body;
     assert.equal((await server.request('POST', '/rates', { key, body: { order_id: created.id } })).status, 200);
   });
+
+  test('EEI to Puerto Rico and the Virgin Islands as abroad, not to Guam: over $2,500 per Schedule B number an ITN or an exemption is needed', async () => {
+    const sanJuan = { name: 'Ana Rivera', street1: '100 Calle Fortaleza', city: 'San Juan', state: 'PR', zip: '00901' };
+    const stThomas = { name: 'Eric Holder', street1: '1 Main St', city: 'Charlotte Amalie', state: 'VI', zip: '00802' };
+    const dear = { ...mugItem, description: 'Laptop computer', quantity: 2, unit_value: { amount: '1500.00', currency: 'USD' }, weight: { value: 2, unit: 'lb' }, hs_tariff_number: '847130' };
+    const parcel = { weight: { value: 6, unit: 'lb' } };
+    for (const ship_to of [sanJuan, stThomas]) {
+      const refused = problem(await create(orderBody({ ship_to, parcel, customs: { ...header, items: [dear] } })), 400, 'customs_invalid');
+      assert.deepEqual(refused.errors.map((e: Json) => e.pointer), ['/customs/aes_itn'], ship_to.state);
+      assert.match(refused.errors[0].detail, /the items of HS 847130 are worth \$3,000\.00, over the \$2,500 per Schedule B number/);
+      assert.equal((await create(orderBody({ ship_to, parcel, customs: { ...header, aes_itn: 'X20261127123456', items: [dear] } }))).status, 201, ship_to.state);
+    }
+    // Guam and the other possessions need no EEI (19 CFR 122.79(a)).
+    assert.equal((await create(orderBody({ ship_to: guam, parcel, customs: { ...header, items: [dear] } }))).status, 201);
+
+    // Without a declaration, an order to Puerto Rico worth over $2,500 cannot be measured by Schedule B number: it must declare.
+    const laptops = { sku: 'LAP-1', name: 'Laptop computer', quantity: 2, unit_price: { amount: '1500.00', currency: 'USD' } };
+    const undeclared = (await create(orderBody({ ship_to: sanJuan, parcel, items: [laptops] }))).body;
+    const asked = problem(await server.request('POST', '/rates', { key, body: { order_id: undeclared.id } }), 400, 'customs_required');
+    assert.deepEqual(asked.errors.map((e: Json) => e.pointer), ['/order_id']);
+    assert.match(asked.errors[0].detail, /items are worth \$3000\.00, and shipments to Puerto Rico need EEI filed/);
+    problem(await server.request('POST', '/shipments', { key, body: { order_id: undeclared.id } }), 400, 'customs_required');
+    assert.equal((await server.request('GET', `/orders/${undeclared.id}`, { key })).body.status, 'incomplete');
+    // Up to $2,500 it goes as today.
+    const cheap = (await create(orderBody({ ship_to: sanJuan, parcel, items: [{ ...laptops, quantity: 1 }] }))).body;
+    assert.equal((await server.request('POST', '/rates', { key, body: { order_id: cheap.id } })).status, 200);
+  });
 });
 
 /** Rows a refused request could have written, for the key that sent it and its account. */

@@ -79,10 +79,22 @@ export const itemsWeightLb = (customs: Customs) => customs.items.reduce((sum, it
 const lb = (value: number) => `${Math.round(value * 100) / 100} lb`;
 
 /**
+ * Whether a shipment to this address is one the Foreign Trade Regulations ask EEI of: an export abroad, or within the
+ * US a shipment to Puerto Rico or the U.S. Virgin Islands — "EEI is not required for shipments from the United
+ * States or Puerto Rico to the U.S. possessions, except to the U.S. Virgin Islands" (19 CFR 122.79(a)), and shipments
+ * between the United States and Puerto Rico need it (15 CFR 30.2(a)(1)(iv)); the Census Bureau kept both
+ * requirements (87 FR 6440, 2022-02-04).
+ */
+export function needsExportFiling(to: AnyAddress): boolean {
+  return countryOf(to) !== 'US' || eeiTerritories.has((to.state ?? '').trim().toUpperCase());
+}
+const eeiTerritories = new Set(['PR', 'VI']);
+
+/**
  * The US export filing: an ITN when the items of one Schedule B number are worth over $2,500 (15 CFR 30.37(a)),
- * except to Canada, where 15 CFR 30.36 exempts all but licensed goods. Applied to exports abroad; a declaration in
- * another currency than USD cannot be measured against the threshold without an exchange rate, so it must say itself
- * which applies.
+ * except to Canada, where 15 CFR 30.36 exempts all but licensed goods. Applied where needsExportFiling says; a
+ * declaration in another currency than USD cannot be measured against the threshold without an exchange rate, so it
+ * must say itself which applies.
  */
 function exportFilingErrors(customs: Customs, to: AnyAddress, pointer: string): FieldError[] {
   const errors: FieldError[] = [];
@@ -96,7 +108,7 @@ function exportFilingErrors(customs: Customs, to: AnyAddress, pointer: string): 
     errors.push(field(`${pointer}/eel_pfc`, 'give an exemption (eel_pfc) or the ITN of the EEI filed (aes_itn), not both'));
   }
   const country = countryOf(to);
-  if (country === 'US' || errors.length > 0) return errors;
+  if (!needsExportFiling(to) || errors.length > 0) return errors;
   const currencyCode = customs.items[0]!.unit_value.currency;
   if (currencyCode !== 'USD') {
     if (country !== 'CA' && customs.eel_pfc === undefined && customs.aes_itn === undefined) {

@@ -80,8 +80,8 @@ export async function orderInputs(db: Kysely<DB>, ctx: Context, row: OrdersTable
   const from: AnyAddress = JSON.parse(row.ship_from);
   const to: AnyAddress = JSON.parse(row.ship_to);
   const customs: Customs | null = row.customs === null ? null : JSON.parse(row.customs);
-  checkOrderCrossing(row.id, from, to, customs);
   const goodsValue = itemsValue(JSON.parse(row.items));
+  checkOrderCrossing(row.id, from, to, customs, goodsValue);
   return { orderId: row.id, ...servedEnds(from, to, row.id), parcel, pkg, customs, ...(goodsValue && { goodsValue }) };
 }
 
