@@ -399,13 +399,16 @@ export async function startUpsFake(): Promise<UpsFake> {
     const lines = [get(key, 'AddressLine')].flat().map(String);
     const street = (lines[0] ?? '').toUpperCase();
     const zip = String(get(key, 'PostcodePrimaryLow') ?? '');
+    const country = String(get(key, 'CountryCode') ?? '');
+    const state = String(get(key, 'PoliticalDivision1') ?? '').toUpperCase();
     const response = { ResponseStatus: { Code: '1', Description: 'Success' } };
-    if (/NOWHERE/.test(street) || !/^\d{5}$/.test(zip)) return sendJson(res, 200, { XAVResponse: { Response: response, NoCandidatesIndicator: '' } });
+    // The contract admits US and PR only; UPS files Puerto Rico's addresses under PR, so a US one there matches none.
+    const misplaced = country === 'US' && state === 'PR';
+    if (/NOWHERE/.test(street) || !/^\d{5}$/.test(zip) || misplaced) return sendJson(res, 200, { XAVResponse: { Response: response, NoCandidatesIndicator: '' } });
     // Odd house numbers are businesses, even ones homes: deterministic, and both kinds are easy to ask for.
     const residential = Number(/^\d+/.exec(street)?.[0] ?? '0') % 2 === 0;
     const classification = residential ? { Code: '2', Description: 'Residential' } : { Code: '1', Description: 'Commercial' };
     const city = String(get(key, 'PoliticalDivision2') ?? '').toUpperCase();
-    const state = String(get(key, 'PoliticalDivision1') ?? '').toUpperCase();
     const candidate = (line: string) => ({
       AddressClassification: classification,
       AddressKeyFormat: {
@@ -415,7 +418,7 @@ export async function startUpsFake(): Promise<UpsFake> {
         PostcodePrimaryLow: zip,
         PostcodeExtendedLow: '1804',
         Region: `${city} ${state} ${zip}-1804`,
-        CountryCode: 'US',
+        CountryCode: country,
       },
     });
     if (/AMBIGUOUS/.test(street)) {

@@ -2,6 +2,7 @@ import { failure, ok, type AddressCheck, type CarrierResult } from '../carrier.t
 import type { Address } from '../../schemas/address.ts';
 import { asArray, asString, at } from '../live/lenient.ts';
 import { fitAddressLines, upsLines } from './address-lines.ts';
+import { upsCountryOf } from './puerto-rico.ts';
 import { xavVersion, type UpsCall } from './wire.ts';
 
 /**
@@ -25,7 +26,8 @@ export function buildAddressRequest(a: Address): CarrierResult<UpsCall> {
           PoliticalDivision1: a.state.toUpperCase(),
           PostcodePrimaryLow: zip5,
           ...(zip4 ? { PostcodeExtendedLow: zip4 } : {}),
-          CountryCode: a.country ?? 'US',
+          // UPS sees Puerto Rico as a country of its own (XAV's supported list names US and PR), as Shipping does.
+          CountryCode: upsCountryOf(a),
         },
       },
     },

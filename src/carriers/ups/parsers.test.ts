@@ -205,6 +205,10 @@ test('address: XAV request, valid with classification, v1 single candidate, ambi
     AttentionName: 'Grace Hopper', AddressLine: ['100 Main St', 'Apt 4'], PoliticalDivision2: 'New York', PoliticalDivision1: 'NY',
     PostcodePrimaryLow: '10001', PostcodeExtendedLow: '1234', CountryCode: 'US',
   });
+  // A Puerto Rico address is a US one to shipd and a country of its own to UPS, as in Shipping.
+  const sanJuan = { name: 'Ana Rivera', street1: '100 Calle Fortaleza', city: 'San Juan', state: 'PR', zip: '00901' };
+  const pr = built(buildAddressRequest(sanJuan)).body as { XAVRequest: { AddressKeyFormat: Record<string, unknown> } };
+  assert.equal(pr.XAVRequest.AddressKeyFormat.CountryCode, 'PR');
   const valid = parseAddressResponse(fixture('xav-valid'), from);
   assert.ok(valid.ok);
   assert.equal(valid.value.valid, true);

@@ -19,7 +19,9 @@ export const xavRequestBody = container({
       PoliticalDivision1: Type.Optional(text(30)),
       PostcodePrimaryLow: Type.Optional(text(10)),
       PostcodeExtendedLow: Type.Optional(text(10)),
-      CountryCode: text(2, 2),
+      // The API checks "addresses against the United States Postal Service database of valid addresses in the U.S.
+      // and Puerto Rico" (its info.description): those two country codes, Puerto Rico's its own.
+      CountryCode: Type.Union([Type.Literal('US'), Type.Literal('PR')]),
     }),
   }),
 });
