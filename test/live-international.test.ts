@@ -98,6 +98,21 @@ describe('live keys ship abroad through the carriers (fake carrier servers over 
     assert.ok(!/"access_token":"(?!\[redacted\])/.test(all), 'no access token in the log');
   });
 
+  test('Hong Kong has no postal codes: FedEx rates and ships it without one', async () => {
+    const hongKong = { name: 'Charles Kao', street1: "1 Queen's Road Central", city: 'Hong Kong', country: 'HK', phone: '+852 2822 1111' };
+    const created = await server.request('POST', '/orders', { key, body: orderBody({ ship_from: { ...austin, phone: '512-555-0100' }, ship_to: hongKong, customs }) });
+    assert.equal(created.status, 201, created.text);
+    const callsBefore = fakes.fedex.calls.length;
+    const shop = await server.request('POST', '/rates', { key, body: { order_id: created.body.id, carriers: ['fedex'] } });
+    assert.equal(shop.status, 200, shop.text);
+    assert.deepEqual(shop.body.errors, []);
+    assert.ok(shop.body.rates.length > 0);
+    const asked = fakes.fedex.calls.slice(callsBefore).find((c) => c.path === '/rate/v1/rates/quotes')?.body as Json;
+    assert.deepEqual(asked.requestedShipment.recipient.address, { city: 'Hong Kong', countryCode: 'HK', residential: true });
+    const bought = await server.request('POST', '/shipments', { key, body: { order_id: created.body.id, rate_id: shop.body.rates[0].id } });
+    assert.equal(bought.status, 201, bought.text);
+  });
+
   test("an address abroad is checked by FedEx's address resolution, which the answer names; where FedEx checks no streets the answer says so", async () => {
     const validate = async (address: Json) => {
       const res = await server.request('POST', '/addresses/validate', { key, body: { address } });

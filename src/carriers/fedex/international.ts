@@ -159,10 +159,10 @@ export function buildShipRequestAbroad(r: AbroadPurchase, accountNumber: string,
 /**
  * The rate request abroad (RateQuotes-Resource.json): every service at once, with the customs commodities FedEx
  * requires "for international … rating", who pays duties, and package weights in kilograms as the commodities'.
- * The rate API's RateAddress requires a postal code, so a destination without one cannot be rated by FedEx.
+ * The recipient's postal code goes where its country has them: RateAddress takes none "for non postal-aware
+ * countries" (Hong Kong, the United Arab Emirates…), whose addresses the checks before let go without one.
  */
 export function buildRateRequestAbroad(r: AbroadShipment, accountNumber: string): CarrierResult<Record<string, unknown>> {
-  if (!r.to.zip) return failure('address_invalid', `FedEx's rate API needs a postal code for the recipient; ${countryOf(r.to)} addresses without one cannot be rated by FedEx`);
   const state = r.to.state?.trim().toUpperCase();
   const dimensions = fedexDimensions(r.parcel.dimensionsIn);
   const purpose = purposes[r.customs.contents_type];
@@ -172,7 +172,13 @@ export function buildRateRequestAbroad(r: AbroadShipment, accountNumber: string)
     requestedShipment: {
       shipper: { address: rateAddress(r.from, isResidential(r.from)) },
       recipient: {
-        address: { city: r.to.city.trim(), ...(state && state.length <= 2 ? { stateOrProvinceCode: state } : {}), postalCode: r.to.zip.trim().toUpperCase().slice(0, 10), countryCode: countryOf(r.to), residential: isResidential(r.to) },
+        address: {
+          city: r.to.city.trim(),
+          ...(state && state.length <= 2 ? { stateOrProvinceCode: state } : {}),
+          ...(r.to.zip ? { postalCode: r.to.zip.trim().toUpperCase().slice(0, 10) } : {}),
+          countryCode: countryOf(r.to),
+          residential: isResidential(r.to),
+        },
       },
       pickupType: 'DROPOFF_AT_FEDEX_LOCATION',
       packagingType: 'YOUR_PACKAGING',

@@ -13,6 +13,9 @@ const isoCountries = require('i18n-iso-countries/index.js') as typeof IsoCountri
 isoCountries.registerLocale(require('i18n-iso-countries/langs/en.json') as IsoCountries.LocaleData);
 const alpha2 = new Set(Object.keys(isoCountries.getAlpha2Codes()));
 
+/** Every ISO 3166-1 alpha-2 country code. */
+export const countryCodes: readonly string[] = [...alpha2];
+
 /** Whether the code (upper case) is an ISO 3166-1 alpha-2 country code. */
 export function isCountryCode(code: string): boolean {
   return alpha2.has(code);

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { countryCodes, hasPostalCodes } from '../../../src/domain/addresses/countries.ts';
 import { accountNumber, closed, dimensions, isoDate, packagingTypes, pickupTypes, serviceTypes, specialServices, strings, weight } from './parts.ts';
 
 /*
@@ -8,9 +9,13 @@ import { accountNumber, closed, dimensions, isoDate, packagingTypes, pickupTypes
  * field outside them is refused (see parts.ts).
  */
 
+/** Countries without postal codes, which FedEx calls not "postal aware" (the same data shipd's addresses use). */
+const notPostalAware = countryCodes.filter((c) => !hasPostalCodes(c));
+
 /**
- * RateAddress (Address_2 plus countryCode and postalCode required). The rate document defines no streetLines for
- * the shipper and recipient: a rate depends on the postal code and the residential flag only.
+ * RateAddress (Address_2 plus countryCode and postalCode required; its descriptions: "Postal code is required for
+ * postal aware countries", "optional for non postal-aware countries", which this schema follows). The rate document
+ * defines no streetLines for the shipper and recipient: a rate depends on the postal code and the residential flag only.
  */
 const rateAddress = closed(
   {
@@ -20,7 +25,11 @@ const rateAddress = closed(
     countryCode: Type.String({ minLength: 2, maxLength: 2 }),
     residential: Type.Boolean(),
   },
-  { required: ['countryCode', 'postalCode'] },
+  {
+    required: ['countryCode'],
+    if: { properties: { countryCode: { enum: notPostalAware } } },
+    else: { required: ['postalCode'] },
+  },
 );
 
 const rateParty = closed({ address: rateAddress }, { required: ['address'] });
