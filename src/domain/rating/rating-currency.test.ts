@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Carrier, Quote, RateRequest } from '../../carriers/carrier.ts';
 import type { Context } from '../core/context.ts';
-import { quoteAll } from './rating.ts';
+import { quoteAll, usdCents } from './rating.ts';
 
 const quote = (service: string, currency: string, cents: number): Quote => ({
   carrier: 'ups',
@@ -18,16 +18,19 @@ const quote = (service: string, currency: string, cents: number): Quote => ({
   guaranteed: false,
 });
 
-test('a quote in another currency than USD is set aside as an error naming it, never priced as dollars', async () => {
+test('a quote in another currency than USD keeps it, sorted by the US-dollar price the carrier stated, last without one', async () => {
   const carrier = {
     id: 'ups',
     name: 'UPS',
-    rate: async () => ({ ok: true, value: [quote('03', 'CAD', 1900), quote('02', 'USD', 2500)] }),
+    rate: async () => ({ ok: true, value: [quote('03', 'CAD', 1900), { ...quote('12', 'CAD', 3000), usdAmountCents: 2100 }, quote('02', 'USD', 2500)] }),
   } as unknown as Carrier;
   const ctx = { config: { carrierTimeoutMs: 1000 } } as unknown as Context;
   const { quotes, errors } = await quoteAll(ctx, [carrier], {} as RateRequest);
-  assert.deepEqual(quotes.map((q) => [q.service, q.amountCents, q.currency]), [['02', 2500, 'USD']]);
-  assert.equal(errors.length, 1);
-  assert.equal(errors[0]!.carrier, 'ups');
-  assert.match(errors[0]!.detail, /UPS 03 in CAD/);
+  // 1900 CAD is not cheaper than 25.00 USD: with no US-dollar figure it cannot be compared, so it goes last.
+  assert.deepEqual(quotes.map((q) => [q.service, q.amountCents, q.currency, usdCents(q)]), [
+    ['12', 3000, 'CAD', 2100],
+    ['02', 2500, 'USD', 2500],
+    ['03', 1900, 'CAD', undefined],
+  ]);
+  assert.deepEqual(errors, []);
 });
