@@ -6,13 +6,12 @@ import { openPdf } from './barcodes.ts';
 import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
 import { saveCard, startBilling } from './live-billing.ts';
 import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
-import { localToday } from '../src/domain/shipments/ship-date.ts';
+import { addDays, localToday } from '../src/domain/shipments/ship-date.ts';
 import { estimatedDeliveryDate } from '../src/carriers/sim/transit.ts';
 import type { CarrierId } from '../src/config.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
-const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 const weekday = (day: string) => new Date(`${day}T00:00:00Z`).getUTCDay();
 /** The instant the carriers are given for a day other than today's UTC date (ShipDay.at). */
 const noon = (day: string) => new Date(`${day}T12:00:00Z`);

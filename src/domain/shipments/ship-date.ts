@@ -22,7 +22,8 @@ export interface ShipDay {
   at: Date;
 }
 
-const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+/** The YYYY-MM-DD `days` after a YYYY-MM-DD. */
+export const addDays = (day: string, days: number): string => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 /** Today in the ship-from location's time zone (UTC for a military post office, which has none). */
 export function localToday(from: Pick<Address, 'state'>, now: Date): string {
