@@ -5,6 +5,7 @@ import { orderBody } from './fixtures.ts';
 import { decodePng, openPdf } from './barcodes.ts';
 import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 import { newId } from '../src/kernel/ids.ts';
+import { localToday } from '../src/domain/shipments/ship-date.ts';
 import { sql } from 'kysely';
 
 const postgresOnly = databaseUnderTest === 'postgres' ? false : 'holding a row mid-request needs PostgreSQL: set TEST_DATABASE_URL to run this';
@@ -26,7 +27,8 @@ describe('manifests', () => {
   });
   after(() => server.close());
 
-  const today = () => server.clock.now().toISOString().slice(0, 10);
+  // The labels' ship date: today where they ship from (orderBody's Austin, TX), which is their manifest's day.
+  const today = () => localToday({ state: 'TX' }, server.clock.now());
 
   /** Buys a label of the carrier's cheapest service for a new order; returns the shipment. */
   async function label(carrier: string, zip = '94105', weightLb = 2, buyer = key): Promise<Json> {
@@ -94,7 +96,7 @@ describe('manifests', () => {
     problem(await server.request('POST', `/shipments/${listed[1]!.id}/void`, { key }), 409, 'label_manifested');
     assert.equal((await server.request('POST', `/shipments/${otherCarrier.id}/void`, { key })).status, 200, 'labels on no manifest still void');
 
-    const earlier = await server.request('POST', '/manifests', { key, body: { carrier: 'usps', ship_date: yesterday.created_at.slice(0, 10) } });
+    const earlier = await server.request('POST', '/manifests', { key, body: { carrier: 'usps', ship_date: yesterday.ship_date } });
     assert.equal(earlier.status, 201, earlier.text);
     assert.deepEqual(earlier.body.shipment_ids, [yesterday.id]);
 

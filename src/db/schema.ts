@@ -164,6 +164,8 @@ export interface RateShopsTable {
   order_id: string | null;
   /** Of the addresses and parcel quoted for: a purchase must match them. */
   inputs_fingerprint: string;
+  /** The day asked for (YYYY-MM-DD); null for today, whenever a rate is bought. */
+  ship_date: string | null;
   rates: string;
   created_at: string;
   expires_at: string;
@@ -221,6 +223,8 @@ export interface ShipmentsTable {
   tracking_next_check_at: string | null;
   /** The end-of-day form the label was handed over on, if any. */
   manifest_id: string | null;
+  /** The day the label is for, YYYY-MM-DD in its ship-from location's time zone: its manifest's day. */
+  ship_date: string;
 }
 
 export interface PostageLedgerTable {

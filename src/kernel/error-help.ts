@@ -19,6 +19,10 @@ export const errorHelp: Readonly<Record<ErrorCode, { meaning: string; fix: strin
     meaning: 'The customs declaration breaks a rule customs or the carriers apply: `errors` points to each field (an HS tariff number of the wrong shape, items weighing more than the parcel, values in two currencies, an export over $2,500 per Schedule B number without an ITN…).',
     fix: 'Correct the fields `errors` points to and send the request again. Nothing was stored or charged.',
   },
+  ship_date_out_of_range: {
+    meaning: "`ship_date` is before today or more than 7 days ahead, counted in the ship-from location's time zone (a rate keeps the date it was shopped for, so one shopped for a day now past is refused too); `errors` points to the field.",
+    fix: 'Send a date from today to 7 days ahead, or leave `ship_date` out to ship today; shop rates again for a new date. Nothing was stored or charged.',
+  },
   missing_api_key: { meaning: 'The request carries no API key.', fix: 'Send `Authorization: Bearer svc_test_…` (or `svc_live_…`), or the key alone in `X-API-Key`. `shipd keys create` makes one.' },
   malformed_api_key: { meaning: 'The Authorization header does not hold a key of the form svc_test_… or svc_live_….', fix: 'Send `Authorization: Bearer` followed by the whole key as it was printed, with no quotes or spaces.' },
   invalid_api_key_checksum: { meaning: 'The key has the right form but a typo: its built-in checksum does not match.', fix: 'Copy the key again from where it was printed; a character was changed or lost.' },

@@ -52,6 +52,8 @@ const unstoredCodes = new Set<ErrorCode>([
   'validation_failed',
   'customs_required',
   'customs_invalid',
+  // Today's window moves: a date too far ahead today is good tomorrow.
+  'ship_date_out_of_range',
   'malformed_json',
   'rate_limited',
   'invalid_idempotency_key',

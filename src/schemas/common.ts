@@ -50,7 +50,7 @@ export const Problem = Type.Object(
     }),
     request_id: Type.String({ description: 'Quote this when asking for help' }),
     errors: Type.Optional(
-      Type.Array(FieldErrorSchema, { description: 'For validation_failed, customs_required and customs_invalid: the fields at fault, at most 100 (`detail` counts them all)' }),
+      Type.Array(FieldErrorSchema, { description: 'For validation_failed, customs_required, customs_invalid and ship_date_out_of_range: the fields at fault, at most 100 (`detail` counts them all)' }),
     ),
     decline_code: Type.Optional(Type.String({ description: "For payment_declined on a card: the issuer's reason as Stripe reports it, such as `insufficient_funds`" })),
   },
@@ -74,3 +74,11 @@ export function ListOf<T extends TSchema>(item: T, id: string, description: stri
     { $id: id, title: id, description, additionalProperties: false, examples: [{ object: 'list', data: [example], has_more: false, next_cursor: null }] },
   );
 }
+
+/** A day a parcel is handed to the carrier: POST /rates and POST /shipments take it, a Shipment shows it. */
+export const ShipDateInput = Type.String({
+  format: 'date',
+  description:
+    "The day the parcel is handed to the carrier (YYYY-MM-DD), from today to 7 days ahead in the ship-from location's time zone; today when not given. Delivery estimates count from it, the label is dated with it and it goes on that day's manifest. Out of range: 400 `ship_date_out_of_range`",
+  examples: ['2026-11-30'],
+});

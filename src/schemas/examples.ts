@@ -80,7 +80,7 @@ export const rates = [
   { id: ids.rates[2]!, object: 'rate', carrier: 'ups', service: '03', service_name: 'UPS Ground', amount: { amount: '25.77', currency: 'USD' }, list_amount: { amount: '31.59', currency: 'USD' }, billable_weight: { value: 3, unit: 'lb' }, zone: '7', delivery_days: 4, estimated_delivery_date: '2026-11-27', guaranteed: false, expires_at: expires },
 ];
 
-export const rateShop = { id: ids.rateShop, object: 'rate_shop', order_id: ids.order, rates, errors: [], created_at: '2026-11-23T15:04:06.310Z' };
+export const rateShop = { id: ids.rateShop, object: 'rate_shop', order_id: ids.order, ship_date: '2026-11-23', rates, errors: [], created_at: '2026-11-23T15:04:06.310Z' };
 
 export const shipment = {
   id: ids.shipment,
@@ -96,6 +96,7 @@ export const shipment = {
   postage: { amount: '25.77', currency: 'USD' },
   payment: 'platform',
   rate_id: ids.rates[2]!,
+  ship_date: '2026-11-23',
   is_return: false,
   metadata: {},
   mode: 'test',
@@ -123,6 +124,7 @@ export const returnShipment = {
   rate_id: null,
   is_return: true,
   metadata: { rma: 'RMA-2291' },
+  ship_date: '2026-11-30',
   created_at: '2026-11-30T10:12:44.502Z',
 };
 

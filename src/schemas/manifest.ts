@@ -5,7 +5,7 @@ import { CarrierIdSchema } from './carrier.ts';
 import { Money, Weight } from './order.ts';
 import { ids, manifest } from './examples.ts';
 
-const ShipDate = Type.String({ format: 'date', description: 'YYYY-MM-DD: the day the labels were bought (UTC)', examples: ['2026-11-23'] });
+const ShipDate = Type.String({ format: 'date', description: "YYYY-MM-DD: the labels' ship date (their `ship_date`: the day they were bought, unless bought for a later day)", examples: ['2026-11-23'] });
 
 export const ManifestCreate = Type.Object(
   {

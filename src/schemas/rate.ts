@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Address } from './address.ts';
 import { CarrierIdSchema } from './carrier.ts';
 import { CurrencyAmount, CustomsInput } from './customs.ts';
-import { StringEnum, timestamp } from './common.ts';
+import { ShipDateInput, StringEnum, timestamp } from './common.ts';
 import { Money, Parcel, Weight } from './order.ts';
 import { customsInputComplete, ids, parcel, rateShop, rates, shipFrom, shipTo, shipToGuam } from './examples.ts';
 
@@ -19,6 +19,7 @@ export const RateShopRequest = Type.Object(
     customs: Type.Optional(
       Type.Ref(CustomsInput, { description: 'The customs declaration, with every item complete; required when the parcel crosses a customs border (an order_id brings the order\'s)' }),
     ),
+    ship_date: Type.Optional(ShipDateInput),
     carriers: Type.Optional(Type.Array(Type.Ref(CarrierIdSchema), { minItems: 1, uniqueItems: true, description: 'Only these carriers' })),
     services: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { minItems: 1, maxItems: 50, uniqueItems: true, description: 'Only these service codes' })),
   },
@@ -30,6 +31,7 @@ export const RateShopRequest = Type.Object(
     examples: [
       { ship_from: shipFrom, ship_to: shipTo, parcel },
       { order_id: ids.order, carriers: ['usps', 'ups'] },
+      { order_id: ids.order, ship_date: '2026-11-30' },
       { ship_from: shipFrom, ship_to: shipToGuam, parcel, customs: customsInputComplete },
     ],
   },
@@ -59,7 +61,7 @@ export const Rate = Type.Object(
       examples: [3],
     }),
     estimated_delivery_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
-      description: 'The day the carrier expects to deliver, if shipped today; null with delivery_days',
+      description: "The day the carrier expects to deliver, if shipped on the request's ship_date (today unless given); null with delivery_days",
       examples: ['2026-11-26'],
     }),
     guaranteed: Type.Boolean({ description: 'Whether the carrier guarantees the delivery date' }),
@@ -92,6 +94,7 @@ export const RateShop = Type.Object(
     id: Type.String({ description: "The rate shop's id", examples: [ids.rateShop] }),
     object: Type.Literal('rate_shop', { description: 'Always `rate_shop`' }),
     order_id: Type.Union([Type.String(), Type.Null()], { description: 'The order rated; null when addresses and parcel were given instead' }),
+    ship_date: Type.String({ format: 'date', description: "The day the rates are for (YYYY-MM-DD, in the ship-from location's time zone): the one asked for, else today. Buying a rate ships on it", examples: ['2026-11-23'] }),
     rates: Type.Array(Type.Ref(Rate), { description: 'Cheapest first' }),
     errors: Type.Array(Type.Ref(RateError), { description: 'One entry per carrier that could not rate; the others still answer' }),
     created_at: timestamp('When the carriers were asked'),

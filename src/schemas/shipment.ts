@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CarrierIdSchema } from './carrier.ts';
-import { ListOf, StringEnum, timestamp, timestampOrNull } from './common.ts';
+import { ListOf, ShipDateInput, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { Metadata, Money } from './order.ts';
 import { ids, shipment, shipmentAbroad, trackingNumber } from './examples.ts';
 
@@ -22,6 +22,12 @@ export const ShipmentCreate = Type.Object(
       }),
     ),
     label_format: Type.Optional(Type.Ref(LabelFormatSchema, { description: 'The file to print: pdf unless told otherwise' })),
+    ship_date: Type.Optional(
+      Type.String({
+        ...ShipDateInput,
+        description: `${ShipDateInput.description}. With rate_id it may be left out, as the rate's own date (its shop's ship_date) is used; a different one is 409 \`rate_not_for_order\``,
+      }),
+    ),
     metadata: Type.Optional(Type.Ref(Metadata, { description: 'Your own keys and values, kept with the shipment' })),
   },
   {
@@ -29,7 +35,10 @@ export const ShipmentCreate = Type.Object(
     title: 'ShipmentCreate',
     description: 'Which order to buy a label for, and at which rate',
     additionalProperties: false,
-    examples: [{ order_id: ids.order, rate_id: ids.rates[2], label_format: 'pdf' }],
+    examples: [
+      { order_id: ids.order, rate_id: ids.rates[2], label_format: 'pdf' },
+      { order_id: ids.order, ship_date: '2026-11-30' },
+    ],
   },
 );
 export type ShipmentCreate = Static<typeof ShipmentCreate>;
@@ -97,6 +106,11 @@ export const Shipment = Type.Object(
       description: "`platform`: charged to the account's payment method; `carrier_account`: billed by the carrier to the account's own carrier account; `none`: nothing to pay",
     }),
     rate_id: Type.Union([Type.String(), Type.Null()], { description: 'The rate bought, when one was given' }),
+    ship_date: Type.String({
+      format: 'date',
+      description: "The day the label is for (YYYY-MM-DD, in the ship-from location's time zone): the one asked for, else the day it was bought. It is printed on the label, delivery estimates count from it, and the label goes on that day's manifest",
+      examples: ['2026-11-23'],
+    }),
     is_return: Type.Boolean({ description: 'Whether it is a return label, from the recipient back to the sender' }),
     metadata: Type.Ref(Metadata, { description: 'Your own keys and values' }),
     mode: StringEnum(['test', 'live'], { description: 'Bought with a test key (simulated, free) or a live one (real postage)' }),

@@ -4,7 +4,7 @@ import type { Address } from '../../schemas/address.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
 import { fitAddressLines, upsLines } from './address-lines.ts';
 import { crossesUpsCountries, needsShipInvoiceTotal, puertoRicoInvoiceTotal, upsPuertoRicoRefusal } from './puerto-rico.ts';
-import { apiVersion, printReturnLabel, servicesWithoutReturns, upsAddress, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
+import { apiVersion, printReturnLabel, servicesWithoutReturns, upsAddress, upsDate, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
 
 /** What the Shipping API can print (Shipping.yaml, LabelImageFormat.Code); of ours it has ZPL, and GIF stands in for PDF and PNG. */
 type UpsImageFormat = 'GIF' | 'ZPL';
@@ -13,9 +13,9 @@ const shipImageFormat = (format: PurchaseRequest['labelFormat']): UpsImageFormat
 
 /**
  * The ship call around a Shipment, at home or abroad: the request option and our idempotency key as its reference,
- * negotiated rates asked for, and the 4×6 label in the format bought. `packageExtra` goes first in the one Package.
+ * negotiated rates asked for, the ship date, and the 4×6 label in the format bought. `packageExtra` goes first in the one Package.
  */
-export function shipCall(r: Pick<PurchaseRequest, 'labelFormat' | 'idempotencyKey' | 'parcel' | 'reference'>, shipment: Record<string, unknown>, packageExtra: Record<string, unknown> = {}): UpsCall {
+export function shipCall(r: Pick<PurchaseRequest, 'labelFormat' | 'idempotencyKey' | 'parcel' | 'reference' | 'shipDate'>, shipment: Record<string, unknown>, packageExtra: Record<string, unknown> = {}): UpsCall {
   const format = shipImageFormat(r.labelFormat);
   return {
     path: `/api/shipments/${apiVersion}/ship`,
@@ -33,6 +33,8 @@ export function shipCall(r: Pick<PurchaseRequest, 'labelFormat' | 'idempotencyKe
             },
           ],
           ShipmentRatingOptions: { NegotiatedRatesIndicator: '' },
+          // The label's date: "up to 7 days in the future with current date as day zero" (Shipping.yaml ShipmentDate).
+          ShipmentDate: upsDate(r.shipDate),
         },
         LabelSpecification: {
           LabelImageFormat: { Code: format },

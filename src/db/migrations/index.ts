@@ -16,6 +16,7 @@ import * as loginFailuresByClient from './014_login_failures_by_client.ts';
 import * as dashboardUserRoles from './015_dashboard_user_roles.ts';
 import * as cardBilling from './016_card_billing.ts';
 import * as orderCustoms from './017_order_customs.ts';
+import * as shipDate from './018_ship_date.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '015_dashboard_user_roles': dashboardUserRoles,
   '016_card_billing': cardBilling,
   '017_order_customs': orderCustoms,
+  '018_ship_date': shipDate,
 };

@@ -46,8 +46,6 @@ function toManifest(ctx: Pick<Context, 'config' | 'clock'>, row: ManifestsTable,
   };
 }
 
-const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString();
-
 /**
  * The labels the form will list. Given ids must each be the key's purchased, unmanifested outbound label of this
  * carrier and day; each one that is not is named.
@@ -61,8 +59,7 @@ async function labelsToManifest(db: Kysely<DB>, ctx: Context, input: ManifestCre
     .where('status', '=', 'purchased')
     .where('is_return', '=', 0)
     .where('manifest_id', 'is', null)
-    .where('created_at', '>=', `${input.ship_date}T00:00:00.000Z`)
-    .where('created_at', '<', nextDay(input.ship_date))
+    .where('ship_date', '=', input.ship_date)
     .orderBy('id');
   if (input.shipment_ids) q = q.where('id', 'in', input.shipment_ids);
   const rows = await q.execute();
@@ -71,12 +68,12 @@ async function labelsToManifest(db: Kysely<DB>, ctx: Context, input: ManifestCre
     const errors: FieldError[] = input.shipment_ids.flatMap((id, i) =>
       found.has(id)
         ? []
-        : [{ in: 'body' as const, pointer: `/shipment_ids/${i}`, detail: `${id} is not a purchased, unmanifested outbound ${input.carrier} label of yours bought on ${input.ship_date}` }],
+        : [{ in: 'body' as const, pointer: `/shipment_ids/${i}`, detail: `${id} is not a purchased, unmanifested outbound ${input.carrier} label of yours for ${input.ship_date}` }],
     );
     throw new ApiError('validation_failed', `${errors.length} of the shipment_ids cannot go on this manifest`, errors);
   }
   if (rows.length === 0) {
-    throw new ApiError('nothing_to_manifest', `You have no purchased ${carrierName(input.carrier)} labels bought on ${input.ship_date} that are not on a manifest yet`);
+    throw new ApiError('nothing_to_manifest', `You have no purchased ${carrierName(input.carrier)} labels for ${input.ship_date} that are not on a manifest yet`);
   }
   return rows;
 }

@@ -22,6 +22,7 @@ import { buildDeclaration } from '../customs/declaration.ts';
 import { declarationErrors } from '../customs/checks.ts';
 import { checkOrderCrossing, crossingErrors, failIfAnyWithCustoms } from '../customs/crossing.ts';
 import { itemsValue } from './items-value.ts';
+import { shipDay } from '../shipments/ship-date.ts';
 import { servedEnds } from './service-area.ts';
 import type { ResolvedPackage } from '../packages/packages.ts';
 
@@ -89,7 +90,7 @@ export function inputsFingerprint(inputs: ShipmentInputs): string {
   return quoteFingerprint(inputs.from, inputs.to, inputs.parcel, inputs.pkg?.preset.id ?? null, inputs.customs);
 }
 
-/** The carrier-neutral request for these inputs, shipping now. */
+/** The carrier-neutral request for these inputs, shipping at `shipDate` (ShipDay.at). */
 export function rateRequest(inputs: ShipmentInputs, shipDate: Date, services?: string[]): RateRequest {
   const box = inputs.pkg?.box;
   return {
@@ -179,7 +180,8 @@ export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrie
     chosen = chosen.filter((c) => c.services.some((s) => wanted.includes(s.code)));
   }
   const now = ctx.clock.now();
-  const { quotes, errors } = await quoteAll(ctx, chosen, rateRequest(inputs, now, input.services));
+  const ship = shipDay(inputs.from, now, input.ship_date);
+  const { quotes, errors } = await quoteAll(ctx, chosen, rateRequest(inputs, ship.at, input.services));
   const createdAt = now.toISOString();
   const expiresAt = new Date(now.getTime() + rateLifetimeMs).toISOString();
   const print = inputsFingerprint(inputs);
@@ -210,10 +212,11 @@ export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrie
       mode: ctx.principal.mode,
       order_id: inputs.orderId,
       inputs_fingerprint: print,
+      ship_date: input.ship_date ?? null,
       rates: encodeRates(kept),
       created_at: createdAt,
       expires_at: expiresAt,
     });
   }
-  return { id: ids.shopId, object: 'rate_shop', order_id: inputs.orderId, rates: numbered, errors, created_at: createdAt };
+  return { id: ids.shopId, object: 'rate_shop', order_id: inputs.orderId, ship_date: ship.day, rates: numbered, errors, created_at: createdAt };
 }

@@ -25,6 +25,7 @@ import { returnEnds } from '../rating/service-area.ts';
 import { ownerOf, serviceName, toShipment, type PurchaseRecord } from './shipments.ts';
 import { fingerprint, idempotencyTtlMs } from '../core/idempotency.ts';
 import { inTransaction } from '../core/transaction.ts';
+import { shipDay, type ShipDay } from './ship-date.ts';
 
 /**
  * A pending purchase older than this was left by a crash (its request would have finished or failed by now),
@@ -43,22 +44,39 @@ export interface PurchasePlan {
   rateId: string | null;
   zone: string | null;
   estimatedDeliveryDate: string | null;
+  /** The day it ships: a rate's own, else the one asked for or today. */
+  ship: ShipDay;
 }
 
 /** A quote shipd can charge for: one whose price in US dollars is known (see usdCents). */
 export const buyable = (q: Quote): boolean => usdCents(q) !== undefined;
 
-const fromQuote = (q: Quote, rateId: string | null): PurchasePlan => ({
+const fromQuote = (q: Quote, rateId: string | null, ship: ShipDay): PurchasePlan => ({
   carrier: q.carrier,
   service: q.service,
   quotedCents: usdCents(q)!,
   rateId,
   zone: q.zone,
   estimatedDeliveryDate: q.estimatedDeliveryDate,
+  ship,
 });
 
-/** The rate the client chose, if it is theirs, unexpired, and was quoted for exactly what the order ships. */
-async function planFromRate(ctx: Context, inputs: ShipmentInputs, rateId: string): Promise<PurchasePlan> {
+/**
+ * The day a rate ships: the day its shop was asked for, else today (a rate shopped for no day in particular ships
+ * the day it is bought, as before ship dates could be chosen). A ship_date sent with it must be that day.
+ */
+function rateShipDay(ctx: Context, inputs: ShipmentInputs, rateId: string, shopDay: string | null, asked: string | undefined): ShipDay {
+  const now = ctx.clock.now();
+  const ship = shipDay(inputs.from, now, shopDay ?? asked, shopDay === null ? '/ship_date' : '/rate_id');
+  if (asked !== undefined && asked !== ship.day) {
+    const detail = `rate ${rateId} is for ${ship.day}, not ${asked}; shop rates with this ship_date, or leave ship_date out`;
+    throw new ApiError('rate_not_for_order', `Rate ${rateId} was quoted for shipping on ${ship.day}, not ${asked}; shop rates for ${asked} again`, [{ in: 'body', pointer: '/ship_date', detail }]);
+  }
+  return ship;
+}
+
+/** The rate the client chose, if it is theirs, unexpired, and was quoted for exactly what the order ships, on its day. */
+async function planFromRate(ctx: Context, inputs: ShipmentInputs, rateId: string, askedDay: string | undefined): Promise<PurchasePlan> {
   const found = await ctx.rateStore.find(ctx.db, rateId);
   if (!found || found.shop.owner_key_id !== ctx.principal.keyId) throw new ApiError('not_found', `No rate ${rateId}`);
   const { rate, shop } = found;
@@ -71,6 +89,7 @@ async function planFromRate(ctx: Context, inputs: ShipmentInputs, rateId: string
     const detail = `${rate.service_name} is priced in ${rate.amount.currency} and ${carrierCatalog.find((c) => c.id === rate.carrier)!.name} stated no US-dollar price for it; shipd charges postage in USD, so choose a rate in USD or with amount_usd`;
     throw new ApiError('not_supported_by_carrier', detail, [{ in: 'body', pointer: '/rate_id', detail }]);
   }
+  const ship = rateShipDay(ctx, inputs, rateId, shop.ship_date, askedDay);
   return {
     carrier: rate.carrier,
     service: rate.service,
@@ -78,6 +97,7 @@ async function planFromRate(ctx: Context, inputs: ShipmentInputs, rateId: string
     rateId,
     zone: rate.zone,
     estimatedDeliveryDate: rate.estimated_delivery_date,
+    ship,
   };
 }
 
@@ -95,17 +115,25 @@ const onlyCarrier = (order: OrdersTable, inputs: ShipmentInputs, selection: Sele
   requestedService(order, selection)?.carrier ?? inputs.pkg?.box?.carrier;
 
 /** `only`: the order's one carrier (onlyCarrier), if it has one. */
-async function planFromQuotes(ctx: Context, carriers: Record<CarrierId, Carrier>, inputs: ShipmentInputs, order: OrdersTable, selection: Selection, only: CarrierId | undefined): Promise<PurchasePlan> {
+async function planFromQuotes(
+  ctx: Context,
+  carriers: Record<CarrierId, Carrier>,
+  inputs: ShipmentInputs,
+  order: OrdersTable,
+  selection: Selection,
+  only: CarrierId | undefined,
+  ship: ShipDay,
+): Promise<PurchasePlan> {
   const requested = requestedService(order, selection);
   const chosen = only ? [carriers[only]] : Object.values(carriers);
-  const { quotes, errors } = await quoteAll(ctx, chosen, rateRequest(inputs, ctx.clock.now(), requested ? [requested.service] : undefined));
+  const { quotes, errors } = await quoteAll(ctx, chosen, rateRequest(inputs, ship.at, requested ? [requested.service] : undefined));
   const best = quotes.find(buyable);
   if (!best) {
     const why = errors.map((e) => `${e.carrier}: ${e.detail}`).join('; ');
     const what = requested ? `${serviceName(requested.carrier, requested.service)} (the order's requested service)` : 'any carrier';
     throw new ApiError('no_rate_available', `No rate from ${what} for order ${order.id}${why ? `: ${why}` : ''}`);
   }
-  return fromQuote(best, null);
+  return fromQuote(best, null, ship);
 }
 
 function checkPurchasable(order: OrdersTable): void {
@@ -124,16 +152,17 @@ export async function buyLabel(ctx: Context, input: ShipmentCreate, selection: S
   const access = await carrierAccess(ctx, ctx.principal.accountId, ctx.principal.mode);
   const rest = { order, inputs, isReturn: false, format: input.label_format, metadata: input.metadata };
   if (input.rate_id) {
-    const plan = await planFromRate(ctx, inputs, input.rate_id);
+    const plan = await planFromRate(ctx, inputs, input.rate_id, input.ship_date);
     return purchase(ctx, access.carriers, { ...rest, plan, ...(await paymentFor(ctx, access, plan.carrier)) });
   }
   // Payment is settled before any carrier is asked anything: without a good payment method, only the account's
   // own carrier accounts (billed by the carrier) may be quoted.
+  const ship = shipDay(inputs.from, ctx.clock.now(), input.ship_date);
   const platform = await platformPayment(ctx);
   const only = onlyCarrier(order, inputs, selection);
   if (platform instanceof ApiError && (only ? !access.own.has(only) : access.own.size === 0)) throw platform;
   const candidates = platform instanceof ApiError ? pick(access.carriers, access.own) : access.carriers;
-  const plan = await planFromQuotes(ctx, candidates, inputs, order, selection, only);
+  const plan = await planFromQuotes(ctx, candidates, inputs, order, selection, only, ship);
   return purchase(ctx, access.carriers, { ...rest, plan, ...(await paymentFor(ctx, access, plan.carrier)) });
 }
 
@@ -171,6 +200,7 @@ export interface PurchaseInput {
 /** What a purchase request asks for beyond its order. */
 interface PurchaseAsk {
   rate_id?: string;
+  ship_date?: string;
   label_format?: LabelFormat;
   metadata?: Record<string, string>;
 }
@@ -195,6 +225,7 @@ export async function purchaseByKey(ctx: Context, orderId: string, isReturn: boo
   if (!row) return undefined;
   const same =
     (ask.rate_id ?? null) === row.rate_id &&
+    (ask.ship_date === undefined || ask.ship_date === row.ship_date) &&
     (ask.label_format ?? 'pdf') === row.label_format &&
     fingerprint(ask.metadata ?? {}) === fingerprint(JSON.parse(row.metadata));
   if (!same) throw new ApiError('idempotency_key_reused', `This Idempotency-Key already started the purchase ${row.id} with a different request; use a new key for a new request`);
@@ -226,7 +257,7 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
     from: ends.from,
     to: ends.to,
     parcel,
-    shipDate: at,
+    shipDate: p.plan.ship.at.toISOString(),
     zone: p.plan.zone,
     estimatedDeliveryDate: p.plan.estimatedDeliveryDate,
     reference: p.order.order_number,
@@ -265,6 +296,7 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
     tracking_events: null,
     tracking_next_check_at: null,
     manifest_id: null,
+    ship_date: p.plan.ship.day,
   };
   const card = isCardBilled(row) ? await cardFor(ctx.db, row.account_id, p.paymentMethod!) : null;
   await inTransaction(ctx.db, async (trx) => {

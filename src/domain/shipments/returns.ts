@@ -26,7 +26,8 @@ export async function createReturnLabel(ctx: Context, orderId: string, input: Re
   const carriers = access.carriers;
   const carrier = carriers[outbound.carrier as CarrierId];
   const back = { ...inputs, ...returnEnds(inputs, order.id) };
-  const { quotes, errors } = await quoteAll(ctx, [carrier], { ...rateRequest(back, ctx.clock.now()), isReturn: true });
+  const now = ctx.clock.now();
+  const { quotes, errors } = await quoteAll(ctx, [carrier], { ...rateRequest(back, now), isReturn: true });
   const charged = quotes.filter(buyable);
   const quote = charged.find((q) => q.service === outbound.service) ?? charged[0];
   if (!quote) throw new ApiError('no_rate_available', `${carrier.name} offers no return rate for order ${order.id}: ${errors.map((e) => e.detail).join('; ')}`);
@@ -37,6 +38,8 @@ export async function createReturnLabel(ctx: Context, orderId: string, input: Re
     rateId: null,
     zone: quote.zone,
     estimatedDeliveryDate: quote.estimatedDeliveryDate,
+    // The customer sends it when they will, from wherever they are (abroad, perhaps): dated the day it is made, in UTC.
+    ship: { day: now.toISOString().slice(0, 10), at: now },
   };
   return purchase(ctx, carriers, { order, inputs, plan, ...payment, isReturn: true, format: input.label_format, metadata: input.metadata });
 }

@@ -21,7 +21,10 @@ export interface PurchaseRecord {
   /** Any country in test mode. */
   to: AnyAddress;
   parcel: ParcelSpec;
-  /** RFC 3339: when the purchase started; the label's ship date. */
+  /**
+   * RFC 3339: the instant the carrier is given for the ship date (ShipDay.at): when the purchase started, for a label
+   * shipping that day; its UTC date is the label's ship date.
+   */
   shipDate: string;
   zone: string | null;
   /** YYYY-MM-DD, as quoted. */
@@ -68,6 +71,7 @@ export function toShipment(ctx: Pick<Context, 'config' | 'clock'>, row: Shipment
     postage: money(row.postage_cents ?? row.quoted_cents),
     payment: row.payment,
     rate_id: row.rate_id,
+    ship_date: row.ship_date,
     is_return: row.is_return === 1,
     metadata: JSON.parse(row.metadata),
     mode: row.mode,

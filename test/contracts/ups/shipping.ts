@@ -211,6 +211,8 @@ const shipment = container({
   InvoiceLineTotal: Type.Optional(invoiceLineTotal),
   ShipmentServiceOptions: Type.Optional(container({ InternationalForms: Type.Optional(internationalForms) })),
   ShipmentRatingOptions: Type.Optional(container({ NegotiatedRatesIndicator: Type.Optional(indicator) })),
+  // ShipmentRequest_Shipment.ShipmentDate: "up to 7 days in the future with current date as day zero. Format: YYYYMMDD", 8 characters.
+  ShipmentDate: Type.Optional(Type.String({ pattern: '^\\d{8}$' })),
 }, { allOf: [returnRules, abroadRules, puertoRicoRules] });
 
 export const shipRequestBody = container({
