@@ -51,6 +51,7 @@ for (const [carrier, type, name] of [
     const page = await client.get(`/dashboard/test/shipments/${shipment.id}`);
     assert.equal(page.status, 200, page.text);
     assert.match(page.text, /<h2>Customs documents<\/h2>/);
+    assert.ok(page.text.includes(`<dt>Ship date</dt><dd>${shipment.ship_date}</dd>`), 'the day the label is for');
     const links = documentLinks(page.text);
     assert.deepEqual(links.map((l) => l.text), [name]);
     // Links are signed when drawn, so only their token can differ across a second boundary.
