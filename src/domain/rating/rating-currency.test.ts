@@ -16,6 +16,7 @@ const quote = (service: string, currency: string, cents: number): Quote => ({
   deliveryDays: 3,
   estimatedDeliveryDate: '2026-12-01',
   guaranteed: false,
+  surcharges: [],
 });
 
 test('a quote in another currency than USD is set aside as an error naming it, never priced as dollars', async () => {
