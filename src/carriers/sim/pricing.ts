@@ -9,6 +9,9 @@ import type { Zone } from './zones.ts';
 export interface Price {
   amountCents: number;
   listAmountCents: number;
+}
+
+export interface ItemizedPrice extends Price {
   /** What the account pays for each surcharge in amountCents. */
   surcharges: Surcharge[];
 }
@@ -23,12 +26,18 @@ export interface PricedParcel {
   toZip: string;
 }
 
+/** What a service costs for a parcel at list and to the account (itemizedPriceFor), without its surcharges. */
+export function priceFor(carrier: SimCarrierTable, service: SimService, p: PricedParcel, accountDiscount: number): Price | undefined {
+  const price = itemizedPriceFor(carrier, service, p, accountDiscount);
+  return price && { amountCents: price.amountCents, listAmountCents: price.listAmountCents };
+}
+
 /**
  * What a service costs for a parcel, from the carrier's published list, and what an account with this discount
- * off transport pays. Undefined when the list has no price for that zone and weight: the simulator then does not
- * offer it.
+ * off transport pays, with the surcharges the account pays in it. Undefined when the list has no price for that
+ * zone and weight: the simulator then does not offer it.
  */
-export function priceFor(carrier: SimCarrierTable, service: SimService, p: PricedParcel, accountDiscount: number): Price | undefined {
+export function itemizedPriceFor(carrier: SimCarrierTable, service: SimService, p: PricedParcel, accountDiscount: number): ItemizedPrice | undefined {
   // List = the published transport price plus the published surcharges (residential delivery, delivery area,
   // additional handling or oversize) plus the week's fuel percentage on transport and the fuel-bearing surcharges;
   // the account pays the transport price less its discount, surcharges at list, and fuel on what it pays (the
