@@ -3,11 +3,15 @@ import { asArray, asCents, asString, at } from '../live/lenient.ts';
 import type { Surcharge } from '../surcharges.ts';
 
 /**
- * USPS's fees by name (rates[].fees[]: name, SKU, price; shipping-options.yaml 3.1.29 and international-prices.yaml
- * 3.3.5, whose example rate names "Nonstandard Length > 22"): the nonstandard length and volume fees. The option's
+ * USPS's fees by name (rates[].fees[]: name, SKU, price; shipping-options.yaml 3.1.29, whose example rate names
+ * "Nonstandard Length > 22", and domestic-labels.yaml 3.9.13, whose example label charges a "Fuel Surcharge" fee;
+ * the sources test/contracts/usps/*.ts cite): the nonstandard length and volume fees, and fuel. The option's
  * extraServices are services on offer, not in its price until asked for, so they are no surcharge of it.
  */
-const byName: readonly [RegExp, SurchargeType][] = [[/nonstandard/i, 'nonstandard']];
+const byName: readonly [RegExp, SurchargeType][] = [
+  [/nonstandard/i, 'nonstandard'],
+  [/fuel/i, 'fuel'],
+];
 
 /** The fees of a rate option's rates, which its price includes. */
 export function uspsFees(option: unknown): Surcharge[] {
