@@ -43,6 +43,8 @@ test('token: credentials in HTTP Basic, only grant_type in the form, expires_in 
 test('rate request: Shop with time in transit, strings with units, residential flag, negotiated rates with an account', () => {
   const c = built(buildRateRequest(rateRequest, 'A1B2C3'));
   assert.equal(c.path, '/api/rating/v2409/Shoptimeintransit');
+  // A SubVersion, without which Rating.yaml returns no ItemizedCharges.
+  assert.deepEqual((c.body as { RateRequest: { Request: unknown } }).RateRequest.Request, { SubVersion: '2409', TransactionReference: { CustomerContext: 'shipd rate' } });
   const shipment = (c.body as { RateRequest: { Shipment: Record<string, unknown> } }).RateRequest.Shipment;
   assert.deepEqual(shipment.DeliveryTimeInformation, { PackageBillType: '03', Pickup: { Date: '20260302' } });
   assert.deepEqual((shipment.ShipTo as { Address: unknown }).Address, {
