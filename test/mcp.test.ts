@@ -171,6 +171,11 @@ for (const transport of transports) {
 
       const rates = (await ok('get_rates', { order_id: order.id })).data;
       assert.equal(rates.object, 'rate_shop');
+      // The surcharges each rate includes, as REST answers them; the summary names the cheapest one's.
+      const ups = rates.rates.find((r: Json) => r.carrier === 'ups' && r.service === '03');
+      assert.deepEqual(ups.surcharges.map((s: Json) => s.type), ['fuel', 'residential']);
+      const line = (await ok('get_rates', { order_id: order.id, carriers: ['ups'], services: ['03'] })).text;
+      assert.match(line, / at \d+\.\d{2} USD including fuel \d+\.\d{2}, residential \d+\.\d{2} \(rate_/);
       const chosen = rates.rates.find((r: Json) => r.carrier === 'usps' && r.service === 'PRIORITY_MAIL');
       assert.ok(chosen, JSON.stringify(rates));
 

@@ -4,6 +4,7 @@ import type { Customs } from '../schemas/customs.ts';
 import type { CustomsDocumentType } from '../labels/customs-data.ts';
 import type { LabelFormat } from '../labels/label-data.ts';
 import type { ServiceInfo } from './catalog.ts';
+import type { Surcharge } from './surcharges.ts';
 
 /** A parcel in carrier-neutral units: pounds and inches. */
 export interface ParcelSpec {
@@ -81,6 +82,8 @@ export interface Quote {
   /** YYYY-MM-DD; null with deliveryDays. */
   estimatedDeliveryDate: string | null;
   guaranteed: boolean;
+  /** The surcharges amountCents includes, in its currency (surcharges.ts): never more than amountCents together. */
+  surcharges: Surcharge[];
 }
 
 export type CarrierErrorCode =

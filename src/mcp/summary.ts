@@ -19,8 +19,9 @@ export function summarize(result: Json, done?: string): string {
     case 'rate_shop': {
       const cheapest = result.rates[0];
       const failed = result.errors.length ? `; ${result.errors.length} carrier(s) could not rate` : '';
+      const surcharges = cheapest?.surcharges?.length ? ` including ${cheapest.surcharges.map((s: Json) => `${s.type} ${s.amount.amount}`).join(', ')}` : '';
       return cheapest
-        ? `${result.rates.length} rate(s), cheapest ${cheapest.carrier} ${cheapest.service_name} at ${cheapest.amount.amount} ${cheapest.amount.currency} (${cheapest.id})${failed}`
+        ? `${result.rates.length} rate(s), cheapest ${cheapest.carrier} ${cheapest.service_name} at ${cheapest.amount.amount} ${cheapest.amount.currency}${surcharges} (${cheapest.id})${failed}`
         : `No rates${failed}`;
     }
     case 'tracker':

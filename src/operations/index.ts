@@ -6,6 +6,7 @@ import { Dimensions, LineItem, Metadata, Money, Order, OrderCreate, OrderList, O
 import { CurrencyAmount, Customs, CustomsInput, CustomsItem, CustomsItemInput } from '../schemas/customs.ts';
 import { Event, EventList } from '../schemas/event.ts';
 import { Rate, RateError, RateShop, RateShopRequest } from '../schemas/rate.ts';
+import { Surcharge } from '../schemas/surcharge.ts';
 import { AddressValidation, AddressValidationRequest } from '../schemas/address-validation.ts';
 import { Location, LocationList } from '../schemas/location.ts';
 import { PackageList, PackagePreset } from '../schemas/package.ts';
@@ -59,6 +60,7 @@ export const sharedSchemas: TSchema[] = [
   Event,
   EventList,
   RateShopRequest,
+  Surcharge,
   Rate,
   RateError,
   RateShop,

@@ -3,6 +3,7 @@ import { Address } from './address.ts';
 import { CarrierIdSchema } from './carrier.ts';
 import { CurrencyAmount, CustomsInput } from './customs.ts';
 import { ShipDateInput, StringEnum, timestamp } from './common.ts';
+import { Surcharge } from './surcharge.ts';
 import { Money, Parcel, Weight } from './order.ts';
 import { customsInputComplete, ids, parcel, rateShop, rates, shipFrom, shipTo, shipToGuam } from './examples.ts';
 
@@ -54,6 +55,10 @@ export const Rate = Type.Object(
         examples: [{ amount: '48.20', currency: 'USD' }],
       }),
     ),
+    surcharges: Type.Array(Type.Ref(Surcharge), {
+      description:
+        'The surcharges the carrier included in `amount`, in its currency: together never more than `amount`, the rest being transport. Empty where the carrier itemized none',
+    }),
     billable_weight: Type.Ref(Weight, { description: 'The greater of actual and dimensional weight, rounded up to the pound' }),
     zone: Type.String({ description: "The carrier's zone between the two addresses, as a number without leading zeros (USPS 1–9; UPS and FedEx 2–8, and their own numbers for Alaska, Hawaii and Puerto Rico such as UPS 44); abroad, the carrier's international zone or USPS price group (FedEx zones are letters, such as A)", examples: ['5'] }),
     delivery_days: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {

@@ -113,7 +113,7 @@ test('international prices become quotes: the account price, the retail price be
   const r = { ...base, to: recipientsAbroad.FR!, customs: declarations.gift! };
   const quotes = parseInternationalRates({ rateOptions: [option('PRIORITY_MAIL_INTERNATIONAL', 45.5), option('GLOBAL_EXPRESS_GUARANTEED', 90)] }, { rateOptions: [option('PRIORITY_MAIL_INTERNATIONAL', 50.05)] }, r);
   assert.ok(quotes.ok);
-  assert.deepEqual(quotes.value, [{ carrier: 'usps', service: 'PRIORITY_MAIL_INTERNATIONAL', serviceName: 'Priority Mail International', amountCents: 4550, listAmountCents: 5005, currency: 'USD', billableWeightLb: 4, zone: '5', deliveryDays: null, estimatedDeliveryDate: null, guaranteed: false }]);
+  assert.deepEqual(quotes.value, [{ carrier: 'usps', service: 'PRIORITY_MAIL_INTERNATIONAL', serviceName: 'Priority Mail International', amountCents: 4550, listAmountCents: 5005, currency: 'USD', billableWeightLb: 4, zone: '5', deliveryDays: null, estimatedDeliveryDate: null, guaranteed: false, surcharges: [] }]);
   const none = parseInternationalRates({ rateOptions: [] }, { rateOptions: [] }, r);
   assert.ok(!none.ok && none.error.code === 'service_unavailable');
 });

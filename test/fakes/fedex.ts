@@ -238,6 +238,11 @@ export async function startFedexFake(): Promise<FedexFake> {
     const rateReplyDetails = offered.map((s) => {
       const account = s.base + billable * 100;
       const list = Math.round(account * 1.25);
+      // Surcharges inside the net charge, as RateQuotes-Resource.json's examples itemize them (type, description, amount).
+      const surCharges = (cents: number) => [
+        { type: 'FUEL', description: 'Fuel Surcharge', level: 'PACKAGE', amount: money(Math.round(cents * 0.1)) },
+        ...(to.residential ? [{ type: 'RESIDENTIAL_DELIVERY', description: 'Residential delivery charge', level: 'PACKAGE', amount: money(Math.round(cents * 0.08)) }] : []),
+      ];
       const rated = (rateType: string, cents: number, currency = foreign?.code ?? 'USD') => ({
         rateType,
         totalNetCharge: money(cents),
@@ -248,6 +253,7 @@ export async function startFedexFake(): Promise<FedexFake> {
           dimDivisor: 139,
           totalBillingWeight: { units: 'LB', value: billable },
           currency,
+          surCharges: many(surCharges(cents)),
           ...(wantsUsd && foreign.states === 'exchange' && currency !== 'USD' && { currencyExchangeRate: { fromCurrency: foreign.code, intoCurrency: 'USD', rate: foreign.usdPerUnit } }),
         },
       });

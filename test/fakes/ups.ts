@@ -233,6 +233,13 @@ export async function startUpsFake(): Promise<UpsFake> {
     const pickup = String(get(shipment, 'DeliveryTimeInformation', 'Pickup', 'Date') ?? '20260302');
     const withTransit = get(shipment, 'DeliveryTimeInformation') !== undefined;
     const billed = Math.ceil(weight);
+    const residential = get(shipment, 'ShipTo', 'Address', 'ResidentialAddressIndicator') !== undefined;
+    // Surcharges inside the total, as Rating.yaml itemizes them: fuel and residential on the shipment, additional
+    // handling (over 50 lb) on its package; the account's share of each in the negotiated containers.
+    const itemized = (total: number, codes: [string, string, number][]) =>
+      codes.map(([Code, Description, share]) => ({ Code, Description, CurrencyCode: 'USD', MonetaryValue: money(total * share), SubType: '' }));
+    const shipmentCharges = (total: number) => itemized(total, [['375', 'FUEL SURCHARGE', 0.15], ...(residential ? [['270', 'RESIDENTIAL ADDRESS', 0.1] as [string, string, number]] : [])]);
+    const packageCharges = (total: number) => itemized(total, weight > 50 ? [['100', 'ADDITIONAL HANDLING', 0.2]] : []);
     const rated = servicesTo(country).map((o) => {
       const total = o.base + o.perLb * (billed - 1);
       return {
@@ -242,9 +249,16 @@ export async function startUpsFake(): Promise<UpsFake> {
         TransportationCharges: { CurrencyCode: 'USD', MonetaryValue: money(total) },
         ServiceOptionsCharges: { CurrencyCode: 'USD', MonetaryValue: '0.00' },
         TotalCharges: { CurrencyCode: 'USD', MonetaryValue: money(total) },
-        ItemizedCharges: [{ Code: '375', CurrencyCode: 'USD', MonetaryValue: money(total * 0.15), SubType: 'FuelSurcharge' }],
+        ItemizedCharges: shipmentCharges(total),
+        RatedPackage: list([
+          {
+            TotalCharges: { CurrencyCode: 'USD', MonetaryValue: money(total) },
+            ItemizedCharges: packageCharges(total),
+            ...(negotiated ? { NegotiatedCharges: { ItemizedCharges: packageCharges(total * 0.8) } } : {}),
+          },
+        ]),
         Zone: '008',
-        ...(negotiated ? { NegotiatedRateCharges: { TotalCharge: { CurrencyCode: 'USD', MonetaryValue: money(total * 0.8) } } } : {}),
+        ...(negotiated ? { NegotiatedRateCharges: { ItemizedCharges: shipmentCharges(total * 0.8), TotalCharge: { CurrencyCode: 'USD', MonetaryValue: money(total * 0.8) } } } : {}),
         ...(o.code !== '03' ? { GuaranteedDelivery: { BusinessDaysInTransit: String(o.days), DeliveryByTime: '10:30 A.M.' } } : {}),
         ...(withTransit
           ? {

@@ -133,12 +133,39 @@ test('a rate shop answer gives quotes for catalog services only, with account an
     deliveryDays: 3,
     estimatedDeliveryDate: '2024-05-06',
     guaranteed: false,
+    surcharges: [],
   });
   assert.equal(byService.FEDEX_2_DAY!.estimatedDeliveryDate, '2024-05-03');
   assert.equal(byService.FEDEX_2_DAY!.deliveryDays, 2);
   assert.equal(byService.FEDEX_2_DAY!.guaranteed, true);
   assert.equal(byService.PRIORITY_OVERNIGHT!.estimatedDeliveryDate, '2024-05-02');
   assert.equal(byService.PRIORITY_OVERNIGHT!.listAmountCents, 8810);
+});
+
+test("the account entry's surcharges, typed by FedEx's surcharge type (delivery areas by their description), others as other", () => {
+  const detail = (rateType: string, net: number, surCharges: unknown[], packages: unknown[] = []) => ({ rateType, totalNetCharge: net, shipmentRateDetail: { currency: 'USD', rateZone: '5', surCharges }, ratedPackages: packages });
+  const surcharges = (details: unknown[]) => {
+    const result = parseRateResponse(reply('FEDEX_GROUND', details), request, services);
+    assert.ok(result.ok);
+    return result.value[0]!.surcharges;
+  };
+  const account = [
+    { type: 'FUEL', description: 'Fuel Surcharge', amount: 3.1 },
+    { type: 'DELIVERY_AREA', description: 'DAS Extended Comm', amount: 2.7 },
+    { type: 'RESIDENTIAL_DELIVERY', description: 'Residential', amount: 5.95 },
+    { type: 'PEAK_ADDTIONAL_HANDLING', description: 'Peak', amount: 1 },
+    { type: 'SOMETHING_NEW', description: 'New', amount: 0.4 },
+  ];
+  assert.deepEqual(surcharges([detail('LIST', 60, [{ type: 'FUEL', amount: 9 }]), detail('ACCOUNT', 40, account)]), [
+    { type: 'fuel', amountCents: 310 },
+    { type: 'residential', amountCents: 595 },
+    { type: 'extended_delivery_area', amountCents: 270 },
+    { type: 'peak', amountCents: 100 },
+    { type: 'other', amountCents: 40 },
+  ]);
+  // Where the shipment itemizes none, its packages'.
+  const packages = [{ packageRateDetail: { surcharges: [{ type: 'OVERSIZE', amount: 30 }] } }];
+  assert.deepEqual(surcharges([detail('ACCOUNT', 80, [], packages)]), [{ type: 'oversize', amountCents: 3000 }]);
 });
 
 test('request.services filters the quotes; none left is service_unavailable', () => {

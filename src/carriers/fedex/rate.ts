@@ -3,7 +3,9 @@ import { failure, ok, type CarrierResult, type DomesticRateRequest, type Quote, 
 import type { ServiceInfo } from '../catalog.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
 import { deliveryDate } from '../sim/calendar.ts';
+import { includedSurcharges } from '../surcharges.ts';
 import { committedDays } from './commitments.ts';
+import { fedexSurcharges } from './surcharges.ts';
 import { fedexDate, fedexDimensions, isResidential, rateAddress } from './party.ts';
 
 export const ratePath = '/rate/v1/rates/quotes';
@@ -138,11 +140,12 @@ export function parseRateResponse(json: unknown, request: RateRequest, catalog: 
       (commitDate ? weekdaysBetween(request.shipDate, commitDate) : undefined) ??
       committedDays(service.code, zone);
     if (days === undefined) continue;
+    const amountCents = asCents(at(account, 'totalNetCharge'))!;
     quotes.push({
       carrier: 'fedex',
       service: service.code,
       serviceName: service.name,
-      amountCents: asCents(at(account, 'totalNetCharge'))!,
+      amountCents,
       listAmountCents: listCents,
       currency,
       ...(usd !== undefined && { usdAmountCents: usd }),
@@ -151,6 +154,7 @@ export function parseRateResponse(json: unknown, request: RateRequest, catalog: 
       deliveryDays: days,
       estimatedDeliveryDate: commitDate ?? deliveryDate(request.shipDate, days),
       guaranteed: guaranteedServices.has(service.code),
+      surcharges: includedSurcharges(amountCents, fedexSurcharges(account)),
     });
   }
   if (quotes.length === 0) return failure('service_unavailable', 'FedEx offers none of the requested services for this parcel and destination');

@@ -1,4 +1,5 @@
 import type { ParcelSpec } from '../carrier.ts';
+import { includedSurcharges, type Surcharge } from '../surcharges.ts';
 import { nearestInch } from './billable-weight.ts';
 import { deliveryAreaOf } from './prices/delivery-areas.ts';
 import { publishedCents, type PriceList } from './prices/types.ts';
@@ -8,6 +9,11 @@ import type { Zone } from './zones.ts';
 export interface Price {
   amountCents: number;
   listAmountCents: number;
+}
+
+export interface ItemizedPrice extends Price {
+  /** What the account pays for each surcharge in amountCents. */
+  surcharges: Surcharge[];
 }
 
 export interface PricedParcel {
@@ -20,12 +26,18 @@ export interface PricedParcel {
   toZip: string;
 }
 
+/** What a service costs for a parcel at list and to the account (itemizedPriceFor), without its surcharges. */
+export function priceFor(carrier: SimCarrierTable, service: SimService, p: PricedParcel, accountDiscount: number): Price | undefined {
+  const price = itemizedPriceFor(carrier, service, p, accountDiscount);
+  return price && { amountCents: price.amountCents, listAmountCents: price.listAmountCents };
+}
+
 /**
  * What a service costs for a parcel, from the carrier's published list, and what an account with this discount
- * off transport pays. Undefined when the list has no price for that zone and weight: the simulator then does not
- * offer it.
+ * off transport pays, with the surcharges the account pays in it. Undefined when the list has no price for that
+ * zone and weight: the simulator then does not offer it.
  */
-export function priceFor(carrier: SimCarrierTable, service: SimService, p: PricedParcel, accountDiscount: number): Price | undefined {
+export function itemizedPriceFor(carrier: SimCarrierTable, service: SimService, p: PricedParcel, accountDiscount: number): ItemizedPrice | undefined {
   // List = the published transport price plus the published surcharges (residential delivery, delivery area,
   // additional handling or oversize) plus the week's fuel percentage on transport and the fuel-bearing surcharges;
   // the account pays the transport price less its discount, surcharges at list, and fuel on what it pays (the
@@ -38,14 +50,24 @@ export function priceFor(carrier: SimCarrierTable, service: SimService, p: Price
   const transport = publishedCents(list.services[code], p.zone.label, billedLb);
   if (transport === undefined) return undefined;
   // Residential delivery and delivery area: both go by where the parcel is delivered, and fuel is charged on both.
-  const destination = (p.residential ? (list.residentialCents[code] ?? 0) : 0) + deliveryAreaCents(list, p.toZip, p.residential);
+  const residentialCents = p.residential ? (list.residentialCents[code] ?? 0) : 0;
+  const areaCents = deliveryAreaCents(list, p.toZip, p.residential);
+  const destination = residentialCents + areaCents;
   const surcharges = destination + handling.cents;
   const fuelBearing = destination + (handling.fuelBearing ? handling.cents : 0);
   const fuel = typeof list.fuel === 'number' ? list.fuel : (list.fuel[code] ?? 0);
-  const total = (t: number) => t + surcharges + Math.round((t + fuelBearing) * fuel);
+  const fuelOn = (t: number) => Math.round((t + fuelBearing) * fuel);
+  const total = (t: number) => t + surcharges + fuelOn(t);
   // A carrier that publishes the account's own price (USPS commercial) is priced from it; a cell it lacks falls back to the discount.
   const account = publishedCents(list.accountServices?.[code], p.zone.label, billedLb) ?? Math.round(transport * (1 - accountDiscount));
-  return { amountCents: total(account), listAmountCents: total(transport) };
+  const amountCents = total(account);
+  const itemized: Surcharge[] = [
+    { type: 'residential', amountCents: residentialCents },
+    { type: 'delivery_area', amountCents: areaCents },
+    { type: handling.type, amountCents: handling.cents },
+    { type: 'fuel', amountCents: fuelOn(account) },
+  ];
+  return { amountCents, listAmountCents: total(transport), surcharges: includedSurcharges(amountCents, itemized) };
 }
 
 /** The delivery area surcharge to this ZIP code: the commercial or residential charge of its category, none off the list. */
@@ -69,7 +91,7 @@ function handlingFor(
   parcel: ParcelSpec,
   zone: string,
   residential: boolean,
-): { cents: number; minBillableLb: number; fuelBearing: boolean } | undefined {
+): { type: 'oversize' | 'additional_handling'; cents: number; minBillableLb: number; fuelBearing: boolean } | undefined {
   const d = parcel.dimensionsIn;
   const [longest, second, third] = d ? ([d.length, d.width, d.height].map(nearestInch).sort((a, b) => b - a) as [number, number, number]) : [0, 0, 0];
   const lengthPlusGirth = longest + 2 * (second + third);
@@ -78,12 +100,12 @@ function handlingFor(
   const { oversize: o, additionalHandling: ah } = list;
   if (o && (longest > o.longestIn || lengthPlusGirth > o.lengthPlusGirthIn || above(cubic, o.cubicIn) || above(parcel.weightLb, o.actualWeightLb))) {
     const cents = (residential && o.residentialCents ? o.residentialCents : o.cents)[zone];
-    return cents === undefined ? undefined : { cents, minBillableLb: o.minBillableLb, fuelBearing: true };
+    return cents === undefined ? undefined : { type: 'oversize', cents, minBillableLb: o.minBillableLb, fuelBearing: true };
   }
-  if (!ah) return { cents: 0, minBillableLb: 0, fuelBearing: true };
+  if (!ah) return { type: 'additional_handling', cents: 0, minBillableLb: 0, fuelBearing: true };
   const bySize = longest > ah.longestIn || second > ah.secondLongestIn || lengthPlusGirth > ah.lengthPlusGirthIn || above(cubic, ah.cubicIn);
   const size = bySize ? ah.dimensionCents[zone] : 0;
   const weight = parcel.weightLb > ah.actualWeightLb ? ah.weightCents[zone] : 0;
   if (size === undefined || weight === undefined) return undefined;
-  return { cents: Math.max(size, weight), minBillableLb: bySize ? ah.dimensionMinBillableLb : 0, fuelBearing: ah.fuelBearing !== false };
+  return { type: 'additional_handling', cents: Math.max(size, weight), minBillableLb: bySize ? ah.dimensionMinBillableLb : 0, fuelBearing: ah.fuelBearing !== false };
 }

@@ -26,10 +26,11 @@ import { upsPuertoRicoRefusal } from '../ups/puerto-rico.ts';
 import { refusalAbroad } from '../carrier-limits.ts';
 import type { IntlRequest } from './international/types.ts';
 import { billableWeightLb } from './billable-weight.ts';
-import { priceFor } from './pricing.ts';
+import { itemizedPriceFor } from './pricing.ts';
 import type { SimCarrierTable } from './tables.ts';
 import { estimatedDeliveryDate, transitDays } from './transit.ts';
 import { zoneFor } from './zones.ts';
+import { includedSurcharges } from '../surcharges.ts';
 
 /** Waits until the caller gives up: how a carrier that never answers looks from here. */
 function hang(signal: AbortSignal): Promise<never> {
@@ -160,7 +161,7 @@ export class SimulatedCarrier implements Carrier {
       // FedEx numbers Alaska and Hawaii apart for its Ground and its Express services.
       const zone = zoneFor(t.id, request.from.zip, request.to.zip, s.code) ?? reach;
       // A flat-rate box costs the same to every zone at every weight it holds.
-      const price = flat ? { amountCents: flat.accountCents, listAmountCents: flat.listCents } : priceFor(t, s, { parcel, billableLb: billable, zone, residential, toZip: request.to.zip }, this.options.accountDiscount ?? t.prices.accountDiscount);
+      const price = flat ? { amountCents: flat.accountCents, listAmountCents: flat.listCents, surcharges: [] } : itemizedPriceFor(t, s, { parcel, billableLb: billable, zone, residential, toZip: request.to.zip }, this.options.accountDiscount ?? t.prices.accountDiscount);
       if (!price) {
         if (!t.prices.services[s.code]?.[zone.label]) unpriced.add(zone.label);
         continue;
@@ -207,6 +208,7 @@ export class SimulatedCarrier implements Carrier {
         deliveryDays: null,
         estimatedDeliveryDate: null,
         guaranteed: false,
+        surcharges: includedSurcharges(p.amountCents, p.surcharges),
       })),
     );
   }

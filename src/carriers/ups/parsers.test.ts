@@ -43,6 +43,8 @@ test('token: credentials in HTTP Basic, only grant_type in the form, expires_in 
 test('rate request: Shop with time in transit, strings with units, residential flag, negotiated rates with an account', () => {
   const c = built(buildRateRequest(rateRequest, 'A1B2C3'));
   assert.equal(c.path, '/api/rating/v2409/Shoptimeintransit');
+  // A SubVersion, without which Rating.yaml returns no ItemizedCharges.
+  assert.deepEqual((c.body as { RateRequest: { Request: unknown } }).RateRequest.Request, { SubVersion: '2409', TransactionReference: { CustomerContext: 'shipd rate' } });
   const shipment = (c.body as { RateRequest: { Shipment: Record<string, unknown> } }).RateRequest.Shipment;
   assert.deepEqual(shipment.DeliveryTimeInformation, { PackageBillType: '03', Pickup: { Date: '20260302' } });
   assert.deepEqual((shipment.ShipTo as { Address: unknown }).Address, {
@@ -64,7 +66,7 @@ test('rate answer: catalog services only, negotiated amount, arrival date from t
   const [ground, twoDay, nextDay] = r.value;
   assert.deepEqual(ground, {
     carrier: 'ups', service: '03', serviceName: 'UPS Ground', amountCents: 1243, listAmountCents: 1554, currency: 'USD', billableWeightLb: 6, zone: '008',
-    deliveryDays: 4, estimatedDeliveryDate: '2026-03-06', guaranteed: false,
+    deliveryDays: 4, estimatedDeliveryDate: '2026-03-06', guaranteed: false, surcharges: [],
   });
   assert.equal(twoDay!.deliveryDays, 2);
   assert.equal(twoDay!.estimatedDeliveryDate, '2026-03-04');
@@ -96,6 +98,38 @@ test('rate answer: a Worldwide or Standard service without transit data has no d
     r.value.map((q) => [q.service, q.deliveryDays, q.estimatedDeliveryDate]),
     ['07', '08', '65', '11'].map((code) => [code, null, null]),
   );
+});
+
+test('rate answer: the itemized surcharges of the price quoted, by code or description, shipment and package summed per type', () => {
+  const charge = (Code: string, MonetaryValue: string, Description?: string) => ({ Code, ...(Description && { Description }), CurrencyCode: 'USD', MonetaryValue });
+  const rated = {
+    Service: { Code: '03' },
+    TotalCharges: { CurrencyCode: 'USD', MonetaryValue: '40.00' },
+    ItemizedCharges: [charge('375', '6.00'), charge('270', '5.00')],
+    RatedPackage: [{ ItemizedCharges: [charge('100', '12.00')], NegotiatedCharges: { ItemizedCharges: [charge('100', '10.00'), charge('999', '1.25', 'DELIVERY AREA SURCHARGE - EXTENDED'), charge('998', '0.50', 'SOMETHING NEW')] } }],
+    NegotiatedRateCharges: { TotalCharge: { CurrencyCode: 'USD', MonetaryValue: '32.00' }, ItemizedCharges: [charge('375', '4.80'), charge('270', '4.00'), charge('375', '0.20')] },
+  };
+  const surcharges = (answer: unknown) => {
+    const r = parseRateResponse({ RateResponse: { RatedShipment: [answer] } }, rateRequest);
+    assert.ok(r.ok);
+    return r.value[0]!.surcharges;
+  };
+  assert.deepEqual(surcharges(rated), [
+    { type: 'fuel', amountCents: 500 },
+    { type: 'residential', amountCents: 400 },
+    { type: 'extended_delivery_area', amountCents: 125 },
+    { type: 'additional_handling', amountCents: 1000 },
+    { type: 'other', amountCents: 50 },
+  ]);
+  // Without an account rate, the published charges.
+  const { NegotiatedRateCharges: _, ...published } = rated;
+  assert.deepEqual(surcharges(published), [
+    { type: 'fuel', amountCents: 600 },
+    { type: 'residential', amountCents: 500 },
+    { type: 'additional_handling', amountCents: 1200 },
+  ]);
+  // Charges adding up to more than the price are no breakdown of it.
+  assert.deepEqual(surcharges({ ...published, ItemizedCharges: [charge('375', '45.00')] }), []);
 });
 
 test('rate answer: missing RateResponse or a missing price is carrier_error', () => {

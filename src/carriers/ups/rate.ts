@@ -3,9 +3,11 @@ import { failure, ok, type CarrierResult, type DomesticRateRequest, type Quote, 
 import { carrierCatalog } from '../catalog.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
 import { deliveryDate } from '../sim/calendar.ts';
+import { includedSurcharges } from '../surcharges.ts';
+import { upsSurcharges } from './surcharges.ts';
 import { fitAddressLines, upsLines } from './address-lines.ts';
 import { crossesUpsCountries, puertoRicoInvoiceTotal, upsPuertoRicoRefusal } from './puerto-rico.ts';
-import { apiVersion, isoDate, printReturnLabel, servicesWithoutReturns, upsAddress, upsDate, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
+import { apiVersion, isoDate, rateRequestHeader, printReturnLabel, servicesWithoutReturns, upsAddress, upsDate, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
 
 export const upsServices = carrierCatalog.find((c) => c.id === 'ups')!.services;
 
@@ -34,7 +36,7 @@ export function buildRateRequest(r: DomesticRateRequest, accountNumber: string |
     path: `/api/rating/${apiVersion}/Shoptimeintransit`,
     body: {
       RateRequest: {
-        Request: { TransactionReference: { CustomerContext: 'shipd rate' } },
+        Request: rateRequestHeader,
         Shipment: {
           Shipper: { Name: upsName(shipper), ...(accountNumber ? { ShipperNumber: accountNumber } : {}), Address: upsAddress(shipper, shipperLines, false) },
           ShipFrom: { Name: upsName(r.from), Address: upsAddress(r.from, lines.value.origin, false) },
@@ -84,12 +86,13 @@ function quoteFor(rated: unknown, r: RateRequest): Quote | null | { problem: str
     fallbackDays[service.code] ??
     null;
   const guaranteedTag = at(summary, 'GuaranteedIndicator');
+  const amountCents = (negotiated ?? list).cents;
   return {
     carrier: 'ups',
     service: service.code,
     // Shop answers leave Service.Description empty, so the name comes from our catalog.
     serviceName: service.name,
-    amountCents: (negotiated ?? list).cents,
+    amountCents,
     listAmountCents: list.cents,
     currency: list.currency,
     billableWeightLb: asNumber(at(rated, 'BillingWeight', 'Weight')) ?? r.parcel.weightLb,
@@ -97,6 +100,7 @@ function quoteFor(rated: unknown, r: RateRequest): Quote | null | { problem: str
     deliveryDays: days,
     estimatedDeliveryDate: arrival ?? isoDate(at(rated, 'GuaranteedDelivery', 'ScheduledDeliveryDate')) ?? (days === null ? null : deliveryDate(r.shipDate, days)),
     guaranteed: guaranteedTag !== undefined || at(rated, 'GuaranteedDelivery') !== undefined,
+    surcharges: includedSurcharges(amountCents, upsSurcharges(rated, negotiated !== undefined, list.currency)),
   };
 }
 

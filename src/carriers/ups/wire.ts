@@ -17,6 +17,12 @@ export const xavVersion = 'v2';
 export const labelRecoveryVersion = 'v1903';
 export const labelRecoverySubVersion = '1903';
 
+/**
+ * A rate request's Request: Rating.yaml returns ItemizedCharges (the surcharges a rate includes) only for a
+ * SubVersion of 1601 or later, so it asks for the latest it lists (1601 … 2409), as the path's version is.
+ */
+export const rateRequestHeader = { SubVersion: '2409', TransactionReference: { CustomerContext: 'shipd rate' } };
+
 /** The client name UPS logs per call; Tracking refuses calls without it (Tracking.yaml: a required header). */
 export const transactionSrc = 'shipd';
 

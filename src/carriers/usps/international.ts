@@ -7,6 +7,8 @@ import type { ContentsType, Customs } from '../../schemas/customs.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
 import { clipReference, splitAt, splitZip, toUspsAddress, uspsDimensions, uspsStreetsAbroad, ymd } from './fields.ts';
 import { parcelOf, parseLabel } from './ship.ts';
+import { includedSurcharges } from '../surcharges.ts';
+import { uspsFees } from './surcharges.ts';
 
 // USPS International Labels v3 (international-labels.yaml 3.2.2, as copied in Thecodergabe/shipstack
 // specs/usps/international-labels_8.yaml at commit d44e3ecc3e51e764baba9ec8f13c710467962575, 2026-04-08):
@@ -186,6 +188,7 @@ export function parseInternationalRates(commercial: unknown, retail: unknown, r:
       deliveryDays: null,
       estimatedDeliveryDate: null,
       guaranteed: false,
+      surcharges: includedSurcharges(priced.cents, uspsFees(priced.option)),
     });
   }
   if (quotes.length === 0) return failure('service_unavailable', `USPS offers none of the requested services to ${countryOf(r.to)} for this parcel`);

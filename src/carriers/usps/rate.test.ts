@@ -62,6 +62,7 @@ test('single objects for arrays and numbers as strings still parse; the date cou
       deliveryDays: 3,
       estimatedDeliveryDate: '2025-01-09',
       guaranteed: false,
+      surcharges: [],
     },
   ]);
 });
@@ -86,7 +87,10 @@ test('only the single-piece rate of the parcel\'s processing category is quoted:
 test('fees beside the base price are quoted: a rate without totalBasePrice adds its fees[]', () => {
   const result = parseRates(fixture('rates-indicators.json'), request);
   assert.ok(result.ok);
-  assert.equal(result.value.find((q) => q.service === 'USPS_GROUND_ADVANTAGE')!.amountCents, 692 + 1800);
+  const ground = result.value.find((q) => q.service === 'USPS_GROUND_ADVANTAGE')!;
+  assert.equal(ground.amountCents, 692 + 1800);
+  // "Nonstandard Volume > 2 cu ft" is the nonstandard surcharge the amount includes.
+  assert.deepEqual(ground.surcharges, [{ type: 'nonstandard', amountCents: 1800 }]);
 });
 
 test('the spec\'s outbound example: totalBasePrice already holds the nonstandard fee, counted once', () => {
@@ -94,6 +98,7 @@ test('the spec\'s outbound example: totalBasePrice already holds the nonstandard
   const result = parseRates(fixture('options-outbound-spec-example.json'), long);
   assert.ok(result.ok);
   assert.deepEqual(result.value.map((q) => [q.service, q.amountCents, q.deliveryDays, q.estimatedDeliveryDate]), [['USPS_GROUND_ADVANTAGE', 917, 2, '2025-01-08']]);
+  assert.deepEqual(result.value[0]!.surcharges, [{ type: 'nonstandard', amountCents: 300 }]);
   // The same answer does not fit a parcel that is machinable: USPS priced a nonstandard one.
   assert.equal(parseRates(fixture('options-outbound-spec-example.json'), request).ok, false);
 });

@@ -4,6 +4,8 @@ import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
 import { deliveryDate } from '../sim/calendar.ts';
 import { asFlag, datePart, processingCategory, rateIndicator, splitZip, uspsDimensions, ymd } from './fields.ts';
 import { serviceOfReturnClass } from './mail-classes.ts';
+import { includedSurcharges } from '../surcharges.ts';
+import { uspsFees } from './surcharges.ts';
 
 export const ratePath = '/shipments/v3/options/search';
 
@@ -101,6 +103,7 @@ function quoteFrom(code: string, prices: { retail?: Priced; commercial?: Priced 
     deliveryDays: promised.days,
     estimatedDeliveryDate: promised.date ?? deliveryDate(r.shipDate, promised.days),
     guaranteed: promised.guaranteed,
+    surcharges: includedSurcharges(chosen.cents, uspsFees(chosen.option)),
   };
 }
 

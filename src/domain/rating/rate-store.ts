@@ -7,6 +7,7 @@ import { carrierCatalog } from '../../carriers/catalog.ts';
 import type { Rate } from '../../schemas/rate.ts';
 import { amountIn, money } from '../core/money.ts';
 import type { Quote } from '../../carriers/carrier.ts';
+import type { SurchargeType } from '../../schemas/surcharge.ts';
 import { parseRateId, rateIdFor } from './rate-ids.ts';
 
 /** One stored rate: what its Rate cannot derive from the shop (id, expiry) or the catalog (service name). */
@@ -20,9 +21,12 @@ type StoredRate = [
   days: number | null,
   date: string | null,
   guaranteed: 0 | 1,
-  // Only for a quote in another currency than USD, so shops stored before there were any read the same.
+  // Only for a quote in another currency than USD, or one with surcharges after them, so shops stored before there
+  // were any read the same.
   currency?: string,
   usdAmountCents?: number | null,
+  // Only for a quote with surcharges; a shop stored before rates showed them has none.
+  surcharges?: [type: SurchargeType, cents: number][],
 ];
 
 const serviceNames = new Map(carrierCatalog.flatMap((c) => c.services.map((s) => [`${c.id}:${s.code}`, s.name] as const)));
@@ -31,14 +35,15 @@ const serviceNames = new Map(carrierCatalog.flatMap((c) => c.services.map((s) =>
 export function encodeRates(quotes: Quote[]): string {
   const stored = quotes.map((q): StoredRate => {
     const row: StoredRate = [q.carrier, q.service, q.amountCents, q.listAmountCents, q.billableWeightLb, q.zone, q.deliveryDays, q.estimatedDeliveryDate, q.guaranteed ? 1 : 0];
-    if (q.currency !== 'USD') row.push(q.currency, q.usdAmountCents ?? null);
+    if (q.currency !== 'USD' || q.surcharges.length > 0) row.push(q.currency, q.usdAmountCents ?? null);
+    if (q.surcharges.length > 0) row.push(q.surcharges.map((s): [SurchargeType, number] => [s.type, s.amountCents]));
     return row;
   });
   return JSON.stringify(stored);
 }
 
 export function decodeRates(row: Pick<RateShopsTable, 'rate_key' | 'rates' | 'expires_at'>): Rate[] {
-  return (JSON.parse(row.rates) as StoredRate[]).map(([carrier, service, amount, list, billable, zone, days, date, guaranteed, currency = 'USD', usd], i) => ({
+  return (JSON.parse(row.rates) as StoredRate[]).map(([carrier, service, amount, list, billable, zone, days, date, guaranteed, currency = 'USD', usd, surcharges = []], i) => ({
     id: rateIdFor(row.rate_key, i),
     object: 'rate',
     carrier,
@@ -47,6 +52,7 @@ export function decodeRates(row: Pick<RateShopsTable, 'rate_key' | 'rates' | 'ex
     amount: amountIn(amount, currency),
     list_amount: amountIn(list, currency),
     ...(usd != null && { amount_usd: money(usd) }),
+    surcharges: surcharges.map(([type, cents]) => ({ type, amount: amountIn(cents, currency) })),
     billable_weight: { value: billable, unit: 'lb' },
     zone,
     delivery_days: days,

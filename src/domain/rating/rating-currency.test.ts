@@ -16,6 +16,7 @@ const quote = (service: string, currency: string, cents: number): Quote => ({
   deliveryDays: 3,
   estimatedDeliveryDate: '2026-12-01',
   guaranteed: false,
+  surcharges: [],
 });
 
 test('a quote in another currency than USD keeps it, sorted by the US-dollar price the carrier stated, last without one', async () => {

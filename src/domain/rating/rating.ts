@@ -196,6 +196,7 @@ export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrie
     amount: amountIn(q.amountCents, q.currency),
     list_amount: amountIn(q.listAmountCents, q.currency),
     ...(q.usdAmountCents !== undefined && { amount_usd: money(q.usdAmountCents) }),
+    surcharges: q.surcharges.map((s) => ({ type: s.type, amount: amountIn(s.amountCents, q.currency) })),
     billable_weight: { value: q.billableWeightLb, unit: 'lb' },
     zone: q.zone,
     delivery_days: q.deliveryDays,

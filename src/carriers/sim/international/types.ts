@@ -1,5 +1,6 @@
 import type { CarrierId } from '../../../config.ts';
 import type { ParcelSpec } from '../../carrier.ts';
+import type { SurchargeType } from '../../../schemas/surcharge.ts';
 import type { DimRule } from '../billable-weight.ts';
 
 /** Published prices by zone (or USPS price group) label: `cents[i]` is the price up to the service's `upToLb[i]`. */
@@ -47,7 +48,8 @@ export interface IntlRequest {
 /** Where a list places a destination for a service, or why it cannot price the service there. */
 export type ZoneAnswer = { zone: string } | { refused: string };
 
-export type IntlSurchargeType = 'fuel' | 'residential' | 'additional_handling' | 'oversize' | 'northern_canada';
+/** Named as shipd names surcharges on a rate (../../surcharges.ts). */
+export type IntlSurchargeType = Extract<SurchargeType, 'fuel' | 'residential' | 'additional_handling' | 'oversize' | 'northern_canada'>;
 
 /** A flat charge per package that a package of some size or weight draws (FedEx's international package charges). */
 export interface SizeCharge {
