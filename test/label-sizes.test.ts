@@ -165,7 +165,7 @@ describe('label sizes and references with live keys (fake carrier servers)', () 
     await billing.stripe.close();
   });
 
-  async function buyLive(carrier: string, ask: Json): Promise<Json> {
+  async function buyLive(carrier: string, ask: Json): ReturnType<TestServer['request']> {
     const order = await server.request('POST', '/orders', { key, body: anOrder() });
     const shop = await server.request('POST', '/rates', { key, body: { order_id: order.body.id } });
     const rate = shop.body.rates.find((r: Json) => r.carrier === carrier);
