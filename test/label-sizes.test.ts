@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { austin, orderBody } from './fixtures.ts';
 import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
-import { openPdf } from './barcodes.ts';
+import { decodePng, openPdf } from './barcodes.ts';
 import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
 import { saveCard, startBilling } from './live-billing.ts';
 
@@ -73,8 +73,12 @@ describe('label sizes and references in test mode', () => {
     assert.deepEqual([sheet.pages, sheet.width, sheet.height], [1, 612, 792]);
     for (const text of ['REF 1: PO-88213', 'REF 2: INV-2026-0042', 'FOLD HERE', 'SAMPLE']) assert.ok(sheet.text.includes(text), `${text} in ${sheet.text}`);
     assert.ok(!sheet.text.includes('REF: 1042'), 'the references asked replace the order number');
-    // The label stands on the top half, turned: its runs all lie above the fold.
+    // The label stands on the top half, turned: its runs all lie above the fold, and its barcodes still scan.
     assert.ok(sheet.runs.filter((r) => r.text.startsWith('REF')).every((r) => r.y < 396));
+    const scanned = await decodePng(sheet.raster);
+    assert.ok(scanned.some((d) => d.text.includes(letter.tracking_number)), JSON.stringify(scanned));
+    const png = await buy('fedex', { label_format: 'png', label_size: 'letter' });
+    assert.ok((await decodePng(await download(server, png.label_url))).some((d) => d.text.includes(png.tracking_number)));
 
     const again = await server.request('GET', `/shipments/${letter.id}`, { key });
     assert.equal(again.body.label_size, 'letter');
