@@ -12,7 +12,7 @@ const base = {
   dimensionsIn: { length: sampleOrder.parcel.dimensions.length, width: sampleOrder.parcel.dimensions.width, height: sampleOrder.parcel.dimensions.height },
   shipDate: '2026-11-23',
   zone: '8',
-  reference: '1042',
+  references: ['1042'],
   isReturn: false,
   sample: true,
 };

@@ -40,7 +40,7 @@ export const labelBase = {
   dimensionsIn: { length: 10, width: 8, height: 4 },
   shipDate: '2026-11-23',
   zone: '8',
-  reference: '1042',
+  references: ['1042'],
   isReturn: false,
   sample: true,
 };

@@ -127,7 +127,7 @@ for (const transport of transports) {
       assert.ok(properties('update_order').includes('ship_to') && properties('update_order').includes('parcel'));
       assert.deepEqual(required('void_label'), ['order_id']);
       assert.deepEqual(required('buy_label'), ['order_id']);
-      assert.deepEqual(properties('buy_label'), ['idempotency_key', 'label_format', 'metadata', 'order_id', 'rate_id', 'ship_date']);
+      assert.deepEqual(properties('buy_label'), ['idempotency_key', 'label_format', 'label_resolution', 'label_size', 'metadata', 'order_id', 'rate_id', 'references', 'ship_date']);
       assert.deepEqual(required('create_order'), ['ship_to']);
       assert.ok(properties('create_order').includes('idempotency_key'));
       assert.deepEqual(required('create_return_label'), ['order_id']);

@@ -1,4 +1,4 @@
-import type { LabelFormat } from '../labels/label-data.ts';
+import type { LabelFormat, LabelResolution, LabelSize } from '../labels/label-data.ts';
 import type { Address, AnyAddress } from '../schemas/address.ts';
 import type { ContentsType, Customs } from '../schemas/customs.ts';
 import { failure, ok, type CarrierResult, type ParcelSpec, type PurchaseRequest, type RateRequest } from './carrier.ts';
@@ -23,8 +23,12 @@ export interface AbroadShipment {
 export interface AbroadPurchase extends AbroadShipment {
   service: string;
   labelFormat: LabelFormat;
-  /** The order number, printed as the label's reference and standing in for a missing invoice number. */
+  /** As PurchaseRequest has them. */
+  labelSize?: LabelSize;
+  labelResolution?: LabelResolution;
+  /** The order number, standing in for a missing invoice number. */
   reference?: string;
+  references?: string[];
   idempotencyKey: string;
 }
 

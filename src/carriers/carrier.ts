@@ -2,7 +2,7 @@ import type { CarrierId } from '../config.ts';
 import type { Address, AnyAddress } from '../schemas/address.ts';
 import type { Customs } from '../schemas/customs.ts';
 import type { CustomsDocumentType } from '../labels/customs-data.ts';
-import type { LabelFormat } from '../labels/label-data.ts';
+import type { LabelFormat, LabelResolution, LabelSize } from '../labels/label-data.ts';
 import type { ServiceInfo } from './catalog.ts';
 import type { Surcharge } from './surcharges.ts';
 
@@ -128,14 +128,29 @@ export interface PurchaseRequest {
   /** What the quote said, in cents; a carrier whose price moved since answers with its own. */
   quotedCents: number;
   labelFormat: LabelFormat;
+  /** The paper, one the carrier prints in this format (label-options.ts); 4×6 when absent. */
+  labelSize?: LabelSize;
+  /** ZPL's dots per inch; 203 when absent. */
+  labelResolution?: LabelResolution;
   isReturn: boolean;
-  /** The order number, printed as the label's reference. */
+  /** The order number: the stand-in for a missing invoice number, and UPS's shipment description. */
   reference?: string;
+  /**
+   * Printed on the label and sent in the carrier's reference fields: the client's, which fit the carrier, as
+   * label-options.ts checks before it is asked. Absent, the order number (`reference`), clipped to the fields.
+   */
+  references?: string[];
   /**
    * The same key buys the same label: a purchase retried after a crash gets the first label back, never a
    * second one (USPS takes it as X-Idempotency-Key; the simulators derive the label from it).
    */
   idempotencyKey: string;
+}
+
+/** The label's references (PurchaseRequest.references), each cut to the carrier's field where the order number stands in. */
+export function labelReferences(r: Pick<PurchaseRequest, 'reference' | 'references'>, maxLength: number): string[] {
+  const refs = r.references ?? (r.reference?.trim() ? [r.reference.trim()] : []);
+  return refs.map((ref) => ref.slice(0, maxLength).trim());
 }
 
 export interface PurchasedLabel {

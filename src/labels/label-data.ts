@@ -1,6 +1,10 @@
 import type { Address, AnyAddress } from '../schemas/address.ts';
 
 export type LabelFormat = 'pdf' | 'zpl' | 'png';
+/** `letter`: an 8.5×11 sheet with the 4×6 label in its top half, for desktop printers. */
+export type LabelSize = '4x6' | '4x8' | 'letter';
+/** A ZPL label's dots per inch, as the thermal printer prints. */
+export type LabelResolution = 203 | 300;
 
 /**
  * What each format is served as. ZPL has no registered media type; `application/zpl` is what label printers'
@@ -27,8 +31,12 @@ export interface LabelData {
   /** YYYY-MM-DD */
   shipDate: string;
   zone?: string;
-  /** The order number. */
-  reference?: string;
+  /** Printed on the label: the client's references, else the order number. */
+  references: string[];
+  /** 4×6 unless told otherwise; ZPL has no letter sheet and draws it 4×6. */
+  size?: LabelSize;
+  /** ZPL only: 203 unless told otherwise. */
+  resolution?: LabelResolution;
   isReturn: boolean;
   /** Test mode: marked SAMPLE — DO NOT SHIP. */
   sample: boolean;

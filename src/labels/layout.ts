@@ -1,15 +1,23 @@
 import PDFDocument from 'pdfkit';
 import type { AnyAddress } from '../schemas/address.ts';
 import { countryName } from './customs-figures.ts';
-import { abroadCountry, type LabelData } from './label-data.ts';
+import { abroadCountry, type LabelData, type LabelFormat, type LabelSize } from './label-data.ts';
 import { printable } from './printable.ts';
 import { fedexPdf417, trackingCode128, upsMaxiCode, uspsImpb, zip5, type BarcodeSymbol } from './symbols.ts';
 
-// A label as a list of things to draw, in PDF points on a 4×6 in page (288 × 432), top-left origin. The PDF,
-// PNG and ZPL writers all draw this one list, so the three formats cannot disagree.
+// A label as a list of things to draw, in PDF points on a 4×6 in page (288 × 432), top-left origin; a 4×8 label
+// is the same with a tab below, and a letter sheet holds the 4×6 label turned in its top half. The PDF, PNG and ZPL
+// writers all draw these lists, so the three formats cannot disagree.
 
 export const pageWidth = 288;
 export const pageHeight = 432;
+
+/** Each size's page, in points. */
+export const pageSizes: Readonly<Record<LabelSize, { width: number; height: number }>> = {
+  '4x6': { width: pageWidth, height: pageHeight },
+  '4x8': { width: pageWidth, height: 576 },
+  letter: { width: 612, height: 792 },
+};
 
 export interface TextItem {
   kind: 'text';
@@ -160,8 +168,31 @@ function carrierSection(d: LabelData, top: number): LabelItem[] {
   return items;
 }
 
-/** The label of a shipment, item by item. */
-export function layoutLabel(d: LabelData): LabelItem[] {
+/** One reference as today's labels print the order number; several smaller, one a line and numbered. */
+function referenceLines(d: LabelData, y: number): LabelItem[] {
+  const refs = d.references.map((r) => printable(r));
+  if (refs.length === 1) return [{ kind: 'text', x: 8, y, size: 8, text: fit(`REF: ${refs[0]}`, 8, 272) }];
+  return refs.map((r, i) => ({ kind: 'text', x: 8, y: y + i * 8, size: 7, text: fit(`REF ${i + 1}: ${r}`, 7, 272) }));
+}
+
+/** A 4×8 label's last two inches: a tab with the references large enough to read across a warehouse, and the tracking number. */
+function labelTab(d: LabelData, top: number): LabelItem[] {
+  const items: LabelItem[] = [{ kind: 'box', x: 0, y: top, w: pageWidth, h: 1, fill: true }];
+  let y = top + 8;
+  if (d.references.length > 0) {
+    items.push({ kind: 'text', x: 8, y, size: 8, bold: true, text: 'REFERENCES' });
+    y += 12;
+    for (const r of d.references) {
+      items.push({ kind: 'text', x: 8, y, size: 12, bold: true, text: fit(printable(r), 12, 272, true) });
+      y += 16;
+    }
+  }
+  items.push({ kind: 'text', x: 8, y: y + 2, size: 8, text: `${humanTracking(d)}   SHIP DATE ${d.shipDate}` });
+  return items;
+}
+
+/** The label of a shipment, item by item: 4×6, or 4×8 with its tab. */
+export function layoutLabel(d: LabelData, height = pageHeight): LabelItem[] {
   const items: LabelItem[] = [];
   let y = 0;
   if (d.sample) {
@@ -204,13 +235,56 @@ export function layoutLabel(d: LabelData): LabelItem[] {
     y += 62;
     items.push({ kind: 'text', x: 8, y, size: 8, text: `(420) ${d.to.zip!.replace('-', '')}  ${groupsOf(d.trackingNumber, 4)}` });
     y += 12;
-    items.push({ kind: 'barcode', x: 24, y, w: 240, h: 34, symbol: trackingCode128(d) });
-    y += 38;
+    // Short enough to leave the references their three lines above the band.
+    items.push({ kind: 'barcode', x: 24, y, w: 240, h: 24, symbol: trackingCode128(d) });
+    y += 28;
   } else {
     items.push({ kind: 'barcode', x: 14, y, w: 260, h: 70, symbol: trackingCode128(d) });
     y += 76;
   }
-  if (d.reference) items.push({ kind: 'text', x: 8, y, size: 8, text: fit(`REF: ${printable(d.reference)}`, 8, 272) });
-  if (d.sample) items.push(...sampleBand(pageHeight - sampleBandHeight));
+  items.push(...referenceLines(d, y));
+  if (height > pageHeight) items.push(...labelTab(d, pageHeight));
+  if (d.sample) items.push(...sampleBand(height - sampleBandHeight));
   return items;
+}
+
+/** A page to draw: the sheet's own items, and the label's, placed on it by a matrix in points (top-left origin). */
+export interface LabelPage {
+  width: number;
+  height: number;
+  sheet: LabelItem[];
+  label: LabelItem[];
+  /** [a, b, c, d, e, f]: x' = a·x + c·y + e, y' = b·x + d·y + f. */
+  place: readonly [number, number, number, number, number, number];
+}
+
+const letterHalf = pageSizes.letter.height / 2;
+
+/**
+ * The letter sheet: the 4×6 label turned a quarter clockwise (its top to the sheet's right edge) and centred in the
+ * top half, a fold line across the middle, and how to fold it in the bottom half, as desktop printers' labels come.
+ */
+function letterSheet(d: LabelData): LabelPage {
+  const { width } = pageSizes.letter;
+  const x = (width - pageHeight) / 2;
+  const y = (letterHalf - pageWidth) / 2;
+  return {
+    ...pageSizes.letter,
+    sheet: [
+      { kind: 'box', x: 36, y: letterHalf, w: width - 72, h: 0.5, fill: true },
+      { kind: 'text', x: 36, y: letterHalf + 6, size: 8, bold: true, text: 'FOLD HERE' },
+      { kind: 'text', x: 36, y: letterHalf + 24, size: 10, text: 'Fold the sheet along the line, with the label outside, and tape it flat to the largest side of the parcel.' },
+      { kind: 'text', x: 36, y: letterHalf + 40, size: 10, text: 'Keep tape off the barcodes.' },
+    ],
+    label: layoutLabel(d),
+    place: [0, 1, -1, 0, x + pageHeight, y],
+  };
+}
+
+/** What a label of this format draws: ZPL on its label stock (a letter sheet is not ZPL's, so 4×6), the others on the size asked. */
+export function labelPage(d: LabelData, format: LabelFormat): LabelPage {
+  const size = d.size ?? '4x6';
+  if (size === 'letter' && format !== 'zpl') return letterSheet(d);
+  const stock = size === '4x8' ? '4x8' : '4x6';
+  return { ...pageSizes[stock], sheet: [], label: layoutLabel(d, pageSizes[stock].height), place: [1, 0, 0, 1, 0, 0] };
 }

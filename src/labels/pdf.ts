@@ -1,6 +1,6 @@
 import { constants, deflateSync } from 'node:zlib';
 import PDFDocument from 'pdfkit';
-import { pageHeight, pageWidth, type LabelItem } from './layout.ts';
+import type { LabelItem, LabelPage } from './layout.ts';
 import { placement, type Placement } from './place.ts';
 import { vectorBarcode, type VectorBarcode } from './vector-barcodes.ts';
 
@@ -82,29 +82,37 @@ export function drawBarcode(doc: PDFKit.PDFDocument, code: VectorBarcode, at: Pl
   doc.addContent(`q ${at.sx.toFixed(4)} 0 0 ${at.sy.toFixed(4)} ${at.x.toFixed(3)} ${at.y.toFixed(3)} cm /${name} Do Q`);
 }
 
-/** One 4×6 page; barcodes as vector paths, text in the PDF's built-in Helvetica so no font is embedded. */
-export function writePdf(items: LabelItem[], createdAt: Date): Promise<Buffer> {
+function drawItems(doc: PDFKit.PDFDocument, items: LabelItem[]): void {
+  for (const item of items) {
+    if (item.kind === 'box') {
+      if (item.fill) doc.rect(item.x, item.y, item.w, item.h).fill('black');
+      else doc.lineWidth(item.line ?? 1).rect(item.x, item.y, item.w, item.h).stroke('black');
+    } else if (item.kind === 'text') {
+      doc
+        .font(item.bold ? 'Helvetica-Bold' : 'Helvetica')
+        .fontSize(item.size)
+        .fillColor(item.inverse ? 'white' : 'black')
+        .text(item.text, item.x, item.y, { lineBreak: false });
+    } else {
+      const code = vectorBarcode(item.symbol);
+      drawBarcode(doc, code, placement(item, code, 1));
+    }
+  }
+}
+
+/** One page of the label's size; barcodes as vector paths, text in the PDF's built-in Helvetica so no font is embedded. */
+export function writePdf(page: LabelPage, createdAt: Date): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ size: [pageWidth, pageHeight], margin: 0, info: { Title: 'Shipping label', Producer: 'shipd', Creator: 'shipd', CreationDate: createdAt } });
+    const doc = new PDFDocument({ size: [page.width, page.height], margin: 0, info: { Title: 'Shipping label', Producer: 'shipd', Creator: 'shipd', CreationDate: createdAt } });
     const chunks: Buffer[] = [];
     doc.on('data', (c: Buffer) => chunks.push(c));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
-    for (const item of items) {
-      if (item.kind === 'box') {
-        if (item.fill) doc.rect(item.x, item.y, item.w, item.h).fill('black');
-        else doc.lineWidth(item.line ?? 1).rect(item.x, item.y, item.w, item.h).stroke('black');
-      } else if (item.kind === 'text') {
-        doc
-          .font(item.bold ? 'Helvetica-Bold' : 'Helvetica')
-          .fontSize(item.size)
-          .fillColor(item.inverse ? 'white' : 'black')
-          .text(item.text, item.x, item.y, { lineBreak: false });
-      } else {
-        const code = vectorBarcode(item.symbol);
-        drawBarcode(doc, code, placement(item, code, 1));
-      }
-    }
+    drawItems(doc, page.sheet);
+    doc.save();
+    doc.transform(...page.place);
+    drawItems(doc, page.label);
+    doc.restore();
     doc.end();
   });
 }

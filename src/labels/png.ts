@@ -1,10 +1,10 @@
-import { createCanvas, GlobalFonts, type Canvas } from '@napi-rs/canvas';
+import { createCanvas, GlobalFonts, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { bilevelPng } from './bilevel-png.ts';
-import { pageHeight, pageWidth, type LabelItem } from './layout.ts';
+import type { LabelItem, LabelPage } from './layout.ts';
 import { placement } from './place.ts';
 import { vectorBarcode } from './vector-barcodes.ts';
 
-/** Thermal label printers print 203 dots per inch: 812 × 1218 for 4×6. */
+/** Thermal label printers print 203 dots per inch: 812 × 1218 for 4×6 (a letter sheet is drawn at the same). */
 const unit = 203 / 72;
 
 /**
@@ -18,19 +18,30 @@ const family = (() => {
 })();
 
 /**
- * One canvas for every label: allocating and clearing 4 MB of pixels cost 2.5 ms a label, more than drawing it.
- * A label is drawn and read out in one synchronous call, so no two labels ever share it.
+ * One canvas for each page size: allocating and clearing 4 MB of pixels cost 2.5 ms a label, more than drawing it.
+ * A label is drawn and read out in one synchronous call, so no two labels ever share one.
  */
-let shared: Canvas | undefined;
+const shared = new Map<string, Canvas>();
 
 /** The label as a 203 dpi PNG, black on opaque white, drawn from the same items as the PDF. */
-export function writePng(items: LabelItem[]): Buffer {
-  const canvas = (shared ??= createCanvas(Math.round(pageWidth * unit), Math.round(pageHeight * unit)));
+export function writePng(page: LabelPage): Buffer {
+  const width = Math.round(page.width * unit);
+  const height = Math.round(page.height * unit);
+  let canvas = shared.get(`${width}x${height}`);
+  if (!canvas) shared.set(`${width}x${height}`, (canvas = createCanvas(width, height)));
   const ctx = canvas.getContext('2d');
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, canvas.width, canvas.height);
   ctx.textBaseline = 'top';
+  drawItems(ctx, page.sheet);
+  const [a, b, c, d, e, f] = page.place;
+  ctx.setTransform(a, b, c, d, e * unit, f * unit);
+  drawItems(ctx, page.label);
+  return bilevelPng(canvas.data(), canvas.width, canvas.height);
+}
+
+function drawItems(ctx: SKRSContext2D, items: LabelItem[]): void {
   for (const item of items) {
     if (item.kind === 'box') {
       if (item.fill) {
@@ -54,7 +65,7 @@ export function writePng(items: LabelItem[]): Buffer {
       const code = vectorBarcode(item.symbol);
       const at = placement(item, code, unit);
       ctx.save();
-      ctx.setTransform(at.sx, 0, 0, at.sy, at.x, at.y);
+      ctx.transform(at.sx, 0, 0, at.sy, at.x, at.y);
       ctx.fillStyle = '#000000';
       for (let i = 0; i < code.rects.length; i += 4) ctx.fillRect(code.rects[i]!, code.rects[i + 1]!, code.rects[i + 2]!, code.rects[i + 3]!);
       if (code.polygons.length > 0) {
@@ -75,5 +86,4 @@ export function writePng(items: LabelItem[]): Buffer {
       ctx.restore();
     }
   }
-  return bilevelPng(canvas.data(), canvas.width, canvas.height);
 }

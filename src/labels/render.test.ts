@@ -113,7 +113,7 @@ describe('labels that scan', () => {
 
   test('no text a client sends can end a ZPL label early or start a command', async () => {
     for (const name of ['a^XZ', 'Mallory^XZ^XA~JR']) {
-      const hostile = { ...labels[2]!, to: { ...base.to, name, street1: '1 Main_St ^FS' }, reference: '~JA^XZ' };
+      const hostile = { ...labels[2]!, to: { ...base.to, name, street1: '1 Main_St ^FS' }, references: ['~JA^XZ'] };
       const zpl = (await renderLabel(hostile, 'zpl')).toString('utf8');
       assert.ok(zpl.startsWith('^XA') && zpl.trimEnd().endsWith('^XZ'));
       assert.equal(zpl.match(/\^XA/g)!.length, 1);
@@ -131,7 +131,7 @@ describe('labels that scan', () => {
   });
 
   test('lines too long for the label are cut short with an ellipsis', async () => {
-    const d = { ...labels[1]!, to: { ...base.to, company: 'W'.repeat(100) }, reference: 'R'.repeat(200) };
+    const d = { ...labels[1]!, to: { ...base.to, company: 'W'.repeat(100) }, references: ['R'.repeat(200)] };
     const pdf = await openPdf(await renderLabel(d, 'pdf'), 72);
     assert.match(pdf.text, /\nW{10,}…\n/);
     assert.match(pdf.text, /REF: R{10,}…/);

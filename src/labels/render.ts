@@ -1,13 +1,13 @@
 import type { LabelData, LabelFormat } from './label-data.ts';
-import { layoutLabel } from './layout.ts';
+import { labelPage } from './layout.ts';
 import { writePdf } from './pdf.ts';
 import { writePng } from './png.ts';
 import { writeZpl } from './zpl.ts';
 
-/** The label of a shipment in the format asked for. */
+/** The label of a shipment in the format, size and (ZPL) resolution asked for. */
 export async function renderLabel(data: LabelData, format: LabelFormat): Promise<Buffer> {
-  const items = layoutLabel(data);
-  if (format === 'zpl') return Buffer.from(writeZpl(items), 'utf8');
-  if (format === 'png') return writePng(items);
-  return writePdf(items, new Date(`${data.shipDate}T00:00:00Z`));
+  const page = labelPage(data, format);
+  if (format === 'zpl') return Buffer.from(writeZpl(page, data.resolution ?? 203), 'utf8');
+  if (format === 'png') return writePng(page);
+  return writePdf(page, new Date(`${data.shipDate}T00:00:00Z`));
 }

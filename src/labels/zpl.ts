@@ -1,7 +1,8 @@
-import { pageHeight, pageWidth, type BarcodeItem, type LabelItem } from './layout.ts';
+import type { LabelResolution } from './label-data.ts';
+import type { BarcodeItem, LabelPage } from './layout.ts';
 import { vectorBarcode } from './vector-barcodes.ts';
 
-const dots = (pt: number) => Math.round((pt * 203) / 72);
+type Dots = (pt: number) => number;
 
 /**
  * Field data for ^FH: `_`, `^`, `~`, control characters and every non-ASCII byte become `_XX`, so no text a
@@ -26,8 +27,11 @@ function gs1Field(data: string): string {
   return `>;${[...data.matchAll(/\((\d+)\)([^(]*)/g)].map(([, ai, value]) => `>8${ai}${value}`).join('')}`;
 }
 
-/** The printer draws the barcodes itself (^BC, ^BD, ^B7), sharper at its own resolution than any image. */
-function barcode(item: BarcodeItem): string {
+/**
+ * The printer draws the barcodes itself (^BC, ^BD, ^B7), sharper at its own resolution than any image. MaxiCode
+ * has one size whatever the printer; PDF417's module and row heights are given in dots, so they grow with them.
+ */
+function barcode(item: BarcodeItem, dots: Dots): string {
   const x = dots(item.x);
   const y = dots(item.y);
   const h = dots(item.h);
@@ -40,7 +44,7 @@ function barcode(item: BarcodeItem): string {
     // The high-priority message is class of service, country and ZIP; the rest follows the 96 header.
     return `^FO${x},${y}^BD${symbol.mode ?? 2},1,1^FH^FD${zplField(`${cls}${country}${zip}[)>\x1e01\x1d96${rest}`)}^FS`;
   }
-  if (symbol.type === 'pdf417') return `^FO${x},${y}^BY2^B7N,6,5,6^FH^FD${zplField(symbol.data)}^FS`;
+  if (symbol.type === 'pdf417') return `^FO${x},${y}^BY${dots(2 * (72 / 203))}^B7N,${dots(6 * (72 / 203))},5,6^FH^FD${zplField(symbol.data)}^FS`;
   const modules = vectorBarcode(symbol).width;
   const module = Math.max(1, Math.min(4, Math.floor(dots(item.w) / modules)));
   const left = x + Math.max(0, Math.floor((dots(item.w) - modules * module) / 2));
@@ -54,10 +58,11 @@ function barcode(item: BarcodeItem): string {
  */
 const asciiPunctuation = (text: string) => text.replaceAll('—', '-').replaceAll('…', '...');
 
-/** ZPL II for a 4×6 label at 203 dpi. */
-export function writeZpl(items: LabelItem[]): string {
-  const out = ['^XA', '^CI28', `^PW${dots(pageWidth)}`, `^LL${dots(pageHeight)}`, '^LH0,0'];
-  for (const item of items) {
+/** ZPL II for a 4×6 or 4×8 label at the printer's resolution. */
+export function writeZpl(page: LabelPage, dpi: LabelResolution): string {
+  const dots: Dots = (pt) => Math.round((pt * dpi) / 72);
+  const out = ['^XA', '^CI28', `^PW${dots(page.width)}`, `^LL${dots(page.height)}`, '^LH0,0'];
+  for (const item of page.label) {
     if (item.kind === 'box') {
       const w = dots(item.w);
       const h = dots(item.h);
@@ -67,7 +72,7 @@ export function writeZpl(items: LabelItem[]): string {
       const h = dots(item.size);
       out.push(`^FO${dots(item.x)},${dots(item.y)}^A0N,${h},${Math.round(h * 0.9)}${item.inverse ? '^FR' : ''}^FH^FD${zplField(asciiPunctuation(item.text))}^FS`);
     } else {
-      out.push(barcode(item));
+      out.push(barcode(item, dots));
     }
   }
   out.push('^XZ');

@@ -27,7 +27,9 @@ export const shipmentOperations = [
       'An order has at most one active label: another purchase answers 409 `order_already_shipped`. Send an Idempotency-Key: a retry ' +
       'gets the same label, never a second one. An order that crosses a customs border needs its `customs` declaration (400 `customs_required`, ' +
       'fixed with PATCH /orders/{id}), before any carrier is asked; live keys buy abroad through the carriers\' international APIs, ' +
-      'sending the declaration with the label request. A label abroad lists its customs documents in `documents`. Emits `shipment.created` and `order.updated`. **Spends money with live keys.**',
+      'sending the declaration with the label request. A label abroad lists its customs documents in `documents`. `label_size`, ' +
+      "`label_resolution` and `references` say how the label is printed; what the chosen carrier does not print answers 422 " +
+      '`not_supported_by_carrier` with a pointer, before anything is stored or charged. Emits `shipment.created` and `order.updated`. **Spends money with live keys.**',
     body: ShipmentCreate,
     response: Type.Ref(Shipment),
     responseDescription: 'The label bought',
@@ -41,6 +43,7 @@ export const shipmentOperations = [
       'rate_not_for_order',
       'customs_required',
       'country_not_served',
+      'not_supported_by_carrier',
       'no_rate_available',
       'carrier_error',
       'billing_unavailable',
@@ -124,6 +127,7 @@ export const shipmentOperations = [
       'order_already_shipped',
       'customs_required',
       'country_not_served',
+      'not_supported_by_carrier',
       'no_rate_available',
       'carrier_error',
       'billing_unavailable',

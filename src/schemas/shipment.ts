@@ -11,6 +11,39 @@ export const LabelFormatSchema = StringEnum(['pdf', 'zpl', 'png'], {
   default: 'pdf',
 });
 
+export const LabelSizeSchema = StringEnum(['4x6', '4x8', 'letter'], {
+  $id: 'LabelSize',
+  title: 'LabelSize',
+  description:
+    "The label's paper: `4x6` (default) or `4x8` label stock, or `letter`, an 8.5×11 sheet with the 4×6 label in its top half, turned to fit, for desktop printers (PDF and PNG only). " +
+    'Live labels are the carrier\'s own, in the sizes it prints: UPS 4x6 (and 4x8 in ZPL), USPS 4x6, FedEx all three; another is a 422 `not_supported_by_carrier`, in test mode too',
+  default: '4x6',
+});
+
+export const LabelResolutionSchema = Type.Union([Type.Literal(203), Type.Literal(300)], {
+  $id: 'LabelResolution',
+  title: 'LabelResolution',
+  description: "A ZPL label's dots per inch, as your thermal printer prints: 203 (default) or 300 (USPS and FedEx). Only with `label_format: \"zpl\"`",
+  default: 203,
+});
+
+const referencesField = Type.Array(Type.String({ minLength: 1, maxLength: 35, pattern: '\\S', description: 'A PO number, invoice number or any short text' }), {
+  maxItems: 3,
+  description:
+    "Up to 3 references printed on the label and sent in the carrier's reference fields (UPS ReferenceNumber, FedEx customerReferences as customer reference, " +
+    'P.O. number and invoice number in that order, USPS customerReference). Without it, the order number; `[]` prints none. Carriers take fewer or shorter ones: ' +
+    'UPS 2 of 35 characters, FedEx 3 of 30, USPS 3 of 30 (2 abroad); more is a 422 `not_supported_by_carrier` pointing at the reference',
+  examples: [['PO-88213', 'INV-2026-0042']],
+});
+
+/** What shipments and return labels both take of how the label is printed. */
+const labelFields = {
+  label_format: Type.Optional(Type.Ref(LabelFormatSchema, { description: 'The file to print: pdf unless told otherwise' })),
+  label_size: Type.Optional(Type.Ref(LabelSizeSchema, { description: 'The paper: 4x6 unless told otherwise' })),
+  label_resolution: Type.Optional(Type.Ref(LabelResolutionSchema, { description: 'ZPL only: 203 dpi unless told otherwise' })),
+  references: Type.Optional(referencesField),
+};
+
 export const ShipmentCreate = Type.Object(
   {
     order_id: Type.String({ minLength: 1, maxLength: 100, description: 'An incomplete order of yours', examples: [ids.order] }),
@@ -21,7 +54,7 @@ export const ShipmentCreate = Type.Object(
         description: "A rate quoted for this order's addresses and parcel in the last 24 hours. Without it: the order's requested service, else the cheapest rate.",
       }),
     ),
-    label_format: Type.Optional(Type.Ref(LabelFormatSchema, { description: 'The file to print: pdf unless told otherwise' })),
+    ...labelFields,
     ship_date: Type.Optional(
       Type.String({
         ...ShipDateInput,
@@ -38,6 +71,7 @@ export const ShipmentCreate = Type.Object(
     examples: [
       { order_id: ids.order, rate_id: ids.rates[2], label_format: 'pdf' },
       { order_id: ids.order, ship_date: '2026-11-30' },
+      { order_id: ids.order, rate_id: ids.rates[2], label_format: 'zpl', label_size: '4x8', label_resolution: 300, references: ['PO-88213', 'INV-2026-0042'] },
     ],
   },
 );
@@ -45,7 +79,7 @@ export type ShipmentCreate = Static<typeof ShipmentCreate>;
 
 export const ReturnCreate = Type.Object(
   {
-    label_format: Type.Optional(Type.Ref(LabelFormatSchema, { description: 'The file to print: pdf unless told otherwise' })),
+    ...labelFields,
     metadata: Type.Optional(Type.Ref(Metadata, { description: 'Your own keys and values, kept with the return label' })),
   },
   {
@@ -53,7 +87,7 @@ export const ReturnCreate = Type.Object(
     title: 'ReturnCreate',
     description: 'How to make a return label; every field is optional',
     additionalProperties: false,
-    examples: [{ label_format: 'pdf', metadata: { rma: 'RMA-2291' } }],
+    examples: [{ label_format: 'pdf', metadata: { rma: 'RMA-2291' } }, { label_format: 'pdf', label_size: 'letter', references: ['RMA-2291'] }],
   },
 );
 export type ReturnCreate = Static<typeof ReturnCreate>;
@@ -97,6 +131,9 @@ export const Shipment = Type.Object(
       description: 'The label file, fetchable without the API key for 7 days (the token in the URL signs it); GET the shipment again for a fresh one',
     }),
     label_format: Type.Ref(LabelFormatSchema, { description: 'The format label_url serves' }),
+    label_size: Type.Ref(LabelSizeSchema, { description: 'The paper the label was bought for; downloads in PDF and PNG keep it (a ZPL download of a letter label is the 4×6 label)' }),
+    label_resolution: Type.Union([Type.Ref(LabelResolutionSchema), Type.Null()], { description: 'The dots per inch of a ZPL label; null for PDF and PNG' }),
+    references: Type.Array(Type.String(), { description: 'The references printed on the label and sent to the carrier: those asked for, else the order number' }),
     documents: Type.Array(Type.Ref(ShipmentDocument), {
       description:
         "The customs documents the label needs, from its customs declaration; empty for a parcel that crosses no customs border. With a live key, the carrier's own: UPS's and FedEx's commercial invoice; USPS prints its customs form on the label itself, so lists none",

@@ -103,6 +103,7 @@ const categories: Record<UspsScanStage | 'created', string> = {
 const labelBytes: Record<string, (tn: string, zip: string) => Buffer> = {
   PDF: (tn) => Buffer.from(`%PDF-1.7\n% USPS label ${tn}\n1 0 obj << /Type /Page /MediaBox [0 0 288 432] >> endobj\n%%EOF\n`),
   ZPL203DPI: (tn, zip) => Buffer.from(`^XA^FO50,50^BCN,100,Y,N,N^FD420${zip}${tn}^FS^XZ`),
+  ZPL300DPI: (tn, zip) => Buffer.from(`^XA^FO74,74^BCN,148,Y,N,N^FD420${zip}${tn}^FS^XZ`),
   PNG: (tn) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(`USPS label ${tn}`)]),
 };
 

@@ -3,6 +3,7 @@ import { failure, ok, type CarrierResult } from '../carrier.ts';
 import { kilograms } from '../../labels/customs-figures.ts';
 import type { AnyAddress } from '../../schemas/address.ts';
 import type { Customs } from '../../schemas/customs.ts';
+import { customerReferences, labelSpecification } from './ship.ts';
 import { cityMax, contactNames, fedexDate, fedexDimensions, fedexStreetLines, isResidential, rateAddress, usPhone } from './party.ts';
 
 // FedEx Ship API abroad: Shipment-Resource.json (ShipStream/fedex-rest-php-sdk resources/models/.raw/ship/v1, commit
@@ -11,9 +12,6 @@ import { cityMax, contactNames, fedexDate, fedexDimensions, fedexStreetLines, is
 
 /** FedEx's services abroad from the US that shipd sells (catalog.ts). */
 export const fedexServicesAbroad: ReadonlySet<string> = new Set(['FEDEX_INTERNATIONAL_PRIORITY', 'INTERNATIONAL_ECONOMY', 'FEDEX_INTERNATIONAL_CONNECT_PLUS', 'FEDEX_GROUND']);
-
-/** Our label formats as FedEx image and stock types, as at home (ship.ts). */
-const labelSpecs = { pdf: { imageType: 'PDF', labelStockType: 'PAPER_4X6' }, png: { imageType: 'PNG', labelStockType: 'PAPER_4X6' }, zpl: { imageType: 'ZPLII', labelStockType: 'STOCK_4X6' } } as const;
 
 /** CommercialInvoice.shipmentPurpose for each of our purposes. */
 const shipmentPurposes = { sale: 'SOLD', gift: 'GIFT', sample: 'SAMPLE', return: 'REPAIR_AND_RETURN', documents: 'NOT_SOLD', other: 'NOT_SOLD' } as const;
@@ -143,13 +141,13 @@ export function buildShipRequestAbroad(r: AbroadPurchase, accountNumber: string,
       ...(withInvoice
         ? { shippingDocumentSpecification: { shippingDocumentTypes: ['COMMERCIAL_INVOICE'], commercialInvoiceDetail: { documentFormat: { docType: 'PDF', stockType: 'PAPER_LETTER' } } } }
         : {}),
-      labelSpecification: { ...labelSpecs[r.labelFormat], labelFormatType: 'COMMON2D' },
+      labelSpecification: labelSpecification(r),
       totalWeight: Math.ceil(r.parcel.weightLb * 10) / 10,
       requestedPackageLineItems: [
         {
           weight: { units: 'KG', value: kg(r.parcel.weightLb * kgPerPound) },
           ...(dimensions ? { dimensions } : {}),
-          ...(r.reference ? { customerReferences: [{ customerReferenceType: 'CUSTOMER_REFERENCE', value: r.reference.trim().slice(0, 30) }] } : {}),
+          ...customerReferences(r),
         },
       ],
     },

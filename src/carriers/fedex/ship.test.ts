@@ -22,7 +22,7 @@ test('the ship request asks for the label format with its matching stock, inline
   assert.ok(built.ok);
   const body = built.value;
   assert.equal(body.labelResponseOptions, 'LABEL');
-  assert.deepEqual(body.requestedShipment.labelSpecification, { imageType: 'ZPLII', labelStockType: 'STOCK_4X6', labelFormatType: 'COMMON2D' });
+  assert.deepEqual(body.requestedShipment.labelSpecification, { imageType: 'ZPLII', labelStockType: 'STOCK_4X6', labelFormatType: 'COMMON2D', resolution: 203 });
   assert.equal(body.requestedShipment.serviceType, 'FEDEX_2_DAY');
   assert.equal(body.requestedShipment.shipper.contact.phoneNumber, '6155550100');
   // The recipient has no phone: the shipper's stands in.

@@ -1,6 +1,6 @@
 import { currencyOf } from '../live/currency.ts';
-import type { LabelFormat } from '../../labels/label-data.ts';
-import { failure, ok, type CarrierResult, type DomesticPurchaseRequest, type PurchasedLabel, type PurchaseRequest } from '../carrier.ts';
+import type { LabelFormat, LabelSize } from '../../labels/label-data.ts';
+import { failure, labelReferences, ok, type CarrierResult, type DomesticPurchaseRequest, type PurchasedLabel, type PurchaseRequest } from '../carrier.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
 import { cityMax, contactNames, fedexAddress, fedexDate, fedexDimensions, isResidential, usPhone, type FedexAddress } from './party.ts';
 import { labelFormatOf } from '../live/image-kind.ts';
@@ -8,12 +8,37 @@ import type { Address } from '../../schemas/address.ts';
 
 export const shipPath = '/ship/v1/shipments';
 
-/** Our label formats as FedEx image and stock types; the stock must match the image type (carriers.md 4.4). */
-const labelSpecs: Readonly<Record<LabelFormat, { imageType: string; labelStockType: string }>> = {
-  pdf: { imageType: 'PDF', labelStockType: 'PAPER_4X6' },
-  png: { imageType: 'PNG', labelStockType: 'PAPER_4X6' },
-  zpl: { imageType: 'ZPLII', labelStockType: 'STOCK_4X6' },
+const imageTypes: Readonly<Record<LabelFormat, string>> = { pdf: 'PDF', png: 'PNG', zpl: 'ZPLII' };
+/** Sheets for PDF and PNG, rolls for ZPL (carriers.md 4.4); letter is the sheet with the label in its top half. */
+const stockTypes: Readonly<Record<'paper' | 'stock', Readonly<Record<LabelSize, string | undefined>>>> = {
+  paper: { '4x6': 'PAPER_4X6', '4x8': 'PAPER_4X8', letter: 'PAPER_85X11_TOP_HALF_LABEL' },
+  stock: { '4x6': 'STOCK_4X6', '4x8': 'STOCK_4X8', letter: undefined },
 };
+
+/**
+ * labelSpecification for the label asked, at home and abroad: its image and stock types, and for ZPL the printer's
+ * resolution ("203 & 300 … 300 DPI resolution is only allowed for ZPLII image type"). A size FedEx does not print
+ * in the format (letter as ZPL) is refused before FedEx is asked (label-options.ts); 4×6 stands in here.
+ */
+export function labelSpecification(r: Pick<PurchaseRequest, 'labelFormat' | 'labelSize' | 'labelResolution'>) {
+  const stock = stockTypes[r.labelFormat === 'zpl' ? 'stock' : 'paper'];
+  return {
+    imageType: imageTypes[r.labelFormat],
+    labelStockType: stock[r.labelSize ?? '4x6'] ?? stock['4x6']!,
+    labelFormatType: 'COMMON2D',
+    ...(r.labelFormat === 'zpl' ? { resolution: r.labelResolution ?? 203 } : {}),
+  };
+}
+
+/**
+ * The label's references as customerReferences, in the order of their types: FedEx prints each type once, and the
+ * client's references are untyped. 30 characters: FedEx's limit for all but an Express customer reference.
+ */
+const referenceTypes = ['CUSTOMER_REFERENCE', 'P_O_NUMBER', 'INVOICE_NUMBER'] as const;
+export function customerReferences(r: Pick<PurchaseRequest, 'reference' | 'references'>) {
+  const refs = labelReferences(r, 30).slice(0, referenceTypes.length);
+  return refs.length > 0 ? { customerReferences: refs.map((value, i) => ({ customerReferenceType: referenceTypes[i]!, value })) } : {};
+}
 
 /**
  * A printed return label (Shipment-Resource.json ReturnShipmentDetail: "Required to be set to PRINT_RETURN_LABEL for
@@ -50,14 +75,13 @@ function shipBody(request: DomesticPurchaseRequest, accountNumber: string, shipp
       pickupType: 'DROPOFF_AT_FEDEX_LOCATION',
       shippingChargesPayment: { paymentType: 'SENDER' },
       ...(request.isReturn ? { shipmentSpecialServices: printedReturn } : {}),
-      labelSpecification: { ...labelSpecs[request.labelFormat], labelFormatType: 'COMMON2D' },
+      labelSpecification: labelSpecification(request),
       totalWeight: request.parcel.weightLb,
       requestedPackageLineItems: [
         {
           weight: { units: 'LB', value: request.parcel.weightLb },
           ...(dimensions ? { dimensions } : {}),
-          // 30 characters: FedEx's limit for Ground; Express allows 40.
-          ...(request.reference ? { customerReferences: [{ customerReferenceType: 'CUSTOMER_REFERENCE', value: request.reference.trim().slice(0, 30) }] } : {}),
+          ...customerReferences(request),
         },
       ],
     },

@@ -1,5 +1,5 @@
 import { currencyOf } from '../live/currency.ts';
-import { failure, ok, type CarrierResult, type DomesticPurchaseRequest, type PurchaseRequest } from '../carrier.ts';
+import { failure, labelReferences, ok, type CarrierResult, type DomesticPurchaseRequest, type PurchaseRequest } from '../carrier.ts';
 import type { Address } from '../../schemas/address.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
 import { fitAddressLines, upsLines } from './address-lines.ts';
@@ -12,11 +12,29 @@ type UpsImageFormat = 'GIF' | 'ZPL';
 const shipImageFormat = (format: PurchaseRequest['labelFormat']): UpsImageFormat => (format === 'zpl' ? 'ZPL' : 'GIF');
 
 /**
- * The ship call around a Shipment, at home or abroad: the request option and our idempotency key as its reference,
- * negotiated rates asked for, the ship date, and the 4×6 label in the format bought. `packageExtra` goes first in the one Package.
+ * The label's references as ReferenceNumber, without a Code (the client's are untyped): on the Package within the
+ * US or within Puerto Rico, on the Shipment between two UPS countries (Shipping.yaml: the Package's is "Valid if the
+ * origin/destination pair is US/US or PR/PR", the Shipment's "if the origin/destination pair is not US/US or PR/PR").
  */
-export function shipCall(r: Pick<PurchaseRequest, 'labelFormat' | 'idempotencyKey' | 'parcel' | 'reference' | 'shipDate'>, shipment: Record<string, unknown>, packageExtra: Record<string, unknown> = {}): UpsCall {
+function referenceNumbers(r: Pick<PurchaseRequest, 'reference' | 'references' | 'from' | 'to'>): { onPackage: Record<string, unknown>; onShipment: Record<string, unknown> } {
+  const refs = labelReferences(r, 35).map((Value) => ({ Value }));
+  if (refs.length === 0) return { onPackage: {}, onShipment: {} };
+  return crossesUpsCountries(r) ? { onPackage: {}, onShipment: { ReferenceNumber: refs } } : { onPackage: { ReferenceNumber: refs }, onShipment: {} };
+}
+
+/**
+ * The ship call around a Shipment, at home or abroad: the request option and our idempotency key as its reference,
+ * negotiated rates asked for, the label's references and ship date, and the label in the format bought, on the stock asked for
+ * (LabelStockSize Height 6 or 8; UPS's GIF images, which stand in for PDF and PNG, are 4×6 whatever it says).
+ * `packageExtra` goes first in the one Package.
+ */
+export function shipCall(
+  r: Pick<PurchaseRequest, 'labelFormat' | 'labelSize' | 'idempotencyKey' | 'parcel' | 'reference' | 'references' | 'from' | 'to' | 'shipDate'>,
+  shipment: Record<string, unknown>,
+  packageExtra: Record<string, unknown> = {},
+): UpsCall {
   const format = shipImageFormat(r.labelFormat);
+  const references = referenceNumbers(r);
   return {
     path: `/api/shipments/${apiVersion}/ship`,
     body: {
@@ -24,12 +42,13 @@ export function shipCall(r: Pick<PurchaseRequest, 'labelFormat' | 'idempotencyKe
         Request: { RequestOption: 'nonvalidate', TransactionReference: { CustomerContext: r.idempotencyKey } },
         Shipment: {
           ...shipment,
+          ...references.onShipment,
           Package: [
             {
               ...packageExtra,
               Packaging: { Code: '02' },
               ...upsPackageMeasures(r.parcel),
-              ...(r.reference ? { ReferenceNumber: [{ Value: r.reference.slice(0, 35) }] } : {}),
+              ...references.onPackage,
             },
           ],
           ShipmentRatingOptions: { NegotiatedRatesIndicator: '' },
@@ -39,7 +58,7 @@ export function shipCall(r: Pick<PurchaseRequest, 'labelFormat' | 'idempotencyKe
         LabelSpecification: {
           LabelImageFormat: { Code: format },
           ...(format === 'GIF' ? { HTTPUserAgent: 'Mozilla/4.5' } : {}),
-          LabelStockSize: { Height: '6', Width: '4' },
+          LabelStockSize: { Height: format === 'ZPL' && r.labelSize === '4x8' ? '8' : '6', Width: '4' },
         },
       },
     },
@@ -60,7 +79,7 @@ function party(a: Address, lines: string[], markResidential: boolean, attention 
 
 /**
  * The ship request. Unlike Rating it says Packaging and PaymentInformation. Shipping.yaml marks LabelStockSize
- * required; 4×6 is the stock both we and UPS print, and UPS ignores it for GIF.
+ * required, and UPS ignores it for GIF.
  *
  * A return (Shipping.yaml, ReturnService "When this container exists, the shipment is a return shipment") is a
  * Print Return Label: the merchant (`to`) is the Shipper whose account pays and to whom an undeliverable parcel

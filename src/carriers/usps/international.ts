@@ -5,8 +5,8 @@ import { countryName } from '../../labels/customs-figures.ts';
 import type { AnyAddress } from '../../schemas/address.ts';
 import type { ContentsType, Customs } from '../../schemas/customs.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
-import { clipReference, splitAt, splitZip, toUspsAddress, uspsDimensions, uspsStreetsAbroad, ymd } from './fields.ts';
-import { parcelOf, parseLabel } from './ship.ts';
+import { splitAt, splitZip, toUspsAddress, uspsDimensions, uspsStreetsAbroad, ymd } from './fields.ts';
+import { parcelOf, parseLabel, uspsImageType, uspsReferences } from './ship.ts';
 import { includedSurcharges } from '../surcharges.ts';
 import { uspsFees } from './surcharges.ts';
 
@@ -92,7 +92,7 @@ export function buildInternationalLabelRequest(r: AbroadPurchase): CarrierResult
   if (c.items.length > limits.lines) return failure('not_serviced', `A USPS customs form holds at most ${limits.lines} lines; this declaration has ${c.items.length}`);
   if (r.parcel.weightLb > limits.pounds) return failure('parcel_too_large', `USPS international parcels weigh at most ${limits.pounds} lb`);
   return ok({
-    imageInfo: { imageType: r.labelFormat === 'zpl' ? 'ZPL203DPI' : 'PDF', labelType: '4X6LABEL' },
+    imageInfo: { imageType: r.labelFormat === 'zpl' ? uspsImageType(r) : 'PDF', labelType: '4X6LABEL' },
     toAddress: addressAbroad(r.to),
     fromAddress: toUspsAddress(r.from),
     packageDescription: {
@@ -101,7 +101,7 @@ export function buildInternationalLabelRequest(r: AbroadPurchase): CarrierResult
       destinationEntryFacilityType: 'NONE',
       mailingDate: ymd(r.shipDate),
       packageOptions: { nonDeliveryOption: c.non_delivery === 'abandon' ? 'ABANDON' : 'RETURN' },
-      ...(r.reference?.trim() ? { customerReference: [{ referenceNumber: clipReference(r.reference), printReferenceNumber: true }] } : {}),
+      ...uspsReferences(r),
     },
     customsForm: {
       customsContentType: contentTypes[c.contents_type],

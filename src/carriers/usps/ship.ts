@@ -1,5 +1,4 @@
-import { failure, ok, type CarrierResult, type ParcelSpec, type DomesticPurchaseRequest, type PurchasedLabel, type PurchaseRequest } from '../carrier.ts';
-import type { LabelFormat } from '../../labels/label-data.ts';
+import { failure, labelReferences, ok, type CarrierResult, type ParcelSpec, type DomesticPurchaseRequest, type PurchasedLabel, type PurchaseRequest } from '../carrier.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
 import { clipReference, processingCategory, rateIndicator, toUspsAddress, uspsDimensions, ymd } from './fields.ts';
 import { uspsIdempotencyKey } from './idempotency.ts';
@@ -16,8 +15,11 @@ export function labelHeaders(paymentToken: string, purchaseKey: string): Record<
   return { accept: labelAccept, 'x-payment-authorization-token': paymentToken, 'x-idempotency-key': uspsIdempotencyKey(purchaseKey) };
 }
 
-/** Our label formats as `imageInfo.imageType`; USPS offers all three, ZPL at 203 dpi like common thermal printers. */
-const imageTypes: Record<LabelFormat, string> = { pdf: 'PDF', zpl: 'ZPL203DPI', png: 'PNG' };
+/** Our label formats as `imageInfo.imageType`; USPS offers all three, ZPL at 203 or 300 dpi. */
+export function uspsImageType(r: Pick<PurchaseRequest, 'labelFormat' | 'labelResolution'>): string {
+  if (r.labelFormat === 'zpl') return r.labelResolution === 300 ? 'ZPL300DPI' : 'ZPL203DPI';
+  return r.labelFormat === 'png' ? 'PNG' : 'PDF';
+}
 
 /** The parcel as every label operation describes it, priced as the rate search quoted it (rate.ts). */
 export function parcelOf(r: { parcel: ParcelSpec }) {
@@ -31,14 +33,20 @@ export function parcelOf(r: { parcel: ParcelSpec }) {
   };
 }
 
-/** `packageDescription.customerReference[]` is where the spec puts references (DomesticCustomerReference). */
-const references = (r: PurchaseRequest) => (r.reference?.trim() ? { customerReference: [{ referenceNumber: clipReference(r.reference), printReferenceNumber: true }] } : {});
+/**
+ * `packageDescription.customerReference[]` is where the spec puts references (DomesticCustomerReference), each
+ * printed: the label's own, which fit (label-options.ts), else the order number clipped to 30 characters.
+ */
+export function uspsReferences(r: Pick<PurchaseRequest, 'reference' | 'references'>) {
+  const refs = labelReferences(r, 30).map(clipReference);
+  return refs.length > 0 ? { customerReference: refs.map((referenceNumber) => ({ referenceNumber, printReferenceNumber: true })) } : {};
+}
 
 /** `POST /labels/v3/label`: an outbound label (LabelRequest, domestic-labels.yaml 3.9.13). */
 export function buildLabelRequest(r: DomesticPurchaseRequest): Record<string, unknown> {
   return {
     imageInfo: {
-      imageType: imageTypes[r.labelFormat],
+      imageType: uspsImageType(r),
       labelType: '4X6LABEL',
       receiptOption: 'NONE',
       suppressPostage: false,
@@ -52,7 +60,7 @@ export function buildLabelRequest(r: DomesticPurchaseRequest): Record<string, un
       ...parcelOf(r),
       mailingDate: ymd(r.shipDate),
       destinationEntryFacilityType: 'NONE',
-      ...references(r),
+      ...uspsReferences(r),
     },
   };
 }
@@ -67,10 +75,10 @@ export function buildReturnLabelRequest(r: DomesticPurchaseRequest): CarrierResu
   const mailClass = returnClassOf(r.service);
   if (!mailClass) return failure('service_unavailable', `USPS sells no return label for ${r.service}; a USPS return can go by USPS Ground Advantage, Priority Mail or Priority Mail Express`);
   return ok({
-    imageInfo: { imageType: imageTypes[r.labelFormat], labelType: '4X6LABEL', receiptOption: 'NONE' },
+    imageInfo: { imageType: uspsImageType(r), labelType: '4X6LABEL', receiptOption: 'NONE' },
     toAddress: toUspsAddress(r.to),
     fromAddress: toUspsAddress(r.from),
-    packageDescription: { mailClass, ...parcelOf(r), ...references(r) },
+    packageDescription: { mailClass, ...parcelOf(r), ...uspsReferences(r) },
   });
 }
 

@@ -4,11 +4,12 @@ import type { ShipmentsTable } from '../../db/schema.ts';
 import type { LabelData, LabelFormat } from '../../labels/label-data.ts';
 import type { Context } from '../core/context.ts';
 import { ApiError } from '../../kernel/errors.ts';
-import { serviceName, type PurchaseRecord } from '../shipments/shipments.ts';
+import { labelAskOf, serviceName, type PurchaseRecord } from '../shipments/shipments.ts';
 
 /** What the label of this purchase shows. */
 export function labelDataFor(row: ShipmentsTable, trackingNumber: string): LabelData {
   const record: PurchaseRecord = JSON.parse(row.purchase);
+  const ask = labelAskOf(record, row.label_format);
   return {
     carrier: row.carrier as CarrierId,
     serviceCode: row.service,
@@ -20,7 +21,9 @@ export function labelDataFor(row: ShipmentsTable, trackingNumber: string): Label
     ...(record.parcel.dimensionsIn && { dimensionsIn: record.parcel.dimensionsIn }),
     shipDate: record.shipDate.slice(0, 10),
     ...(record.zone !== null && { zone: record.zone }),
-    ...(record.reference !== null && { reference: record.reference }),
+    references: ask.references,
+    size: ask.size,
+    ...(record.labelResolution && { resolution: record.labelResolution }),
     isReturn: row.is_return === 1,
     sample: row.mode === 'test',
   };
@@ -45,7 +48,7 @@ export async function fileBoughtLabel(ctx: Pick<Context, 'db' | 'labels' | 'rend
 
 /**
  * A bought label's file in a format: the stored one, else, for a test label, drawn once and kept. A live label is
- * the carrier's own file, so it is served only as the carrier sold it, or its PNG placed on a 4×6 PDF page: a
+ * the carrier's own file, so it is served only as the carrier sold it, or its PNG placed on a PDF page of its size: a
  * label shipd drew for a live tracking number would not be the carrier's.
  */
 export async function labelBytes(ctx: Pick<Context, 'db' | 'labels' | 'clock' | 'renderer'>, row: ShipmentsTable, format: LabelFormat): Promise<Buffer> {
@@ -60,8 +63,8 @@ export async function labelBytes(ctx: Pick<Context, 'db' | 'labels' | 'clock' | 
 async function carrierFileAs(ctx: Pick<Context, 'db' | 'labels' | 'clock'>, row: ShipmentsTable, format: LabelFormat): Promise<Buffer> {
   const png = format === 'pdf' ? await ctx.labels.get(row.id, 'png') : undefined;
   if (png) {
-    const { mergeLabels } = await import('../../labels/merge.ts');
-    const pdf = await mergeLabels('png', [png]);
+    const [{ mergeLabels }, { pageSizes }] = await Promise.all([import('../../labels/merge.ts'), import('../../labels/layout.ts')]);
+    const pdf = await mergeLabels('png', [png], pageSizes[labelAskOf(JSON.parse(row.purchase), 'png').size]);
     await ctx.labels.put(ctx.db, row.id, 'pdf', pdf, ctx.clock.now().toISOString());
     return pdf;
   }

@@ -2,8 +2,10 @@ import { carrierCatalog } from '../../carriers/catalog.ts';
 import { sql } from 'kysely';
 import type { CarrierId } from '../../config.ts';
 import type { OrdersTable, ShipmentsTable } from '../../db/schema.ts';
-import type { Carrier, PurchasedLabel, Quote } from '../../carriers/carrier.ts';
-import type { LabelFormat } from '../../labels/label-data.ts';
+import type { Carrier, PurchasedLabel, PurchaseRequest, Quote } from '../../carriers/carrier.ts';
+import type { LabelFormat, LabelResolution, LabelSize } from '../../labels/label-data.ts';
+import { labelAskErrors, labelRefusal } from '../../carriers/label-options.ts';
+import { isDomestic } from '../../carriers/carrier.ts';
 import type { Shipment, ShipmentCreate } from '../../schemas/shipment.ts';
 import { requirePaymentMethod } from '../billing/payment-methods.ts';
 import { holdBudgetMs } from '../../payments/stripe.ts';
@@ -22,7 +24,7 @@ import { fileCustomsDocuments } from '../label-files/document-files.ts';
 import { customsFormsFor } from '../../carriers/customs-forms.ts';
 import { crossesCustomsBorder } from '../../carriers/customs-border.ts';
 import { returnEnds } from '../rating/service-area.ts';
-import { ownerOf, serviceName, toShipment, type PurchaseRecord } from './shipments.ts';
+import { labelAskOf, ownerOf, serviceName, toShipment, type PurchaseRecord } from './shipments.ts';
 import { fingerprint, idempotencyTtlMs } from '../core/idempotency.ts';
 import { inTransaction } from '../core/transaction.ts';
 import { shipDay, type ShipDay } from './ship-date.ts';
@@ -123,9 +125,11 @@ async function planFromQuotes(
   selection: Selection,
   only: CarrierId | undefined,
   ship: ShipDay,
+  label: LabelChoice,
 ): Promise<PurchasePlan> {
   const requested = requestedService(order, selection);
-  const chosen = only ? [carriers[only]] : Object.values(carriers);
+  // Only carriers that print the label asked are quoted; the one carrier an order is held to is refused by purchase.
+  const chosen = only ? [carriers[only]] : Object.values(carriers).filter((c) => labelRefusalFor(c, label, isDomestic(inputs)) === null);
   const { quotes, errors } = await quoteAll(ctx, chosen, rateRequest(inputs, ship.at, requested ? [requested.service] : undefined));
   const best = quotes.find(buyable);
   if (!best) {
@@ -143,6 +147,7 @@ function checkPurchasable(order: OrdersTable): void {
 
 /** Buys the order's label: POST /shipments, and each order of a batch. */
 export async function buyLabel(ctx: Context, input: ShipmentCreate, selection: Selection = 'requested'): Promise<Shipment> {
+  const label = labelChoice(input);
   const earlier = ctx.idempotencyKey ? await purchaseByKey(ctx, input.order_id, false, ctx.idempotencyKey, input) : undefined;
   if (earlier) return resumePurchase(ctx, earlier);
 
@@ -150,7 +155,7 @@ export async function buyLabel(ctx: Context, input: ShipmentCreate, selection: S
   checkPurchasable(order);
   const inputs = await orderInputs(ctx.db, ctx, order);
   const access = await carrierAccess(ctx, ctx.principal.accountId, ctx.principal.mode);
-  const rest = { order, inputs, isReturn: false, format: input.label_format, metadata: input.metadata };
+  const rest = { order, inputs, isReturn: false, format: input.label_format, label, metadata: input.metadata };
   if (input.rate_id) {
     const plan = await planFromRate(ctx, inputs, input.rate_id, input.ship_date);
     return purchase(ctx, access.carriers, { ...rest, plan, ...(await paymentFor(ctx, access, plan.carrier)) });
@@ -162,7 +167,7 @@ export async function buyLabel(ctx: Context, input: ShipmentCreate, selection: S
   const only = onlyCarrier(order, inputs, selection);
   if (platform instanceof ApiError && (only ? !access.own.has(only) : access.own.size === 0)) throw platform;
   const candidates = platform instanceof ApiError ? pick(access.carriers, access.own) : access.carriers;
-  const plan = await planFromQuotes(ctx, candidates, inputs, order, selection, only, ship);
+  const plan = await planFromQuotes(ctx, candidates, inputs, order, selection, only, ship, label);
   return purchase(ctx, access.carriers, { ...rest, plan, ...(await paymentFor(ctx, access, plan.carrier)) });
 }
 
@@ -185,6 +190,24 @@ export async function paymentFor(ctx: Context, access: CarrierAccess, carrier: C
   return { payment: 'platform', paymentMethod: await requirePaymentMethod(ctx, ctx.principal.accountId, ctx.principal.mode) };
 }
 
+/** How the label is to be printed, as asked: checked for the rules of the ask itself (400) before anything else. */
+export interface LabelChoice {
+  format: LabelFormat;
+  size: LabelSize;
+  resolution: LabelResolution;
+  /** The client's own; undefined where the order number stands in. */
+  references?: string[];
+}
+
+export function labelChoice(input: { label_format?: LabelFormat; label_size?: LabelSize; label_resolution?: LabelResolution; references?: string[] }): LabelChoice {
+  const errors = labelAskErrors({ format: input.label_format, size: input.label_size, resolution: input.label_resolution });
+  if (errors.length > 0) throw new ApiError('validation_failed', errors.map((e) => `${e.pointer} ${e.detail}`).join('; '), errors.map((e) => ({ in: 'body', ...e })));
+  return { format: input.label_format ?? 'pdf', size: input.label_size ?? '4x6', resolution: input.label_resolution ?? 203, ...(input.references && { references: input.references.map((r) => r.trim()) }) };
+}
+
+const labelRefusalFor = (carrier: Pick<Carrier, 'id' | 'name'>, label: LabelChoice, domestic: boolean) =>
+  labelRefusal(carrier, { format: label.format, size: label.size, resolution: label.resolution, ...(label.references && { references: label.references }) }, !domestic);
+
 export interface PurchaseInput {
   order: OrdersTable;
   inputs: ShipmentInputs;
@@ -194,6 +217,7 @@ export interface PurchaseInput {
   paymentMethod: string | null;
   isReturn: boolean;
   format: LabelFormat | undefined;
+  label: LabelChoice;
   metadata: Record<string, string> | undefined;
 }
 
@@ -202,6 +226,9 @@ interface PurchaseAsk {
   rate_id?: string;
   ship_date?: string;
   label_format?: LabelFormat;
+  label_size?: LabelSize;
+  label_resolution?: LabelResolution;
+  references?: string[];
   metadata?: Record<string, string>;
 }
 
@@ -223,10 +250,14 @@ export async function purchaseByKey(ctx: Context, orderId: string, isReturn: boo
     .orderBy('id', 'desc')
     .executeTakeFirst();
   if (!row) return undefined;
+  const record: PurchaseRecord = JSON.parse(row.purchase);
   const same =
     (ask.rate_id ?? null) === row.rate_id &&
     (ask.ship_date === undefined || ask.ship_date === row.ship_date) &&
     (ask.label_format ?? 'pdf') === row.label_format &&
+    (ask.label_size ?? '4x6') === (record.labelSize ?? '4x6') &&
+    (ask.label_resolution ?? 203) === (record.labelResolution ?? 203) &&
+    fingerprint(ask.references?.map((r) => r.trim()) ?? null) === fingerprint(record.references ?? null) &&
     fingerprint(ask.metadata ?? {}) === fingerprint(JSON.parse(row.metadata));
   if (!same) throw new ApiError('idempotency_key_reused', `This Idempotency-Key already started the purchase ${row.id} with a different request; use a new key for a new request`);
   return row;
@@ -252,6 +283,9 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
   const now = ctx.clock.now();
   const at = now.toISOString();
   const ends = p.isReturn ? returnEnds(p.inputs, p.order.id) : p.inputs;
+  const carrier = carriers[p.plan.carrier];
+  const refused = labelRefusalFor(carrier, p.label, isDomestic(ends));
+  if (refused) throw new ApiError('not_supported_by_carrier', refused.detail, [{ in: 'body', ...refused }]);
   const parcel = rateRequest(p.inputs, now).parcel;
   const record: PurchaseRecord = {
     from: ends.from,
@@ -261,6 +295,9 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
     zone: p.plan.zone,
     estimatedDeliveryDate: p.plan.estimatedDeliveryDate,
     reference: p.order.order_number,
+    ...(p.label.references && { references: p.label.references }),
+    labelSize: p.label.size,
+    labelResolution: p.label.resolution,
     customs: p.inputs.customs,
     ...(p.inputs.goodsValue && { goodsValue: p.inputs.goodsValue }),
     // Test mode draws the customs documents a parcel crossing a customs border needs (a declaration kept on a domestic
@@ -314,7 +351,7 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
     if (card) await openCardCharge(trx, row, card);
   });
   await holdPostage(ctx, row);
-  return buyAndComplete(ctx, carriers[p.plan.carrier], row);
+  return buyAndComplete(ctx, carrier, row);
 }
 
 /** Live platform postage is held on the card before the carrier is asked: a card that will not pay buys nothing. */
@@ -337,8 +374,9 @@ async function failPurchase(ctx: Context, row: ShipmentsTable, detail: string, s
   if (isCardBilled(row)) await settleCardChargeNow(ctx, row.id);
 }
 
-function purchaseRequest(row: ShipmentsTable) {
+function purchaseRequest(row: ShipmentsTable): PurchaseRequest {
   const record: PurchaseRecord = JSON.parse(row.purchase);
+  const label = labelAskOf(record, row.label_format);
   return {
     from: record.from,
     to: record.to,
@@ -348,6 +386,9 @@ function purchaseRequest(row: ShipmentsTable) {
     quotedCents: row.quoted_cents,
     labelFormat: row.label_format,
     isReturn: row.is_return === 1,
+    labelSize: label.size,
+    labelResolution: label.resolution ?? 203,
+    references: label.references,
     ...(record.reference !== null && { reference: record.reference }),
     ...(record.customs && { customs: record.customs }),
     ...(record.goodsValue && { goodsValue: record.goodsValue }),

@@ -4,7 +4,7 @@ import { carrierAccess } from '../carrier-accounts/carrier-access.ts';
 import type { Context } from '../core/context.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { ownOrderRow } from '../orders/orders.ts';
-import { buyable, paymentFor, purchase, purchaseByKey, resumePurchase, type PurchasePlan } from './purchase.ts';
+import { buyable, labelChoice, paymentFor, purchase, purchaseByKey, resumePurchase, type PurchasePlan } from './purchase.ts';
 import { orderInputs, quoteAll, rateRequest, usdCents } from '../rating/rating.ts';
 import { returnEnds } from '../rating/service-area.ts';
 import { currentShipmentRow } from './shipments.ts';
@@ -14,6 +14,7 @@ import { currentShipmentRow } from './shipments.ts';
  * service when the carrier offers it for the way back, else its cheapest. POST /shipments/{order_id}/return.
  */
 export async function createReturnLabel(ctx: Context, orderId: string, input: ReturnCreate): Promise<Shipment> {
+  const label = labelChoice(input);
   const earlier = ctx.idempotencyKey ? await purchaseByKey(ctx, orderId, true, ctx.idempotencyKey, input) : undefined;
   if (earlier) return resumePurchase(ctx, earlier);
 
@@ -41,5 +42,5 @@ export async function createReturnLabel(ctx: Context, orderId: string, input: Re
     // The customer sends it when they will, from wherever they are (abroad, perhaps): dated the day it is made, in UTC.
     ship: { day: now.toISOString().slice(0, 10), at: now },
   };
-  return purchase(ctx, carriers, { order, inputs, plan, ...payment, isReturn: true, format: input.label_format, metadata: input.metadata });
+  return purchase(ctx, carriers, { order, inputs, plan, ...payment, isReturn: true, format: input.label_format, label, metadata: input.metadata });
 }

@@ -6,6 +6,7 @@ import type { ParcelSpec } from '../../carriers/carrier.ts';
 import type { Address, AnyAddress } from '../../schemas/address.ts';
 import type { Customs } from '../../schemas/customs.ts';
 import type { CustomsDocumentType } from '../../labels/customs-data.ts';
+import type { LabelResolution, LabelSize } from '../../labels/label-data.ts';
 import type { Shipment } from '../../schemas/shipment.ts';
 import type { Context } from '../core/context.ts';
 import { ApiError } from '../../kernel/errors.ts';
@@ -29,13 +30,28 @@ export interface PurchaseRecord {
   zone: string | null;
   /** YYYY-MM-DD, as quoted. */
   estimatedDeliveryDate: string | null;
+  /** The order number: what the label's reference was before clients gave their own, and the invoice number's stand-in. */
   reference: string | null;
+  /** The references the client asked for; absent where the order number stands in (and on purchases before them). */
+  references?: string[];
+  /** Absent on purchases before sizes: 4×6, at 203 dpi. */
+  labelSize?: LabelSize;
+  labelResolution?: LabelResolution;
   /** The checked customs declaration; absent on purchases recorded before declarations existed. */
   customs?: Customs | null;
   /** What the order's line items were worth (RateRequest.goodsValue); absent when they state none. */
   goodsValue?: { amount: string; currency: string };
   /** The label's customs documents, each kept beside it: drawn by shipd (customsFormsFor) or printed by the live carrier. */
   documents?: CustomsDocumentType[];
+}
+
+/** The label's size, resolution and references as bought, with the defaults of purchases recorded before them. */
+export function labelAskOf(record: PurchaseRecord, format: string): { size: LabelSize; resolution: LabelResolution | null; references: string[] } {
+  return {
+    size: record.labelSize ?? '4x6',
+    resolution: format === 'zpl' ? (record.labelResolution ?? 203) : null,
+    references: record.references ?? (record.reference !== null ? [record.reference] : []),
+  };
 }
 
 /** Events belong to the key that made the shipment, whoever (a request, a job) reports on it. */
@@ -56,6 +72,8 @@ export function labelUrl(ctx: Pick<Context, 'config' | 'clock'>, shipmentId: str
 }
 
 export function toShipment(ctx: Pick<Context, 'config' | 'clock'>, row: ShipmentsTable): Shipment {
+  const record = JSON.parse(row.purchase) as PurchaseRecord;
+  const ask = labelAskOf(record, row.label_format);
   return {
     id: row.id,
     object: 'shipment',
@@ -67,7 +85,10 @@ export function toShipment(ctx: Pick<Context, 'config' | 'clock'>, row: Shipment
     tracking_number: row.tracking_number!,
     label_url: labelUrl(ctx, row.id, row.label_format),
     label_format: row.label_format,
-    documents: ((JSON.parse(row.purchase) as PurchaseRecord).documents ?? []).map((type) => ({ type, format: 'pdf', url: labelUrl(ctx, row.id, `${type}.pdf`) })),
+    label_size: ask.size,
+    label_resolution: ask.resolution,
+    references: ask.references,
+    documents: (record.documents ?? []).map((type) => ({ type, format: 'pdf', url: labelUrl(ctx, row.id, `${type}.pdf`) })),
     postage: money(row.postage_cents ?? row.quoted_cents),
     payment: row.payment,
     rate_id: row.rate_id,

@@ -152,11 +152,13 @@ const labelSpecification = closed(
     labelOrder: strings(['SHIPPING_LABEL_FIRST', 'SHIPPING_LABEL_LAST']),
     labelRotation: strings(['LEFT', 'RIGHT', 'UPSIDE_DOWN', 'NONE']),
     labelPrintingOrientation: strings(['BOTTOM_EDGE_OF_TEXT_FIRST', 'TOP_EDGE_OF_TEXT_FIRST']),
-    resolution: Type.Integer(),
+    // "Valid values are 203 & 300 … 300 DPI resolution is only allowed for ZPLII image type."
+    resolution: Type.Union([Type.Literal(203), Type.Literal(300)]),
   },
   {
     required: ['imageType', 'labelStockType'],
     allOf: [
+      { if: { required: ['resolution'], properties: { resolution: { const: 300 } } }, then: { properties: { imageType: { const: 'ZPLII' } } } },
       { if: { required: ['imageType'], properties: { imageType: { enum: ['ZPLII', 'EPL2'] } } }, then: { properties: { labelStockType: { pattern: '^STOCK_' } } } },
       { if: { required: ['imageType'], properties: { imageType: { enum: ['PDF', 'PNG'] } } }, then: { properties: { labelStockType: { pattern: '^PAPER_' } } } },
     ],

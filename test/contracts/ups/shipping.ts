@@ -69,7 +69,8 @@ const pkg = container({
     }),
   ),
   PackageWeight: Type.Optional(container({ UnitOfMeasurement: unit(['LBS', 'KGS', 'OZS']), Weight: Type.String({ minLength: 1, maxLength: 5, pattern: '^\\d+(\\.\\d+)?$' }) })),
-  ReferenceNumber: Type.Optional(Type.Array(container({ Code: Type.Optional(text(2)), Value: text(35) }))),
+  // Package_ReferenceNumber: "maximum: 5" occurrences, Value 1 to 35.
+  ReferenceNumber: Type.Optional(Type.Array(container({ Code: Type.Optional(text(2)), Value: text(35) }), { maxItems: 5 })),
 });
 
 /**
@@ -197,8 +198,21 @@ const puertoRicoRules = {
   ],
 };
 
+/**
+ * References: the Package's ReferenceNumber is "Valid if the origin/destination pair is US/US or PR/PR", the
+ * Shipment's (Shipment_ReferenceNumber, Code of 2) "Valid if the origin/destination pair is not US/US or PR/PR".
+ */
+const sameUpsCountry = { anyOf: [{ allOf: [countryOfParty('ShipFrom', 'US'), countryOfParty('ShipTo', 'US')] }, { allOf: [countryOfParty('ShipFrom', 'PR'), countryOfParty('ShipTo', 'PR')] }] };
+const referenceRules = {
+  allOf: [
+    { if: sameUpsCountry, then: { not: { required: ['ReferenceNumber'] } } },
+    { if: { not: sameUpsCountry }, then: { properties: { Package: { items: { not: { required: ['ReferenceNumber'] } } } } } },
+  ],
+};
+
 const shipment = container({
   Description: Type.Optional(text(50)),
+  ReferenceNumber: Type.Optional(Type.Array(container({ Code: Type.Optional(text(2, 2)), Value: text(35) }))),
   ReturnService: Type.Optional(container({ Code: oneOf(shipReturnServiceCodes), Description: Type.Optional(text(35)) })),
   Shipper: party({ ShipperNumber: accountNumber }),
   ShipTo: party({}, { ResidentialAddressIndicator: Type.Optional(indicator) }),
@@ -213,7 +227,7 @@ const shipment = container({
   ShipmentRatingOptions: Type.Optional(container({ NegotiatedRatesIndicator: Type.Optional(indicator) })),
   // ShipmentRequest_Shipment.ShipmentDate: "up to 7 days in the future with current date as day zero. Format: YYYYMMDD", 8 characters.
   ShipmentDate: Type.Optional(Type.String({ pattern: '^\\d{8}$' })),
-}, { allOf: [returnRules, abroadRules, puertoRicoRules] });
+}, { allOf: [returnRules, abroadRules, puertoRicoRules, referenceRules] });
 
 export const shipRequestBody = container({
   ShipmentRequest: container({
