@@ -4,8 +4,10 @@ import type { Surcharge } from '../surcharges.ts';
 
 /**
  * UPS's accessorial codes (ItemizedCharges.Code, three digits) for the surcharges shipd names. Rating.yaml
- * (UPS-API/api-documentation, commit e6f36df, read 2026-11-27) gives the field without its list of values; these are
- * the codes of UPS's rating guide's accessorial list for the charges a parcel draws by itself.
+ * (UPS-API/api-documentation, commit e6f36df, read 2026-11-27) gives the field without its list of values, and no
+ * stored UPS document lists them: 375 "Fuel Surcharge" is as a recorded UPS rate answer names it; 100, 270 and 376 are
+ * the codes UPS answers are known to use, not checked against a UPS list. A charge whose code is not here, or is
+ * another than believed, is still read by its Description below.
  */
 const byCode: Readonly<Record<string, SurchargeType>> = {
   '100': 'additional_handling',
