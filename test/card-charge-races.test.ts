@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { startServer, type TestServer } from './harness.ts';
 import { austin, orderBody } from './fixtures.ts';
 import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
-import { saveCard, startBilling } from './live-billing.ts';
+import { payingLiveKey, startBilling } from './live-billing.ts';
 import { settleCardCharges } from '../src/domain/billing/card-charges.ts';
 import { pendingStaleMs, reconcilePending } from '../src/domain/shipments/purchase.ts';
 import { serviceContext } from '../src/services.ts';
@@ -30,14 +30,9 @@ after(async () => {
 const calls = (path: RegExp) => stripe.calls.filter((c) => c.method === 'POST' && path.test(c.path)).length;
 const quiet = { info() {}, error() {} };
 
-async function liveKey(): Promise<string> {
-  const account = await server.account();
-  await saveCard(server, account);
-  return (await server.key(account, 'live')).secret;
-}
 
 test('a label voided while its capture is answered late: the capture, recorded after the void, is refunded', { timeout: 90_000 }, async () => {
-  const key = await liveKey();
+  const key = await payingLiveKey(server);
   const order = await server.request('POST', '/orders', { key, body: orderBody({ requested_service: { carrier: 'usps', service: 'PRIORITY_MAIL' } }) });
   assert.equal(order.status, 201, order.text);
 
@@ -74,7 +69,7 @@ test('a label voided while its capture is answered late: the capture, recorded a
 });
 
 test('a hold Stripe answers only after the reconcile job gave its UPS purchase up: UPS is not asked, the hold is let go of', { timeout: 90_000 }, async () => {
-  const key = await liveKey();
+  const key = await payingLiveKey(server);
   const order = await server.request('POST', '/orders', { key, body: orderBody({ ship_from: { ...austin, phone: '512-555-0100' }, requested_service: { carrier: 'ups', service: '03' } }) });
   assert.equal(order.status, 201, order.text);
   const upsShips = () => fakes.ups.calls.filter((c) => c.method === 'POST' && /\/ship$/.test(c.path)).length;

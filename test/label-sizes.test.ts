@@ -5,7 +5,7 @@ import { austin, orderBody } from './fixtures.ts';
 import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 import { decodePng, openPdf } from './barcodes.ts';
 import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
-import { saveCard, startBilling } from './live-billing.ts';
+import { payingLiveKey, startBilling } from './live-billing.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
@@ -159,9 +159,7 @@ describe('label sizes and references with live keys (fake carrier servers)', () 
     billing = await startBilling();
     fakes = await startCarrierFakes();
     server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), ...billing.env } });
-    const account = await server.account();
-    await saveCard(server, account);
-    key = (await server.key(account, 'live')).secret;
+    key = await payingLiveKey(server);
   });
   after(async () => {
     await server.close();

@@ -23,3 +23,10 @@ export async function saveCard(server: TestServer, account: string, card = 'pm_c
   const saved = await saveLiveCard({ db: server.services.database.db, clock: server.clock, config: server.config }, account, card);
   return saved.paymentMethod;
 }
+
+/** A live key of a new account whose card pays: what a live test buys labels with. */
+export async function payingLiveKey(server: TestServer): Promise<string> {
+  const account = await server.account();
+  await saveCard(server, account);
+  return (await server.key(account, 'live')).secret;
+}

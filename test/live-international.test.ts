@@ -5,7 +5,7 @@ import { austin, orderBody } from './fixtures.ts';
 import { upsFakeCredentials } from './fakes/ups.ts';
 import { fakeUspsCredentials } from './fakes/usps.ts';
 import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
-import { saveCard, startBilling } from './live-billing.ts';
+import { payingLiveKey, startBilling } from './live-billing.ts';
 import { isValidTrackingNumber } from '../src/carriers/tracking-numbers.ts';
 
 // Live keys ship abroad through the live adapters: an order to London rated by the three fake carriers, a label
@@ -43,9 +43,7 @@ describe('live keys ship abroad through the carriers (fake carrier servers over 
   let key: string;
   before(async () => {
     server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), ...billing.env, SHIPD_LOG_LEVEL: 'debug' } });
-    const account = await server.account();
-    await saveCard(server, account);
-    key = (await server.key(account, 'live')).secret;
+    key = await payingLiveKey(server);
   });
   after(() => server.close());
 

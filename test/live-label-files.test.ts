@@ -4,7 +4,7 @@ import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { startServer, type TestServer } from './harness.ts';
 import { austin, orderBody } from './fixtures.ts';
 import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
-import { saveCard, startBilling } from './live-billing.ts';
+import { payingLiveKey, startBilling } from './live-billing.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
@@ -16,9 +16,7 @@ const billing = await startBilling();
 before(async () => {
   fakes = await startCarrierFakes();
   server = await startServer({ env: { ...fakes.env(['ups']), ...billing.env } });
-  const account = await server.account();
-  await saveCard(server, account);
-  key = (await server.key(account, 'live')).secret;
+  key = await payingLiveKey(server);
 });
 after(async () => {
   await server.close();

@@ -4,7 +4,7 @@ import { problem, startServer, type TestServer } from './harness.ts';
 import { austin, orderBody } from './fixtures.ts';
 import { openPdf } from './barcodes.ts';
 import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
-import { saveCard, startBilling } from './live-billing.ts';
+import { payingLiveKey, startBilling } from './live-billing.ts';
 import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 import { addDays, localToday } from '../src/domain/shipments/ship-date.ts';
 import { estimatedDeliveryDate } from '../src/carriers/sim/transit.ts';
@@ -152,9 +152,7 @@ describe('ship_date with live keys: each carrier gets the day in its own field',
     fakes = await startCarrierFakes();
     billing.started = await startBilling();
     server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), ...billing.started.env } });
-    const account = await server.account();
-    await saveCard(server, account);
-    key = (await server.key(account, 'live')).secret;
+    key = await payingLiveKey(server);
   });
   after(async () => {
     await server.close();

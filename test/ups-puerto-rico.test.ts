@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startServer, type TestServer } from './harness.ts';
 import { austin, orderBody } from './fixtures.ts';
 import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
-import { saveCard, startBilling } from './live-billing.ts';
+import { payingLiveKey, startBilling } from './live-billing.ts';
 import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 
 // Puerto Rico stays country US, state PR in shipd's API; UPS sees it as a country of its own, so a UPS shipment
@@ -81,9 +81,7 @@ describe('UPS to Puerto Rico with live keys (fake UPS over HTTP)', () => {
   before(async () => {
     fakes = await startCarrierFakes();
     server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), ...billing.env } });
-    const account = await server.account();
-    await saveCard(server, account);
-    key = (await server.key(account, 'live')).secret;
+    key = await payingLiveKey(server);
   });
   after(async () => {
     await server.close();
