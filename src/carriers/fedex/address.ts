@@ -2,7 +2,7 @@ import type { Address, AnyAddress } from '../../schemas/address.ts';
 import { countryOf } from '../abroad.ts';
 import { failure, ok, type AddressCheck, type CarrierResult } from '../carrier.ts';
 import { asArray, asString, at } from '../live/lenient.ts';
-import { fedexAddress, fedexStreetLines, type FedexAddress } from './party.ts';
+import { fedexAddress, fedexStreetLines, placeAbroad, type FedexAddress } from './party.ts';
 
 export const addressPath = '/address/v1/addresses/resolve';
 
@@ -17,15 +17,11 @@ export function buildAddressRequest(address: Address): CarrierResult<{ addresses
  * An address in another country, as the same document's Address takes it: streetLines, city and postalCode
  * required, the state or province where the country has a code of at most two letters.
  */
-export function buildAddressRequestAbroad(a: AnyAddress): CarrierResult<{ addressesToValidate: { address: Omit<FedexAddress, 'stateOrProvinceCode'> & { stateOrProvinceCode?: string } }[] }> {
-  const country = countryOf(a);
-  if (!a.zip?.trim()) return failure('not_serviced', `FedEx's address check needs a postal code, which addresses in ${country} do not have`);
+export function buildAddressRequestAbroad(a: AnyAddress): CarrierResult<{ addressesToValidate: { address: ReturnType<typeof placeAbroad> & { streetLines: string[] } }[] }> {
+  if (!a.zip?.trim()) return failure('not_serviced', `FedEx's address check needs a postal code, which addresses in ${countryOf(a)} do not have`);
   const streetLines = fedexStreetLines(a);
   if (!streetLines) return failure('address_invalid', 'FedEx takes at most 3 street lines of 35 characters');
-  const state = a.state?.trim().toUpperCase();
-  return ok({
-    addressesToValidate: [{ address: { streetLines, city: a.city.trim(), ...(state && state.length <= 2 && { stateOrProvinceCode: state }), postalCode: a.zip.trim().toUpperCase(), countryCode: country } }],
-  });
+  return ok({ addressesToValidate: [{ address: { streetLines, ...placeAbroad(a) } }] });
 }
 
 /** The spec types attributes as booleans; clients in the wild see strings ("true"), so both are read (carriers.md 4.7). */

@@ -4,7 +4,7 @@ import { kilograms } from '../../labels/customs-figures.ts';
 import type { AnyAddress } from '../../schemas/address.ts';
 import type { Customs } from '../../schemas/customs.ts';
 import { customerReferences, labelSpecification } from './ship.ts';
-import { cityMax, contactNames, fedexDate, fedexDimensions, fedexStreetLines, isResidential, rateAddress, usPhone } from './party.ts';
+import { cityMax, contactNames, fedexDate, fedexDimensions, fedexStreetLines, isResidential, placeAbroad, rateAddress, usPhone } from './party.ts';
 
 // FedEx Ship API abroad: Shipment-Resource.json (ShipStream/fedex-rest-php-sdk resources/models/.raw/ship/v1, commit
 // bc94dcd2c7254f105842125a3eb671c3f614d072, 2025-10-17), CustomsClearanceDetail, Commodity, CommercialInvoice,
@@ -161,7 +161,6 @@ export function buildShipRequestAbroad(r: AbroadPurchase, accountNumber: string,
  * countries" (Hong Kong, the United Arab Emirates…), whose addresses the checks before let go without one.
  */
 export function buildRateRequestAbroad(r: AbroadShipment, accountNumber: string): CarrierResult<Record<string, unknown>> {
-  const state = r.to.state?.trim().toUpperCase();
   const dimensions = fedexDimensions(r.parcel.dimensionsIn);
   const purpose = purposes[r.customs.contents_type];
   return ok({
@@ -170,13 +169,7 @@ export function buildRateRequestAbroad(r: AbroadShipment, accountNumber: string)
     requestedShipment: {
       shipper: { address: rateAddress(r.from, isResidential(r.from)) },
       recipient: {
-        address: {
-          city: r.to.city.trim(),
-          ...(state && state.length <= 2 ? { stateOrProvinceCode: state } : {}),
-          ...(r.to.zip ? { postalCode: r.to.zip.trim().toUpperCase().slice(0, 10) } : {}),
-          countryCode: countryOf(r.to),
-          residential: isResidential(r.to),
-        },
+        address: { ...placeAbroad(r.to), residential: isResidential(r.to) },
       },
       pickupType: 'DROPOFF_AT_FEDEX_LOCATION',
       packagingType: 'YOUR_PACKAGING',

@@ -62,6 +62,20 @@ export function fedexAddress(a: Address, residential?: boolean): CarrierResult<F
   });
 }
 
+/**
+ * Where an address abroad is, as FedEx's rate and address documents take it: the state or province only as a code of
+ * at most two letters, the postal code (at most 10 characters) only where the country has them.
+ */
+export function placeAbroad(a: AnyAddress): { city: string; stateOrProvinceCode?: string; postalCode?: string; countryCode: string } {
+  const state = a.state?.trim().toUpperCase();
+  return {
+    city: a.city.trim(),
+    ...(state && state.length <= 2 ? { stateOrProvinceCode: state } : {}),
+    ...(a.zip ? { postalCode: a.zip.trim().toUpperCase().slice(0, 10) } : {}),
+    countryCode: (a.country ?? 'US').toUpperCase(),
+  };
+}
+
 /** The rate API's address: its RateAddress has no street lines, as a rate depends on the postal code and the residential flag. */
 export function rateAddress(a: Address, residential: boolean) {
   return { city: a.city.trim(), stateOrProvinceCode: a.state.toUpperCase(), postalCode: a.zip, countryCode: a.country ?? 'US', residential };
