@@ -208,6 +208,45 @@ describe('batches', () => {
     assert.equal(pdf.pages, 2);
   });
 
+  test('label_size, label_resolution and ship_date apply to every label; PNG letter labels merge onto letter pages', async () => {
+    const orders = await inParallel(2, 8, () => newOrder());
+    const monday = new Date(server.clock.now().getTime() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const created = await server.request('POST', '/batches', { key, body: { order_ids: orders.map((o) => o.id), selection: 'cheapest', label_format: 'png', label_size: 'letter', ship_date: monday } });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual([created.body.label_size, created.body.label_resolution, created.body.ship_date], ['letter', null, monday]);
+    const batch = await finished(created.body.id);
+    assert.equal(batch.counts.purchased, 2, JSON.stringify(batch.results));
+    for (const r of batch.results) {
+      const shipment = (await server.request('GET', `/shipments/${r.shipment_id}`, { key })).body;
+      // Only FedEx prints letter sheets, so the cheapest rate that can be bought is FedEx's.
+      assert.deepEqual([shipment.carrier, shipment.label_size, shipment.ship_date], ['fedex', 'letter', monday]);
+    }
+    const pdf = await openPdf(Buffer.from(await (await fetch(at(server.url, batch.label_url))).arrayBuffer()), 72);
+    assert.deepEqual([pdf.pages, pdf.width, pdf.height], [2, 612, 792]);
+
+    const zpl = await server.request('POST', '/batches', { key, body: { order_ids: [(await newOrder()).id], label_format: 'zpl', label_size: '4x8', label_resolution: 300, selection: 'cheapest' } });
+    const zplBatch = await finished(zpl.body.id);
+    assert.deepEqual([zplBatch.label_size, zplBatch.label_resolution, zplBatch.ship_date], ['4x8', 300, null]);
+    const label = (await server.request('GET', `/shipments/${zplBatch.results[0].shipment_id}`, { key })).body;
+    assert.deepEqual([label.label_size, label.label_resolution], ['4x8', 300]);
+  });
+
+  test('a ship date past or too far ahead everywhere, or a size ZPL has not, is refused before anything is written', async () => {
+    const order = await newOrder();
+    const day = (days: number) => new Date(server.clock.now().getTime() + days * 86_400_000).toISOString().slice(0, 10);
+    for (const [body, code, pointer] of [
+      [{ ship_date: day(-2) }, 'ship_date_out_of_range', '/ship_date'],
+      [{ ship_date: day(9) }, 'ship_date_out_of_range', '/ship_date'],
+      [{ label_format: 'zpl', label_size: 'letter' }, 'validation_failed', '/label_size'],
+      [{ label_format: 'pdf', label_resolution: 300 }, 'validation_failed', '/label_resolution'],
+    ] as const) {
+      const res = await server.request('POST', '/batches', { key, body: { order_ids: [order.id], ...body } });
+      assert.equal(problem(res, 400, code).errors[0].pointer, pointer, res.text);
+    }
+    const list = await server.request('GET', '/batches?limit=100', { key });
+    assert.ok(!list.body.data.some((b: Json) => b.ship_date === day(-2) || b.ship_date === day(9)), 'nothing was stored');
+  });
+
   test('a batch whose orders all fail completes with no file', async () => {
     const created = await server.request('POST', '/batches', { key, body: { order_ids: [newId('ord')] } });
     const batch = await finished(created.body.id);

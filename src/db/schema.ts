@@ -320,6 +320,10 @@ export interface BatchesTable {
   status: BatchStatus;
   selection: 'cheapest' | 'requested';
   label_format: 'pdf' | 'zpl' | 'png';
+  /** YYYY-MM-DD every label ships on; null: the day each is bought. */
+  ship_date: string | null;
+  label_size: '4x6' | '4x8' | 'letter';
+  label_resolution: 203 | 300;
   total: number;
   purchased: number;
   failed: number;

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ListOf, StringEnum, timestamp, timestampOrNull } from './common.ts';
+import { ListOf, ShipDateInput, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { listQueryFields } from './list.ts';
 import { Metadata } from './order.ts';
-import { LabelFormatSchema } from './shipment.ts';
+import { LabelFormatSchema, LabelResolutionSchema, LabelSizeSchema } from './shipment.ts';
 import { batch, ids } from './examples.ts';
 
 export const batchLimit = 500;
@@ -23,6 +23,15 @@ export const BatchCreate = Type.Object(
     }),
     selection: Type.Optional(Type.Ref(BatchSelection, { description: 'Which rate to buy for each order: `requested` unless told otherwise' })),
     label_format: Type.Optional(Type.Ref(LabelFormatSchema, { description: 'The format of every label: pdf unless told otherwise' })),
+    label_size: Type.Optional(Type.Ref(LabelSizeSchema, { description: "Every label's paper: 4x6 unless told otherwise. An order whose carrier does not print it fails with 422 `not_supported_by_carrier` in its result; without a requested service, only carriers that print it are chosen" })),
+    label_resolution: Type.Optional(Type.Ref(LabelResolutionSchema, { description: 'ZPL only: 203 dpi unless told otherwise' })),
+    ship_date: Type.Optional(
+      Type.String({
+        ...ShipDateInput,
+        description:
+          "The day every parcel of the batch is handed to the carrier (YYYY-MM-DD), as POST /shipments takes it: from today to 7 days ahead in each order's ship-from time zone; the day each label is bought when not given. A day out of range for every US time zone is a 400 `ship_date_out_of_range`; one out of range only for some order's ship-from location fails that order in its result",
+      }),
+    ),
     metadata: Type.Optional(Type.Ref(Metadata, { description: 'Your own keys and values, kept with the batch' })),
   },
   {
@@ -30,7 +39,10 @@ export const BatchCreate = Type.Object(
     title: 'BatchCreate',
     description: 'The orders to buy labels for, and how to choose their rates',
     additionalProperties: false,
-    examples: [{ order_ids: ids.batchOrders, selection: 'cheapest', label_format: 'pdf' }],
+    examples: [
+      { order_ids: ids.batchOrders, selection: 'cheapest', label_format: 'pdf' },
+      { order_ids: ids.batchOrders, label_format: 'zpl', label_size: '4x8', label_resolution: 300, ship_date: '2026-11-30' },
+    ],
   },
 );
 export type BatchCreate = Static<typeof BatchCreate>;
@@ -58,6 +70,9 @@ export const Batch = Type.Object(
     status: Type.Ref(BatchStatus, { description: 'Whether its labels are still being bought' }),
     selection: Type.Ref(BatchSelection, { description: 'How each rate was chosen' }),
     label_format: Type.Ref(LabelFormatSchema, { description: 'The format of every label' }),
+    label_size: Type.Ref(LabelSizeSchema, { description: "Every label's paper" }),
+    label_resolution: Type.Union([Type.Ref(LabelResolutionSchema), Type.Null()], { description: 'The dots per inch of ZPL labels; null for PDF and PNG' }),
+    ship_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: 'The day every label ships; null: the day each was bought' }),
     counts: Type.Object(
       {
         total: Type.Integer({ minimum: 1, description: 'Orders in the batch' }),

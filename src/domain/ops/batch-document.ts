@@ -4,6 +4,7 @@ import { ApiError } from '../../kernel/errors.ts';
 import { labelBytes } from '../label-files/label-bytes.ts';
 import { shipmentDocument } from '../label-files/document-files.ts';
 import type { PurchaseRecord } from '../shipments/shipments.ts';
+import { pageSizes } from '../../labels/layout.ts';
 
 type Deps = Pick<Context, 'db' | 'labels' | 'clock' | 'renderer'>;
 
@@ -38,7 +39,9 @@ export async function buildBatchDocument(ctx: Deps, batch: BatchesTable): Promis
   // labels are drawn on the render threads.
   const { mergedFormat, mergeLabels } = await import('../../labels/merge.ts');
   const format = mergedFormat(batch.label_format);
-  await ctx.labels.put(ctx.db, batch.id, format, await mergeLabels(batch.label_format, files), ctx.clock.now().toISOString());
+  // PNG labels are drawn onto pages of the paper the batch asked for, as each label's own PDF download is.
+  const merged = await mergeLabels(batch.label_format, files, pageSizes[batch.label_size]);
+  await ctx.labels.put(ctx.db, batch.id, format, merged, ctx.clock.now().toISOString());
   return format;
 }
 

@@ -38,7 +38,14 @@ async function buyItem(owner: Context, batch: BatchesTable, item: BatchItemsTabl
     if (!key || key.revoked_at !== null) {
       throw new ApiError('revoked_api_key', `The API key that handed in ${batch.id} was revoked at ${key?.revoked_at}; the orders left were not bought`);
     }
-    const shipment = await buyLabel(ctx, { order_id: item.order_id, label_format: batch.label_format }, batch.selection);
+    const ask = {
+      order_id: item.order_id,
+      label_format: batch.label_format,
+      label_size: batch.label_size,
+      ...(batch.label_format === 'zpl' && { label_resolution: batch.label_resolution }),
+      ...(batch.ship_date !== null && { ship_date: batch.ship_date }),
+    };
+    const shipment = await buyLabel(ctx, ask, batch.selection);
     return { status: 'purchased', shipmentId: shipment.id };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;

@@ -6,7 +6,8 @@ import type { Context } from '../core/context.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import { fetchPage, type ListInput, type Page } from '../core/pagination.ts';
-import { platformPayment } from '../shipments/purchase.ts';
+import { labelChoice, platformPayment } from '../shipments/purchase.ts';
+import { shipDayAnywhere } from '../shipments/ship-date.ts';
 import { labelUrl } from '../shipments/shipments.ts';
 import { inTransaction } from '../core/transaction.ts';
 
@@ -22,6 +23,9 @@ export function toBatch(ctx: Pick<Context, 'config' | 'clock'>, row: BatchesTabl
     status: row.status,
     selection: row.selection,
     label_format: row.label_format,
+    label_size: row.label_size,
+    label_resolution: row.label_format === 'zpl' ? row.label_resolution : null,
+    ship_date: row.ship_date,
     counts: { total: row.total, pending: row.total - row.purchased - row.failed, purchased: row.purchased, failed: row.failed },
     ...(items && {
       results: items.map((i) => ({
@@ -46,6 +50,8 @@ export function toBatch(ctx: Pick<Context, 'config' | 'clock'>, row: BatchesTabl
  * which would fail every order, refuses the whole batch up front.
  */
 export async function createBatch(ctx: Context, input: BatchCreate): Promise<Batch> {
+  const label = labelChoice(input);
+  if (input.ship_date !== undefined) shipDayAnywhere(ctx.clock.now(), input.ship_date);
   const payment = await platformPayment(ctx);
   if (payment instanceof ApiError && (await carrierAccess(ctx, ctx.principal.accountId, ctx.principal.mode)).own.size === 0) throw payment;
   const now = ctx.clock.now();
@@ -57,7 +63,10 @@ export async function createBatch(ctx: Context, input: BatchCreate): Promise<Bat
     mode: ctx.principal.mode,
     status: 'queued',
     selection: input.selection ?? 'requested',
-    label_format: input.label_format ?? 'pdf',
+    label_format: label.format,
+    ship_date: input.ship_date ?? null,
+    label_size: label.size,
+    label_resolution: label.resolution,
     total: input.order_ids.length,
     purchased: 0,
     failed: 0,

@@ -53,3 +53,16 @@ export function shipDay(from: Pick<Address, 'state'>, now: Date, asked: string |
   }
   return { day, at: shipInstant(day, now) };
 }
+
+/**
+ * A batch's ship date, checked before any of its orders is looked at: refused only where it is out of range wherever
+ * an order could ship from, from the earliest US today (American Samoa, UTC−11) to the latest (Guam and the Northern
+ * Marianas, UTC+10); each order is then held to its own ship-from location's range by shipDay.
+ */
+export function shipDayAnywhere(now: Date, asked: string): void {
+  const earliest = new Date(now.getTime() - 11 * 3_600_000).toISOString().slice(0, 10);
+  const last = addDays(new Date(now.getTime() + 10 * 3_600_000).toISOString().slice(0, 10), shipDateWindowDays);
+  if (asked >= earliest && asked <= last) return;
+  const detail = `${asked} is ${asked < earliest ? 'past' : `more than ${shipDateWindowDays} days ahead`} wherever in the US the labels ship from: a batch can ship from ${earliest} to ${last}`;
+  throw new ApiError('ship_date_out_of_range', `ship_date ${detail}`, [{ in: 'body', pointer: '/ship_date', detail }]);
+}
