@@ -1,7 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from './harness.ts';
-import { austin, sanFrancisco } from './fixtures.ts';
+import { austin, orderBody, sanFrancisco } from './fixtures.ts';
+import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
 import { simTables } from '../src/carriers/sim/tables.ts';
 import { publishedCents } from '../src/carriers/sim/prices/types.ts';
@@ -32,7 +33,9 @@ describe('rates show the surcharges they include, in test mode', () => {
   let key: string;
   before(async () => {
     server = await startServer();
-    key = (await server.key(await server.account())).secret;
+    const account = await server.account();
+    await setPaymentMethod(server.services.database.db, server.clock, account, 'test', 'pm_test_visa');
+    key = (await server.key(account)).secret;
   });
   after(() => server.close());
   const shop = async (body: unknown) => {
@@ -75,6 +78,23 @@ describe('rates show the surcharges they include, in test mode', () => {
     const byService = new Map(rates.map((r) => [r.service, types(r)]));
     assert.deepEqual(byService.get('FEDEX_INTERNATIONAL_PRIORITY'), ['residential']);
     assert.deepEqual(byService.get('FEDEX_GROUND'), ['fuel', 'residential']);
+  });
+
+  test('a label keeps the surcharges of the rate it was bought at, by rate id or as the cheapest', async () => {
+    const newOrder = async () => (await server.request('POST', '/orders', { key, body: orderBody({ ship_to: sanFrancisco, parcel: heavy }) })).body as Json;
+    const order = await newOrder();
+    const ground = (await shop({ order_id: order.id, carriers: ['ups'] })).rates.find((r: Json) => r.service === '03');
+    assert.deepEqual(types(ground), ['fuel', 'residential', 'additional_handling']);
+    const bought = await server.request('POST', '/shipments', { key, body: { order_id: order.id, rate_id: ground.id } });
+    assert.equal(bought.status, 201, bought.text);
+    assert.deepEqual(bought.body.surcharges, ground.surcharges);
+    assert.deepEqual((await server.request('GET', `/shipments/${bought.body.id}`, { key })).body.surcharges, ground.surcharges);
+
+    const other = await newOrder();
+    const cheapest = (await shop({ order_id: other.id })).rates[0];
+    const direct = await server.request('POST', '/shipments', { key, body: { order_id: other.id } });
+    assert.equal(direct.status, 201, direct.text);
+    assert.deepEqual([direct.body.carrier, direct.body.service, direct.body.surcharges], [cheapest.carrier, cheapest.service, cheapest.surcharges]);
   });
 
   test('a shop stored before rates had surcharges is read with none; one stored now reads them back', async () => {

@@ -97,6 +97,7 @@ export const shipment = {
   label_resolution: null,
   references: ['1042'],
   postage: { amount: '25.77', currency: 'USD' },
+  surcharges: rates[2]!.surcharges,
   payment: 'platform',
   rate_id: ids.rates[2]!,
   ship_date: '2026-11-23',
@@ -116,6 +117,7 @@ export const shipmentAbroad = {
   service_name: 'Priority Mail International',
   tracking_number: 'CP123456785US',
   postage: { amount: '46.40', currency: 'USD' },
+  surcharges: [],
   documents: [{ type: 'cn23' as const, format: 'pdf' as const, url: `${files}/${ids.shipment}.cn23.pdf?token=1796051047.VCaC4I1fOXVEcuDnHn8cjc2sr_ru1BMoTX_bo6VFKls` }],
 };
 

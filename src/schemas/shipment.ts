@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CarrierIdSchema } from './carrier.ts';
 import { ListOf, ShipDateInput, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { Metadata, Money } from './order.ts';
+import { Surcharge } from './surcharge.ts';
 import { ids, shipment, shipmentAbroad, trackingNumber } from './examples.ts';
 
 export const LabelFormatSchema = StringEnum(['pdf', 'zpl', 'png'], {
@@ -139,6 +140,10 @@ export const Shipment = Type.Object(
         "The customs documents the label needs, from its customs declaration; empty for a parcel that crosses no customs border. With a live key, the carrier's own: UPS's and FedEx's commercial invoice; USPS prints its customs form on the label itself, so lists none",
     }),
     postage: Type.Ref(Money, { description: 'What the label cost' }),
+    surcharges: Type.Array(Type.Ref(Surcharge), {
+      description:
+        "The surcharges of the rate bought, as it quoted them (in the rate's currency): already included in `postage`. Empty where the carrier itemized none, and on labels bought before rates showed them",
+    }),
     payment: StringEnum(['platform', 'carrier_account', 'none'], {
       description: "`platform`: charged to the account's payment method; `carrier_account`: billed by the carrier to the account's own carrier account; `none`: nothing to pay",
     }),

@@ -79,3 +79,13 @@ test('a domestic label has no customs documents section', async () => {
   assert.equal(page.status, 200);
   assert.doesNotMatch(page.text, /Customs documents/);
 });
+
+test('the shipment page lists the surcharges its postage includes', async () => {
+  const heavy = { weight: { value: 55, unit: 'lb' }, dimensions: { length: 20, width: 14, height: 10, unit: 'in' } };
+  const shipment = await bought(orderBody({ parcel: heavy }), 'ups');
+  assert.ok(shipment.surcharges.length > 0, JSON.stringify(shipment));
+  const page = await client.get(`/dashboard/test/shipments/${shipment.id}`);
+  const list = /<ul class="surcharges">([\s\S]*?)<\/ul>/.exec(page.text)?.[1] ?? '';
+  const shown = [...list.matchAll(/<li>([^<]*)<\/li>/g)].map((m) => m[1]);
+  assert.deepEqual(shown, shipment.surcharges.map((s: { type: string; amount: { amount: string } }) => `${s.type.replace(/_/g, ' ')} $${s.amount.amount}`));
+});

@@ -7,6 +7,7 @@ import type { Address, AnyAddress } from '../../schemas/address.ts';
 import type { Customs } from '../../schemas/customs.ts';
 import type { Parcel } from '../../schemas/order.ts';
 import { rateErrorCodes, type Rate, type RateError, type RateShop, type RateShopRequest } from '../../schemas/rate.ts';
+import type { Surcharge } from '../../schemas/surcharge.ts';
 import type { Context } from '../core/context.ts';
 import type { FieldError } from '../../kernel/errors.ts';
 import { ownOrderRow } from '../orders/orders.ts';
@@ -196,7 +197,7 @@ export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrie
     amount: amountIn(q.amountCents, q.currency),
     list_amount: amountIn(q.listAmountCents, q.currency),
     ...(q.usdAmountCents !== undefined && { amount_usd: money(q.usdAmountCents) }),
-    surcharges: q.surcharges.map((s) => ({ type: s.type, amount: amountIn(s.amountCents, q.currency) })),
+    surcharges: rateSurcharges(q),
     billable_weight: { value: q.billableWeightLb, unit: 'lb' },
     zone: q.zone,
     delivery_days: q.deliveryDays,
@@ -221,3 +222,6 @@ export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrie
   }
   return { id: ids.shopId, object: 'rate_shop', order_id: inputs.orderId, ship_date: ship.day, rates: numbered, errors, created_at: createdAt };
 }
+
+/** A quote's surcharges as rates and shipments show them, in the quote's currency. */
+export const rateSurcharges = (q: Pick<Quote, 'surcharges' | 'currency'>): Surcharge[] => q.surcharges.map((s) => ({ type: s.type, amount: amountIn(s.amountCents, q.currency) }));

@@ -18,7 +18,8 @@ import { ApiError } from '../../kernel/errors.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { newId } from '../../kernel/ids.ts';
 import { ownOrderRow, toOrder } from '../orders/orders.ts';
-import { inputsFingerprint, orderInputs, quoteAll, rateRequest, usdCents, type ShipmentInputs } from '../rating/rating.ts';
+import { inputsFingerprint, orderInputs, quoteAll, rateRequest, rateSurcharges, usdCents, type ShipmentInputs } from '../rating/rating.ts';
+import type { Surcharge } from '../../schemas/surcharge.ts';
 import { fileBoughtLabel } from '../label-files/label-bytes.ts';
 import { fileCustomsDocuments } from '../label-files/document-files.ts';
 import { customsFormsFor } from '../../carriers/customs-forms.ts';
@@ -48,6 +49,8 @@ export interface PurchasePlan {
   estimatedDeliveryDate: string | null;
   /** The day it ships: a rate's own, else the one asked for or today. */
   ship: ShipDay;
+  /** The surcharges the quote included, as the rate showed them. */
+  surcharges: Surcharge[];
 }
 
 /** A quote shipd can charge for: one whose price in US dollars is known (see usdCents). */
@@ -61,6 +64,7 @@ const fromQuote = (q: Quote, rateId: string | null, ship: ShipDay): PurchasePlan
   zone: q.zone,
   estimatedDeliveryDate: q.estimatedDeliveryDate,
   ship,
+  surcharges: rateSurcharges(q),
 });
 
 /**
@@ -100,6 +104,7 @@ async function planFromRate(ctx: Context, inputs: ShipmentInputs, rateId: string
     zone: rate.zone,
     estimatedDeliveryDate: rate.estimated_delivery_date,
     ship,
+    surcharges: rate.surcharges,
   };
 }
 
@@ -294,6 +299,7 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
     shipDate: p.plan.ship.at.toISOString(),
     zone: p.plan.zone,
     estimatedDeliveryDate: p.plan.estimatedDeliveryDate,
+    surcharges: p.plan.surcharges,
     reference: p.order.order_number,
     ...(p.label.references && { references: p.label.references }),
     labelSize: p.label.size,

@@ -5,7 +5,7 @@ import type { Context } from '../core/context.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { ownOrderRow } from '../orders/orders.ts';
 import { buyable, labelChoice, paymentFor, purchase, purchaseByKey, resumePurchase, type PurchasePlan } from './purchase.ts';
-import { orderInputs, quoteAll, rateRequest, usdCents } from '../rating/rating.ts';
+import { orderInputs, quoteAll, rateRequest, rateSurcharges, usdCents } from '../rating/rating.ts';
 import { returnEnds } from '../rating/service-area.ts';
 import { currentShipmentRow } from './shipments.ts';
 
@@ -39,6 +39,7 @@ export async function createReturnLabel(ctx: Context, orderId: string, input: Re
     rateId: null,
     zone: quote.zone,
     estimatedDeliveryDate: quote.estimatedDeliveryDate,
+    surcharges: rateSurcharges(quote),
     // The customer sends it when they will, from wherever they are (abroad, perhaps): dated the day it is made, in UTC.
     ship: { day: now.toISOString().slice(0, 10), at: now },
   };

@@ -8,6 +8,7 @@ import type { Customs } from '../../schemas/customs.ts';
 import type { CustomsDocumentType } from '../../labels/customs-data.ts';
 import type { LabelResolution, LabelSize } from '../../labels/label-data.ts';
 import type { Shipment } from '../../schemas/shipment.ts';
+import type { Surcharge } from '../../schemas/surcharge.ts';
 import type { Context } from '../core/context.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { hasPrefix } from '../../kernel/ids.ts';
@@ -30,6 +31,8 @@ export interface PurchaseRecord {
   zone: string | null;
   /** YYYY-MM-DD, as quoted. */
   estimatedDeliveryDate: string | null;
+  /** The surcharges of the rate bought, as quoted; absent on purchases recorded before rates showed them. */
+  surcharges?: Surcharge[];
   /** The order number: what the label's reference was before clients gave their own, and the invoice number's stand-in. */
   reference: string | null;
   /** The references the client asked for; absent where the order number stands in (and on purchases before them). */
@@ -90,6 +93,7 @@ export function toShipment(ctx: Pick<Context, 'config' | 'clock'>, row: Shipment
     references: ask.references,
     documents: (record.documents ?? []).map((type) => ({ type, format: 'pdf', url: labelUrl(ctx, row.id, `${type}.pdf`) })),
     postage: money(row.postage_cents ?? row.quoted_cents),
+    surcharges: record.surcharges ?? [],
     payment: row.payment,
     rate_id: row.rate_id,
     ship_date: row.ship_date,
