@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { austin, orderBody } from './fixtures.ts';
 import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { decodePng, openPdf } from './barcodes.ts';
 import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
 import { payingLiveKey, startBilling } from './live-billing.ts';
@@ -124,9 +125,9 @@ describe('label sizes and references in test mode', () => {
 
   test("what the carrier does not print is a 422 naming the carrier's limit, with nothing stored; without a rate, only carriers that print it are chosen", async () => {
     const usps = await rateOf('usps');
-    const letter = problem(await server.request('POST', '/shipments', { key, body: { order_id: usps.order.id, rate_id: usps.rate.id, label_size: 'letter' } }), 422, 'not_supported_by_carrier');
-    assert.equal(letter.errors[0].pointer, '/label_size');
-    assert.match(letter.detail, /USPS prints PDF labels 4×6 only/);
+    const tall = problem(await server.request('POST', '/shipments', { key, body: { order_id: usps.order.id, rate_id: usps.rate.id, label_size: '4x8' } }), 422, 'not_supported_by_carrier');
+    assert.equal(tall.errors[0].pointer, '/label_size');
+    assert.match(tall.detail, /USPS prints PDF labels 4×6 only \(labelType, or its 4×6 label on a letter sheet\), not 4×8/);
     const long = problem(await server.request('POST', '/shipments', { key, body: { order_id: usps.order.id, rate_id: usps.rate.id, references: ['x'.repeat(31)] } }), 422, 'not_supported_by_carrier');
     assert.equal(long.errors[0].pointer, '/references/0');
     const ups = await rateOf('ups');
@@ -135,9 +136,20 @@ describe('label sizes and references in test mode', () => {
     const stored = await server.services.database.db.selectFrom('shipments').select('id').where('order_id', 'in', [usps.order.id, ups.order.id]).execute();
     assert.deepEqual(stored, []);
 
-    const cheapest = await server.request('POST', '/shipments', { key, body: { order_id: usps.order.id, label_size: 'letter' } });
+    const cheapest = await server.request('POST', '/shipments', { key, body: { order_id: usps.order.id, label_size: '4x8' } });
     assert.equal(cheapest.status, 201, cheapest.text);
     assert.equal(cheapest.body.carrier, 'fedex');
+  });
+
+  test('UPS and USPS letter sheets in test mode: the 4×6 label turned above the fold, its barcodes scanning', async () => {
+    for (const carrier of ['ups', 'usps']) {
+      const letter = await buy(carrier, { label_size: 'letter' });
+      const sheet = await openPdf(await download(server, letter.label_url));
+      assert.deepEqual([sheet.pages, sheet.width, sheet.height], [1, 612, 792], carrier);
+      assert.ok(sheet.text.includes('FOLD HERE'), sheet.text);
+      const scanned = await decodePng(sheet.raster);
+      assert.ok(scanned.some((d) => d.text.includes(letter.tracking_number)), `${carrier}: ${JSON.stringify(scanned)}`);
+    }
   });
 
   test('a return label takes its own size and references', async () => {
@@ -194,6 +206,39 @@ describe('label sizes and references with live keys (fake carrier servers)', () 
     sent = lastCall(fakes.fedex.calls, /^\/ship\/v1\/shipments$/).requestedShipment;
     assert.deepEqual(sent.labelSpecification, { imageType: 'ZPLII', labelStockType: 'STOCK_4X8', labelFormatType: 'COMMON2D', resolution: 300 });
     assert.deepEqual(sent.requestedPackageLineItems[0].customerReferences, [{ customerReferenceType: 'CUSTOMER_REFERENCE', value: '1042' }]);
+  });
+
+  test("a letter sheet from USPS and UPS is the carrier's own 4×6 label, asked as 4×6 and placed turned above the fold", async () => {
+    const usps = await buyLive('usps', { label_size: 'letter' });
+    assert.equal(usps.status, 201, usps.text);
+    assert.equal(usps.body.label_size, 'letter');
+    assert.equal(lastCall(fakes.usps.calls, /^\/labels\/v3\/label$/).imageInfo.imageType, 'PDF');
+    const sheet = await openPdf(await download(server, usps.body.label_url));
+    assert.deepEqual([sheet.pages, sheet.width, sheet.height], [1, 612, 792]);
+    assert.ok(sheet.text.includes('FOLD HERE'), sheet.text);
+    // USPS's page, embedded whole: its text is there, turned so that its top edge runs along the sheet's right side.
+    const top = sheet.runs.find((r) => r.text.includes(`USPS label ${usps.body.tracking_number}`));
+    assert.ok(top, JSON.stringify(sheet.runs));
+    assert.ok(top.x > 306 && top.y < 396, JSON.stringify(top));
+
+    const png = await buyLive('usps', { label_format: 'png', label_size: 'letter' });
+    assert.equal(png.status, 201, png.text);
+    const image = await download(server, png.body.label_url);
+    assert.deepEqual(pngSize(image), { width: 1726, height: 2233 });
+    // The fake's label has a black band along its top: turned clockwise, it is the rightmost column of the label.
+    const canvas = createCanvas(1726, 2233);
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(await loadImage(image), 0, 0);
+    const dark = (x: number, y: number) => ctx.getImageData(x, y, 1, 1).data[0]! < 128;
+    const [left, right] = [(1726 - 1218) / 2 + 10, (1726 + 1218) / 2 - 10];
+    assert.deepEqual([dark(right, 558), dark(left, 558), dark(863, 2000)], [true, false, false]);
+
+    const ups = await buyLive('ups', { label_size: 'letter' });
+    assert.equal(ups.status, 201, ups.text);
+    const sent = lastCall(fakes.ups.calls, /\/ship$/).ShipmentRequest;
+    assert.equal(sent.LabelSpecification.LabelImageFormat.Code, 'GIF');
+    const upsSheet = await openPdf(await download(server, ups.body.label_url));
+    assert.deepEqual([upsSheet.width, upsSheet.height], [612, 792]);
   });
 
   test('UPS is asked for 4×8 ZPL stock and the references as the package ReferenceNumber', async () => {

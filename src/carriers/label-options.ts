@@ -65,6 +65,17 @@ const capabilities: Record<CarrierId, LabelCapabilities> = {
 
 const sizeNames: Record<LabelSize, string> = { '4x6': '4×6', '4x8': '4×8', letter: 'letter (8.5×11)' };
 
+/**
+ * What the carrier is asked to print for the size asked: the size itself where it prints it, else, for a letter
+ * sheet of a carrier that prints only 4×6 in that format, its 4×6 label, which shipd puts on the sheet unchanged
+ * (labels/letter-placement.ts). Null where it can do neither.
+ */
+export function carrierLabelSize(carrier: CarrierId, format: LabelFormat, size: LabelSize): LabelSize | null {
+  const sizes = capabilities[carrier].sizes[format];
+  if (sizes.includes(size)) return size;
+  return size === 'letter' && format !== 'zpl' && sizes.includes('4x6') ? '4x6' : null;
+}
+
 /** Where a client's label ask breaks a rule of its own, whatever the carrier: a sheet is not ZPL, a resolution is ZPL's. */
 export function labelAskErrors(ask: { format?: LabelFormat; size?: LabelSize; resolution?: LabelResolution }): { pointer: string; detail: string }[] {
   const format = ask.format ?? 'pdf';
@@ -76,14 +87,15 @@ export function labelAskErrors(ask: { format?: LabelFormat; size?: LabelSize; re
 
 /**
  * Why the carrier cannot make the label asked, with the field of the ask at fault, or null when it can. Live labels
- * are the carrier's own file, never redrawn, so a size it does not print is refused rather than faked; the
- * simulators refuse the same, so test mode promises nothing live mode cannot keep.
+ * are the carrier's own file, never redrawn, so a size it does not print (nor carrierLabelSize can place) is refused
+ * rather than faked; the simulators refuse the same, so test mode promises nothing live mode cannot keep.
  */
 export function labelRefusal(carrier: { id: CarrierId; name: string }, ask: LabelAsk, abroad: boolean): { pointer: string; detail: string } | null {
   const c = capabilities[carrier.id];
   const sizes = c.sizes[ask.format];
-  if (!sizes.includes(ask.size)) {
-    return { pointer: '/label_size', detail: `${carrier.name} prints ${ask.format.toUpperCase()} labels ${sizes.map((s) => sizeNames[s]).join(' or ')} only (${c.sizeField}), not ${sizeNames[ask.size]}` };
+  if (carrierLabelSize(carrier.id, ask.format, ask.size) === null) {
+    const sheet = ask.format === 'zpl' ? '' : ', or its 4×6 label on a letter sheet';
+    return { pointer: '/label_size', detail: `${carrier.name} prints ${ask.format.toUpperCase()} labels ${sizes.map((s) => sizeNames[s]).join(' or ')} only (${c.sizeField}${sheet}), not ${sizeNames[ask.size]}` };
   }
   if (ask.format === 'zpl' && !c.zplResolutions.includes(ask.resolution)) {
     return { pointer: '/label_resolution', detail: `${carrier.name} prints ZPL labels at ${c.zplResolutions.join(' or ')} dpi only, not ${ask.resolution}` };

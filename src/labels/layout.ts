@@ -258,24 +258,24 @@ export interface LabelPage {
   place: readonly [number, number, number, number, number, number];
 }
 
-const letterHalf = pageSizes.letter.height / 2;
+export const letterHalf = pageSizes.letter.height / 2;
 
-/**
- * The letter sheet: the 4×6 label turned a quarter clockwise (its top to the sheet's right edge) and centred in the
- * top half, a fold line across the middle, and how to fold it in the bottom half, as desktop printers' labels come.
- */
+/** A letter sheet's fold line across the middle, and how to fold it in the bottom half, as desktop printers' labels come. */
+export const letterFold: readonly LabelItem[] = [
+  { kind: 'box', x: 36, y: letterHalf, w: pageSizes.letter.width - 72, h: 0.5, fill: true },
+  { kind: 'text', x: 36, y: letterHalf + 6, size: 8, bold: true, text: 'FOLD HERE' },
+  { kind: 'text', x: 36, y: letterHalf + 24, size: 10, text: 'Fold the sheet along the line, with the label outside, and tape it flat to the largest side of the parcel.' },
+  { kind: 'text', x: 36, y: letterHalf + 40, size: 10, text: 'Keep tape off the barcodes.' },
+];
+
+/** The letter sheet: the 4×6 label turned a quarter clockwise (its top to the sheet's right edge) and centred in the top half, above the fold. */
 function letterSheet(d: LabelData): LabelPage {
   const { width } = pageSizes.letter;
   const x = (width - pageHeight) / 2;
   const y = (letterHalf - pageWidth) / 2;
   return {
     ...pageSizes.letter,
-    sheet: [
-      { kind: 'box', x: 36, y: letterHalf, w: width - 72, h: 0.5, fill: true },
-      { kind: 'text', x: 36, y: letterHalf + 6, size: 8, bold: true, text: 'FOLD HERE' },
-      { kind: 'text', x: 36, y: letterHalf + 24, size: 10, text: 'Fold the sheet along the line, with the label outside, and tape it flat to the largest side of the parcel.' },
-      { kind: 'text', x: 36, y: letterHalf + 40, size: 10, text: 'Keep tape off the barcodes.' },
-    ],
+    sheet: [...letterFold],
     label: layoutLabel(d),
     place: [0, 1, -1, 0, x + pageHeight, y],
   };

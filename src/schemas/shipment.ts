@@ -16,8 +16,8 @@ export const LabelSizeSchema = StringEnum(['4x6', '4x8', 'letter'], {
   $id: 'LabelSize',
   title: 'LabelSize',
   description:
-    "The label's paper: `4x6` (default) or `4x8` label stock, or `letter`, an 8.5×11 sheet with the 4×6 label in its top half, turned to fit, for desktop printers (PDF and PNG only). " +
-    'Live labels are the carrier\'s own, in the sizes it prints: UPS 4x6 (and 4x8 in ZPL), USPS 4x6, FedEx all three; another is a 422 `not_supported_by_carrier`, in test mode too',
+    "The label's paper: `4x6` (default) or `4x8` label stock, or `letter`, an 8.5×11 sheet with the 4×6 label in its top half, turned to fit, above a fold line, for desktop printers (PDF and PNG only). " +
+    "Live labels are the carrier's own, in the sizes it prints: UPS 4x6 (and 4x8 in ZPL), USPS 4x6, FedEx all three. A letter sheet from UPS or USPS is the carrier's own 4×6 label placed on the sheet unchanged; 4x8 from UPS in PDF or PNG, or from USPS, is a 422 `not_supported_by_carrier`, in test mode too",
   default: '4x6',
 });
 

@@ -8,6 +8,7 @@ import { rateCall } from '../contracts/ups/rating.ts';
 import { labelRecoveryCall, shipCall, voidCall } from '../contracts/ups/shipping.ts';
 import { trackCall } from '../contracts/ups/tracking.ts';
 import { readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
+import { labelPdf } from './label-files.ts';
 
 // A local UPS speaking the published formats of carriers.md 2 and the quirks of section 8: Basic-auth tokens
 // with string expires_in, arrays for RatedShipment/PackageResults/Candidate (single objects on request), money
@@ -56,7 +57,7 @@ export interface UpsFake {
 
 const gif1x1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 export const fakeZpl = (tn: string): string => `^XA^FO50,50^BCN,100^FD${tn}^FS^XZ`;
-export const fakePdf = (tn: string): string => `%PDF-1.4\n% UPS label ${tn}\n%%EOF\n`;
+export const fakePdf = (tn: string): string => labelPdf(`UPS label ${tn}`).toString('latin1');
 
 /** Published prices in dollars at 1 lb, plus per pound, and transit days: deterministic, not UPS's tariff. */
 const offered: { code: string; base: number; perLb: number; days: number }[] = [

@@ -12,6 +12,7 @@ import { PaymentAuthorizationRequest } from '../contracts/usps/payments.ts';
 import { DomesticOptionsRequest } from '../contracts/usps/shipping-options.ts';
 import { TrackingPath, TrackingQuery } from '../contracts/usps/tracking.ts';
 import { jsonOrText, readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
+import { labelPdf, labelPng } from './label-files.ts';
 
 // A USPS v3 REST API on 127.0.0.1, speaking the published shapes of carriers.md 3 and the fake-server notes of
 // carriers.md 8: credentials in the token request body only, numeric expires_in, the {apiVersion, error{…}} envelope,
@@ -101,10 +102,10 @@ const categories: Record<UspsScanStage | 'created', string> = {
 };
 
 const labelBytes: Record<string, (tn: string, zip: string) => Buffer> = {
-  PDF: (tn) => Buffer.from(`%PDF-1.7\n% USPS label ${tn}\n1 0 obj << /Type /Page /MediaBox [0 0 288 432] >> endobj\n%%EOF\n`),
+  PDF: (tn) => labelPdf(`USPS label ${tn}`),
   ZPL203DPI: (tn, zip) => Buffer.from(`^XA^FO50,50^BCN,100,Y,N,N^FD420${zip}${tn}^FS^XZ`),
   ZPL300DPI: (tn, zip) => Buffer.from(`^XA^FO74,74^BCN,148,Y,N,N^FD420${zip}${tn}^FS^XZ`),
-  PNG: (tn) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(`USPS label ${tn}`)]),
+  PNG: () => labelPng(),
 };
 
 function envelope(api: string, status: number, message: string, errors: { code: string; detail: string; parameter?: string }[] = []) {

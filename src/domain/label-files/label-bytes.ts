@@ -4,6 +4,7 @@ import type { ShipmentsTable } from '../../db/schema.ts';
 import type { LabelData, LabelFormat } from '../../labels/label-data.ts';
 import type { Context } from '../core/context.ts';
 import { ApiError } from '../../kernel/errors.ts';
+import { carrierLabelSize } from '../../carriers/label-options.ts';
 import { labelAskOf, serviceName, type PurchaseRecord } from '../shipments/shipments.ts';
 
 /** What the label of this purchase shows. */
@@ -42,8 +43,16 @@ export async function fileBoughtLabel(ctx: Pick<Context, 'db' | 'labels' | 'rend
     await ctx.labels.put(ctx.db, row.id, asked, await ctx.renderer.render(labelDataFor(row, label.trackingNumber), asked), at);
     return asked;
   }
-  await ctx.labels.put(ctx.db, row.id, label.file.format, label.file.bytes, at);
+  await ctx.labels.put(ctx.db, row.id, label.file.format, await onTheSheetAsked(row, label.file, at), at);
   return label.file.format === 'png' && asked === 'pdf' ? 'pdf' : label.file.format;
+}
+
+/** The carrier's file on the letter sheet asked, where the carrier printed its 4×6 label instead (carrierLabelSize). */
+async function onTheSheetAsked(row: ShipmentsTable, file: NonNullable<PurchasedLabel['file']>, at: string): Promise<Buffer> {
+  const size = labelAskOf(JSON.parse(row.purchase), file.format).size;
+  if (size !== 'letter' || file.format === 'zpl' || carrierLabelSize(row.carrier as CarrierId, file.format, size) === size) return file.bytes;
+  const { placePdfOnLetter, placePngOnLetter } = await import('../../labels/letter-placement.ts');
+  return file.format === 'pdf' ? placePdfOnLetter(file.bytes, new Date(at)) : placePngOnLetter(file.bytes);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { CarrierId } from '../../config.ts';
 import type { OrdersTable, ShipmentsTable } from '../../db/schema.ts';
 import type { Carrier, PurchasedLabel, PurchaseRequest, Quote } from '../../carriers/carrier.ts';
 import type { LabelFormat, LabelResolution, LabelSize } from '../../labels/label-data.ts';
-import { labelAskErrors, labelRefusal } from '../../carriers/label-options.ts';
+import { carrierLabelSize, labelAskErrors, labelRefusal } from '../../carriers/label-options.ts';
 import { isDomestic } from '../../carriers/carrier.ts';
 import type { Shipment, ShipmentCreate } from '../../schemas/shipment.ts';
 import { requirePaymentMethod } from '../billing/payment-methods.ts';
@@ -392,7 +392,8 @@ function purchaseRequest(row: ShipmentsTable): PurchaseRequest {
     quotedCents: row.quoted_cents,
     labelFormat: row.label_format,
     isReturn: row.is_return === 1,
-    labelSize: label.size,
+    // A letter sheet the carrier does not print is its 4×6 label, put on the sheet when filed (fileBoughtLabel).
+    labelSize: carrierLabelSize(row.carrier as CarrierId, row.label_format, label.size) ?? label.size,
     labelResolution: label.resolution ?? 203,
     references: label.references,
     ...(record.reference !== null && { reference: record.reference }),
