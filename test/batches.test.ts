@@ -208,21 +208,21 @@ describe('batches', () => {
     assert.equal(pdf.pages, 2);
   });
 
-  test('label_size, label_resolution and ship_date apply to every label; PNG letter labels merge onto letter pages', async () => {
+  test('label_size, label_resolution and ship_date apply to every label; PNG 4×8 labels merge onto 4×8 pages', async () => {
     const orders = await inParallel(2, 8, () => newOrder());
     const monday = new Date(server.clock.now().getTime() + 3 * 86_400_000).toISOString().slice(0, 10);
-    const created = await server.request('POST', '/batches', { key, body: { order_ids: orders.map((o) => o.id), selection: 'cheapest', label_format: 'png', label_size: 'letter', ship_date: monday } });
+    const created = await server.request('POST', '/batches', { key, body: { order_ids: orders.map((o) => o.id), selection: 'cheapest', label_format: 'png', label_size: '4x8', ship_date: monday } });
     assert.equal(created.status, 201, created.text);
-    assert.deepEqual([created.body.label_size, created.body.label_resolution, created.body.ship_date], ['letter', null, monday]);
+    assert.deepEqual([created.body.label_size, created.body.label_resolution, created.body.ship_date], ['4x8', null, monday]);
     const batch = await finished(created.body.id);
     assert.equal(batch.counts.purchased, 2, JSON.stringify(batch.results));
     for (const r of batch.results) {
       const shipment = (await server.request('GET', `/shipments/${r.shipment_id}`, { key })).body;
-      // Only FedEx prints letter sheets, so the cheapest rate that can be bought is FedEx's.
-      assert.deepEqual([shipment.carrier, shipment.label_size, shipment.ship_date], ['fedex', 'letter', monday]);
+      // Only FedEx prints 4×8 PNG labels, so the cheapest rate that can be bought is FedEx's.
+      assert.deepEqual([shipment.carrier, shipment.label_size, shipment.ship_date], ['fedex', '4x8', monday]);
     }
     const pdf = await openPdf(Buffer.from(await (await fetch(at(server.url, batch.label_url))).arrayBuffer()), 72);
-    assert.deepEqual([pdf.pages, pdf.width, pdf.height], [2, 612, 792]);
+    assert.deepEqual([pdf.pages, pdf.width, pdf.height], [2, 288, 576]);
 
     const zpl = await server.request('POST', '/batches', { key, body: { order_ids: [(await newOrder()).id], label_format: 'zpl', label_size: '4x8', label_resolution: 300, selection: 'cheapest' } });
     const zplBatch = await finished(zpl.body.id);
