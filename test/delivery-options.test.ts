@@ -117,6 +117,8 @@ describe('delivery options in test mode', () => {
     const held = await shop({ order_id: o.id, options: { hold_for_pickup: true } });
     assert.deepEqual(held.rates, []);
     assert.deepEqual(held.errors.map((e: Json) => [e.carrier, e.code]).sort(), [['fedex', 'option_not_supported'], ['ups', 'option_not_supported'], ['usps', 'option_not_supported']]);
+    const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.id, options: { hold_for_pickup: true } } });
+    assert.equal(problem(bought, 422, 'option_not_supported').errors[0].pointer, '/options');
   });
 
   test('an indirect signature goes to a home only: FedEx refuses it to a business', async () => {

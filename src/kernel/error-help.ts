@@ -71,8 +71,8 @@ export const errorHelp: Readonly<Record<ErrorCode, { meaning: string; fix: strin
   no_rate_available: { meaning: 'No carrier offers a rate for this order: each carrier refused or could not quote (see the detail).', fix: 'Check the addresses, the parcel against the carriers\' limits, or try other carriers or services.' },
   nothing_to_manifest: { meaning: 'No label fits this manifest: none of that carrier, origin and day is waiting for one.', fix: 'Check the carrier, ship-from and date, or buy the labels first.' },
   option_not_supported: {
-    meaning: "The rate or the order's service is with a carrier or service that does not offer a delivery option asked for (Saturday delivery by ground, an indirect signature by UPS…), or test mode has no published price for it; `errors` points to the option.",
-    fix: 'Choose a rate of a service that offers it (a rate shop with the same `options` lists only those), or leave the option out. Nothing was bought or charged.',
+    meaning: "A label bought without a rate: no carrier that could ship the order offers every delivery option asked for (Saturday delivery by ground, an indirect signature by UPS…), or test mode has no published price for it. In a rate shop, such a carrier is an `errors` entry with this code instead; `errors` points to the options.",
+    fix: 'Shop rates with the same `options` to see which carriers offer them, or leave the option out. Nothing was bought or charged.',
   },
   not_supported_by_carrier: { meaning: 'The carrier does not offer this through shipd (for example a live pickup where shipd has no integration).', fix: 'Use another carrier, or the carrier\'s own tools for this step.' },
   country_not_served: {

@@ -153,6 +153,10 @@ async function planFromQuotes(
   const chosen = only ? [carriers[only]] : Object.values(carriers).filter((c) => labelRefusalFor(c, label, isDomestic(inputs)) === null);
   const { quotes, errors } = await quoteAll(ctx, chosen, rateRequest(inputs, ship.at, requested ? [requested.service] : undefined, options));
   const best = quotes.find(buyable);
+  if (!best && errors.length > 0 && errors.every((e) => e.code === 'option_not_supported')) {
+    const detail = errors.map((e) => `${e.carrier}: ${e.detail}`).join('; ');
+    throw new ApiError('option_not_supported', `No carrier that could ship order ${order.id} offers the delivery options asked: ${detail}`, [{ in: 'body', pointer: '/options', detail }]);
+  }
   if (!best) {
     const why = errors.map((e) => `${e.carrier}: ${e.detail}`).join('; ');
     const what = requested ? `${serviceName(requested.carrier, requested.service)} (the order's requested service)` : 'any carrier';
