@@ -2,6 +2,7 @@ import type { CarrierId } from '../config.ts';
 import type { ShipmentOptions } from '../schemas/options.ts';
 import type { SurchargeType } from '../schemas/surcharge.ts';
 import { domesticServices } from './catalog.ts';
+import { failure, type CarrierResult } from './carrier.ts';
 
 export type { ShipmentOptions } from '../schemas/options.ts';
 
@@ -203,3 +204,13 @@ export function optionRefusal(
 /** How an ask is named in a sentence. */
 export const askName = (ask: OptionAsk): string => askNames[ask].name;
 export const askPointer = (ask: OptionAsk): string => askNames[ask].pointer;
+
+/**
+ * The live adapters do not send delivery options to the carriers yet: a request with any is refused, so that no label
+ * is bought without the signature or the dry-ice declaration it was asked with.
+ */
+export function optionsNotSentLive(carrierName: string, options: ShipmentOptions | undefined): CarrierResult<never> | null {
+  const asks = optionAsks(options);
+  if (asks.length === 0) return null;
+  return failure('option_not_supported', `shipd does not send delivery options to ${carrierName} live yet (${asks.map(askName).join(', ')}); test mode prices them`);
+}
