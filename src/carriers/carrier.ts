@@ -5,6 +5,7 @@ import type { CustomsDocumentType } from '../labels/customs-data.ts';
 import type { LabelFormat, LabelResolution, LabelSize } from '../labels/label-data.ts';
 import type { ServiceInfo } from './catalog.ts';
 import type { Surcharge } from './surcharges.ts';
+import type { ShipmentOptions } from '../schemas/options.ts';
 
 /** A parcel in carrier-neutral units: pounds and inches. */
 export interface ParcelSpec {
@@ -35,6 +36,11 @@ export interface RateRequest {
   shipDate: Date;
   /** Only these services of the carrier, when given. */
   services?: string[];
+  /**
+   * Delivery options, for the whole shipment. Only services that do every one are quoted (carriers/options.ts), each
+   * with the options' charges in its price and surcharges.
+   */
+  options?: ShipmentOptions;
   /**
    * A return label's rate: the parcel comes back from the customer (`from`) to the merchant (`to`). Carriers price
    * and name returns apart (USPS's *_RETURN_SERVICE classes); quotes still name the outbound service code.
@@ -96,6 +102,7 @@ export type CarrierErrorCode =
   | 'parcel_too_large'
   | 'not_serviced'
   | 'credentials_missing'
+  | 'option_not_supported'
   | 'carrier_error';
 
 export interface CarrierFailure {
@@ -125,6 +132,8 @@ export interface PurchaseRequest {
   goodsValue?: { amount: string; currency: string };
   shipDate: Date;
   service: string;
+  /** As in RateRequest: the options the quote was for, which this service does. */
+  options?: ShipmentOptions;
   /** What the quote said, in cents; a carrier whose price moved since answers with its own. */
   quotedCents: number;
   labelFormat: LabelFormat;

@@ -166,6 +166,8 @@ export interface RateShopsTable {
   inputs_fingerprint: string;
   /** The day asked for (YYYY-MM-DD); null for today, whenever a rate is bought. */
   ship_date: string | null;
+  /** The delivery options asked for, as JSON (ShipmentOptions); null for none. */
+  options: string | null;
   rates: string;
   created_at: string;
   expires_at: string;

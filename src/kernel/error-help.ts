@@ -70,6 +70,10 @@ export const errorHelp: Readonly<Record<ErrorCode, { meaning: string; fix: strin
   idempotency_key_reused: { meaning: 'This Idempotency-Key was used with a different request in the last 24 hours.', fix: 'Use a new key for a new request; the same key only ever repeats the first request.' },
   no_rate_available: { meaning: 'No carrier offers a rate for this order: each carrier refused or could not quote (see the detail).', fix: 'Check the addresses, the parcel against the carriers\' limits, or try other carriers or services.' },
   nothing_to_manifest: { meaning: 'No label fits this manifest: none of that carrier, origin and day is waiting for one.', fix: 'Check the carrier, ship-from and date, or buy the labels first.' },
+  option_not_supported: {
+    meaning: "A label bought without a rate: no carrier that could ship the order offers every delivery option asked for (Saturday delivery by ground, an indirect signature by UPS…), or test mode has no published price for it. In a rate shop, such a carrier is an `errors` entry with this code instead; `errors` points to the options.",
+    fix: 'Shop rates with the same `options` to see which carriers offer them, or leave the option out. Nothing was bought or charged.',
+  },
   not_supported_by_carrier: { meaning: 'The carrier does not offer this through shipd (for example a live pickup where shipd has no integration).', fix: 'Use another carrier, or the carrier\'s own tools for this step.' },
   country_not_served: {
     meaning: 'Parcels leave from the US (the 50 states, DC, US territories, freely associated states and military post offices): shipd ships from there to any country, but a return label from another country is not sold.',

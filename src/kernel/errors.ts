@@ -57,6 +57,7 @@ export const errorCodes = {
   no_rate_available: { status: 422, title: 'No carrier offers a rate for this order' },
   nothing_to_manifest: { status: 422, title: 'No label fits this manifest' },
   not_supported_by_carrier: { status: 422, title: 'The carrier does not offer this through shipd' },
+  option_not_supported: { status: 422, title: 'The carrier or service does not offer a delivery option asked for' },
   country_not_served: { status: 422, title: 'shipd does not ship to or from this country yet' },
   rate_limited: { status: 429, title: 'Too many requests for this API key' },
   address_rate_limited: { status: 429, title: 'Too many requests without a valid API key from this address' },

@@ -7,6 +7,7 @@ import { CurrencyAmount, Customs, CustomsInput, CustomsItem, CustomsItemInput } 
 import { Event, EventList } from '../schemas/event.ts';
 import { Rate, RateError, RateShop, RateShopRequest } from '../schemas/rate.ts';
 import { Surcharge } from '../schemas/surcharge.ts';
+import { ShipmentOptions } from '../schemas/options.ts';
 import { AddressValidation, AddressValidationRequest } from '../schemas/address-validation.ts';
 import { Location, LocationList } from '../schemas/location.ts';
 import { PackageList, PackagePreset } from '../schemas/package.ts';
@@ -59,6 +60,7 @@ export const sharedSchemas: TSchema[] = [
   OrderList,
   Event,
   EventList,
+  ShipmentOptions,
   RateShopRequest,
   Surcharge,
   Rate,

@@ -4,6 +4,7 @@ import { CarrierIdSchema } from './carrier.ts';
 import { CurrencyAmount, CustomsInput } from './customs.ts';
 import { ShipDateInput, StringEnum, timestamp } from './common.ts';
 import { Surcharge } from './surcharge.ts';
+import { ShipmentOptions } from './options.ts';
 import { Money, Parcel, Weight } from './order.ts';
 import { customsInputComplete, ids, parcel, rateShop, rates, shipFrom, shipTo, shipToGuam } from './examples.ts';
 
@@ -21,6 +22,11 @@ export const RateShopRequest = Type.Object(
       Type.Ref(CustomsInput, { description: 'The customs declaration, with every item complete; required when the parcel crosses a customs border (an order_id brings the order\'s)' }),
     ),
     ship_date: Type.Optional(ShipDateInput),
+    options: Type.Optional(
+      Type.Ref(ShipmentOptions, {
+        description: 'Delivery options: only services that offer every one are quoted, with their charges in `surcharges`; a carrier with none that does is named in `errors` (`option_not_supported`). Buying a rate ships with them',
+      }),
+    ),
     carriers: Type.Optional(Type.Array(Type.Ref(CarrierIdSchema), { minItems: 1, uniqueItems: true, description: 'Only these carriers' })),
     services: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { minItems: 1, maxItems: 50, uniqueItems: true, description: 'Only these service codes' })),
   },
@@ -33,6 +39,7 @@ export const RateShopRequest = Type.Object(
       { ship_from: shipFrom, ship_to: shipTo, parcel },
       { order_id: ids.order, carriers: ['usps', 'ups'] },
       { order_id: ids.order, ship_date: '2026-11-30' },
+      { order_id: ids.order, options: { signature: 'adult', saturday_delivery: true } },
       { ship_from: shipFrom, ship_to: shipToGuam, parcel, customs: customsInputComplete },
     ],
   },
@@ -76,7 +83,7 @@ export const Rate = Type.Object(
 );
 export type Rate = Static<typeof Rate>;
 
-export const rateErrorCodes = ['carrier_unavailable', 'carrier_timeout', 'address_invalid', 'service_unavailable', 'parcel_too_large', 'not_serviced', 'credentials_missing', 'carrier_error'] as const;
+export const rateErrorCodes = ['carrier_unavailable', 'carrier_timeout', 'address_invalid', 'service_unavailable', 'parcel_too_large', 'not_serviced', 'credentials_missing', 'option_not_supported', 'carrier_error'] as const;
 
 export const RateError = Type.Object(
   {
@@ -100,6 +107,7 @@ export const RateShop = Type.Object(
     object: Type.Literal('rate_shop', { description: 'Always `rate_shop`' }),
     order_id: Type.Union([Type.String(), Type.Null()], { description: 'The order rated; null when addresses and parcel were given instead' }),
     ship_date: Type.String({ format: 'date', description: "The day the rates are for (YYYY-MM-DD, in the ship-from location's time zone): the one asked for, else today. Buying a rate ships on it", examples: ['2026-11-23'] }),
+    options: Type.Ref(ShipmentOptions, { description: 'The delivery options the rates are for; `{}` for none. Buying a rate ships with them' }),
     rates: Type.Array(Type.Ref(Rate), { description: 'Cheapest first' }),
     errors: Type.Array(Type.Ref(RateError), { description: 'One entry per carrier that could not rate; the others still answer' }),
     created_at: timestamp('When the carriers were asked'),

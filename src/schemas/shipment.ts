@@ -3,6 +3,7 @@ import { CarrierIdSchema } from './carrier.ts';
 import { ListOf, ShipDateInput, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { Metadata, Money } from './order.ts';
 import { Surcharge } from './surcharge.ts';
+import { ShipmentOptions } from './options.ts';
 import { ids, shipment, shipmentAbroad, trackingNumber } from './examples.ts';
 
 export const LabelFormatSchema = StringEnum(['pdf', 'zpl', 'png'], {
@@ -62,6 +63,12 @@ export const ShipmentCreate = Type.Object(
         description: `${ShipDateInput.description}. With rate_id it may be left out, as the rate's own date (its shop's ship_date) is used; a different one is 409 \`rate_not_for_order\``,
       }),
     ),
+    options: Type.Optional(
+      Type.Ref(ShipmentOptions, {
+        description:
+          "Delivery options for the label. With rate_id they may be left out, as the rate's own (its shop's options) are used; different ones are 409 `rate_not_for_order`. Without rate_id, only services that offer every one are chosen from",
+      }),
+    ),
     metadata: Type.Optional(Type.Ref(Metadata, { description: 'Your own keys and values, kept with the shipment' })),
   },
   {
@@ -73,6 +80,7 @@ export const ShipmentCreate = Type.Object(
       { order_id: ids.order, rate_id: ids.rates[2], label_format: 'pdf' },
       { order_id: ids.order, ship_date: '2026-11-30' },
       { order_id: ids.order, rate_id: ids.rates[2], label_format: 'zpl', label_size: '4x8', label_resolution: 300, references: ['PO-88213', 'INV-2026-0042'] },
+      { order_id: ids.order, options: { signature: 'adult' } },
     ],
   },
 );
@@ -153,6 +161,7 @@ export const Shipment = Type.Object(
       description: "The day the label is for (YYYY-MM-DD, in the ship-from location's time zone): the one asked for, else the day it was bought. It is printed on the label, delivery estimates count from it, and the label goes on that day's manifest",
       examples: ['2026-11-23'],
     }),
+    options: Type.Ref(ShipmentOptions, { description: 'The delivery options the label was bought with; `{}` for none' }),
     is_return: Type.Boolean({ description: 'Whether it is a return label, from the recipient back to the sender' }),
     metadata: Type.Ref(Metadata, { description: 'Your own keys and values' }),
     mode: StringEnum(['test', 'live'], { description: 'Bought with a test key (simulated, free) or a live one (real postage)' }),

@@ -18,6 +18,15 @@ export const surchargeTypes = {
   nonstandard: 'USPS nonstandard length or volume fee',
   northern_canada: 'Delivery to northern Canada (FedEx)',
   peak: 'Peak season or demand surcharge',
+  signature: 'A signature on delivery (options.signature)',
+  saturday_delivery: 'Saturday delivery (options.saturday_delivery)',
+  delivery_confirmation: 'Delivery confirmation (options.delivery_confirmation)',
+  hold_for_pickup: 'Holding at a carrier location (options.hold_for_pickup)',
+  non_machinable: 'A parcel the machines cannot sort (options.non_machinable)',
+  dry_ice: 'Dry ice in the parcel (options.dry_ice)',
+  alcohol: 'Alcohol in the parcel (options.alcohol)',
+  hazmat: 'Dangerous goods in the parcel (options.hazmat)',
+  carbon_neutral: 'Carbon-neutral shipping (options.carbon_neutral)',
   other: 'Any other charge the carrier itemizes',
 } as const;
 

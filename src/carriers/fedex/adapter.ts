@@ -1,3 +1,4 @@
+import { optionsNotSentLive } from '../options.ts';
 import type { Address, AnyAddress } from '../../schemas/address.ts';
 import {
   failure,
@@ -56,6 +57,8 @@ export class FedexCarrier implements Carrier {
   }
 
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
+    const unsent = optionsNotSentLive('FedEx', request.options);
+    if (unsent) return Promise.resolve(unsent);
     return guard(words, async () => {
       const body = isDomestic(request) ? ok(buildRateRequest(request, this.account())) : this.rateAbroad(request);
       if (!body.ok) return body;
@@ -80,6 +83,8 @@ export class FedexCarrier implements Carrier {
   }
 
   purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
+    const unsent = optionsNotSentLive('FedEx', request.options);
+    if (unsent) return Promise.resolve(unsent);
     return guard(words, async () => {
       if (!this.services.some((s) => s.code === request.service)) return failure('service_unavailable', `FedEx has no service ${request.service} in shipd`);
       const body = isDomestic(request) ? buildShipRequest(request, this.account()) : this.shipAbroad(request);

@@ -26,11 +26,14 @@ import { upsPuertoRicoRefusal } from '../ups/puerto-rico.ts';
 import { refusalAbroad } from '../carrier-limits.ts';
 import type { IntlRequest } from './international/types.ts';
 import { billableWeightLb } from './billable-weight.ts';
-import { itemizedPriceFor } from './pricing.ts';
+import { itemizedPriceFor, type ItemizedPrice } from './pricing.ts';
+import type { CarrierId } from '../../config.ts';
+import { askName, askSurchargeType, optionAsks, type OptionAsk } from '../options.ts';
+import { optionPriceCents } from './prices/option-prices.ts';
 import type { SimCarrierTable } from './tables.ts';
 import { estimatedDeliveryDate, transitDays } from './transit.ts';
 import { zoneFor } from './zones.ts';
-import { includedSurcharges } from '../surcharges.ts';
+import { includedSurcharges, type Surcharge } from '../surcharges.ts';
 
 /** Waits until the caller gives up: how a carrier that never answers looks from here. */
 function hang(signal: AbortSignal): Promise<never> {
@@ -57,7 +60,36 @@ function quoteKey(r: RateRequest): string {
     r.services?.join(',') ?? '',
     flat ? `${flat.service}:${flat.listCents}:${flat.accountCents}` : '',
     Math.floor(r.shipDate.getTime() / 86_400_000),
+    optionAsks(r.options).join(','),
   ].join('|');
+}
+
+/**
+ * A domestic price with the options' published charges added, per package (sim/prices/option-prices.ts), or the
+ * first option test mode has no price for. Requesting additional handling adds the packaging charge only above a
+ * size or weight charge the package already draws, and nothing beside an oversize charge: carriers charge one of
+ * them per package.
+ */
+function priceOptions(carrier: CarrierId, service: string, asks: readonly OptionAsk[], zone: string, price: ItemizedPrice): { ok: true; price: ItemizedPrice } | { ok: false; ask: OptionAsk } {
+  if (asks.length === 0) return { ok: true, price };
+  const items: Surcharge[] = [...price.surcharges];
+  let added = 0;
+  for (const ask of asks) {
+    const cents = optionPriceCents(carrier, service, ask, zone);
+    if (cents === undefined) return { ok: false, ask };
+    const handled = ask === 'additional_handling' ? handlingAlreadyCharged(price.surcharges) : 0;
+    const charge = Math.max(0, cents - handled);
+    added += charge;
+    items.push({ type: askSurchargeType[ask], amountCents: charge });
+  }
+  const amountCents = price.amountCents + added;
+  return { ok: true, price: { amountCents, listAmountCents: price.listAmountCents + added, surcharges: includedSurcharges(amountCents, items) } };
+}
+
+/** A size or weight charge the package draws already; an oversize package counts as handled at any price. */
+function handlingAlreadyCharged(surcharges: readonly Surcharge[]): number {
+  if (surcharges.some((x) => x.type === 'oversize')) return Infinity;
+  return surcharges.find((x) => x.type === 'additional_handling')?.amountCents ?? 0;
 }
 
 /** A request abroad as the international price lists take it. */
@@ -153,6 +185,9 @@ export class SimulatedCarrier implements Carrier {
     const quotes: Quote[] = [];
     /** Zones a published list has no table for, for the services asked. */
     const unpriced = new Set<string>();
+    /** Options asked that have no published price for a service that does them. */
+    const unpricedOptions = new Set<OptionAsk>();
+    const asks = optionAsks(request.options);
     for (const s of t.services) {
       if (request.services && !request.services.includes(s.code)) continue;
       if (flat && s.code !== flat.service) continue;
@@ -166,12 +201,17 @@ export class SimulatedCarrier implements Carrier {
         if (!t.prices.services[s.code]?.[zone.label]) unpriced.add(zone.label);
         continue;
       }
+      const withOptions = priceOptions(t.id, s.code, asks, zone.label, price);
+      if (!withOptions.ok) {
+        unpricedOptions.add(withOptions.ask);
+        continue;
+      }
       const days = transitDays(t.id, s.code, request.from.zip, request.to.zip, zone);
       quotes.push({
         carrier: t.id,
         service: s.code,
         serviceName: s.name,
-        ...price,
+        ...withOptions.price,
         currency: 'USD',
         billableWeightLb: billable,
         zone: zone.label,
@@ -179,6 +219,10 @@ export class SimulatedCarrier implements Carrier {
         estimatedDeliveryDate: estimatedDeliveryDate(t.id, s.code, request.shipDate, days),
         guaranteed: s.guaranteed,
       });
+    }
+    if (quotes.length === 0 && unpricedOptions.size > 0) {
+      const names = [...unpricedOptions].map(askName).join(', ');
+      return failure('option_not_supported', `${t.name} test mode has no published ${t.name} price for ${names} on the services that offer it, so does not quote it; live mode asks ${t.name} itself`);
     }
     if (quotes.length === 0 && unpriced.size > 0) {
       return failure('service_unavailable', `${t.name} test mode prices from the ${t.prices.source}, which has no table for zone ${[...unpriced].join(', ')} of the services asked`);

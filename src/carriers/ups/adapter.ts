@@ -1,3 +1,4 @@
+import { optionsNotSentLive } from '../options.ts';
 import {
   failure,
   ok,
@@ -61,6 +62,8 @@ export class UpsCarrier implements Carrier {
   }
 
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
+    const unsent = optionsNotSentLive('UPS', request.options);
+    if (unsent) return Promise.resolve(unsent);
     return guard(words, async () => {
       const built = isDomestic(request) ? buildRateRequest(request, this.options.credentials.accountNumber) : this.abroad(request, (r) => buildRateRequestAbroad(r, this.options.credentials.accountNumber));
       if (!built.ok) return built;
@@ -70,6 +73,8 @@ export class UpsCarrier implements Carrier {
   }
 
   purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
+    const unsent = optionsNotSentLive('UPS', request.options);
+    if (unsent) return Promise.resolve(unsent);
     return guard<PurchasedLabel>(words, async () => {
       const account = this.options.credentials.accountNumber;
       if (!account) return failure('credentials_missing', 'Set UPS_ACCOUNT_NUMBER to buy UPS labels: UPS bills them to the shipper number');

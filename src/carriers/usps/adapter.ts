@@ -1,3 +1,4 @@
+import { optionsNotSentLive } from '../options.ts';
 import type { Address } from '../../schemas/address.ts';
 import {
   failure,
@@ -62,6 +63,8 @@ export class UspsCarrier implements Carrier {
   }
 
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
+    const unsent = optionsNotSentLive('USPS', request.options);
+    if (unsent) return Promise.resolve(unsent);
     return guard(words('rate search'), async () => {
       if (!isDomestic(request)) return this.rateAbroad(request, signal);
       const search = (returns: boolean) => this.client.send({ method: 'POST', path: ratePath, json: buildRateRequest(request, returns), idempotent: true, signal });
@@ -75,6 +78,8 @@ export class UspsCarrier implements Carrier {
   }
 
   purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
+    const unsent = optionsNotSentLive('USPS', request.options);
+    if (unsent) return Promise.resolve(unsent);
     return guard(words('label purchase'), async () => {
       if (!isDomestic(request)) return this.purchaseAbroad(request, signal);
       const body = request.isReturn ? buildReturnLabelRequest(request) : ok(buildLabelRequest(request));

@@ -18,6 +18,7 @@ import * as cardBilling from './016_card_billing.ts';
 import * as orderCustoms from './017_order_customs.ts';
 import * as shipDate from './018_ship_date.ts';
 import * as batchLabelChoices from './019_batch_label_choices.ts';
+import * as deliveryOptions from './020_delivery_options.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '017_order_customs': orderCustoms,
   '018_ship_date': shipDate,
   '019_batch_label_choices': batchLabelChoices,
+  '020_delivery_options': deliveryOptions,
 };

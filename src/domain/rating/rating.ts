@@ -3,6 +3,9 @@ import type { CarrierId } from '../../config.ts';
 import type { Carrier, ParcelSpec, Quote, RateRequest } from '../../carriers/carrier.ts';
 import { callCarrier } from '../carrier-accounts/carrier-call.ts';
 import { serviceValueRefusal } from '../../carriers/carrier-limits.ts';
+import { optionAsks, optionRefusal } from '../../carriers/options.ts';
+import type { ShipmentOptions } from '../../schemas/options.ts';
+import { checkOptions, pinnedServiceErrors, storedOptions } from '../shipments/delivery-options.ts';
 import type { Address, AnyAddress } from '../../schemas/address.ts';
 import type { Customs } from '../../schemas/customs.ts';
 import type { Parcel } from '../../schemas/order.ts';
@@ -91,8 +94,8 @@ export function inputsFingerprint(inputs: ShipmentInputs): string {
   return quoteFingerprint(inputs.from, inputs.to, inputs.parcel, inputs.pkg?.preset.id ?? null, inputs.customs);
 }
 
-/** The carrier-neutral request for these inputs, shipping at `shipDate` (ShipDay.at). */
-export function rateRequest(inputs: ShipmentInputs, shipDate: Date, services?: string[]): RateRequest {
+/** The carrier-neutral request for these inputs, shipping at `shipDate` (ShipDay.at), with these delivery options. */
+export function rateRequest(inputs: ShipmentInputs, shipDate: Date, services?: string[], options?: ShipmentOptions): RateRequest {
   const box = inputs.pkg?.box;
   return {
     from: inputs.from,
@@ -100,6 +103,7 @@ export function rateRequest(inputs: ShipmentInputs, shipDate: Date, services?: s
     parcel: parcelSpec(inputs.parcel, inputs.pkg),
     shipDate,
     services,
+    ...(options && optionAsks(options).length > 0 && { options }),
     ...(inputs.customs && { customs: inputs.customs }),
     ...(inputs.goodsValue && { goodsValue: inputs.goodsValue }),
     ...(box && { carrierBox: { id: box.id, ...(box.flatRate && { flatRate: box.flatRate }) } }),
@@ -111,25 +115,55 @@ export function usdCents(q: Pick<Quote, 'amountCents' | 'currency' | 'usdAmountC
   return q.currency === 'USD' ? q.amountCents : q.usdAmountCents;
 }
 
+/**
+ * Why none of the carrier's services asked for does every delivery option asked, or null when one does: such a
+ * carrier is not asked at all.
+ */
+function optionsRefusal(carrier: Carrier, request: RateRequest): string | null {
+  const asks = optionAsks(request.options);
+  if (asks.length === 0) return null;
+  const services = carrier.services.filter((s) => !request.services || request.services.includes(s.code));
+  const refusals = services.map((s) => optionRefusal(carrier, s, asks, isResidential(request.to)));
+  if (refusals.some((r) => r === null)) return null;
+  return [...new Set(refusals.map((r) => r!.detail))].join('; ');
+}
+
+/** Whether the parcel goes to a home, as every carrier reads an address: stated, else one without a company. */
+export const isResidential = (to: AnyAddress): boolean => to.residential ?? !to.company;
+
 /** Every carrier's quotes for the request, cheapest first, and the carriers that could not quote. */
 export async function quoteAll(ctx: Context, chosen: Carrier[], request: RateRequest): Promise<{ quotes: Quote[]; errors: RateError[] }> {
-  const answers = await Promise.all(chosen.map((c) => callCarrier(c, ctx.config.carrierTimeoutMs, (signal) => c.rate(request, signal))));
-  const quotes: Quote[] = [];
   const errors: RateError[] = [];
+  // A carrier that cannot do the options asked on any service is not asked; it is named in the errors.
+  const asked = chosen.filter((c) => {
+    const refused = optionsRefusal(c, request);
+    if (refused) errors.push({ carrier: c.id, code: 'option_not_supported', detail: refused });
+    return refused === null;
+  });
+  const answers = await Promise.all(asked.map((c) => callCarrier(c, ctx.config.carrierTimeoutMs, (signal) => c.rate(request, signal))));
+  const quotes: Quote[] = [];
+  const asks = optionAsks(request.options);
   answers.forEach((answer, i) => {
+    const carrier = asked[i]!;
     if (answer.ok) {
       const refusals: string[] = [];
+      let byOption = false;
       for (const q of answer.value) {
-        // A service that does not take the declared value is not offered, whether the carrier priced it or not.
-        const refused = serviceValueRefusal(chosen[i]!, q.service, q.serviceName, request.customs);
+        // A service that does not take the declared value, or an option asked, is not offered, whether the carrier
+        // priced it or not.
+        const optionRefused = optionRefusal(carrier, { code: q.service, name: q.serviceName }, asks, isResidential(request.to))?.detail ?? null;
+        const refused = serviceValueRefusal(carrier, q.service, q.serviceName, request.customs) ?? optionRefused;
+        if (optionRefused && refused === optionRefused) byOption = true;
         if (refused) refusals.push(refused);
         // One form of zone for every carrier: USPS writes "07" and UPS "008" where the others write "7".
         else quotes.push({ ...q, zone: q.zone.replace(/^0+(?=\d)/, '') });
       }
-      if (refusals.length > 0 && refusals.length === answer.value.length) errors.push({ carrier: chosen[i]!.id, code: 'not_serviced', detail: refusals.join('; ') });
+      if (refusals.length > 0 && refusals.length === answer.value.length) {
+        errors.push({ carrier: carrier.id, code: byOption ? 'option_not_supported' : 'not_serviced', detail: refusals.join('; ') });
+      }
     } else {
       const code = (rateErrorCodes as readonly string[]).includes(answer.error.code) ? (answer.error.code as RateError['code']) : 'carrier_error';
-      errors.push({ carrier: chosen[i]!.id, code, detail: answer.error.detail });
+      errors.push({ carrier: carrier.id, code, detail: answer.error.detail });
     }
   });
   // Compared in US dollars; a quote the carrier stated no USD price for sorts last. A quote without a transit time
@@ -167,6 +201,7 @@ async function resolveInputs(ctx: Context, input: RateShopRequest): Promise<Ship
  */
 export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrier>, input: RateShopRequest): Promise<RateShop> {
   const inputs = await resolveInputs(ctx, input);
+  checkOptions(input.options, inputs.parcel);
   const box = inputs.pkg?.box;
   if (box && input.carriers && !input.carriers.includes(box.carrier)) {
     failIfAny([field('/carriers', `${inputs.pkg!.preset.name} ships only with ${box.carrier}`)]);
@@ -179,10 +214,12 @@ export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrie
     failIfAny(wanted.flatMap((s, i) => (known.has(s) ? [] : [field(`/services/${i}`, `"${s}" is not a service of ${chosen.map((c) => c.name).join(', ')}`)])));
     // A carrier none of whose services was asked for is not asked, nor reported as offering none.
     chosen = chosen.filter((c) => c.services.some((s) => wanted.includes(s.code)));
+    failIfAny(pinnedServiceErrors(chosen, wanted, input.options, isResidential(inputs.to)));
   }
   const now = ctx.clock.now();
   const ship = shipDay(inputs.from, now, input.ship_date);
-  const { quotes, errors } = await quoteAll(ctx, chosen, rateRequest(inputs, ship.at, input.services));
+  const options = input.options ?? {};
+  const { quotes, errors } = await quoteAll(ctx, chosen, rateRequest(inputs, ship.at, input.services, options));
   const createdAt = now.toISOString();
   const expiresAt = new Date(now.getTime() + rateLifetimeMs).toISOString();
   const print = inputsFingerprint(inputs);
@@ -215,12 +252,13 @@ export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrie
       order_id: inputs.orderId,
       inputs_fingerprint: print,
       ship_date: input.ship_date ?? null,
+      options: storedOptions(options),
       rates: encodeRates(kept),
       created_at: createdAt,
       expires_at: expiresAt,
     });
   }
-  return { id: ids.shopId, object: 'rate_shop', order_id: inputs.orderId, ship_date: ship.day, rates: numbered, errors, created_at: createdAt };
+  return { id: ids.shopId, object: 'rate_shop', order_id: inputs.orderId, ship_date: ship.day, options, rates: numbered, errors, created_at: createdAt };
 }
 
 /** A quote's surcharges as rates and shipments show them, in the quote's currency. */

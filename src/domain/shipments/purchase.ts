@@ -29,6 +29,9 @@ import { labelAskOf, ownerOf, serviceName, toShipment, type PurchaseRecord } fro
 import { fingerprint, idempotencyTtlMs } from '../core/idempotency.ts';
 import { inTransaction } from '../core/transaction.ts';
 import { shipDay, type ShipDay } from './ship-date.ts';
+import type { ShipmentOptions } from '../../schemas/options.ts';
+import { optionAsks } from '../../carriers/options.ts';
+import { checkOptions, storedOptions } from './delivery-options.ts';
 
 /**
  * A pending purchase older than this was left by a crash (its request would have finished or failed by now),
@@ -51,12 +54,14 @@ export interface PurchasePlan {
   ship: ShipDay;
   /** The surcharges the quote included, as the rate showed them. */
   surcharges: Surcharge[];
+  /** The delivery options it ships with: a rate's own, else the ones asked for. */
+  options: ShipmentOptions;
 }
 
 /** A quote shipd can charge for: one whose price in US dollars is known (see usdCents). */
 export const buyable = (q: Quote): boolean => usdCents(q) !== undefined;
 
-const fromQuote = (q: Quote, rateId: string | null, ship: ShipDay): PurchasePlan => ({
+const fromQuote = (q: Quote, rateId: string | null, ship: ShipDay, options: ShipmentOptions): PurchasePlan => ({
   carrier: q.carrier,
   service: q.service,
   quotedCents: usdCents(q)!,
@@ -65,6 +70,7 @@ const fromQuote = (q: Quote, rateId: string | null, ship: ShipDay): PurchasePlan
   estimatedDeliveryDate: q.estimatedDeliveryDate,
   ship,
   surcharges: rateSurcharges(q),
+  options,
 });
 
 /**
@@ -81,8 +87,20 @@ function rateShipDay(ctx: Context, inputs: ShipmentInputs, rateId: string, shopD
   return ship;
 }
 
-/** The rate the client chose, if it is theirs, unexpired, and was quoted for exactly what the order ships, on its day. */
-async function planFromRate(ctx: Context, inputs: ShipmentInputs, rateId: string, askedDay: string | undefined): Promise<PurchasePlan> {
+/**
+ * The options a rate ships with: its shop's. Options sent with it must be the same (in any order of fields); left out,
+ * the rate's own are used.
+ */
+function rateOptions(rateId: string, shopOptions: string | null, asked: ShipmentOptions | undefined): ShipmentOptions {
+  if (asked !== undefined && storedOptions(asked) !== shopOptions) {
+    const detail = `rate ${rateId} was quoted ${shopOptions === null ? 'without delivery options' : `for the options ${shopOptions}`}; shop rates with these options, or leave options out`;
+    throw new ApiError('rate_not_for_order', `Rate ${rateId} was quoted for other delivery options; shop rates with these options again`, [{ in: 'body', pointer: '/options', detail }]);
+  }
+  return shopOptions === null ? {} : JSON.parse(shopOptions);
+}
+
+/** The rate the client chose, if it is theirs, unexpired, and was quoted for exactly what the order ships, on its day, with its options. */
+async function planFromRate(ctx: Context, inputs: ShipmentInputs, rateId: string, askedDay: string | undefined, askedOptions: ShipmentOptions | undefined): Promise<PurchasePlan> {
   const found = await ctx.rateStore.find(ctx.db, rateId);
   if (!found || found.shop.owner_key_id !== ctx.principal.keyId) throw new ApiError('not_found', `No rate ${rateId}`);
   const { rate, shop } = found;
@@ -96,6 +114,7 @@ async function planFromRate(ctx: Context, inputs: ShipmentInputs, rateId: string
     throw new ApiError('not_supported_by_carrier', detail, [{ in: 'body', pointer: '/rate_id', detail }]);
   }
   const ship = rateShipDay(ctx, inputs, rateId, shop.ship_date, askedDay);
+  const options = rateOptions(rateId, shop.options, askedOptions);
   return {
     carrier: rate.carrier,
     service: rate.service,
@@ -105,6 +124,7 @@ async function planFromRate(ctx: Context, inputs: ShipmentInputs, rateId: string
     estimatedDeliveryDate: rate.estimated_delivery_date,
     ship,
     surcharges: rate.surcharges,
+    options,
   };
 }
 
@@ -131,18 +151,23 @@ async function planFromQuotes(
   only: CarrierId | undefined,
   ship: ShipDay,
   label: LabelChoice,
+  options: ShipmentOptions,
 ): Promise<PurchasePlan> {
   const requested = requestedService(order, selection);
   // Only carriers that print the label asked are quoted; the one carrier an order is held to is refused by purchase.
   const chosen = only ? [carriers[only]] : Object.values(carriers).filter((c) => labelRefusalFor(c, label, isDomestic(inputs)) === null);
-  const { quotes, errors } = await quoteAll(ctx, chosen, rateRequest(inputs, ship.at, requested ? [requested.service] : undefined));
+  const { quotes, errors } = await quoteAll(ctx, chosen, rateRequest(inputs, ship.at, requested ? [requested.service] : undefined, options));
   const best = quotes.find(buyable);
+  if (!best && errors.length > 0 && errors.every((e) => e.code === 'option_not_supported')) {
+    const detail = errors.map((e) => `${e.carrier}: ${e.detail}`).join('; ');
+    throw new ApiError('option_not_supported', `No carrier that could ship order ${order.id} offers the delivery options asked: ${detail}`, [{ in: 'body', pointer: '/options', detail }]);
+  }
   if (!best) {
     const why = errors.map((e) => `${e.carrier}: ${e.detail}`).join('; ');
     const what = requested ? `${serviceName(requested.carrier, requested.service)} (the order's requested service)` : 'any carrier';
     throw new ApiError('no_rate_available', `No rate from ${what} for order ${order.id}${why ? `: ${why}` : ''}`);
   }
-  return fromQuote(best, null, ship);
+  return fromQuote(best, null, ship, options);
 }
 
 function checkPurchasable(order: OrdersTable): void {
@@ -159,10 +184,11 @@ export async function buyLabel(ctx: Context, input: ShipmentCreate, selection: S
   const order = await ownOrderRow(ctx.db, ctx, input.order_id, false);
   checkPurchasable(order);
   const inputs = await orderInputs(ctx.db, ctx, order);
+  checkOptions(input.options, inputs.parcel);
   const access = await carrierAccess(ctx, ctx.principal.accountId, ctx.principal.mode);
   const rest = { order, inputs, isReturn: false, format: input.label_format, label, metadata: input.metadata };
   if (input.rate_id) {
-    const plan = await planFromRate(ctx, inputs, input.rate_id, input.ship_date);
+    const plan = await planFromRate(ctx, inputs, input.rate_id, input.ship_date, input.options);
     return purchase(ctx, access.carriers, { ...rest, plan, ...(await paymentFor(ctx, access, plan.carrier)) });
   }
   // Payment is settled before any carrier is asked anything: without a good payment method, only the account's
@@ -172,7 +198,7 @@ export async function buyLabel(ctx: Context, input: ShipmentCreate, selection: S
   const only = onlyCarrier(order, inputs, selection);
   if (platform instanceof ApiError && (only ? !access.own.has(only) : access.own.size === 0)) throw platform;
   const candidates = platform instanceof ApiError ? pick(access.carriers, access.own) : access.carriers;
-  const plan = await planFromQuotes(ctx, candidates, inputs, order, selection, only, ship, label);
+  const plan = await planFromQuotes(ctx, candidates, inputs, order, selection, only, ship, label, input.options ?? {});
   return purchase(ctx, access.carriers, { ...rest, plan, ...(await paymentFor(ctx, access, plan.carrier)) });
 }
 
@@ -234,6 +260,7 @@ interface PurchaseAsk {
   label_size?: LabelSize;
   label_resolution?: LabelResolution;
   references?: string[];
+  options?: ShipmentOptions;
   metadata?: Record<string, string>;
 }
 
@@ -263,6 +290,7 @@ export async function purchaseByKey(ctx: Context, orderId: string, isReturn: boo
     (ask.label_size ?? '4x6') === (record.labelSize ?? '4x6') &&
     (ask.label_resolution ?? 203) === (record.labelResolution ?? 203) &&
     fingerprint(ask.references?.map((r) => r.trim()) ?? null) === fingerprint(record.references ?? null) &&
+    (ask.options === undefined || storedOptions(ask.options) === storedOptions(record.options)) &&
     fingerprint(ask.metadata ?? {}) === fingerprint(JSON.parse(row.metadata));
   if (!same) throw new ApiError('idempotency_key_reused', `This Idempotency-Key already started the purchase ${row.id} with a different request; use a new key for a new request`);
   return row;
@@ -304,6 +332,7 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
     ...(p.label.references && { references: p.label.references }),
     labelSize: p.label.size,
     labelResolution: p.label.resolution,
+    ...(optionAsks(p.plan.options).length > 0 && { options: p.plan.options }),
     customs: p.inputs.customs,
     ...(p.inputs.goodsValue && { goodsValue: p.inputs.goodsValue }),
     // Test mode draws the customs documents a parcel crossing a customs border needs (a declaration kept on a domestic
@@ -396,6 +425,7 @@ function purchaseRequest(row: ShipmentsTable): PurchaseRequest {
     labelSize: carrierLabelSize(row.carrier as CarrierId, row.label_format, label.size) ?? label.size,
     labelResolution: label.resolution ?? 203,
     references: label.references,
+    ...(record.options && { options: record.options }),
     ...(record.reference !== null && { reference: record.reference }),
     ...(record.customs && { customs: record.customs }),
     ...(record.goodsValue && { goodsValue: record.goodsValue }),

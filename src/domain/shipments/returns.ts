@@ -42,6 +42,8 @@ export async function createReturnLabel(ctx: Context, orderId: string, input: Re
     surcharges: rateSurcharges(quote),
     // The customer sends it when they will, from wherever they are (abroad, perhaps): dated the day it is made, in UTC.
     ship: { day: now.toISOString().slice(0, 10), at: now },
+    // A return comes back with none of the outbound label's delivery options: they are asked of a delivery to the customer.
+    options: {},
   };
   return purchase(ctx, carriers, { order, inputs, plan, ...payment, isReturn: true, format: input.label_format, label, metadata: input.metadata });
 }

@@ -9,6 +9,7 @@ import type { CustomsDocumentType } from '../../labels/customs-data.ts';
 import type { LabelResolution, LabelSize } from '../../labels/label-data.ts';
 import type { Shipment } from '../../schemas/shipment.ts';
 import type { Surcharge } from '../../schemas/surcharge.ts';
+import type { ShipmentOptions } from '../../schemas/options.ts';
 import type { Context } from '../core/context.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { hasPrefix } from '../../kernel/ids.ts';
@@ -37,6 +38,8 @@ export interface PurchaseRecord {
   reference: string | null;
   /** The references the client asked for; absent where the order number stands in (and on purchases before them). */
   references?: string[];
+  /** The delivery options it was bought with; absent for none. */
+  options?: ShipmentOptions;
   /** Absent on purchases before sizes: 4×6, at 203 dpi. */
   labelSize?: LabelSize;
   labelResolution?: LabelResolution;
@@ -97,6 +100,7 @@ export function toShipment(ctx: Pick<Context, 'config' | 'clock'>, row: Shipment
     payment: row.payment,
     rate_id: row.rate_id,
     ship_date: row.ship_date,
+    options: record.options ?? {},
     is_return: row.is_return === 1,
     metadata: JSON.parse(row.metadata),
     mode: row.mode,

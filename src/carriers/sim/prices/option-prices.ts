@@ -1,0 +1,61 @@
+import type { CarrierId } from '../../../config.ts';
+import type { OptionAsk } from '../../options.ts';
+import { zoneBands, type ZoneCharge } from './types.ts';
+
+/** A published charge for one option, per package: the same everywhere, or by zone band. */
+export interface OptionPrice {
+  cents: number | ZoneCharge;
+  /** The services it is published for; absent, every service that does the option (carriers/options.ts). */
+  services?: readonly string[];
+}
+
+const fedexExpress = ['FEDEX_EXPRESS_SAVER', 'FEDEX_2_DAY', 'STANDARD_OVERNIGHT', 'PRIORITY_OVERNIGHT'];
+
+/**
+ * What test mode charges for each option, per package, from the carriers' published lists; an option a carrier does
+ * (carriers/options.ts) without a price here is refused in test mode rather than priced by a guess. Fuel is not
+ * added on these charges.
+ *
+ * FedEx: the FedEx Service Guide, standard list rates effective January 6, 2025, updated July 14, 2025, in the text
+ * copy named in ./fedex-2025.ts, "Other transportation-related fees", U.S. Package Services: Delivery Signature
+ * Options $7.15 per package Indirect Signature Required, $7.15 Direct Signature Required, $8.65 Adult Signature
+ * Required; Saturday Delivery $16 per package (First, Priority and Standard Overnight, 2Day); Dangerous Goods, dry ice
+ * only, $8 per package on FedEx Priority Overnight, Standard Overnight, 2Day and Express Saver; Hazardous Materials:
+ * "no surcharge applies for Limited Quantity" by FedEx Ground and Home Delivery; Additional Handling Surcharge,
+ * Packaging (non-standard packaging): zone 2 $25, zones 3–4 $29, zones 5–6 $31, zones 7+ $31.50 per package.
+ * Not found in that guide: a charge for alcohol (FedEx prices it in the shipper's alcohol agreement), for dry ice by
+ * FedEx Ground, for lithium batteries in equipment.
+ *
+ * UPS: additional handling for packaging (a package not in a corrugated box: AdditionalHandlingIndicator), zone 2
+ * $26.75, zones 3–4 $31.00, zones 5–6 $33.25, zones 7 and up $33.75, from UPS's 2026 "Revised Rates for Value-Added
+ * Services and Other Charges" (effective December 22, 2025) as transcribed in github.com/jfdelascarreras/logifacts,
+ * lib/pricing/data/accessorials.json (commit e461df2), the source ./ups-2026.ts uses for its other charges. Not found
+ * in the stored material: UPS's 2026 charges for Delivery Confirmation signatures, Saturday delivery (that
+ * transcription leaves it empty), dry ice, alcohol and carbon neutral.
+ *
+ * USPS: none. Notice 123's extra services (Signature Confirmation, Adult Signature, USPS Tracking, hazardous
+ * materials, nonstandard handling) are not in the stored copy of Notice 123 (./usps-2026.ts) or any other stored
+ * copy of its 2026 edition; the Prices API's examples quote 2025 prices only.
+ */
+export const optionPrices: Record<CarrierId, Partial<Record<OptionAsk, OptionPrice>>> = {
+  fedex: {
+    'signature:standard': { cents: 715 },
+    'signature:indirect': { cents: 715 },
+    'signature:adult': { cents: 865 },
+    saturday_delivery: { cents: 1600 },
+    dry_ice: { cents: 800, services: fedexExpress },
+    'hazmat:limited_quantity': { cents: 0 },
+    additional_handling: { cents: zoneBands(2500, 2900, 3100, 3150) },
+  },
+  ups: {
+    additional_handling: { cents: zoneBands(2675, 3100, 3325, 3375) },
+  },
+  usps: {},
+};
+
+/** The published charge for an ask on a service to a zone, or undefined where test mode has none. */
+export function optionPriceCents(carrier: CarrierId, service: string, ask: OptionAsk, zone: string): number | undefined {
+  const price = optionPrices[carrier][ask];
+  if (!price || (price.services && !price.services.includes(service))) return undefined;
+  return typeof price.cents === 'number' ? price.cents : price.cents[zone];
+}

@@ -1,0 +1,83 @@
+import type { Carrier } from '../../carriers/carrier.ts';
+import { optionAsks, optionRefusal } from '../../carriers/options.ts';
+import type { ShipmentOptions } from '../../schemas/options.ts';
+import type { Parcel } from '../../schemas/order.ts';
+import { ApiError, type FieldError } from '../../kernel/errors.ts';
+import { weightInLb } from '../orders/parcels.ts';
+
+/**
+ * Where the options contradict each other or the parcel, whatever the carrier (each a 400 with its pointer):
+ * - `delivery_confirmation` with `signature`: a signature service confirms delivery already (USPS's Signature
+ *   Confirmation and Adult Signature include the electronic delivery record that USPS Tracking gives);
+ * - `saturday_delivery` with `hold_for_pickup`: a held parcel is not delivered on any day;
+ * - `dry_ice` heavier than the parcel: UPS's DryIceWeight "Cannot be more than package weight", and it is part of it
+ *   at every carrier;
+ * - alcohol to a consumer without an adult's signature: FedEx takes wine to consumers only from licensees with Adult
+ *   Signature Required, and UPS likewise (its alcohol agreement); sent without `signature`, it is asked for rather
+ *   than added behind the client's back;
+ * - `hazmat` with an indirect signature: "Packages containing hazardous materials are not eligible for signature
+ *   release, driver release, or indirect delivery" (FedEx Service Guide), and indirect signatures are FedEx's alone.
+ */
+export function optionErrors(options: ShipmentOptions | undefined, parcel: Parcel | undefined, base = '/options'): FieldError[] {
+  if (!options) return [];
+  const errors: FieldError[] = [];
+  const at = (path: string, detail: string) => errors.push({ in: 'body', pointer: `${base}${path}`, detail });
+  if (options.delivery_confirmation && options.signature) {
+    at('/delivery_confirmation', 'a signature on delivery confirms the delivery already; send signature or delivery_confirmation, not both');
+  }
+  if (options.saturday_delivery && options.hold_for_pickup) at('/saturday_delivery', 'a parcel held for pickup is not delivered; send saturday_delivery or hold_for_pickup, not both');
+  if (options.dry_ice && parcel && weightInLb(options.dry_ice.weight) > weightInLb(parcel.weight)) {
+    at('/dry_ice/weight', `is more than the parcel weighs (${parcel.weight.value} ${parcel.weight.unit}); the dry ice is part of the parcel's weight`);
+  }
+  if (options.alcohol?.recipient === 'consumer' && options.signature !== 'adult') {
+    at('/signature', 'alcohol to a consumer is delivered only against the signature of an adult: send signature "adult"');
+  }
+  if (options.hazmat && options.signature === 'indirect') at('/signature', 'dangerous goods are not released on an indirect signature; send "standard" or "adult"');
+  return errors;
+}
+
+/** The 400 for optionErrors, if any. */
+export function checkOptions(options: ShipmentOptions | undefined, parcel: Parcel | undefined, base = '/options'): void {
+  const errors = optionErrors(options, parcel, base);
+  if (errors.length > 0) throw new ApiError('validation_failed', errors.map((e) => `${e.pointer} ${e.detail}`).join('; '), errors);
+}
+
+/**
+ * A service the client pinned (`services`, or an order's requested service) that cannot do an option asked: the
+ * request contradicts itself, as Saturday delivery by a ground service does, so it is a 400 rather than an empty
+ * rate shop.
+ */
+export function pinnedServiceErrors(carriers: readonly Carrier[], pinned: readonly string[], options: ShipmentOptions | undefined, residential: boolean): FieldError[] {
+  const asks = optionAsks(options);
+  if (asks.length === 0) return [];
+  return carriers.flatMap((c) =>
+    c.services
+      .filter((s) => pinned.includes(s.code))
+      .flatMap((s) => {
+        const refused = optionRefusal(c, s, asks, residential);
+        return refused ? [{ in: 'body' as const, pointer: refused.pointer, detail: `${refused.detail}, and services pins ${s.code}` }] : [];
+      }),
+  );
+}
+
+/**
+ * How a rate shop keeps its options: in the schema's field order, whatever order the JSON came in, so the same
+ * options compare equal; null for none.
+ */
+export function storedOptions(options: ShipmentOptions | undefined): string | null {
+  if (!options || optionAsks(options).length === 0) return null;
+  const o = options;
+  const ordered = {
+    signature: o.signature,
+    saturday_delivery: o.saturday_delivery || undefined,
+    delivery_confirmation: o.delivery_confirmation || undefined,
+    hold_for_pickup: o.hold_for_pickup || undefined,
+    additional_handling: o.additional_handling || undefined,
+    non_machinable: o.non_machinable || undefined,
+    dry_ice: o.dry_ice && { weight: { value: o.dry_ice.weight.value, unit: o.dry_ice.weight.unit } },
+    alcohol: o.alcohol && { recipient: o.alcohol.recipient },
+    hazmat: o.hazmat,
+    carbon_neutral: o.carbon_neutral || undefined,
+  };
+  return JSON.stringify(ordered);
+}

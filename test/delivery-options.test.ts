@@ -1,0 +1,168 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { problem, startServer, type TestServer } from './harness.ts';
+import { orderBody } from './fixtures.ts';
+import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
+
+const cents = (m: { amount: string }) => Math.round(Number(m.amount) * 100);
+const surcharge = (r: Json, type: string): Json => (r.surcharges as Json[]).find((s) => s.type === type) ?? {};
+
+describe('delivery options in test mode', () => {
+  let server: TestServer;
+  let key: string;
+
+  before(async () => {
+    server = await startServer();
+    const account = await server.account();
+    await setPaymentMethod(server.services.database.db, server.clock, account, 'test', 'pm_test_visa');
+    key = (await server.key(account)).secret;
+  });
+  after(() => server.close());
+
+  async function order(overrides: Json = {}): Promise<Json> {
+    const res = await server.request('POST', '/orders', { key, body: orderBody(overrides) });
+    assert.equal(res.status, 201, res.text);
+    return res.body;
+  }
+
+  async function shop(body: Json): Promise<Json> {
+    const res = await server.request('POST', '/rates', { key, body });
+    assert.equal(res.status, 200, res.text);
+    return res.body;
+  }
+
+  const same = (a: Json, b: Json) => a.carrier === b.carrier && a.service === b.service;
+
+  test("an adult signature adds FedEx's published $8.65 to each FedEx rate; UPS and USPS, unpriced in test mode, drop out naming it", async () => {
+    const o = await order();
+    const plain = await shop({ order_id: o.id });
+    const signed = await shop({ order_id: o.id, options: { signature: 'adult' } });
+    assert.deepEqual(signed.options, { signature: 'adult' });
+    assert.ok(signed.rates.length > 0);
+    for (const r of signed.rates as Json[]) {
+      assert.equal(r.carrier, 'fedex');
+      const before = plain.rates.find((p: Json) => same(p, r));
+      assert.equal(cents(r.amount) - cents(before.amount), 865, r.service);
+      assert.deepEqual(surcharge(r, 'signature')?.amount, { amount: '8.65', currency: 'USD' });
+    }
+    const errors = Object.fromEntries((signed.errors as Json[]).map((e) => [e.carrier, e]));
+    for (const carrier of ['ups', 'usps']) {
+      assert.equal(errors[carrier]?.code, 'option_not_supported', carrier);
+      assert.match(errors[carrier].detail, /adult's signature/);
+    }
+  });
+
+  test('Saturday delivery keeps only the FedEx services that deliver on Saturday, each $16 dearer; USPS, which takes no request for it, drops out', async () => {
+    const o = await order();
+    const plain = await shop({ order_id: o.id, carriers: ['fedex', 'usps'] });
+    const saturday = await shop({ order_id: o.id, carriers: ['fedex', 'usps'], options: { saturday_delivery: true } });
+    assert.deepEqual([...new Set(saturday.rates.map((r: Json) => r.service))].sort(), ['FEDEX_2_DAY', 'PRIORITY_OVERNIGHT', 'STANDARD_OVERNIGHT']);
+    for (const r of saturday.rates as Json[]) {
+      assert.equal(cents(r.amount) - cents(plain.rates.find((p: Json) => same(p, r)).amount), 1600);
+      assert.deepEqual(surcharge(r, 'saturday_delivery')?.amount, { amount: '16.00', currency: 'USD' });
+    }
+    const [refusal] = saturday.errors as Json[];
+    assert.deepEqual(saturday.errors, [{ carrier: 'usps', code: 'option_not_supported', detail: refusal!.detail }]);
+    assert.match(refusal!.detail, /does not offer Saturday delivery/);
+  });
+
+  test('Saturday delivery with a pinned ground service is a 400 pointing to the option', async () => {
+    const o = await order();
+    const res = await server.request('POST', '/rates', { key, body: { order_id: o.id, services: ['03'], options: { saturday_delivery: true } } });
+    const p = problem(res, 400, 'validation_failed');
+    assert.equal(p.errors[0].pointer, '/options/saturday_delivery');
+    assert.match(p.errors[0].detail, /UPS Ground does not offer Saturday delivery/);
+  });
+
+  test('options that contradict each other or the parcel are 400s with a pointer, and nothing is quoted', async () => {
+    const o = await order();
+    const cases: [Json, string][] = [
+      [{ signature: 'standard', delivery_confirmation: true }, '/options/delivery_confirmation'],
+      [{ saturday_delivery: true, hold_for_pickup: true }, '/options/saturday_delivery'],
+      [{ dry_ice: { weight: { value: 3, unit: 'lb' } } }, '/options/dry_ice/weight'],
+      [{ alcohol: { recipient: 'consumer' }, signature: 'standard' }, '/options/signature'],
+      [{ hazmat: 'limited_quantity', signature: 'indirect' }, '/options/signature'],
+    ];
+    for (const [options, pointer] of cases) {
+      const p = problem(await server.request('POST', '/rates', { key, body: { order_id: o.id, options } }), 400, 'validation_failed');
+      assert.deepEqual(
+        p.errors.map((e: Json) => e.pointer),
+        [pointer],
+        JSON.stringify(options),
+      );
+    }
+    const p = problem(await server.request('POST', '/shipments', { key, body: { order_id: o.id, options: { dry_ice: { weight: { value: 40, unit: 'oz' } } } } }), 400, 'validation_failed');
+    assert.equal(p.errors[0].pointer, '/options/dry_ice/weight');
+  });
+
+  test("additional handling adds the carriers' published packaging charge by zone; USPS drops out", async () => {
+    const o = await order();
+    const plain = await shop({ order_id: o.id });
+    const handled = await shop({ order_id: o.id, options: { additional_handling: true } });
+    // Austin to San Francisco is zone 7 for UPS and FedEx: UPS $33.75 (2026), FedEx $31.50 (2025).
+    const expected: Record<string, number> = { ups: 3375, fedex: 3150 };
+    assert.deepEqual([...new Set(handled.rates.map((r: Json) => r.carrier))].sort(), ['fedex', 'ups']);
+    for (const r of handled.rates as Json[]) {
+      assert.equal(r.zone, '7');
+      assert.equal(cents(r.amount) - cents(plain.rates.find((p: Json) => same(p, r)).amount), expected[r.carrier], `${r.carrier} ${r.service}`);
+      assert.equal(cents(surcharge(r, 'additional_handling').amount), expected[r.carrier]);
+    }
+    assert.deepEqual(handled.errors.map((e: Json) => [e.carrier, e.code]), [['usps', 'option_not_supported']]);
+  });
+
+  test('holding for pickup needs a location id no carrier is given yet: every carrier drops out with its reason', async () => {
+    const o = await order();
+    const held = await shop({ order_id: o.id, options: { hold_for_pickup: true } });
+    assert.deepEqual(held.rates, []);
+    assert.deepEqual(held.errors.map((e: Json) => [e.carrier, e.code]).sort(), [['fedex', 'option_not_supported'], ['ups', 'option_not_supported'], ['usps', 'option_not_supported']]);
+    const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.id, options: { hold_for_pickup: true } } });
+    assert.equal(problem(bought, 422, 'option_not_supported').errors[0].pointer, '/options');
+  });
+
+  test('an indirect signature goes to a home only: FedEx refuses it to a business', async () => {
+    const o = await order({ ship_to: { name: 'Ada Lovelace', company: 'Analytical Engines', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105' } });
+    const shopped = await shop({ order_id: o.id, carriers: ['fedex'], options: { signature: 'indirect' } });
+    assert.deepEqual(shopped.rates, []);
+    assert.deepEqual(shopped.errors.map((e: Json) => e.code), ['option_not_supported']);
+    assert.match(shopped.errors.map((e: Json) => e.detail).join(), /to a home only/);
+  });
+
+  test("buying a rate ships with its shop's options and charges them; other options with it are a 409", async () => {
+    const o = await order();
+    const shopped = await shop({ order_id: o.id, options: { saturday_delivery: true, signature: 'standard' } });
+    const rate: Json = shopped.rates[0];
+    assert.equal(cents(surcharge(rate, 'signature').amount) + cents(surcharge(rate, 'saturday_delivery').amount), 715 + 1600);
+    const other = await server.request('POST', '/shipments', { key, body: { order_id: o.id, rate_id: rate.id, options: { signature: 'adult' } } });
+    assert.equal(problem(other, 409, 'rate_not_for_order').errors[0].pointer, '/options');
+    // The same options in another order of fields are the same options.
+    const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.id, rate_id: rate.id, options: { signature: 'standard', saturday_delivery: true } } });
+    assert.equal(bought.status, 201, bought.text);
+    assert.deepEqual(bought.body.options, { saturday_delivery: true, signature: 'standard' });
+    assert.deepEqual(bought.body.postage, rate.amount);
+    const again = await server.request('GET', `/shipments/${bought.body.id}`, { key });
+    assert.deepEqual(again.body.options, bought.body.options);
+  });
+
+  test('a rate shopped without options is bought without them; options sent with it are a 409', async () => {
+    const o = await order();
+    const shopped = await shop({ order_id: o.id });
+    const res = await server.request('POST', '/shipments', { key, body: { order_id: o.id, rate_id: shopped.rates[0].id, options: { signature: 'standard' } } });
+    assert.equal(problem(res, 409, 'rate_not_for_order').errors[0].pointer, '/options');
+    const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.id, rate_id: shopped.rates[0].id } });
+    assert.equal(bought.status, 201, bought.text);
+    assert.deepEqual(bought.body.options, {});
+  });
+
+  test('buying without a rate picks the cheapest service that offers every option, and charges it', async () => {
+    const o = await order();
+    const shopped = await shop({ order_id: o.id, options: { saturday_delivery: true } });
+    const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.id, options: { saturday_delivery: true } } });
+    assert.equal(bought.status, 201, bought.text);
+    assert.equal(bought.body.carrier, 'fedex');
+    assert.equal(bought.body.service, shopped.rates[0].service);
+    assert.deepEqual(bought.body.postage, shopped.rates[0].amount);
+    assert.deepEqual(bought.body.options, { saturday_delivery: true });
+  });
+});
