@@ -166,6 +166,8 @@ export interface RateShopsTable {
   inputs_fingerprint: string;
   /** The day asked for (YYYY-MM-DD); null for today, whenever a rate is bought. */
   ship_date: string | null;
+  /** The value asked to insure the parcel for, in cents; null for none. */
+  insured_cents: number | null;
   rates: string;
   created_at: string;
   expires_at: string;
@@ -225,6 +227,8 @@ export interface ShipmentsTable {
   manifest_id: string | null;
   /** The day the label is for, YYYY-MM-DD in its ship-from location's time zone: its manifest's day. */
   ship_date: string;
+  /** The value the carrier insures the parcel for, in cents; null for none. Its cost is in the postage. */
+  insured_cents: number | null;
 }
 
 export interface PostageLedgerTable {

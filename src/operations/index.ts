@@ -7,6 +7,7 @@ import { CurrencyAmount, Customs, CustomsInput, CustomsItem, CustomsItemInput } 
 import { Event, EventList } from '../schemas/event.ts';
 import { Rate, RateError, RateShop, RateShopRequest } from '../schemas/rate.ts';
 import { Surcharge } from '../schemas/surcharge.ts';
+import { Insurance } from '../schemas/insurance.ts';
 import { AddressValidation, AddressValidationRequest } from '../schemas/address-validation.ts';
 import { Location, LocationList } from '../schemas/location.ts';
 import { PackageList, PackagePreset } from '../schemas/package.ts';
@@ -59,6 +60,7 @@ export const sharedSchemas: TSchema[] = [
   OrderList,
   Event,
   EventList,
+  Insurance,
   RateShopRequest,
   Surcharge,
   Rate,

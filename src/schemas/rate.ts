@@ -4,6 +4,7 @@ import { CarrierIdSchema } from './carrier.ts';
 import { CurrencyAmount, CustomsInput } from './customs.ts';
 import { ShipDateInput, StringEnum, timestamp } from './common.ts';
 import { Surcharge } from './surcharge.ts';
+import { Insurance } from './insurance.ts';
 import { Money, Parcel, Weight } from './order.ts';
 import { customsInputComplete, ids, parcel, rateShop, rates, shipFrom, shipTo, shipToGuam } from './examples.ts';
 
@@ -21,6 +22,7 @@ export const RateShopRequest = Type.Object(
       Type.Ref(CustomsInput, { description: 'The customs declaration, with every item complete; required when the parcel crosses a customs border (an order_id brings the order\'s)' }),
     ),
     ship_date: Type.Optional(ShipDateInput),
+    insurance: Type.Optional(Type.Ref(Insurance, { description: 'Insure the parcel for this value with the carrier (an order_id brings none of its own); each rate includes its cost' })),
     carriers: Type.Optional(Type.Array(Type.Ref(CarrierIdSchema), { minItems: 1, uniqueItems: true, description: 'Only these carriers' })),
     services: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { minItems: 1, maxItems: 50, uniqueItems: true, description: 'Only these service codes' })),
   },
@@ -33,6 +35,7 @@ export const RateShopRequest = Type.Object(
       { ship_from: shipFrom, ship_to: shipTo, parcel },
       { order_id: ids.order, carriers: ['usps', 'ups'] },
       { order_id: ids.order, ship_date: '2026-11-30' },
+      { order_id: ids.order, insurance: { amount: { amount: '450.00', currency: 'USD' } } },
       { ship_from: shipFrom, ship_to: shipToGuam, parcel, customs: customsInputComplete },
     ],
   },
@@ -76,7 +79,7 @@ export const Rate = Type.Object(
 );
 export type Rate = Static<typeof Rate>;
 
-export const rateErrorCodes = ['carrier_unavailable', 'carrier_timeout', 'address_invalid', 'service_unavailable', 'parcel_too_large', 'not_serviced', 'credentials_missing', 'carrier_error'] as const;
+export const rateErrorCodes = ['carrier_unavailable', 'carrier_timeout', 'address_invalid', 'service_unavailable', 'parcel_too_large', 'insurance_above_limit', 'not_serviced', 'credentials_missing', 'carrier_error'] as const;
 
 export const RateError = Type.Object(
   {
@@ -99,6 +102,7 @@ export const RateShop = Type.Object(
     id: Type.String({ description: "The rate shop's id", examples: [ids.rateShop] }),
     object: Type.Literal('rate_shop', { description: 'Always `rate_shop`' }),
     order_id: Type.Union([Type.String(), Type.Null()], { description: 'The order rated; null when addresses and parcel were given instead' }),
+    insurance: Type.Union([Type.Ref(Insurance), Type.Null()], { description: 'The value the rates insure the parcel for, as asked; null for none. Buying a rate insures it so' }),
     ship_date: Type.String({ format: 'date', description: "The day the rates are for (YYYY-MM-DD, in the ship-from location's time zone): the one asked for, else today. Buying a rate ships on it", examples: ['2026-11-23'] }),
     rates: Type.Array(Type.Ref(Rate), { description: 'Cheapest first' }),
     errors: Type.Array(Type.Ref(RateError), { description: 'One entry per carrier that could not rate; the others still answer' }),

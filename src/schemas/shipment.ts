@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CarrierIdSchema } from './carrier.ts';
 import { ListOf, ShipDateInput, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { Metadata, Money } from './order.ts';
+import { Insurance } from './insurance.ts';
 import { ids, shipment, shipmentAbroad, trackingNumber } from './examples.ts';
 
 export const LabelFormatSchema = StringEnum(['pdf', 'zpl', 'png'], {
@@ -61,6 +62,12 @@ export const ShipmentCreate = Type.Object(
         description: `${ShipDateInput.description}. With rate_id it may be left out, as the rate's own date (its shop's ship_date) is used; a different one is 409 \`rate_not_for_order\``,
       }),
     ),
+    insurance: Type.Optional(
+      Type.Ref(Insurance, {
+        description:
+          "Insure the parcel for this value with the carrier. With rate_id it may be left out, as the rate's own (its shop's `insurance`) is used; a different one is 409 `rate_not_for_order`",
+      }),
+    ),
     metadata: Type.Optional(Type.Ref(Metadata, { description: 'Your own keys and values, kept with the shipment' })),
   },
   {
@@ -71,6 +78,7 @@ export const ShipmentCreate = Type.Object(
     examples: [
       { order_id: ids.order, rate_id: ids.rates[2], label_format: 'pdf' },
       { order_id: ids.order, ship_date: '2026-11-30' },
+      { order_id: ids.order, insurance: { amount: { amount: '450.00', currency: 'USD' } } },
       { order_id: ids.order, rate_id: ids.rates[2], label_format: 'zpl', label_size: '4x8', label_resolution: 300, references: ['PO-88213', 'INV-2026-0042'] },
     ],
   },
@@ -147,6 +155,9 @@ export const Shipment = Type.Object(
       format: 'date',
       description: "The day the label is for (YYYY-MM-DD, in the ship-from location's time zone): the one asked for, else the day it was bought. It is printed on the label, delivery estimates count from it, and the label goes on that day's manifest",
       examples: ['2026-11-23'],
+    }),
+    insurance: Type.Union([Type.Ref(Insurance), Type.Null()], {
+      description: "The value the carrier insures the parcel for; null for none (the carrier's own liability only). Its cost is in `postage`",
     }),
     is_return: Type.Boolean({ description: 'Whether it is a return label, from the recipient back to the sender' }),
     metadata: Type.Ref(Metadata, { description: 'Your own keys and values' }),

@@ -18,6 +18,7 @@ export const surchargeTypes = {
   nonstandard: 'USPS nonstandard length or volume fee',
   northern_canada: 'Delivery to northern Canada (FedEx)',
   peak: 'Peak season or demand surcharge',
+  insurance: 'The carrier’s charge for the declared value or insurance asked (`insurance`)',
   other: 'Any other charge the carrier itemizes',
 } as const;
 

@@ -41,6 +41,7 @@ export async function createReturnLabel(ctx: Context, orderId: string, input: Re
     estimatedDeliveryDate: quote.estimatedDeliveryDate,
     // The customer sends it when they will, from wherever they are (abroad, perhaps): dated the day it is made, in UTC.
     ship: { day: now.toISOString().slice(0, 10), at: now },
+    insuredCents: null,
   };
   return purchase(ctx, carriers, { order, inputs, plan, ...payment, isReturn: true, format: input.label_format, label, metadata: input.metadata });
 }
