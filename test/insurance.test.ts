@@ -1,8 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from './harness.ts';
-import { orderBody } from './fixtures.ts';
+import { austin, orderBody } from './fixtures.ts';
 import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
+import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
+import { payingLiveKey, startBilling } from './live-billing.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
@@ -161,5 +163,70 @@ describe('insurance in test mode', () => {
     const plain = await order();
     const uninsured = await server.request('POST', '/shipments', { key, body: { order_id: plain.id } });
     assert.equal(uninsured.body.insurance, null);
+  });
+});
+
+describe('insurance with live keys (fake carrier servers)', () => {
+  let fakes: CarrierFakes;
+  let server: TestServer;
+  let key: string;
+  let billing: Awaited<ReturnType<typeof startBilling>>;
+  before(async () => {
+    billing = await startBilling();
+    fakes = await startCarrierFakes();
+    server = await startServer({ env: { ...fakes.env(['ups', 'fedex']), ...billing.env } });
+    key = await payingLiveKey(server);
+  });
+  after(async () => {
+    await server.close();
+    await fakes.close();
+    await billing.stripe.close();
+  });
+
+  const lastCall = (calls: { path: string; body: unknown }[], path: RegExp): Json => calls.findLast((c) => path.test(c.path))!.body as Json;
+
+  async function buyInsured(carrier: string): Promise<Json> {
+    // FedEx labels need the merchant's phone.
+    const o = await server.request('POST', '/orders', { key, body: orderBody({ ship_from: { ...austin, phone: '512-555-0100' } }) });
+    const shop = await server.request('POST', '/rates', { key, body: { order_id: o.body.id, carriers: [carrier], insurance: usd('450.00') } });
+    assert.equal(shop.status, 200, shop.text);
+    assert.deepEqual(shop.body.insurance, usd('450.00'));
+    const rate = shop.body.rates[0];
+    assert.ok(rate, shop.text);
+    const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.body.id, rate_id: rate.id } });
+    assert.equal(bought.status, 201, bought.text);
+    assert.deepEqual(bought.body.insurance, usd('450.00'));
+    return bought.body;
+  }
+
+  test("UPS is told the package's declared value in the rate and the ship request, as each spec writes it", async () => {
+    await buyInsured('ups');
+    const rated = lastCall(fakes.ups.calls, /\/rating\//).RateRequest;
+    assert.deepEqual(rated.Shipment.Package[0].PackageServiceOptions, { DeclaredValue: { CurrencyCode: 'USD', MonetaryValue: '00450.00' } });
+    const shipped = lastCall(fakes.ups.calls, /\/ship$/).ShipmentRequest;
+    assert.deepEqual(shipped.Shipment.Package[0].PackageServiceOptions, { DeclaredValue: { CurrencyCode: 'USD', MonetaryValue: '450.00' } });
+  });
+
+  test("FedEx is told the package's declared value, and the shipment's total on the label", async () => {
+    await buyInsured('fedex');
+    const rated = lastCall(fakes.fedex.calls, /^\/rate\/v1\/rates\/quotes$/).requestedShipment;
+    assert.deepEqual(rated.requestedPackageLineItems[0].declaredValue, { amount: 450, currency: 'USD' });
+    const shipped = lastCall(fakes.fedex.calls, /^\/ship\/v1\/shipments$/).requestedShipment;
+    assert.deepEqual(shipped.requestedPackageLineItems[0].declaredValue, { amount: 450, currency: 'USD' });
+    assert.deepEqual(shipped.totalDeclaredValue, { amount: 450, currency: 'USD' });
+  });
+
+  test('the fakes refuse a declared value of the wrong shape, as the carriers would', async () => {
+    const ship = lastCall(fakes.fedex.calls, /^\/ship\/v1\/shipments$/);
+    const authorization = String(fakes.fedex.calls.findLast((c) => c.path === '/ship/v1/shipments')!.headers.authorization);
+    const send = (body: Json) => fetch(`${fakes.fedex.url}/ship/v1/shipments`, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify(body) });
+    const mismatch = structuredClone(ship);
+    mismatch.requestedShipment.totalDeclaredValue = { amount: 500, currency: 'USD' };
+    const refused = await send(mismatch);
+    assert.equal(refused.status, 400);
+    assert.match(await refused.text(), /TOTALDECLAREDVALUE\.MISMATCH/);
+    const shape = structuredClone(ship);
+    shape.requestedShipment.requestedPackageLineItems[0].declaredValue = { amount: '450', currency: 'US Dollars' };
+    assert.equal((await send(shape)).status, 400);
   });
 });
