@@ -174,7 +174,7 @@ describe('insurance with live keys (fake carrier servers)', () => {
   before(async () => {
     billing = await startBilling();
     fakes = await startCarrierFakes();
-    server = await startServer({ env: { ...fakes.env(['ups', 'fedex']), ...billing.env } });
+    server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), ...billing.env } });
     key = await payingLiveKey(server);
   });
   after(async () => {
@@ -214,6 +214,17 @@ describe('insurance with live keys (fake carrier servers)', () => {
     const shipped = lastCall(fakes.fedex.calls, /^\/ship\/v1\/shipments$/).requestedShipment;
     assert.deepEqual(shipped.requestedPackageLineItems[0].declaredValue, { amount: 450, currency: 'USD' });
     assert.deepEqual(shipped.totalDeclaredValue, { amount: 450, currency: 'USD' });
+  });
+
+  test('live USPS answers an insured parcel with an entry in errors instead of a label that would go uninsured', async () => {
+    const o = await server.request('POST', '/orders', { key, body: orderBody() });
+    const asked = fakes.usps.calls.length;
+    const shop = await server.request('POST', '/rates', { key, body: { order_id: o.body.id, carriers: ['usps'], insurance: usd('450.00') } });
+    assert.equal(shop.status, 200, shop.text);
+    assert.deepEqual(shop.body.rates, []);
+    assert.deepEqual(shop.body.errors.map((e: Json) => e.code), ['service_unavailable']);
+    assert.match(shop.body.errors[0].detail, /USPS insurance/);
+    assert.equal(fakes.usps.calls.length, asked);
   });
 
   test('the fakes refuse a declared value of the wrong shape, as the carriers would', async () => {
