@@ -127,12 +127,12 @@ for (const transport of transports) {
       assert.ok(properties('update_order').includes('ship_to') && properties('update_order').includes('parcel'));
       assert.deepEqual(required('void_label'), ['order_id']);
       assert.deepEqual(required('buy_label'), ['order_id']);
-      assert.deepEqual(properties('buy_label'), ['idempotency_key', 'label_format', 'label_resolution', 'label_size', 'metadata', 'options', 'order_id', 'rate_id', 'references', 'ship_date']);
+      assert.deepEqual(properties('buy_label'), ['idempotency_key', 'insurance', 'label_format', 'label_resolution', 'label_size', 'metadata', 'options', 'order_id', 'rate_id', 'references', 'ship_date']);
       assert.deepEqual(required('create_order'), ['ship_to']);
       assert.ok(properties('create_order').includes('idempotency_key'));
       assert.deepEqual(required('create_return_label'), ['order_id']);
       assert.deepEqual(required('validate_address'), ['address']);
-      assert.deepEqual(properties('get_rates'), ['carriers', 'customs', 'options', 'order_id', 'package_id', 'parcel', 'services', 'ship_date', 'ship_from', 'ship_from_id', 'ship_to']);
+      assert.deepEqual(properties('get_rates'), ['carriers', 'customs', 'insurance', 'options', 'order_id', 'package_id', 'parcel', 'services', 'ship_date', 'ship_from', 'ship_from_id', 'ship_to']);
       assert.ok(properties('create_order').includes('customs') && properties('update_order').includes('customs'));
       assert.ok(properties('list_orders').includes('limit') && properties('list_orders').includes('status'));
       // The address schema is inlined whole, so a client can fill it in.

@@ -11,6 +11,11 @@ import type { ShipmentOptions } from '../schemas/options.ts';
 export interface ParcelSpec {
   weightLb: number;
   dimensionsIn?: { length: number; width: number; height: number };
+  /**
+   * The value the box is declared or insured at with the carrier, in cents of US dollars (the shipment's `insurance`);
+   * absent for none. The carrier's charge for it is an `insurance` surcharge of the quote.
+   */
+  insuredCents?: number;
 }
 
 /** The longest side, and the longest side plus twice the other two (length plus girth), in inches. */
@@ -100,6 +105,7 @@ export type CarrierErrorCode =
   | 'address_invalid'
   | 'service_unavailable'
   | 'parcel_too_large'
+  | 'insurance_above_limit'
   | 'not_serviced'
   | 'credentials_missing'
   | 'option_not_supported'

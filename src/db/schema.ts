@@ -168,6 +168,8 @@ export interface RateShopsTable {
   ship_date: string | null;
   /** The delivery options asked for, as JSON (ShipmentOptions); null for none. */
   options: string | null;
+  /** The value asked to insure the parcel for, in cents; null for none. */
+  insured_cents: number | null;
   rates: string;
   created_at: string;
   expires_at: string;
@@ -227,6 +229,8 @@ export interface ShipmentsTable {
   manifest_id: string | null;
   /** The day the label is for, YYYY-MM-DD in its ship-from location's time zone: its manifest's day. */
   ship_date: string;
+  /** The value the carrier insures the parcel for, in cents; null for none. Its cost is in the postage. */
+  insured_cents: number | null;
 }
 
 export interface PostageLedgerTable {

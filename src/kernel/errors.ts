@@ -9,6 +9,7 @@ export const errorCodes = {
   customs_required: { status: 400, title: 'The shipment crosses a customs border and needs a customs declaration' },
   customs_invalid: { status: 400, title: 'The customs declaration is not valid' },
   ship_date_out_of_range: { status: 400, title: 'The ship date is in the past or too far ahead' },
+  insurance_above_limit: { status: 400, title: 'The insured value is more than the carriers insure a parcel for' },
   missing_api_key: { status: 401, title: 'No API key was sent' },
   malformed_api_key: { status: 401, title: 'The API key is not of the form svc_test_… or svc_live_…' },
   invalid_api_key_checksum: { status: 401, title: 'The API key has a typo: its checksum does not match' },

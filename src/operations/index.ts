@@ -8,6 +8,7 @@ import { Event, EventList } from '../schemas/event.ts';
 import { Rate, RateError, RateShop, RateShopRequest } from '../schemas/rate.ts';
 import { Surcharge } from '../schemas/surcharge.ts';
 import { ShipmentOptions } from '../schemas/options.ts';
+import { Insurance } from '../schemas/insurance.ts';
 import { AddressValidation, AddressValidationRequest } from '../schemas/address-validation.ts';
 import { Location, LocationList } from '../schemas/location.ts';
 import { PackageList, PackagePreset } from '../schemas/package.ts';
@@ -61,6 +62,7 @@ export const sharedSchemas: TSchema[] = [
   Event,
   EventList,
   ShipmentOptions,
+  Insurance,
   RateShopRequest,
   Surcharge,
   Rate,

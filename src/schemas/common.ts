@@ -50,7 +50,7 @@ export const Problem = Type.Object(
     }),
     request_id: Type.String({ description: 'Quote this when asking for help' }),
     errors: Type.Optional(
-      Type.Array(FieldErrorSchema, { description: 'For validation_failed, customs_required, customs_invalid and ship_date_out_of_range: the fields at fault, at most 100 (`detail` counts them all)' }),
+      Type.Array(FieldErrorSchema, { description: 'For validation_failed, customs_required, customs_invalid, ship_date_out_of_range and insurance_above_limit: the fields at fault, at most 100 (`detail` counts them all)' }),
     ),
     decline_code: Type.Optional(Type.String({ description: "For payment_declined on a card: the issuer's reason as Stripe reports it, such as `insufficient_funds`" })),
   },

@@ -80,7 +80,7 @@ export const rates = [
   { id: ids.rates[2]!, object: 'rate', carrier: 'ups', service: '03', service_name: 'UPS Ground', amount: { amount: '25.77', currency: 'USD' }, list_amount: { amount: '31.59', currency: 'USD' }, surcharges: [{ type: 'residential', amount: { amount: '6.50', currency: 'USD' } }, { type: 'fuel', amount: { amount: '4.69', currency: 'USD' } }], billable_weight: { value: 3, unit: 'lb' }, zone: '7', delivery_days: 4, estimated_delivery_date: '2026-11-27', guaranteed: false, expires_at: expires },
 ];
 
-export const rateShop = { id: ids.rateShop, object: 'rate_shop', order_id: ids.order, ship_date: '2026-11-23', options: {}, rates, errors: [], created_at: '2026-11-23T15:04:06.310Z' };
+export const rateShop = { id: ids.rateShop, object: 'rate_shop', order_id: ids.order, insurance: null, ship_date: '2026-11-23', options: {}, rates, errors: [], created_at: '2026-11-23T15:04:06.310Z' };
 
 export const shipment = {
   id: ids.shipment,
@@ -102,6 +102,7 @@ export const shipment = {
   rate_id: ids.rates[2]!,
   ship_date: '2026-11-23',
   options: {},
+  insurance: null,
   is_return: false,
   metadata: {},
   mode: 'test',

@@ -5,6 +5,7 @@ import { CurrencyAmount, CustomsInput } from './customs.ts';
 import { ShipDateInput, StringEnum, timestamp } from './common.ts';
 import { Surcharge } from './surcharge.ts';
 import { ShipmentOptions } from './options.ts';
+import { Insurance } from './insurance.ts';
 import { Money, Parcel, Weight } from './order.ts';
 import { customsInputComplete, ids, parcel, rateShop, rates, shipFrom, shipTo, shipToGuam } from './examples.ts';
 
@@ -27,6 +28,7 @@ export const RateShopRequest = Type.Object(
         description: 'Delivery options: only services that offer every one are quoted, with their charges in `surcharges`; a carrier with none that does is named in `errors` (`option_not_supported`). Buying a rate ships with them',
       }),
     ),
+    insurance: Type.Optional(Type.Ref(Insurance, { description: 'Insure the parcel for this value with the carrier (an order_id brings none of its own); each rate includes its cost' })),
     carriers: Type.Optional(Type.Array(Type.Ref(CarrierIdSchema), { minItems: 1, uniqueItems: true, description: 'Only these carriers' })),
     services: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { minItems: 1, maxItems: 50, uniqueItems: true, description: 'Only these service codes' })),
   },
@@ -40,6 +42,7 @@ export const RateShopRequest = Type.Object(
       { order_id: ids.order, carriers: ['usps', 'ups'] },
       { order_id: ids.order, ship_date: '2026-11-30' },
       { order_id: ids.order, options: { signature: 'adult', saturday_delivery: true } },
+      { order_id: ids.order, insurance: { amount: { amount: '450.00', currency: 'USD' } } },
       { ship_from: shipFrom, ship_to: shipToGuam, parcel, customs: customsInputComplete },
     ],
   },
@@ -83,7 +86,7 @@ export const Rate = Type.Object(
 );
 export type Rate = Static<typeof Rate>;
 
-export const rateErrorCodes = ['carrier_unavailable', 'carrier_timeout', 'address_invalid', 'service_unavailable', 'parcel_too_large', 'not_serviced', 'credentials_missing', 'option_not_supported', 'carrier_error'] as const;
+export const rateErrorCodes = ['carrier_unavailable', 'carrier_timeout', 'address_invalid', 'service_unavailable', 'parcel_too_large', 'insurance_above_limit', 'not_serviced', 'credentials_missing', 'option_not_supported', 'carrier_error'] as const;
 
 export const RateError = Type.Object(
   {
@@ -106,6 +109,7 @@ export const RateShop = Type.Object(
     id: Type.String({ description: "The rate shop's id", examples: [ids.rateShop] }),
     object: Type.Literal('rate_shop', { description: 'Always `rate_shop`' }),
     order_id: Type.Union([Type.String(), Type.Null()], { description: 'The order rated; null when addresses and parcel were given instead' }),
+    insurance: Type.Union([Type.Ref(Insurance), Type.Null()], { description: 'The value the rates insure the parcel for, as asked; null for none. Buying a rate insures it so' }),
     ship_date: Type.String({ format: 'date', description: "The day the rates are for (YYYY-MM-DD, in the ship-from location's time zone): the one asked for, else today. Buying a rate ships on it", examples: ['2026-11-23'] }),
     options: Type.Ref(ShipmentOptions, { description: 'The delivery options the rates are for; `{}` for none. Buying a rate ships with them' }),
     rates: Type.Array(Type.Ref(Rate), { description: 'Cheapest first' }),

@@ -4,6 +4,7 @@ import { ListOf, ShipDateInput, StringEnum, timestamp, timestampOrNull } from '.
 import { Metadata, Money } from './order.ts';
 import { Surcharge } from './surcharge.ts';
 import { ShipmentOptions } from './options.ts';
+import { Insurance } from './insurance.ts';
 import { ids, shipment, shipmentAbroad, trackingNumber } from './examples.ts';
 
 export const LabelFormatSchema = StringEnum(['pdf', 'zpl', 'png'], {
@@ -69,6 +70,12 @@ export const ShipmentCreate = Type.Object(
           "Delivery options for the label. With rate_id they may be left out, as the rate's own (its shop's options) are used; different ones are 409 `rate_not_for_order`. Without rate_id, only services that offer every one are chosen from",
       }),
     ),
+    insurance: Type.Optional(
+      Type.Ref(Insurance, {
+        description:
+          "Insure the parcel for this value with the carrier. With rate_id it may be left out, as the rate's own (its shop's `insurance`) is used; a different one is 409 `rate_not_for_order`",
+      }),
+    ),
     metadata: Type.Optional(Type.Ref(Metadata, { description: 'Your own keys and values, kept with the shipment' })),
   },
   {
@@ -79,6 +86,7 @@ export const ShipmentCreate = Type.Object(
     examples: [
       { order_id: ids.order, rate_id: ids.rates[2], label_format: 'pdf' },
       { order_id: ids.order, ship_date: '2026-11-30' },
+      { order_id: ids.order, insurance: { amount: { amount: '450.00', currency: 'USD' } } },
       { order_id: ids.order, rate_id: ids.rates[2], label_format: 'zpl', label_size: '4x8', label_resolution: 300, references: ['PO-88213', 'INV-2026-0042'] },
       { order_id: ids.order, options: { signature: 'adult' } },
     ],
@@ -162,6 +170,9 @@ export const Shipment = Type.Object(
       examples: ['2026-11-23'],
     }),
     options: Type.Ref(ShipmentOptions, { description: 'The delivery options the label was bought with; `{}` for none' }),
+    insurance: Type.Union([Type.Ref(Insurance), Type.Null()], {
+      description: "The value the carrier insures the parcel for; null for none (the carrier's own liability only). Its cost is in `postage`",
+    }),
     is_return: Type.Boolean({ description: 'Whether it is a return label, from the recipient back to the sender' }),
     metadata: Type.Ref(Metadata, { description: 'Your own keys and values' }),
     mode: StringEnum(['test', 'live'], { description: 'Bought with a test key (simulated, free) or a live one (real postage)' }),

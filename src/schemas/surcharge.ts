@@ -27,6 +27,7 @@ export const surchargeTypes = {
   alcohol: 'Alcohol in the parcel (options.alcohol)',
   hazmat: 'Dangerous goods in the parcel (options.hazmat)',
   carbon_neutral: 'Carbon-neutral shipping (options.carbon_neutral)',
+  insurance: 'The carrier’s charge for the declared value or insurance asked (`insurance`)',
   other: 'Any other charge the carrier itemizes',
 } as const;
 

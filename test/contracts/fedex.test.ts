@@ -46,6 +46,7 @@ const parcels: Record<string, ParcelSpec> = {
   boxed: { weightLb: 2, dimensionsIn: { length: 10.5, width: 8, height: 4.2 } },
   'no dimensions': { weightLb: 0.5 },
   huge: { weightLb: 68.4, dimensionsIn: { length: 1200, width: 30, height: 12 } },
+  insured: { weightLb: 2, dimensionsIn: { length: 10, width: 8, height: 4 }, insuredCents: 45_000 },
 };
 
 const shipDate = new Date('2025-01-06T15:00:00Z');
@@ -61,7 +62,7 @@ test('every rate request, outbound and return, keeps the rate document', () => {
             assertContract(fedexRateRequest, buildRateRequest(r, account), `${isReturn ? 'return' : 'outbound'} rate ${only ?? 'shop'} ${parcelName} from ${fromName} to ${toName}`);
             checked++;
           }
-  assert.equal(checked, 3 * 5 * 5 * 2 * (services.length + 1));
+  assert.equal(checked, Object.keys(parcels).length * 5 * 5 * 2 * (services.length + 1));
 });
 
 test('every ship request, for every service, label format and direction, keeps the ship document or is refused before it is sent', () => {
@@ -81,8 +82,8 @@ test('every ship request, for every service, label format and direction, keeps t
     assert.equal(body.value.requestedShipment.shipmentSpecialServices !== undefined, r.isReturn, what);
     built++;
   }
-  assert.equal(built + refused, services.length * 3 * 3 * 5 * 5 * 2);
-  assert.equal(refused, services.length * 3 * 3 * 5 * 2);
+  assert.equal(built + refused, services.length * 3 * Object.keys(parcels).length * 5 * 5 * 2);
+  assert.equal(refused, services.length * 3 * Object.keys(parcels).length * 5 * 2);
 });
 
 test('cancel, track, address resolve and the token form keep their documents', () => {
@@ -107,6 +108,9 @@ test('the contracts catch what the adapter once sent, and what FedEx would refus
   const recipient = shipment.recipients[0]!;
   const breaks = (change: Record<string, unknown>) => contractViolations(fedexShipRequest, { ...body, requestedShipment: { ...shipment, ...change } });
 
+  // A declared value beyond FedEx's "5 digits before decimal", or with a currency of the wrong shape.
+  assert.ok(breaks({ totalDeclaredValue: { amount: 100_000, currency: 'USD' } }).some((f) => f.startsWith('/requestedShipment/totalDeclaredValue/amount')));
+  assert.ok(breaks({ totalDeclaredValue: { amount: 450, currency: 'DOLLARS' } }).some((f) => f.startsWith('/requestedShipment/totalDeclaredValue/currency')));
   // The rate API's spelling of the ship date, which the ship API does not read.
   assert.deepEqual(breaks({ shipDateStamp: '2025-01-06' }), ['/requestedShipment must NOT have additional properties (shipDateStamp)']);
   // A thermal ZPL label on laser paper stock.

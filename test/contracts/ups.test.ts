@@ -42,7 +42,13 @@ const addresses: Record<string, Address> = {
     zip: '33706',
   },
 };
-const parcels = { withDimensions: { weightLb: 4.25, dimensionsIn: { length: 12.4, width: 9.5, height: 3.2 } }, withoutDimensions: { weightLb: 0.4 }, heavy: { weightLb: 149.95 } };
+const parcels = {
+  withDimensions: { weightLb: 4.25, dimensionsIn: { length: 12.4, width: 9.5, height: 3.2 } },
+  withoutDimensions: { weightLb: 0.4 },
+  heavy: { weightLb: 149.95 },
+  insured: { weightLb: 2, insuredCents: 45_000 },
+  insuredAtLimit: { weightLb: 2, dimensionsIn: { length: 10, width: 8, height: 4 }, insuredCents: 5_000_000 },
+};
 const pairs = Object.entries(addresses).flatMap(([a, from]) => Object.entries(addresses).filter(([b]) => b !== a).map(([b, to]) => ({ name: `${a} → ${b}`, from, to })));
 
 test('token request keeps OAuthClientCredentials.yaml', () => {
@@ -124,4 +130,23 @@ test('label recovery as it was built (version v2409, no Request) breaks Shipping
   const faults = contractViolations(labelRecoveryCall, old).join('\n');
   assert.match(faults, /\/path must match pattern/);
   assert.match(faults, /must have required property 'Request'/);
+});
+
+test('the declared value keeps both specs as sent, and a currency or amount of the wrong shape breaks them', () => {
+  const r: DomesticRateRequest = { from: addresses.plain!, to: addresses.business!, parcel: parcels.insured, shipDate };
+  const rate = built(buildRateRequest(r, account)) as unknown as { body: { RateRequest: { Shipment: { Package: Record<string, any>[] } } } }; // eslint-disable-line @typescript-eslint/no-explicit-any -- edited below
+  assert.deepEqual(rate.body.RateRequest.Shipment.Package[0]!.PackageServiceOptions, { DeclaredValue: { CurrencyCode: 'USD', MonetaryValue: '00450.00' } });
+  const ship = built(buildShipRequest({ ...r, service: '03', quotedCents: 1, labelFormat: 'pdf', isReturn: false, idempotencyKey: 'k' }, account)) as unknown as { body: { ShipmentRequest: { Shipment: { Package: Record<string, any>[] } } } }; // eslint-disable-line @typescript-eslint/no-explicit-any -- edited below
+  assert.deepEqual(ship.body.ShipmentRequest.Shipment.Package[0]!.PackageServiceOptions, { DeclaredValue: { CurrencyCode: 'USD', MonetaryValue: '450.00' } });
+  const declared = (call: { body: unknown }, pkgAt: (b: any) => Record<string, any>, value: unknown) => { // eslint-disable-line @typescript-eslint/no-explicit-any -- a copy to spoil
+    const copy = structuredClone(call);
+    pkgAt(copy.body).PackageServiceOptions = { DeclaredValue: value };
+    return copy;
+  };
+  const ratePkg = (b: any) => b.RateRequest.Shipment.Package[0]; // eslint-disable-line @typescript-eslint/no-explicit-any -- as above
+  const shipPkg = (b: any) => b.ShipmentRequest.Shipment.Package[0]; // eslint-disable-line @typescript-eslint/no-explicit-any -- as above
+  assert.match(contractViolations(rateCall, declared(rate, ratePkg, { CurrencyCode: 'US', MonetaryValue: '00450.00' })).join('\n'), /CurrencyCode must NOT have fewer than 3 characters/);
+  assert.match(contractViolations(rateCall, declared(rate, ratePkg, { CurrencyCode: 'USD', MonetaryValue: '450.00' })).join('\n'), /MonetaryValue must NOT have fewer than 8 characters/);
+  assert.match(contractViolations(rateCall, declared(rate, ratePkg, { MonetaryValue: '00450.00' })).join('\n'), /must have required property 'CurrencyCode'/);
+  assert.match(contractViolations(shipCall, declared(ship, shipPkg, { CurrencyCode: 'USD', MonetaryValue: '$450' })).join('\n'), /MonetaryValue must match pattern/);
 });

@@ -96,6 +96,22 @@ function abroadRefusal(shipment: Record<string, any>): { code: string; message: 
   return undefined;
 }
 
+/**
+ * The ship document's rule on declared values beyond the schema: totalDeclaredValue "must be equal to the sum of all
+ * the individual declaredValues", and they "must match in all currencies in one shipment".
+ */
+function declaredValueRefusal(shipment: Record<string, any>): { code: string; message: string } | undefined {
+  const total = shipment.totalDeclaredValue;
+  const values = ((shipment.requestedPackageLineItems ?? []) as Record<string, any>[]).flatMap((p) => (p.declaredValue ? [p.declaredValue] : []));
+  if (!total && values.length === 0) return undefined;
+  const cents = (n: unknown) => Math.round(Number(n) * 100);
+  const sum = values.reduce((t, v) => t + cents(v.amount), 0);
+  if (!total || cents(total.amount) !== sum || values.some((v) => v.currency !== total.currency)) {
+    return { code: 'TOTALDECLAREDVALUE.MISMATCH', message: 'Total declared value does not equal the sum of the package declared values in one currency.' };
+  }
+  return undefined;
+}
+
 const words = ['ONE_DAY', 'TWO_DAYS', 'THREE_DAYS'];
 
 function addWeekdays(date: string, days: number): string {
@@ -288,6 +304,8 @@ export async function startFedexFake(): Promise<FedexFake> {
     if (!sells) return sendJson(res, 400, envelope('SERVICETYPE.NOT.ALLOWED', 'This service type is not allowed.'));
     const refusedAbroad = country === 'US' ? undefined : abroadRefusal(shipment);
     if (refusedAbroad) return sendJson(res, 400, envelope(refusedAbroad.code, refusedAbroad.message));
+    const declared = declaredValueRefusal(shipment);
+    if (declared) return sendJson(res, 400, envelope(declared.code, declared.message));
     if (spec.imageType === 'EPL2') return sendJson(res, 400, envelope('LABELSPECIFICATION.IMAGETYPE.INVALID', 'The fake prints no EPL2 labels.'));
     const trackingNumber = fedexTrackingNumber(String(79400000000 + ++sequence));
     sold.set(trackingNumber, { cancelled: false });

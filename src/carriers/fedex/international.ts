@@ -4,7 +4,7 @@ import { kilograms } from '../../labels/customs-figures.ts';
 import type { AnyAddress } from '../../schemas/address.ts';
 import type { Customs } from '../../schemas/customs.ts';
 import { customerReferences, labelSpecification } from './ship.ts';
-import { cityMax, contactNames, fedexDate, fedexDimensions, fedexStreetLines, isResidential, placeAbroad, rateAddress, usPhone } from './party.ts';
+import { cityMax, contactNames, fedexDate, fedexDeclaredValue, fedexDimensions, fedexStreetLines, isResidential, placeAbroad, rateAddress, usPhone } from './party.ts';
 
 // FedEx Ship API abroad: Shipment-Resource.json (ShipStream/fedex-rest-php-sdk resources/models/.raw/ship/v1, commit
 // bc94dcd2c7254f105842125a3eb671c3f614d072, 2025-10-17), CustomsClearanceDetail, Commodity, CommercialInvoice,
@@ -143,10 +143,12 @@ export function buildShipRequestAbroad(r: AbroadPurchase, accountNumber: string,
         : {}),
       labelSpecification: labelSpecification(r),
       totalWeight: Math.ceil(r.parcel.weightLb * 10) / 10,
+      ...fedexDeclaredValue(r.parcel, 'totalDeclaredValue'),
       requestedPackageLineItems: [
         {
           weight: { units: 'KG', value: kg(r.parcel.weightLb * kgPerPound) },
           ...(dimensions ? { dimensions } : {}),
+          ...fedexDeclaredValue(r.parcel, 'declaredValue'),
           ...customerReferences(r),
         },
       ],
@@ -182,7 +184,7 @@ export function buildRateRequestAbroad(r: AbroadShipment, accountNumber: string)
         commercialInvoice: { shipmentPurpose: shipmentPurposes[purpose], termsOfSale: r.customs.incoterm ?? 'DAP' },
         commodities: commodities(r.customs),
       },
-      requestedPackageLineItems: [{ weight: { units: 'KG', value: kg(r.parcel.weightLb * kgPerPound) }, ...(dimensions ? { dimensions } : {}) }],
+      requestedPackageLineItems: [{ weight: { units: 'KG', value: kg(r.parcel.weightLb * kgPerPound) }, ...(dimensions ? { dimensions } : {}), ...fedexDeclaredValue(r.parcel, 'declaredValue') }],
     },
   });
 }

@@ -1,5 +1,5 @@
 import type { Address, AnyAddress } from '../../schemas/address.ts';
-import { failure, ok, type CarrierResult } from '../carrier.ts';
+import { failure, ok, type CarrierResult, type ParcelSpec } from '../carrier.ts';
 
 /**
  * FedEx's limits on a party (ship/v1 Shipment-Resource.json PartyAddress_2 and PartyContact; address-validation/v1
@@ -115,4 +115,13 @@ export function fedexDimensions(d: { length: number; width: number; height: numb
   if (!d) return undefined;
   const up = (n: number) => Math.min(999, Math.max(1, Math.ceil(n)));
   return { length: up(d.length), width: up(d.width), height: up(d.height), units: 'IN' as const };
+}
+
+/**
+ * The package's declared value, when the parcel is insured (RequestedPackageLineItem.declaredValue, Money: amount
+ * and currency, in the rate and ship documents), in US dollars as the `insurance` asked; the ship request also
+ * states the shipment's totalDeclaredValue, "equal to the sum of all the individual declaredValues".
+ */
+export function fedexDeclaredValue(parcel: Pick<ParcelSpec, 'insuredCents'>, key: 'declaredValue' | 'totalDeclaredValue') {
+  return parcel.insuredCents === undefined ? {} : { [key]: { amount: parcel.insuredCents / 100, currency: 'USD' } };
 }

@@ -6,7 +6,7 @@ import { deliveryDate } from '../sim/calendar.ts';
 import { includedSurcharges } from '../surcharges.ts';
 import { committedDays } from './commitments.ts';
 import { fedexSurcharges } from './surcharges.ts';
-import { fedexDate, fedexDimensions, isResidential, rateAddress } from './party.ts';
+import { fedexDate, fedexDeclaredValue, fedexDimensions, isResidential, rateAddress } from './party.ts';
 
 export const ratePath = '/rate/v1/rates/quotes';
 
@@ -50,7 +50,7 @@ export function buildRateRequest(request: DomesticRateRequest, accountNumber: st
       rateRequestType: ['ACCOUNT', 'LIST'],
       shipDateStamp: fedexDate(request.shipDate),
       ...(request.isReturn ? { shipmentSpecialServices: printedReturn } : {}),
-      requestedPackageLineItems: [{ weight: { units: 'LB', value: request.parcel.weightLb }, ...(dimensions ? { dimensions } : {}) }],
+      requestedPackageLineItems: [{ weight: { units: 'LB', value: request.parcel.weightLb }, ...(dimensions ? { dimensions } : {}), ...fedexDeclaredValue(request.parcel, 'declaredValue') }],
     },
   };
 }

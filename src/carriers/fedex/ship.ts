@@ -2,7 +2,7 @@ import { currencyOf } from '../live/currency.ts';
 import type { LabelFormat, LabelSize } from '../../labels/label-data.ts';
 import { failure, labelReferences, ok, type CarrierResult, type DomesticPurchaseRequest, type PurchasedLabel, type PurchaseRequest } from '../carrier.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
-import { cityMax, contactNames, fedexAddress, fedexDate, fedexDimensions, isResidential, usPhone, type FedexAddress } from './party.ts';
+import { cityMax, contactNames, fedexAddress, fedexDate, fedexDeclaredValue, fedexDimensions, isResidential, usPhone, type FedexAddress } from './party.ts';
 import { labelFormatOf } from '../live/image-kind.ts';
 import type { Address } from '../../schemas/address.ts';
 
@@ -77,10 +77,12 @@ function shipBody(request: DomesticPurchaseRequest, accountNumber: string, shipp
       ...(request.isReturn ? { shipmentSpecialServices: printedReturn } : {}),
       labelSpecification: labelSpecification(request),
       totalWeight: request.parcel.weightLb,
+      ...fedexDeclaredValue(request.parcel, 'totalDeclaredValue'),
       requestedPackageLineItems: [
         {
           weight: { units: 'LB', value: request.parcel.weightLb },
           ...(dimensions ? { dimensions } : {}),
+          ...fedexDeclaredValue(request.parcel, 'declaredValue'),
           ...customerReferences(request),
         },
       ],

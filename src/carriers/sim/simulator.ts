@@ -34,6 +34,7 @@ import type { SimCarrierTable } from './tables.ts';
 import { estimatedDeliveryDate, transitDays } from './transit.ts';
 import { zoneFor } from './zones.ts';
 import { includedSurcharges, type Surcharge } from '../surcharges.ts';
+import { insuranceCharge } from '../insurance.ts';
 
 /** Waits until the caller gives up: how a carrier that never answers looks from here. */
 function hang(signal: AbortSignal): Promise<never> {
@@ -61,6 +62,7 @@ function quoteKey(r: RateRequest): string {
     flat ? `${flat.service}:${flat.listCents}:${flat.accountCents}` : '',
     Math.floor(r.shipDate.getTime() / 86_400_000),
     optionAsks(r.options).join(','),
+    r.parcel.insuredCents ?? '',
   ].join('|');
 }
 
@@ -90,6 +92,12 @@ function priceOptions(carrier: CarrierId, service: string, asks: readonly Option
 function handlingAlreadyCharged(surcharges: readonly Surcharge[]): number {
   if (surcharges.some((x) => x.type === 'oversize')) return Infinity;
   return surcharges.find((x) => x.type === 'additional_handling')?.amountCents ?? 0;
+}
+
+/** The price with the carrier's charge for the declared value in it, at list and to the account alike (nothing discounts it). */
+function withInsurance(price: ItemizedPrice, cents: number): ItemizedPrice {
+  const amountCents = price.amountCents + cents;
+  return { amountCents, listAmountCents: price.listAmountCents + cents, surcharges: includedSurcharges(amountCents, [...price.surcharges, { type: 'insurance', amountCents: cents }]) };
 }
 
 /** A request abroad as the international price lists take it. */
@@ -166,7 +174,12 @@ export class SimulatedCarrier implements Carrier {
 
   private quote(request: RateRequest): CarrierResult<Quote[]> {
     const t = this.table;
-    if (!isDomestic(request)) return this.quoteAbroad(request);
+    const insured = request.parcel.insuredCents;
+    if (!isDomestic(request)) {
+      // The declared-value figures read (insurance.ts) are each carrier's U.S. ones.
+      if (insured !== undefined) return failure('service_unavailable', `${t.name} test mode prices declared value and insurance within the US only`);
+      return this.quoteAbroad(request);
+    }
     const reach = zoneFor(t.id, request.from.zip, request.to.zip);
     if (!reach) {
       return failure('not_serviced', `${t.name} does not serve ZIP ${[request.from.zip, request.to.zip].join(' → ')}: no such ZIP`);
@@ -179,6 +192,8 @@ export class SimulatedCarrier implements Carrier {
       return failure('parcel_too_large', `${t.name} takes at most ${t.maxLengthPlusGirthIn} in of length plus girth; this parcel has ${Math.round(size.lengthPlusGirth)} in`);
     }
 
+    const insurance = insured === undefined ? undefined : insuranceCharge(t, insured);
+    if (insurance && !insurance.ok) return failure(insurance.code, insurance.detail);
     const residential = request.to.residential ?? !request.to.company;
     const flat = request.carrierBox?.flatRate;
     const billable = billableWeightLb(flat ? { weightLb: parcel.weightLb } : parcel, t.dim);
@@ -196,7 +211,8 @@ export class SimulatedCarrier implements Carrier {
       // FedEx numbers Alaska and Hawaii apart for its Ground and its Express services.
       const zone = zoneFor(t.id, request.from.zip, request.to.zip, s.code) ?? reach;
       // A flat-rate box costs the same to every zone at every weight it holds.
-      const price = flat ? { amountCents: flat.accountCents, listAmountCents: flat.listCents, surcharges: [] } : itemizedPriceFor(t, s, { parcel, billableLb: billable, zone, residential, toZip: request.to.zip }, this.options.accountDiscount ?? t.prices.accountDiscount);
+      const transport = flat ? { amountCents: flat.accountCents, listAmountCents: flat.listCents, surcharges: [] } : itemizedPriceFor(t, s, { parcel, billableLb: billable, zone, residential, toZip: request.to.zip }, this.options.accountDiscount ?? t.prices.accountDiscount);
+      const price = transport && insurance ? withInsurance(transport, insurance.cents) : transport;
       if (!price) {
         if (!t.prices.services[s.code]?.[zone.label]) unpriced.add(zone.label);
         continue;

@@ -6,7 +6,7 @@ import { asString, at } from '../live/lenient.ts';
 import { fitAddressLines, upsLines } from './address-lines.ts';
 import { invoiceLineTotal } from './puerto-rico.ts';
 import { shipCall } from './ship.ts';
-import { apiVersion, isResidential, rateRequestHeader, upsAddress, upsDate, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
+import { apiVersion, isResidential, rateRequestHeader, upsAddress, upsDate, upsDeclaredValue, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
 
 // Shipments abroad through UPS's Shipping and Rating APIs: Shipping.yaml and Rating.yaml in UPS-API/api-documentation
 // at commit 66148b9223b2daf9ec87f449aa482c39b4bd3a4e (2026-07-21), ShipmentServiceOptions.InternationalForms,
@@ -153,7 +153,7 @@ export function buildRateRequestAbroad(r: AbroadShipment, accountNumber: string 
           ShipTo: { Name: upsName(r.to), Address: addressAbroad(r.to, lines.value.destination, 2, true) },
           ...(accountNumber ? { PaymentDetails: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: accountNumber } }] } } : {}),
           NumOfPieces: '1',
-          Package: [{ PackagingType: { Code: '02' }, ...upsPackageMeasures(r.parcel) }],
+          Package: [{ PackagingType: { Code: '02' }, ...upsPackageMeasures(r.parcel), ...upsDeclaredValue(r.parcel, 'rating') }],
           ...(accountNumber ? { ShipmentRatingOptions: { NegotiatedRatesIndicator: '' } } : {}),
           DeliveryTimeInformation: { PackageBillType: documentsOnly(r.customs) ? '02' : '03', Pickup: { Date: upsDate(r.shipDate) } },
           InvoiceLineTotal: invoiceLineTotal(r.customs),

@@ -7,7 +7,7 @@ import { includedSurcharges } from '../surcharges.ts';
 import { upsSurcharges } from './surcharges.ts';
 import { fitAddressLines, upsLines } from './address-lines.ts';
 import { crossesUpsCountries, puertoRicoInvoiceTotal, upsPuertoRicoRefusal } from './puerto-rico.ts';
-import { apiVersion, isoDate, rateRequestHeader, printReturnLabel, servicesWithoutReturns, upsAddress, upsDate, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
+import { apiVersion, isoDate, rateRequestHeader, printReturnLabel, servicesWithoutReturns, upsAddress, upsDate, upsDeclaredValue, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
 
 export const upsServices = carrierCatalog.find((c) => c.id === 'ups')!.services;
 
@@ -43,7 +43,7 @@ export function buildRateRequest(r: DomesticRateRequest, accountNumber: string |
           ShipTo: { Name: upsName(r.to), Address: upsAddress(r.to, lines.value.destination, true) },
           ...(accountNumber ? { PaymentDetails: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: accountNumber } }] } } : {}),
           NumOfPieces: '1',
-          Package: [{ PackagingType: { Code: '02' }, ...upsPackageMeasures(r.parcel) }],
+          Package: [{ PackagingType: { Code: '02' }, ...upsPackageMeasures(r.parcel), ...upsDeclaredValue(r.parcel, 'rating') }],
           ...(r.isReturn ? { ShipmentServiceOptions: { ReturnService: printReturnLabel } } : {}),
           // Account rates exist only for a shipper number; without one UPS answers published rates alone.
           ...(accountNumber ? { ShipmentRatingOptions: { NegotiatedRatesIndicator: '' } } : {}),

@@ -4,7 +4,7 @@ import type { Address } from '../../schemas/address.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
 import { fitAddressLines, upsLines } from './address-lines.ts';
 import { crossesUpsCountries, needsShipInvoiceTotal, puertoRicoInvoiceTotal, upsPuertoRicoRefusal } from './puerto-rico.ts';
-import { apiVersion, printReturnLabel, servicesWithoutReturns, upsAddress, upsDate, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
+import { apiVersion, printReturnLabel, servicesWithoutReturns, upsAddress, upsDate, upsDeclaredValue, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
 
 /** What the Shipping API can print (Shipping.yaml, LabelImageFormat.Code); of ours it has ZPL, and GIF stands in for PDF and PNG. */
 type UpsImageFormat = 'GIF' | 'ZPL';
@@ -48,6 +48,7 @@ export function shipCall(
               ...packageExtra,
               Packaging: { Code: '02' },
               ...upsPackageMeasures(r.parcel),
+              ...upsDeclaredValue(r.parcel, 'shipping'),
               ...references.onPackage,
             },
           ],

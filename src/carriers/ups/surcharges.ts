@@ -29,6 +29,7 @@ const byDescription: readonly [RegExp, SurchargeType][] = [
   [/LARGE PACKAGE|OVER ?SIZE/i, 'oversize'],
   [/ADDITIONAL HANDLING/i, 'additional_handling'],
   [/PEAK|DEMAND/i, 'peak'],
+  [/DECLARED VALUE|INSURANCE/i, 'insurance'],
 ];
 
 function typeOf(charge: unknown): SurchargeType {

@@ -103,6 +103,18 @@ export function upsPackageMeasures(parcel: ParcelSpec): Record<string, unknown> 
   };
 }
 
+/**
+ * The package's declared value, when the parcel is insured: PackageServiceOptions.DeclaredValue, in US dollars (the
+ * `insurance` asked is USD). Rating.yaml (UPS-API/api-documentation e6f36df) gives its MonetaryValue as a string of
+ * exactly 8 characters, so it is sent zero-padded there ("00450.00", up to UPS's $50,000); Shipping.yaml takes 1 to
+ * 19 characters and a Type, which defaults to 01 (declared value, EVS), the one meant.
+ */
+export function upsDeclaredValue(parcel: ParcelSpec, api: 'rating' | 'shipping'): Record<string, unknown> {
+  if (parcel.insuredCents === undefined) return {};
+  const dollars = (parcel.insuredCents / 100).toFixed(2);
+  return { PackageServiceOptions: { DeclaredValue: { CurrencyCode: 'USD', MonetaryValue: api === 'rating' ? dollars.padStart(8, '0') : dollars } } };
+}
+
 /** YYYYMMDD, the date form of every UPS API, from the UTC calendar day. */
 export const upsDate = (d: Date): string => d.toISOString().slice(0, 10).replaceAll('-', '');
 

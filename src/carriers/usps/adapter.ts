@@ -33,6 +33,12 @@ import { parseTracking, parseTrackingNotFound, trackPath, trackQuery } from './t
 
 const info = carrierCatalog.find((c) => c.id === 'usps')!;
 
+/**
+ * A label insured with USPS takes an insurance extra service and the item's value in the label request, whose field
+ * shipd has not read from the published Labels spec yet: an insured parcel is not rated rather than sold uninsured.
+ */
+const uninsurable = failure('service_unavailable', 'shipd does not send USPS insurance with live labels yet; leave insurance out, or choose UPS or FedEx declared value');
+
 const words = (what: string): GuardWords => ({ network: `USPS ${what}`, unexpected: `USPS ${what} failed` });
 
 /** USPS's v3 REST APIs (carriers.md 3): OAuth client credentials, plus a payment authorization for labels. */
@@ -66,6 +72,7 @@ export class UspsCarrier implements Carrier {
     const unsent = optionsNotSentLive('USPS', request.options);
     if (unsent) return Promise.resolve(unsent);
     return guard(words('rate search'), async () => {
+      if (request.parcel.insuredCents !== undefined) return uninsurable;
       if (!isDomestic(request)) return this.rateAbroad(request, signal);
       const search = (returns: boolean) => this.client.send({ method: 'POST', path: ratePath, json: buildRateRequest(request, returns), idempotent: true, signal });
       const res = await search(request.isReturn === true);
@@ -81,6 +88,7 @@ export class UspsCarrier implements Carrier {
     const unsent = optionsNotSentLive('USPS', request.options);
     if (unsent) return Promise.resolve(unsent);
     return guard(words('label purchase'), async () => {
+      if (request.parcel.insuredCents !== undefined) return uninsurable;
       if (!isDomestic(request)) return this.purchaseAbroad(request, signal);
       const body = request.isReturn ? buildReturnLabelRequest(request) : ok(buildLabelRequest(request));
       if (!body.ok) return body;

@@ -19,6 +19,7 @@ import * as orderCustoms from './017_order_customs.ts';
 import * as shipDate from './018_ship_date.ts';
 import * as batchLabelChoices from './019_batch_label_choices.ts';
 import * as deliveryOptions from './020_delivery_options.ts';
+import * as insurance from './021_insurance.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '018_ship_date': shipDate,
   '019_batch_label_choices': batchLabelChoices,
   '020_delivery_options': deliveryOptions,
+  '021_insurance': insurance,
 };

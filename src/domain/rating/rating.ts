@@ -28,6 +28,7 @@ import { checkOrderCrossing, crossingErrors, failIfAnyWithCustoms } from '../cus
 import { itemsValue } from './items-value.ts';
 import { shipDay } from '../shipments/ship-date.ts';
 import { servedEnds } from './service-area.ts';
+import { failIfAllAboveLimit, insuranceOf, insuredCents } from './insurance.ts';
 import type { ResolvedPackage } from '../packages/packages.ts';
 
 export const rateLifetimeMs = 24 * 3_600_000;
@@ -69,6 +70,8 @@ export interface ShipmentInputs {
   customs: Customs | null;
   /** What the order's line items are worth, when they state one currency; an order only. */
   goodsValue?: { amount: string; currency: string };
+  /** The value to insure the parcel for, in cents (the request's `insurance`); undefined for none. */
+  insuredCents?: number;
 }
 
 /**
@@ -100,7 +103,7 @@ export function rateRequest(inputs: ShipmentInputs, shipDate: Date, services?: s
   return {
     from: inputs.from,
     to: inputs.to,
-    parcel: parcelSpec(inputs.parcel, inputs.pkg),
+    parcel: { ...parcelSpec(inputs.parcel, inputs.pkg), ...(inputs.insuredCents !== undefined && { insuredCents: inputs.insuredCents }) },
     shipDate,
     services,
     ...(options && optionAsks(options).length > 0 && { options }),
@@ -200,7 +203,8 @@ async function resolveInputs(ctx: Context, input: RateShopRequest): Promise<Ship
  * bought by id for 24 hours. A carrier that fails or runs out of time becomes an entry in `errors`; it never fails the call.
  */
 export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrier>, input: RateShopRequest): Promise<RateShop> {
-  const inputs = await resolveInputs(ctx, input);
+  const insured = insuredCents(input.insurance);
+  const inputs: ShipmentInputs = { ...(await resolveInputs(ctx, input)), ...(insured !== undefined && { insuredCents: insured }) };
   checkOptions(input.options, inputs.parcel);
   const box = inputs.pkg?.box;
   if (box && input.carriers && !input.carriers.includes(box.carrier)) {
@@ -220,6 +224,7 @@ export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrie
   const ship = shipDay(inputs.from, now, input.ship_date);
   const options = input.options ?? {};
   const { quotes, errors } = await quoteAll(ctx, chosen, rateRequest(inputs, ship.at, input.services, options));
+  failIfAllAboveLimit(quotes.length, errors, insured);
   const createdAt = now.toISOString();
   const expiresAt = new Date(now.getTime() + rateLifetimeMs).toISOString();
   const print = inputsFingerprint(inputs);
@@ -253,12 +258,13 @@ export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrie
       inputs_fingerprint: print,
       ship_date: input.ship_date ?? null,
       options: storedOptions(options),
+      insured_cents: insured ?? null,
       rates: encodeRates(kept),
       created_at: createdAt,
       expires_at: expiresAt,
     });
   }
-  return { id: ids.shopId, object: 'rate_shop', order_id: inputs.orderId, ship_date: ship.day, options, rates: numbered, errors, created_at: createdAt };
+  return { id: ids.shopId, object: 'rate_shop', order_id: inputs.orderId, insurance: insuranceOf(insured), ship_date: ship.day, options, rates: numbered, errors, created_at: createdAt };
 }
 
 /** A quote's surcharges as rates and shipments show them, in the quote's currency. */

@@ -32,6 +32,9 @@ import { shipDay, type ShipDay } from './ship-date.ts';
 import type { ShipmentOptions } from '../../schemas/options.ts';
 import { optionAsks } from '../../carriers/options.ts';
 import { checkOptions, storedOptions } from './delivery-options.ts';
+import { failIfAllAboveLimit, insuredCents } from '../rating/insurance.ts';
+import { money } from '../core/money.ts';
+import type { Insurance } from '../../schemas/insurance.ts';
 
 /**
  * A pending purchase older than this was left by a crash (its request would have finished or failed by now),
@@ -56,12 +59,14 @@ export interface PurchasePlan {
   surcharges: Surcharge[];
   /** The delivery options it ships with: a rate's own, else the ones asked for. */
   options: ShipmentOptions;
+  /** The value the carrier insures the parcel for, in cents, its charge being in quotedCents: a rate's own, else the one asked for; null for none. */
+  insuredCents: number | null;
 }
 
 /** A quote shipd can charge for: one whose price in US dollars is known (see usdCents). */
 export const buyable = (q: Quote): boolean => usdCents(q) !== undefined;
 
-const fromQuote = (q: Quote, rateId: string | null, ship: ShipDay, options: ShipmentOptions): PurchasePlan => ({
+const fromQuote = (q: Quote, rateId: string | null, ship: ShipDay, options: ShipmentOptions, insuredCents: number | null): PurchasePlan => ({
   carrier: q.carrier,
   service: q.service,
   quotedCents: usdCents(q)!,
@@ -71,6 +76,7 @@ const fromQuote = (q: Quote, rateId: string | null, ship: ShipDay, options: Ship
   ship,
   surcharges: rateSurcharges(q),
   options,
+  insuredCents,
 });
 
 /**
@@ -99,8 +105,19 @@ function rateOptions(rateId: string, shopOptions: string | null, asked: Shipment
   return shopOptions === null ? {} : JSON.parse(shopOptions);
 }
 
-/** The rate the client chose, if it is theirs, unexpired, and was quoted for exactly what the order ships, on its day, with its options. */
-async function planFromRate(ctx: Context, inputs: ShipmentInputs, rateId: string, askedDay: string | undefined, askedOptions: ShipmentOptions | undefined): Promise<PurchasePlan> {
+/**
+ * The value a rate insures the parcel for: its shop's, which priced it. An `insurance` sent with it must be that
+ * value, as a rate shopped without insurance has no charge for one in its price.
+ */
+function rateInsurance(rateId: string, shopCents: number | null, asked: number | undefined): number | null {
+  if (asked === undefined || asked === shopCents) return shopCents;
+  const quoted = shopCents === null ? 'no insurance' : `insurance of ${money(shopCents).amount} USD`;
+  const detail = `rate ${rateId} was quoted with ${quoted}, not ${money(asked).amount} USD; shop rates with this insurance, or leave insurance out`;
+  throw new ApiError('rate_not_for_order', `Rate ${rateId} was quoted with ${quoted}; shop rates with insurance of ${money(asked).amount} USD again`, [{ in: 'body', pointer: '/insurance', detail }]);
+}
+
+/** The rate the client chose, if it is theirs, unexpired, and was quoted for exactly what the order ships, on its day, with its options, so insured. */
+async function planFromRate(ctx: Context, inputs: ShipmentInputs, rateId: string, askedDay: string | undefined, askedOptions: ShipmentOptions | undefined, askedInsurance: number | undefined): Promise<PurchasePlan> {
   const found = await ctx.rateStore.find(ctx.db, rateId);
   if (!found || found.shop.owner_key_id !== ctx.principal.keyId) throw new ApiError('not_found', `No rate ${rateId}`);
   const { rate, shop } = found;
@@ -115,6 +132,7 @@ async function planFromRate(ctx: Context, inputs: ShipmentInputs, rateId: string
   }
   const ship = rateShipDay(ctx, inputs, rateId, shop.ship_date, askedDay);
   const options = rateOptions(rateId, shop.options, askedOptions);
+  const insured = rateInsurance(rateId, shop.insured_cents, askedInsurance);
   return {
     carrier: rate.carrier,
     service: rate.service,
@@ -125,6 +143,7 @@ async function planFromRate(ctx: Context, inputs: ShipmentInputs, rateId: string
     ship,
     surcharges: rate.surcharges,
     options,
+    insuredCents: insured,
   };
 }
 
@@ -163,11 +182,12 @@ async function planFromQuotes(
     throw new ApiError('option_not_supported', `No carrier that could ship order ${order.id} offers the delivery options asked: ${detail}`, [{ in: 'body', pointer: '/options', detail }]);
   }
   if (!best) {
+    failIfAllAboveLimit(quotes.length, errors, inputs.insuredCents);
     const why = errors.map((e) => `${e.carrier}: ${e.detail}`).join('; ');
     const what = requested ? `${serviceName(requested.carrier, requested.service)} (the order's requested service)` : 'any carrier';
     throw new ApiError('no_rate_available', `No rate from ${what} for order ${order.id}${why ? `: ${why}` : ''}`);
   }
-  return fromQuote(best, null, ship, options);
+  return fromQuote(best, null, ship, options, inputs.insuredCents ?? null);
 }
 
 function checkPurchasable(order: OrdersTable): void {
@@ -178,6 +198,7 @@ function checkPurchasable(order: OrdersTable): void {
 /** Buys the order's label: POST /shipments, and each order of a batch. */
 export async function buyLabel(ctx: Context, input: ShipmentCreate, selection: Selection = 'requested'): Promise<Shipment> {
   const label = labelChoice(input);
+  const insured = insuredCents(input.insurance);
   const earlier = ctx.idempotencyKey ? await purchaseByKey(ctx, input.order_id, false, ctx.idempotencyKey, input) : undefined;
   if (earlier) return resumePurchase(ctx, earlier);
 
@@ -188,7 +209,7 @@ export async function buyLabel(ctx: Context, input: ShipmentCreate, selection: S
   const access = await carrierAccess(ctx, ctx.principal.accountId, ctx.principal.mode);
   const rest = { order, inputs, isReturn: false, format: input.label_format, label, metadata: input.metadata };
   if (input.rate_id) {
-    const plan = await planFromRate(ctx, inputs, input.rate_id, input.ship_date, input.options);
+    const plan = await planFromRate(ctx, inputs, input.rate_id, input.ship_date, input.options, insured);
     return purchase(ctx, access.carriers, { ...rest, plan, ...(await paymentFor(ctx, access, plan.carrier)) });
   }
   // Payment is settled before any carrier is asked anything: without a good payment method, only the account's
@@ -198,7 +219,7 @@ export async function buyLabel(ctx: Context, input: ShipmentCreate, selection: S
   const only = onlyCarrier(order, inputs, selection);
   if (platform instanceof ApiError && (only ? !access.own.has(only) : access.own.size === 0)) throw platform;
   const candidates = platform instanceof ApiError ? pick(access.carriers, access.own) : access.carriers;
-  const plan = await planFromQuotes(ctx, candidates, inputs, order, selection, only, ship, label, input.options ?? {});
+  const plan = await planFromQuotes(ctx, candidates, { ...inputs, ...(insured !== undefined && { insuredCents: insured }) }, order, selection, only, ship, label, input.options ?? {});
   return purchase(ctx, access.carriers, { ...rest, plan, ...(await paymentFor(ctx, access, plan.carrier)) });
 }
 
@@ -256,6 +277,7 @@ export interface PurchaseInput {
 interface PurchaseAsk {
   rate_id?: string;
   ship_date?: string;
+  insurance?: Insurance;
   label_format?: LabelFormat;
   label_size?: LabelSize;
   label_resolution?: LabelResolution;
@@ -286,6 +308,7 @@ export async function purchaseByKey(ctx: Context, orderId: string, isReturn: boo
   const same =
     (ask.rate_id ?? null) === row.rate_id &&
     (ask.ship_date === undefined || ask.ship_date === row.ship_date) &&
+    (ask.insurance === undefined || insuredCents(ask.insurance) === row.insured_cents) &&
     (ask.label_format ?? 'pdf') === row.label_format &&
     (ask.label_size ?? '4x6') === (record.labelSize ?? '4x6') &&
     (ask.label_resolution ?? 203) === (record.labelResolution ?? 203) &&
@@ -319,7 +342,7 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
   const carrier = carriers[p.plan.carrier];
   const refused = labelRefusalFor(carrier, p.label, isDomestic(ends));
   if (refused) throw new ApiError('not_supported_by_carrier', refused.detail, [{ in: 'body', ...refused }]);
-  const parcel = rateRequest(p.inputs, now).parcel;
+  const parcel = { ...rateRequest(p.inputs, now).parcel, ...(p.plan.insuredCents !== null && { insuredCents: p.plan.insuredCents }) };
   const record: PurchaseRecord = {
     from: ends.from,
     to: ends.to,
@@ -369,6 +392,7 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
     tracking_next_check_at: null,
     manifest_id: null,
     ship_date: p.plan.ship.day,
+    insured_cents: p.plan.insuredCents,
   };
   const card = isCardBilled(row) ? await cardFor(ctx.db, row.account_id, p.paymentMethod!) : null;
   await inTransaction(ctx.db, async (trx) => {

@@ -44,6 +44,7 @@ export async function createReturnLabel(ctx: Context, orderId: string, input: Re
     ship: { day: now.toISOString().slice(0, 10), at: now },
     // A return comes back with none of the outbound label's delivery options: they are asked of a delivery to the customer.
     options: {},
+    insuredCents: null,
   };
   return purchase(ctx, carriers, { order, inputs, plan, ...payment, isReturn: true, format: input.label_format, label, metadata: input.metadata });
 }

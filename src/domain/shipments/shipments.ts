@@ -17,6 +17,7 @@ import { signLabelToken } from '../label-files/label-tokens.ts';
 import { money } from '../core/money.ts';
 import { fetchPage, type ListInput, type Page } from '../core/pagination.ts';
 import { apiBase } from '../../kernel/paths.ts';
+import { insuranceOf } from '../rating/insurance.ts';
 
 /** What was bought, kept with the purchase: enough to buy it again after a crash, and to render its label. */
 export interface PurchaseRecord {
@@ -101,6 +102,7 @@ export function toShipment(ctx: Pick<Context, 'config' | 'clock'>, row: Shipment
     rate_id: row.rate_id,
     ship_date: row.ship_date,
     options: record.options ?? {},
+    insurance: insuranceOf(row.insured_cents),
     is_return: row.is_return === 1,
     metadata: JSON.parse(row.metadata),
     mode: row.mode,

@@ -35,15 +35,16 @@ const rateAddress = closed(
 const rateParty = closed({ address: rateAddress }, { required: ['address'] });
 
 /** RequestedPackageLineItem: weight required; "Maximum occurrences is 99". */
+const money = closed({ amount: Type.Number(), currency: Type.String({ minLength: 3, maxLength: 3 }) }, { required: ['amount', 'currency'] });
+
+/** RequestedPackageLineItem: declaredValue is Money (amount a number, currency a code). */
 const packageLineItem = closed(
-  { weight, dimensions, groupPackageCount: Type.Integer({ minimum: 1 }), subPackagingType: Type.String() },
+  { weight, dimensions, groupPackageCount: Type.Integer({ minimum: 1 }), subPackagingType: Type.String(), declaredValue: money },
   { required: ['weight'] },
 );
 
 /** ShipmentSpecialServicesRequested_returnShipmentDetail.returnType of the rate document. */
 export const rateReturnTypes = ['FEDEX_TAG', 'PENDING', 'PRINT_RETURN_LABEL', 'EMAIL_LABEL', 'NET_RETURN', 'VOICE_CALL_TAG'] as const;
-
-const money = closed({ amount: Type.Number(), currency: Type.String({ minLength: 3, maxLength: 3 }) }, { required: ['amount', 'currency'] });
 
 /**
  * RequestedShipmentCustomsClearanceDetail: "Customs commodity data is required for international and intra-country

@@ -185,6 +185,9 @@ const customerReference = closed(
 );
 
 /** RequestedPackageLineItem: weight required; "Maximum occurrences is 30"; itemDescription at most 50. */
+/** Money of the ship document: an amount with "Maximum limit is 5 digits before decimal", and a currency code. */
+const declaredValue = closed({ amount: Type.Number({ minimum: 0, exclusiveMaximum: 100_000 }), currency: Type.String({ minLength: 3, maxLength: 3 }) }, { required: ['amount', 'currency'] });
+
 const packageLineItem = closed(
   {
     sequenceNumber: Type.Integer({ minimum: 1 }),
@@ -193,6 +196,7 @@ const packageLineItem = closed(
     customerReferences: Type.Array(customerReference),
     itemDescription: Type.String({ maxLength: 50 }),
     groupPackageCount: Type.Integer({ minimum: 1 }),
+    declaredValue,
   },
   { required: ['weight'] },
 );
@@ -222,6 +226,8 @@ export const fedexShipRequest = closed(
         serviceType: strings(serviceTypes),
         packagingType: strings(packagingTypes),
         totalWeight: Type.Number(),
+        // "must be equal to the sum of all the individual declaredValues" (the fake checks the sum).
+        totalDeclaredValue: declaredValue,
         shippingChargesPayment: closed({ paymentType: strings(['SENDER', 'RECIPIENT', 'THIRD_PARTY', 'COLLECT']) }, { required: ['paymentType'] }),
         shipmentSpecialServices: specialServices(shipReturnTypes, returnDetailFields, [], etdDetail),
         customsClearanceDetail,

@@ -45,6 +45,11 @@ const pkg = container({
     }),
   ),
   PackageWeight: Type.Optional(container({ UnitOfMeasurement: unit(['LBS', 'KGS', 'OZS']), Weight: Type.String({ minLength: 1, maxLength: 6, pattern: '^\\d+(\\.\\d+)?$' }) })),
+  // PackageServiceOptions_DeclaredValue: CurrencyCode and MonetaryValue required, the code 3 characters, the value a
+  // string of exactly 8 ("minLength: 8, maxLength: 8"), an amount ("Absolute maximum value is 21474836.47").
+  PackageServiceOptions: Type.Optional(
+    container({ DeclaredValue: Type.Optional(container({ CurrencyCode: text(3, 3), MonetaryValue: Type.String({ minLength: 8, maxLength: 8, pattern: '^\\d+(\\.\\d{1,2})?$' }) })) }),
+  ),
 });
 
 export const rateRequestBody = container({

@@ -69,6 +69,19 @@ const pkg = container({
     }),
   ),
   PackageWeight: Type.Optional(container({ UnitOfMeasurement: unit(['LBS', 'KGS', 'OZS']), Weight: Type.String({ minLength: 1, maxLength: 5, pattern: '^\\d+(\\.\\d+)?$' }) })),
+  // PackageServiceOptions_DeclaredValue: CurrencyCode (3) and MonetaryValue (1 to 19) required; Type.Code 01 (EVS)
+  // or 02 (DVS), "Defaults to 01".
+  PackageServiceOptions: Type.Optional(
+    container({
+      DeclaredValue: Type.Optional(
+        container({
+          Type: Type.Optional(container({ Code: oneOf(['01', '02']), Description: Type.Optional(text(50)) })),
+          CurrencyCode: text(3, 3),
+          MonetaryValue: Type.String({ minLength: 1, maxLength: 19, pattern: '^\\d+(\\.\\d{1,2})?$' }),
+        }),
+      ),
+    }),
+  ),
   // Package_ReferenceNumber: "maximum: 5" occurrences, Value 1 to 35.
   ReferenceNumber: Type.Optional(Type.Array(container({ Code: Type.Optional(text(2)), Value: text(35) }), { maxItems: 5 })),
 });

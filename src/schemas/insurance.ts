@@ -1,0 +1,24 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Money } from './order.ts';
+
+/** The value a shipment is declared or insured at with its carrier: rate requests and POST /shipments take it, a Shipment shows it. */
+export const Insurance = Type.Object(
+  {
+    amount: Type.Ref(Money, {
+      description: 'What the contents are worth, in US dollars, more than zero: the most the carrier pays if the parcel is lost or damaged',
+      examples: [{ amount: '450.00', currency: 'USD' }],
+    }),
+  },
+  {
+    $id: 'Insurance',
+    title: 'Insurance',
+    description:
+      "The carrier's own cover, at its published price: UPS and FedEx declared value (free to $100, at most $50,000 a package), USPS insured mail (the first $100 included with Ground Advantage, " +
+      'Priority Mail and Priority Mail Express, at most $5,000). Its cost is the rate\'s `insurance` surcharge, part of `amount` and of the postage charged, and comes back with a void. ' +
+      'A carrier that cannot cover the amount drops out of the rate shop with `insurance_above_limit` in `errors`; when none can, the request is a 400 `insurance_above_limit`. ' +
+      'Test mode prices it within the US only (USPS up to $700, the most its stored price list prices); live USPS labels cannot be insured yet',
+    additionalProperties: false,
+    examples: [{ amount: { amount: '450.00', currency: 'USD' } }],
+  },
+);
+export type Insurance = Static<typeof Insurance>;
