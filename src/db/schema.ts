@@ -225,7 +225,11 @@ export interface ShipmentsTable {
   manifest_id: string | null;
   /** The day the label is for, YYYY-MM-DD in its ship-from location's time zone: its manifest's day. */
   ship_date: string;
+  /** A return label's: paid when bought, or when the carrier first scans it; null for outbound labels. */
+  return_charge: ReturnCharge | null;
 }
+
+export type ReturnCharge = 'on_create' | 'on_use';
 
 export interface PostageLedgerTable {
   id: string;
