@@ -84,37 +84,27 @@ for (const carrier of ['ups', 'usps', 'fedex'] as const) {
   });
 }
 
-test('a card charge whose answer from Stripe is lost at the first scan is finished by the settle job, once', async () => {
-  const ret = await unusedReturn('usps');
-  firstScan.usps(ret.tracking_number);
-  server.clock.advance(2 * hour);
-  // Stripe makes the hold but its answer never arrives, for the request and the library's two retries.
-  billing.stripe.failNext({ method: 'POST', path: '/v1/payment_intents', when: 'after', times: 3 });
-  await poll();
-  assert.deepEqual(await ledger(ret.id), [{ kind: 'charge', amount_cents: cents(ret.postage) }]);
-  const db = server.services.database.db;
-  assert.equal((await db.selectFrom('card_charges').select('status').where('shipment_id', '=', ret.id).executeTakeFirstOrThrow()).status, 'authorizing');
+for (const [when, carrier, what] of [
+  ['after', 'usps', 'a card charge whose answer Stripe lost at the first scan is finished by the settle job: the hold Stripe made is captured, once'],
+  ['before', 'ups', 'a card charge Stripe never made at the first scan is made by the settle job'],
+] as const) {
+  test(what, async () => {
+    const ret = await unusedReturn(carrier);
+    firstScan[carrier](ret.tracking_number);
+    server.clock.advance(2 * hour);
+    // Stripe never answers the hold, neither the request nor the library's two retries.
+    billing.stripe.failNext({ method: 'POST', path: '/v1/payment_intents', when, times: 3 });
+    await poll();
+    assert.deepEqual(await ledger(ret.id), [{ kind: 'charge', amount_cents: cents(ret.postage) }]);
+    const db = server.services.database.db;
+    const chargeStatus = async () => (await db.selectFrom('card_charges').select('status').where('shipment_id', '=', ret.id).executeTakeFirstOrThrow()).status;
+    assert.equal(await chargeStatus(), 'authorizing');
 
-  server.clock.advance(pendingStaleMs(server) + 1_000);
-  const log = { info: () => undefined, error: () => undefined };
-  await settleCardCharges({ db, clock: server.clock, config: server.config }, pendingStaleMs(server), log);
-  const card = stripeCharges(ret.id);
-  assert.equal(card.length, 1, 'the hold Stripe made is the one captured');
-  assert.equal(card[0]!.captured, cents(ret.postage));
-  assert.equal((await db.selectFrom('card_charges').select('status').where('shipment_id', '=', ret.id).executeTakeFirstOrThrow()).status, 'captured');
-});
-
-test('a card charge Stripe never made, at the first scan, is made by the settle job', async () => {
-  const ret = await unusedReturn('ups');
-  firstScan.ups(ret.tracking_number);
-  server.clock.advance(2 * hour);
-  billing.stripe.failNext({ method: 'POST', path: '/v1/payment_intents', when: 'before', times: 3 });
-  await poll();
-  assert.deepEqual(stripeCharges(ret.id), []);
-  server.clock.advance(pendingStaleMs(server) + 1_000);
-  const db = server.services.database.db;
-  await settleCardCharges({ db, clock: server.clock, config: server.config }, pendingStaleMs(server), { info: () => undefined, error: () => undefined });
-  const card = stripeCharges(ret.id);
-  assert.equal(card.length, 1);
-  assert.equal(card[0]!.captured, cents(ret.postage));
-});
+    server.clock.advance(pendingStaleMs(server) + 1_000);
+    await settleCardCharges({ db, clock: server.clock, config: server.config }, pendingStaleMs(server), { info: () => undefined, error: () => undefined });
+    const card = stripeCharges(ret.id);
+    assert.equal(card.length, 1);
+    assert.equal(card[0]!.captured, cents(ret.postage));
+    assert.equal(await chargeStatus(), 'captured');
+  });
+}

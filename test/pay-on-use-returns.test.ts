@@ -5,17 +5,21 @@ import { orderBody, sanFrancisco } from './fixtures.ts';
 import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 import { pollTracking } from '../src/domain/tracking/tracking.ts';
 import { serviceContext } from '../src/services.ts';
+import { accountWithUser, DashboardClient, password } from './dashboard/client.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
 let server: TestServer;
 let key: string;
+let dashboard: DashboardClient;
 
 before(async () => {
   server = await startServer();
-  const account = await server.account();
+  const { account, email } = await accountWithUser(server);
   await setPaymentMethod(server.services.database.db, server.clock, account, 'test', 'pm_test_visa');
   key = (await server.key(account)).secret;
+  dashboard = new DashboardClient(server);
+  assert.equal((await dashboard.signIn(email, password)).status, 303);
 });
 after(() => server.close());
 
@@ -60,6 +64,10 @@ describe('a return label paid on use', () => {
     // Its price is quoted and shown, though not charged.
     assert.ok(cents(ret.postage) > 0, ret.postage.amount);
     assert.deepEqual(await ledger(ret.id), []);
+    // Before the clock moves on past the dashboard session's life.
+    const page = await dashboard.get(`/dashboard/test/shipments/${ret.id}`);
+    assert.equal(page.status, 200, page.text.slice(0, 300));
+    assert.match(page.text, /<dt>Kind<\/dt><dd>Return label, unused \(paid on use: nothing charged until the carrier scans it\)<\/dd>/);
     assert.equal(outbound.charge, null);
     assert.equal(outbound.return_status, null);
 
