@@ -231,7 +231,11 @@ export interface ShipmentsTable {
   ship_date: string;
   /** The value the carrier insures the parcel for, in cents; null for none. Its cost is in the postage. */
   insured_cents: number | null;
+  /** A return label's: paid when bought, or when the carrier first scans it; null for outbound labels. */
+  return_charge: ReturnCharge | null;
 }
+
+export type ReturnCharge = 'on_create' | 'on_use';
 
 export interface PostageLedgerTable {
   id: string;

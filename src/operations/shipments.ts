@@ -112,8 +112,10 @@ export const shipmentOperations = [
     tag,
     summary: 'Create a return label',
     description:
-      'A label from the recipient back to the sender, with the carrier of the outbound label (`is_return: true`). One active return ' +
-      'label per order. Send an Idempotency-Key. Emits `shipment.created`. An order without an active outbound label answers 409 `order_not_shipped`; ' +
+      'A label from the recipient back to the sender (`is_return: true`), with the carrier of the outbound label or the `carrier` asked for. One active return ' +
+      'label per order. With `charge: "on_use"` nothing is charged until the carrier first scans the label: the tracking worker then charges the price quoted now ' +
+      'and emits `shipment.updated` (`return_status` `in_transit`); a return never sent never costs anything. Send an Idempotency-Key. Emits `shipment.created`. ' +
+      'An order without an active outbound label answers 409 `order_not_shipped`; a `service` the carrier does not offer back 422 `no_rate_available`; ' +
       'a second return label 409 `order_already_shipped`; a return from another country 422 `country_not_served` (return labels leave from the US). **Spends money with live keys.**',
     params: ShipmentOrderParams,
     body: ReturnCreate,

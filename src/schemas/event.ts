@@ -4,7 +4,7 @@ import { listQueryFields } from './list.ts';
 import { event, ids } from './examples.ts';
 
 // batch.completed is sent only where the batches ops helper is enabled.
-export const eventTypes = ['order.created', 'order.updated', 'shipment.created', 'shipment.voided', 'tracking.updated', 'batch.completed'] as const;
+export const eventTypes = ['order.created', 'order.updated', 'shipment.created', 'shipment.updated', 'shipment.voided', 'tracking.updated', 'batch.completed'] as const;
 export type EventType = (typeof eventTypes)[number];
 /** Every type in the event log: the subscribable ones, and the ping `POST /webhooks/{id}/test` sends. */
 export const loggedEventTypes = [...eventTypes, 'webhook.test'] as const;

@@ -5,7 +5,7 @@ import { Metadata, Money } from './order.ts';
 import { Surcharge } from './surcharge.ts';
 import { ShipmentOptions } from './options.ts';
 import { Insurance } from './insurance.ts';
-import { ids, shipment, shipmentAbroad, trackingNumber } from './examples.ts';
+import { ids, returnShipment, shipment, shipmentAbroad, trackingNumber } from './examples.ts';
 
 export const LabelFormatSchema = StringEnum(['pdf', 'zpl', 'png'], {
   $id: 'LabelFormat',
@@ -94,9 +94,43 @@ export const ShipmentCreate = Type.Object(
 );
 export type ShipmentCreate = Static<typeof ShipmentCreate>;
 
+export const ReturnChargeSchema = StringEnum(['on_create', 'on_use'], {
+  $id: 'ReturnCharge',
+  title: 'ReturnCharge',
+  description:
+    "When a return label's postage is charged: `on_create` (default) when it is made, refunded if it is voided; `on_use` only once the carrier first scans it " +
+    "(in test mode, when its simulated journey starts), at the price quoted when it was made, so a label the customer never sends costs nothing. Either way it is the carrier's " +
+    'pay-on-use return service (USPS returns, UPS Print Return Label, FedEx printed return label)',
+  default: 'on_create',
+});
+
+export const ReturnStatusSchema = StringEnum(['unused', 'in_transit', 'delivered'], {
+  $id: 'ReturnStatus',
+  title: 'ReturnStatus',
+  description:
+    "How far a return label has come: `unused` until the carrier first scans it (a voided return that was never sent stays `unused`), `in_transit` from that scan on " +
+    '(whatever the tracking says next, short of delivery), `delivered` once back with the sender',
+});
+
 export const ReturnCreate = Type.Object(
   {
     ...labelFields,
+    charge: Type.Optional(Type.Ref(ReturnChargeSchema, { description: 'When the postage is charged: on_create unless told otherwise' })),
+    carrier: Type.Optional(
+      Type.Ref(CarrierIdSchema, {
+        description: "The carrier to buy the return from; the outbound label's carrier unless told otherwise. Any carrier the key may use will do",
+      }),
+    ),
+    service: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 60,
+        description:
+          "The carrier's service code for the way back (GET /carriers lists them). Without it: the outbound label's service when the return's carrier offers it for returns, " +
+          'else its cheapest return rate. A service the carrier does not offer back is 422 `no_rate_available`',
+        examples: ['USPS_GROUND_ADVANTAGE'],
+      }),
+    ),
     metadata: Type.Optional(Type.Ref(Metadata, { description: 'Your own keys and values, kept with the return label' })),
   },
   {
@@ -104,7 +138,12 @@ export const ReturnCreate = Type.Object(
     title: 'ReturnCreate',
     description: 'How to make a return label; every field is optional',
     additionalProperties: false,
-    examples: [{ label_format: 'pdf', metadata: { rma: 'RMA-2291' } }, { label_format: 'pdf', label_size: 'letter', references: ['RMA-2291'] }],
+    examples: [
+      { label_format: 'pdf', metadata: { rma: 'RMA-2291' } },
+      { label_format: 'pdf', label_size: 'letter', references: ['RMA-2291'] },
+      { charge: 'on_use', metadata: { rma: 'RMA-2291' } },
+      { charge: 'on_use', carrier: 'usps', service: 'USPS_GROUND_ADVANTAGE' },
+    ],
   },
 );
 export type ReturnCreate = Static<typeof ReturnCreate>;
@@ -155,7 +194,9 @@ export const Shipment = Type.Object(
       description:
         "The customs documents the label needs, from its customs declaration; empty for a parcel that crosses no customs border. With a live key, the carrier's own: UPS's and FedEx's commercial invoice; USPS prints its customs form on the label itself, so lists none",
     }),
-    postage: Type.Ref(Money, { description: 'What the label cost' }),
+    postage: Type.Ref(Money, {
+      description: 'What the label cost; for a return with `charge: "on_use"`, what it will cost once scanned (nothing is charged while `return_status` is `unused`)',
+    }),
     surcharges: Type.Array(Type.Ref(Surcharge), {
       description:
         "The surcharges of the rate bought, as it quoted them (in the rate's currency): already included in `postage`. Empty where the carrier itemized none, and on labels bought before rates showed them",
@@ -174,6 +215,10 @@ export const Shipment = Type.Object(
       description: "The value the carrier insures the parcel for; null for none (the carrier's own liability only). Its cost is in `postage`",
     }),
     is_return: Type.Boolean({ description: 'Whether it is a return label, from the recipient back to the sender' }),
+    charge: Type.Union([Type.Ref(ReturnChargeSchema), Type.Null()], { description: "A return label's: when its postage is charged. Null for outbound labels" }),
+    return_status: Type.Union([Type.Ref(ReturnStatusSchema), Type.Null()], {
+      description: 'A return label\'s progress: `unused`, `in_transit`, `delivered`; a `shipment.updated` event tells each change. Null for outbound labels',
+    }),
     metadata: Type.Ref(Metadata, { description: 'Your own keys and values' }),
     mode: StringEnum(['test', 'live'], { description: 'Bought with a test key (simulated, free) or a live one (real postage)' }),
     created_at: timestamp('When it was bought'),
@@ -184,7 +229,7 @@ export const Shipment = Type.Object(
     title: 'Shipment',
     description: 'A label bought for an order: its carrier, service, tracking number, price and file',
     additionalProperties: false,
-    examples: [shipment, shipmentAbroad],
+    examples: [shipment, shipmentAbroad, returnShipment],
   },
 );
 export type Shipment = Static<typeof Shipment>;

@@ -31,7 +31,7 @@ export interface FedexFake {
   faults: FedexFault[];
   /** Answers with single objects where FedEx promises arrays, and money as strings (the lenient readers' cases). */
   singleObjects: boolean;
-  /** Tracking numbers of sold shipments that FedEx has since picked up, so a cancel is refused. */
+  /** Tracking numbers of sold shipments that FedEx has since picked up: a cancel is refused, and tracking shows them moving. */
   tendered: Set<string>;
   /**
    * An account billed in another currency than USD: rates abroad and labels are priced in it. A PREFERRED request
@@ -372,7 +372,8 @@ export async function startFedexFake(): Promise<FedexFake> {
     if (infos.length === 0) return sendJson(res, 400, envelope('TRACKING.TRACKINGNUMBER.EMPTY', 'Please provide tracking number.'));
     const completeTrackResults = infos.map((i) => {
       const number = String(i.trackingNumberInfo?.trackingNumber ?? '');
-      const mock = mockTracking[number] ?? (sold.has(number) ? mockTracking['449044304137821'] : undefined);
+      // A label sold here tracks as information sent to FedEx until it is tendered, then as picked up and moving.
+      const mock = mockTracking[number] ?? (sold.has(number) ? mockTracking[fake.tendered.has(number) ? '568838414941' : '449044304137821'] : undefined);
       const result = mock
         ? {
             trackingNumberInfo: { trackingNumber: number, carrierCode: 'FDXE' },

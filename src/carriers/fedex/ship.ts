@@ -42,7 +42,9 @@ export function customerReferences(r: Pick<PurchaseRequest, 'reference' | 'refer
 
 /**
  * A printed return label (Shipment-Resource.json ReturnShipmentDetail: "Required to be set to PRINT_RETURN_LABEL for
- * printed return label shipments"; "RETURN_SHIPMENT is required for creating return shipments").
+ * printed return label shipments"; "RETURN_SHIPMENT is required for creating return shipments"). FedEx charges one
+ * only once it receives the return, and nothing for a label never used (FedEx Global Returns FAQ, fedex.com, as read
+ * in 2026): the pay-on-use return a `charge: "on_use"` return is.
  */
 const printedReturn = { specialServiceTypes: ['RETURN_SHIPMENT'], returnShipmentDetail: { returnType: 'PRINT_RETURN_LABEL' } };
 

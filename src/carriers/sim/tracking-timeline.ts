@@ -136,6 +136,13 @@ function ending(to: AnyAddress | undefined): 'delivered' | 'return_to_sender' | 
   return 'delivered';
 }
 
+/**
+ * A label whose sender is named "Never sent" is never handed over: its journey stays at the label's creation. For
+ * a return label the sender is the order's recipient, so it stands for a customer who keeps what they bought (and a
+ * return paid on use that is never charged).
+ */
+const neverSent = (from: AnyAddress | undefined) => (from?.name ?? '').trim().toLowerCase() === 'never sent';
+
 interface Step extends Omit<TrackingEvent, 'occurredAt'> {
   at: number;
 }
@@ -156,10 +163,9 @@ function carrierPlan(label: LabelRef, pickup: Date): Step[] {
   const arrival = (due.getTime() > earliest.getTime() ? due : earliest).getTime();
   const atDestination = arrival + 5 * hour;
 
-  const steps: Step[] = [
-    { at: label.purchasedAt.getTime(), status: 'pre_transit', description: 'Shipping label created, awaiting item', location: origin },
-    { at: pickup.getTime(), status: 'in_transit', description: 'Picked up', location: origin },
-  ];
+  const created: Step = { at: label.purchasedAt.getTime(), status: 'pre_transit', description: 'Shipping label created, awaiting item', location: origin };
+  if (neverSent(label.from)) return [created];
+  const steps: Step[] = [created, { at: pickup.getTime(), status: 'in_transit', description: 'Picked up', location: origin }];
   const abroad = label.to !== undefined && !isDomestic({ to: label.to });
   // Abroad, the parcel leaves through an export facility and clears the destination's customs instead of passing
   // US hubs (a foreign postal code may read as a US ZIP).

@@ -32,7 +32,12 @@ export const transactionSrc = 'shipd';
  */
 export const servicesWithoutReturns: ReadonlySet<string> = new Set(['13', '59', '82', '83', '84', '85', '86', 'C6', 'C7', 'C8']);
 
-/** ReturnService code 9: UPS Print Return Label (PRL), the label the customer prints and sticks on the parcel. */
+/**
+ * ReturnService code 9: UPS Print Return Label (PRL), the label the customer prints and sticks on the parcel. shipd
+ * charges a return with `charge: "on_use"` at its first scan whatever UPS does; that UPS itself bills a PRL only once
+ * it is used is said by shippers' software guides of UPS Returns (transportation billed when the return is
+ * delivered), not by Shipping.yaml, and was not found in a UPS document.
+ */
 export const printReturnLabel = { Code: '9', Description: 'UPS Print Return Label' } as const;
 
 /** A request a builder hands the adapter: which path to call with which body, no I/O. */

@@ -70,6 +70,8 @@ export function buildLabelRequest(r: DomesticPurchaseRequest): Record<string, un
  * (`to`) in the return class of the service. There is no mailing date: the customer mails it when they do, and
  * USPS manifests return labels the day after they are made. The image options suppressPostage, suppressMailDate
  * and returnLabel are deprecated for returns and left out, as in the spec's GroundAdvantageReturnLabelRequest.
+ * USPS return labels are pay on use, charged when USPS first scans them (the Labels v3 spec calls the return label
+ * it sells "a pay on use returns label", imageInfo.returnLabel), so a `charge: "on_use"` return asks nothing more.
  */
 export function buildReturnLabelRequest(r: DomesticPurchaseRequest): CarrierResult<Record<string, unknown>> {
   const mailClass = returnClassOf(r.service);

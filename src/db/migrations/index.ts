@@ -20,6 +20,7 @@ import * as shipDate from './018_ship_date.ts';
 import * as batchLabelChoices from './019_batch_label_choices.ts';
 import * as deliveryOptions from './020_delivery_options.ts';
 import * as insurance from './021_insurance.ts';
+import * as returnCharge from './022_return_charge.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '019_batch_label_choices': batchLabelChoices,
   '020_delivery_options': deliveryOptions,
   '021_insurance': insurance,
+  '022_return_charge': returnCharge,
 };

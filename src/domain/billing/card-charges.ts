@@ -12,11 +12,15 @@ import { inTransaction } from '../core/transaction.ts';
  * label comes of it, and refunded when the label is voided. Each step is recorded before and after Stripe is
  * asked, and each Stripe request carries a key made of the shipment's id, so the settle job can finish whatever a
  * crash or a lost answer interrupted without ever charging twice: once settled, a label has one charge and a
- * purchase without a label has none.
+ * purchase without a label has none. A return paid on use has no hold while unused: its first scan records the
+ * charge, and the card is then held and captured at once, by the same steps.
  */
 
 /** Whether the label's postage goes on a card: live platform postage. Test mode's methods never reach Stripe. */
 export const isCardBilled = (row: Pick<ShipmentsTable, 'payment' | 'mode'>): boolean => row.payment === 'platform' && row.mode === 'live';
+
+/** Whether the card is held as the label is bought: not for a return paid on use, whose card is charged at its first scan. */
+export const heldAtPurchase = (row: Pick<ShipmentsTable, 'payment' | 'mode' | 'return_charge'>): boolean => isCardBilled(row) && row.return_charge !== 'on_use';
 
 /** The card and customer a live purchase will be charged to, read before anything is recorded. */
 export async function cardFor(db: Kysely<DB>, accountId: string, paymentMethod: string): Promise<{ customer: string; paymentMethod: string }> {
@@ -25,8 +29,17 @@ export async function cardFor(db: Kysely<DB>, accountId: string, paymentMethod: 
   return { customer: customer.customer_id, paymentMethod };
 }
 
-/** The charge's record, in the transaction that records the purchase: there is never a hold shipd does not know of. */
-export async function openCardCharge(trx: Kysely<DB>, row: ShipmentsTable, card: { customer: string; paymentMethod: string }): Promise<void> {
+/**
+ * The charge's record, in the transaction that records the purchase (there is never a hold shipd does not know of),
+ * or for a return paid on use, in the one that records its first scan: then for its postage, from then. One per
+ * label, whichever transaction gets there first.
+ */
+export async function openCardCharge(
+  trx: Kysely<DB>,
+  row: ShipmentsTable,
+  card: { customer: string; paymentMethod: string },
+  charge: { cents: number; at: string } = { cents: row.quoted_cents, at: row.created_at },
+): Promise<void> {
   await trx
     .insertInto('card_charges')
     .values({
@@ -34,15 +47,16 @@ export async function openCardCharge(trx: Kysely<DB>, row: ShipmentsTable, card:
       account_id: row.account_id,
       customer_id: card.customer,
       payment_method: card.paymentMethod,
-      amount_cents: row.quoted_cents,
+      amount_cents: charge.cents,
       payment_intent_id: null,
       status: 'authorizing',
       captured_cents: null,
       refund_id: null,
       last_error: null,
-      created_at: row.created_at,
-      updated_at: row.created_at,
+      created_at: charge.at,
+      updated_at: charge.at,
     })
+    .onConflict((oc) => oc.column('shipment_id').doNothing())
     .execute();
 }
 
@@ -180,7 +194,8 @@ export async function markRefundDue(trx: Kysely<DB>, shipmentId: string, at: str
     .execute();
 }
 
-type Shipment = Pick<ShipmentsTable, 'id' | 'status' | 'postage_cents' | 'quoted_cents'>;
+type Shipment = Pick<ShipmentsTable, 'id' | 'account_id' | 'status' | 'postage_cents' | 'quoted_cents' | 'return_charge'>;
+const settledColumns = ['id', 'account_id', 'status', 'postage_cents', 'quoted_cents', 'return_charge'] as const;
 
 /**
  * Brings a label's card charge to where its shipment says it should be: captured for a bought label, released for
@@ -196,11 +211,16 @@ export async function settleCardCharge(deps: BillingDeps, shipment: Shipment): P
     // The hold's answer was lost (a crash, or Stripe out of reach): whatever Stripe did is found and let go of.
     // A purchase only goes on to the carrier with its hold recorded, so no label waits on this charge.
     const found = await stripe.findHold(charge.customer_id, charge.shipment_id, new Date(charge.created_at));
-    if (!found) {
+    if (found) {
+      await move(deps, charge.shipment_id, 'authorizing', { status: found.held ? 'authorized' : 'declined', payment_intent_id: found.paymentIntent });
+    } else if (bought && shipment.return_charge === 'on_use') {
+      // A return paid on use is charged after its label is in the carrier's hands: its first scan opened this charge,
+      // so the card is asked now (a decline or Stripe out of reach is recorded on the charge by the ask itself).
+      await authorizeCardCharge(deps, shipment);
+    } else {
       await move(deps, charge.shipment_id, 'authorizing', { status: 'released', last_error: null });
       return;
     }
-    await move(deps, charge.shipment_id, 'authorizing', { status: found.held ? 'authorized' : 'declined', payment_intent_id: found.paymentIntent });
     charge = (await chargeOf(deps.db, shipment.id))!;
   }
   try {
@@ -236,7 +256,7 @@ async function followStripe(deps: BillingDeps, stripe: StripeGateway, charge: Ca
 
 /** After a request's own step, best effort: what fails here is the settle job's to finish. */
 export async function settleCardChargeNow(deps: BillingDeps, shipmentId: string): Promise<void> {
-  const shipment = await deps.db.selectFrom('shipments').select(['id', 'status', 'postage_cents', 'quoted_cents']).where('id', '=', shipmentId).executeTakeFirstOrThrow();
+  const shipment = await deps.db.selectFrom('shipments').select(settledColumns).where('id', '=', shipmentId).executeTakeFirstOrThrow();
   try {
     await settleCardCharge(deps, shipment);
   } catch (err) {
@@ -254,7 +274,7 @@ export async function settleCardCharges(deps: BillingDeps, staleMs: number, log:
   const rows = await deps.db
     .selectFrom('card_charges')
     .innerJoin('shipments', 'shipments.id', 'card_charges.shipment_id')
-    .select(['shipments.id', 'shipments.status', 'shipments.postage_cents', 'shipments.quoted_cents', 'card_charges.status as charge'])
+    .select([...settledColumns.map((c) => `shipments.${c}` as const), 'card_charges.status as charge'])
     .where('card_charges.status', 'in', ['authorizing', 'authorized', 'refund_due'])
     .where('card_charges.updated_at', '<=', before)
     .where('shipments.status', '<>', 'pending')

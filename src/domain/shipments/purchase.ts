@@ -1,7 +1,7 @@
 import { carrierCatalog } from '../../carriers/catalog.ts';
 import { sql } from 'kysely';
 import type { CarrierId } from '../../config.ts';
-import type { OrdersTable, ShipmentsTable } from '../../db/schema.ts';
+import type { OrdersTable, ReturnCharge, ShipmentsTable } from '../../db/schema.ts';
 import type { Carrier, PurchasedLabel, PurchaseRequest, Quote } from '../../carriers/carrier.ts';
 import type { LabelFormat, LabelResolution, LabelSize } from '../../labels/label-data.ts';
 import { carrierLabelSize, labelAskErrors, labelRefusal } from '../../carriers/label-options.ts';
@@ -10,7 +10,7 @@ import type { Shipment, ShipmentCreate } from '../../schemas/shipment.ts';
 import { requirePaymentMethod } from '../billing/payment-methods.ts';
 import { holdBudgetMs } from '../../payments/stripe.ts';
 import { chargePostage } from '../billing/ledger.ts';
-import { authorizeCardCharge, cardChargeCents, cardFor, isCardBilled, openCardCharge, settleCardChargeNow } from '../billing/card-charges.ts';
+import { authorizeCardCharge, cardChargeCents, cardFor, heldAtPurchase, isCardBilled, openCardCharge, settleCardChargeNow } from '../billing/card-charges.ts';
 import { carrierAccess, carrierForShipment, type CarrierAccess } from '../carrier-accounts/carrier-access.ts';
 import { callCarrier } from '../carrier-accounts/carrier-call.ts';
 import type { Context } from '../core/context.ts';
@@ -268,6 +268,8 @@ export interface PurchaseInput {
   /** The account's method platform postage is charged to; null when the carrier bills the account itself. */
   paymentMethod: string | null;
   isReturn: boolean;
+  /** A return's: when its postage is charged (on_create unless told). */
+  returnCharge?: ReturnCharge;
   format: LabelFormat | undefined;
   label: LabelChoice;
   metadata: Record<string, string> | undefined;
@@ -284,6 +286,9 @@ interface PurchaseAsk {
   references?: string[];
   options?: ShipmentOptions;
   metadata?: Record<string, string>;
+  charge?: ReturnCharge;
+  carrier?: CarrierId;
+  service?: string;
 }
 
 /**
@@ -314,7 +319,10 @@ export async function purchaseByKey(ctx: Context, orderId: string, isReturn: boo
     (ask.label_resolution ?? 203) === (record.labelResolution ?? 203) &&
     fingerprint(ask.references?.map((r) => r.trim()) ?? null) === fingerprint(record.references ?? null) &&
     (ask.options === undefined || storedOptions(ask.options) === storedOptions(record.options)) &&
-    fingerprint(ask.metadata ?? {}) === fingerprint(JSON.parse(row.metadata));
+    fingerprint(ask.metadata ?? {}) === fingerprint(JSON.parse(row.metadata)) &&
+    (ask.charge ?? 'on_create') === (row.return_charge ?? 'on_create') &&
+    (ask.carrier === undefined || ask.carrier === row.carrier) &&
+    (ask.service === undefined || ask.service === row.service);
   if (!same) throw new ApiError('idempotency_key_reused', `This Idempotency-Key already started the purchase ${row.id} with a different request; use a new key for a new request`);
   return row;
 }
@@ -393,7 +401,9 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
     manifest_id: null,
     ship_date: p.plan.ship.day,
     insured_cents: p.plan.insuredCents,
+    return_charge: p.isReturn ? (p.returnCharge ?? 'on_create') : null,
   };
+  // A return paid on use needs the card on file too, though it is charged only once scanned.
   const card = isCardBilled(row) ? await cardFor(ctx.db, row.account_id, p.paymentMethod!) : null;
   await inTransaction(ctx.db, async (trx) => {
     const order = await ownOrderRow(trx, ctx, p.order.id, true);
@@ -407,15 +417,18 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
         ? new ApiError('order_already_shipped', `Order ${order.id} already has an active return label; void it first`)
         : new ApiError('order_already_shipped', `Order ${order.id} already has an active label, or one is being bought right now`);
     }
-    if (card) await openCardCharge(trx, row, card);
+    if (card && heldAtPurchase(row)) await openCardCharge(trx, row, card);
   });
   await holdPostage(ctx, row);
   return buyAndComplete(ctx, carrier, row);
 }
 
-/** Live platform postage is held on the card before the carrier is asked: a card that will not pay buys nothing. */
+/**
+ * Live platform postage is held on the card before the carrier is asked: a card that will not pay buys nothing. A
+ * return paid on use holds nothing yet (its card is charged at its first scan).
+ */
 async function holdPostage(ctx: Context, row: ShipmentsTable): Promise<void> {
-  if (!isCardBilled(row)) return;
+  if (!heldAtPurchase(row)) return;
   const problem = await authorizeCardCharge(ctx, row);
   if (!problem) return;
   await failPurchase(ctx, row, problem.detail);
@@ -430,7 +443,7 @@ async function failPurchase(ctx: Context, row: ShipmentsTable, detail: string, s
     .where('status', '=', 'pending')
     .execute();
   // A hold on the card for a purchase that bought nothing is let go of now.
-  if (isCardBilled(row)) await settleCardChargeNow(ctx, row.id);
+  if (heldAtPurchase(row)) await settleCardChargeNow(ctx, row.id);
 }
 
 function purchaseRequest(row: ShipmentsTable): PurchaseRequest {
@@ -514,7 +527,8 @@ async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel
       if (now.status === 'failed' || now.status === 'abandoned') throw new ApiError('carrier_error', `The purchase ${row.id} failed: ${now.last_error ?? 'the carrier refused it'}`);
       return toShipment(ctx, now);
     }
-    if (row.payment === 'platform' && postageCents > 0) {
+    // A return paid on use is charged by the tracking worker, when the carrier first scans it (chargeUsedReturn).
+    if (row.payment === 'platform' && postageCents > 0 && row.return_charge !== 'on_use') {
       await chargePostage(trx, {
         accountId: row.account_id,
         mode: row.mode,
@@ -538,7 +552,7 @@ async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel
     return shipment;
   });
   // The label is stored: its hold is captured now, or by the settle job if Stripe does not answer.
-  if (isCardBilled(row)) await settleCardChargeNow(ctx, row.id);
+  if (heldAtPurchase(row)) await settleCardChargeNow(ctx, row.id);
   return shipment;
 }
 

@@ -78,6 +78,18 @@ export function labelUrl(ctx: Pick<Context, 'config' | 'clock'>, shipmentId: str
   return `${ctx.config.publicUrl}${apiBase}/labels/${shipmentId}.${format}?token=${token}`;
 }
 
+/**
+ * A return label's progress, from its tracking: unused until the carrier's first scan (a label voided unsent included),
+ * delivered once back, in transit between, whatever else the tracking says. Null for outbound labels.
+ */
+export function returnStatusOf(row: Pick<ShipmentsTable, 'is_return' | 'tracking_status'>): Shipment['return_status'] {
+  if (row.is_return === 0) return null;
+  if (row.tracking_status === null || unsent.has(row.tracking_status)) return 'unused';
+  return row.tracking_status === 'delivered' ? 'delivered' : 'in_transit';
+}
+
+const unsent = new Set(['pre_transit', 'unknown', 'cancelled']);
+
 export function toShipment(ctx: Pick<Context, 'config' | 'clock'>, row: ShipmentsTable): Shipment {
   const record = JSON.parse(row.purchase) as PurchaseRecord;
   const ask = labelAskOf(record, row.label_format);
@@ -104,6 +116,8 @@ export function toShipment(ctx: Pick<Context, 'config' | 'clock'>, row: Shipment
     options: record.options ?? {},
     insurance: insuranceOf(row.insured_cents),
     is_return: row.is_return === 1,
+    charge: row.is_return === 1 ? (row.return_charge ?? 'on_create') : null,
+    return_status: returnStatusOf(row),
     metadata: JSON.parse(row.metadata),
     mode: row.mode,
     created_at: row.created_at,

@@ -12,7 +12,9 @@ import type { Context } from '../core/context.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { ownOrderRow, toOrder } from '../orders/orders.ts';
-import { ownerOf, visibleStatuses } from '../shipments/shipments.ts';
+import { ownerOf, returnStatusOf, toShipment, visibleStatuses } from '../shipments/shipments.ts';
+import { chargeUsedReturn } from '../shipments/returns.ts';
+import { settleCardChargeNow } from '../billing/card-charges.ts';
 import { inTransaction } from '../core/transaction.ts';
 import { labelRef } from '../shipments/void.ts';
 
@@ -80,10 +82,12 @@ function voidedTracker(row: ShipmentsTable): Tracker {
 
 /**
  * Records what the carrier says now, in the caller's transaction: one tracking.updated event per scan not reported
- * before, each carrying the tracker as that scan left it, and the order `delivered` when its outbound label is. The
- * scan count guards the update, so a request and the worker that see the same scans report them once between them.
+ * before, each carrying the tracker as that scan left it, and the order `delivered` when its outbound label is. A
+ * return label whose return_status moves on is reported with shipment.updated, and one paid on use is charged at
+ * its first scan. The scan count guards the update, so a request and the worker that see the same scans report
+ * (and charge) them once between them. True when a card charge was opened, for the caller to settle once committed.
  */
-async function recordProgress(ctx: TrackingContext, trx: Kysely<DB>, row: ShipmentsTable, result: TrackingResult): Promise<void> {
+async function recordProgress(ctx: TrackingContext, trx: Kysely<DB>, row: ShipmentsTable, result: TrackingResult): Promise<boolean> {
   const now = ctx.clock.now();
   const seen = row.tracking_events ?? 0;
   const nextCheck = finalStatuses.has(result.status)
@@ -93,7 +97,7 @@ async function recordProgress(ctx: TrackingContext, trx: Kysely<DB>, row: Shipme
   const shipment = trx.updateTable('shipments').where('id', '=', row.id).where('status', '=', 'purchased');
   if (!changed) {
     await shipment.set({ tracking_next_check_at: nextCheck }).execute();
-    return;
+    return false;
   }
   const delivers = result.status === 'delivered' && row.is_return === 0;
   // Orders before shipments, as in purchases and voids, so PostgreSQL never deadlocks them against each other.
@@ -107,7 +111,7 @@ async function recordProgress(ctx: TrackingContext, trx: Kysely<DB>, row: Shipme
     .set({ tracking_status: result.status, tracking_events: result.events.length, tracking_next_check_at: nextCheck })
     .where((eb) => (seen === 0 ? eb.or([eb('tracking_events', '=', 0), eb('tracking_events', 'is', null)]) : eb('tracking_events', '=', seen)))
     .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) return;
+  if (Number(updated.numUpdatedRows) !== 1) return false;
   const at = now.toISOString();
   const owner = ownerOf(row);
   for (let i = seen; i < result.events.length; i++) await recordEvent(trx, owner, 'tracking.updated', toTracker(row, result, i + 1), at);
@@ -116,6 +120,12 @@ async function recordProgress(ctx: TrackingContext, trx: Kysely<DB>, row: Shipme
     await trx.updateTable('orders').set({ status: 'delivered', updated_at: at }).where('id', '=', order.id).execute();
     await recordEvent(trx, owner, 'order.updated', toOrder({ ...order, status: 'delivered', updated_at: at }), at);
   }
+  const moved: ShipmentsTable = { ...row, tracking_status: result.status, tracking_events: result.events.length };
+  const was = returnStatusOf(row);
+  if (was === returnStatusOf(moved)) return false;
+  const cardCharge = was === 'unused' && row.return_charge === 'on_use' && (await chargeUsedReturn(trx, row, at));
+  await recordEvent(trx, owner, 'shipment.updated', toShipment(ctx, moved), at);
+  return cardCharge;
 }
 
 /** What the label's carrier says about it now. */
@@ -132,7 +142,7 @@ async function askCarrier(ctx: TrackingContext, row: ShipmentsTable): Promise<Tr
 export async function refreshTracking(ctx: TrackingContext, row: ShipmentsTable): Promise<Tracker> {
   if (row.status !== 'purchased') return voidedTracker(row);
   const result = await askCarrier(ctx, row);
-  await inTransaction(ctx.db, (trx) => recordProgress(ctx, trx, row, result));
+  if (await inTransaction(ctx.db, (trx) => recordProgress(ctx, trx, row, result))) await settleCardChargeNow(ctx, row.id);
   return toTracker(row, result);
 }
 
@@ -194,15 +204,21 @@ export async function track(ctx: Context, input: TrackingRequest): Promise<Track
  * that includes the rare PostgreSQL deadlock of a group that holds one label's row while it waits for another's order.
  */
 async function recordAll(ctx: TrackingContext, log: { warn(o: object, m: string): void }, answers: Answer[]): Promise<void> {
+  const cardCharges: string[] = [];
   try {
     await inTransaction(ctx.db, async (trx) => {
-      for (const { row, result } of answers) await recordProgress(ctx, trx, row, result);
+      for (const { row, result } of answers) if (await recordProgress(ctx, trx, row, result)) cardCharges.push(row.id);
     });
   } catch {
+    cardCharges.length = 0;
     for (const { row, result } of answers) {
-      await inTransaction(ctx.db, (trx) => recordProgress(ctx, trx, row, result)).catch((err: unknown) => log.warn({ err, shipment_id: row.id }, 'could not record tracking'));
+      await inTransaction(ctx.db, (trx) => recordProgress(ctx, trx, row, result))
+        .then((opened) => opened && cardCharges.push(row.id))
+        .catch((err: unknown) => log.warn({ err, shipment_id: row.id }, 'could not record tracking'));
     }
   }
+  // Cards are charged for returns first scanned just now; what Stripe does not take now, the settle job takes later.
+  for (const id of cardCharges) await settleCardChargeNow(ctx, id);
 }
 
 interface Answer {
