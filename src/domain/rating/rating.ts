@@ -146,6 +146,7 @@ export async function quoteAll(ctx: Context, chosen: Carrier[], request: RateReq
   const answers = await Promise.all(asked.map((c) => callCarrier(c, ctx.config.carrierTimeoutMs, (signal) => c.rate(request, signal))));
   const quotes: Quote[] = [];
   const asks = optionAsks(request.options);
+  const home = asks.length > 0 && isResidential(request.to);
   answers.forEach((answer, i) => {
     const carrier = asked[i]!;
     if (answer.ok) {
@@ -154,7 +155,7 @@ export async function quoteAll(ctx: Context, chosen: Carrier[], request: RateReq
       for (const q of answer.value) {
         // A service that does not take the declared value, or an option asked, is not offered, whether the carrier
         // priced it or not.
-        const optionRefused = optionRefusal(carrier, { code: q.service, name: q.serviceName }, asks, isResidential(request.to))?.detail ?? null;
+        const optionRefused = asks.length > 0 ? (optionRefusal(carrier, { code: q.service, name: q.serviceName }, asks, home)?.detail ?? null) : null;
         const refused = serviceValueRefusal(carrier, q.service, q.serviceName, request.customs) ?? optionRefused;
         if (optionRefused && refused === optionRefused) byOption = true;
         if (refused) refusals.push(refused);
