@@ -17,7 +17,7 @@ import { rateOperations } from './rates.ts';
 import { addressOperations } from './addresses.ts';
 import { accountResourceOperations } from './account-resources.ts';
 import { shipmentOperations } from './shipments.ts';
-import { LabelFormatSchema, LabelResolutionSchema, LabelSizeSchema, ReturnCreate, Shipment, ShipmentCreate, ShipmentDocument, ShipmentList, ShipmentStatusSchema } from '../schemas/shipment.ts';
+import { LabelFormatSchema, LabelResolutionSchema, LabelSizeSchema, ReturnCreate, Shipment, ShipmentCreate, ShipmentDocument, ShipmentList, ShipmentPackage, ShipmentStatusSchema } from '../schemas/shipment.ts';
 import { DeletedWebhooks, DeliveryStatus, Webhook, WebhookCreate, WebhookDelivery, WebhookDeliveryList, WebhookEventType, WebhookList, WebhookUpdate, WebhookWithSecret } from '../schemas/webhook.ts';
 import { Tracker, TrackingEvent, TrackingRequest, TrackingStatus } from '../schemas/tracker.ts';
 import { webhookOperations } from './webhooks.ts';
@@ -77,6 +77,7 @@ export const sharedSchemas: TSchema[] = [
   ShipmentCreate,
   ReturnCreate,
   ShipmentDocument,
+  ShipmentPackage,
   Shipment,
   ShipmentList,
   TrackingStatus,

@@ -13,6 +13,7 @@ import {
   type TrackingResult,
   type VoidOutcome,
   isDomestic,
+  severalBoxesRefusal,
 } from '../carrier.ts';
 import { abroad } from '../abroad.ts';
 import { buildRateRequestAbroad, buildShipRequestAbroad } from './international.ts';
@@ -57,6 +58,8 @@ export class FedexCarrier implements Carrier {
 
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
     return guard(words, async () => {
+      const boxes = severalBoxesRefusal(this.name, request);
+      if (boxes) return boxes;
       const body = isDomestic(request) ? ok(buildRateRequest(request, this.account())) : this.rateAbroad(request);
       if (!body.ok) return body;
       const res = await this.api({ method: 'POST', path: ratePath, json: body.value, idempotent: true, signal });
@@ -81,6 +84,8 @@ export class FedexCarrier implements Carrier {
 
   purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
     return guard(words, async () => {
+      const boxes = severalBoxesRefusal(this.name, request);
+      if (boxes) return boxes;
       if (!this.services.some((s) => s.code === request.service)) return failure('service_unavailable', `FedEx has no service ${request.service} in shipd`);
       const body = isDomestic(request) ? buildShipRequest(request, this.account()) : this.shipAbroad(request);
       if (!body.ok) return body;

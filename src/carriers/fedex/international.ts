@@ -107,7 +107,7 @@ export function buildShipRequestAbroad(r: AbroadPurchase, accountNumber: string,
   if (r.to.city.trim().length > cityMax) return failure('address_invalid', `FedEx ships to a city name of at most ${cityMax} characters; "${r.to.city}" is longer`);
   const state = r.to.state?.trim().toUpperCase();
   const withInvoice = !documentsOnly(r.customs);
-  const dimensions = fedexDimensions(r.parcel.dimensionsIn);
+  const dimensions = fedexDimensions(r.parcels[0]!.dimensionsIn);
   return ok({
     labelResponseOptions: 'LABEL',
     accountNumber: { value: accountNumber },
@@ -142,10 +142,10 @@ export function buildShipRequestAbroad(r: AbroadPurchase, accountNumber: string,
         ? { shippingDocumentSpecification: { shippingDocumentTypes: ['COMMERCIAL_INVOICE'], commercialInvoiceDetail: { documentFormat: { docType: 'PDF', stockType: 'PAPER_LETTER' } } } }
         : {}),
       labelSpecification: labelSpecification(r),
-      totalWeight: Math.ceil(r.parcel.weightLb * 10) / 10,
+      totalWeight: Math.ceil(r.parcels[0]!.weightLb * 10) / 10,
       requestedPackageLineItems: [
         {
-          weight: { units: 'KG', value: kg(r.parcel.weightLb * kgPerPound) },
+          weight: { units: 'KG', value: kg(r.parcels[0]!.weightLb * kgPerPound) },
           ...(dimensions ? { dimensions } : {}),
           ...customerReferences(r),
         },
@@ -161,7 +161,7 @@ export function buildShipRequestAbroad(r: AbroadPurchase, accountNumber: string,
  * countries" (Hong Kong, the United Arab Emirates…), whose addresses the checks before let go without one.
  */
 export function buildRateRequestAbroad(r: AbroadShipment, accountNumber: string): CarrierResult<Record<string, unknown>> {
-  const dimensions = fedexDimensions(r.parcel.dimensionsIn);
+  const dimensions = fedexDimensions(r.parcels[0]!.dimensionsIn);
   const purpose = purposes[r.customs.contents_type];
   return ok({
     accountNumber: { value: accountNumber },
@@ -182,7 +182,7 @@ export function buildRateRequestAbroad(r: AbroadShipment, accountNumber: string)
         commercialInvoice: { shipmentPurpose: shipmentPurposes[purpose], termsOfSale: r.customs.incoterm ?? 'DAP' },
         commodities: commodities(r.customs),
       },
-      requestedPackageLineItems: [{ weight: { units: 'KG', value: kg(r.parcel.weightLb * kgPerPound) }, ...(dimensions ? { dimensions } : {}) }],
+      requestedPackageLineItems: [{ weight: { units: 'KG', value: kg(r.parcels[0]!.weightLb * kgPerPound) }, ...(dimensions ? { dimensions } : {}) }],
     },
   });
 }

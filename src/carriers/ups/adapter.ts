@@ -12,6 +12,7 @@ import {
   type TrackingResult,
   type VoidOutcome,
   isDomestic,
+  severalBoxesRefusal,
 } from '../carrier.ts';
 import { abroad } from '../abroad.ts';
 import type { Customs } from '../../schemas/customs.ts';
@@ -62,6 +63,8 @@ export class UpsCarrier implements Carrier {
 
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
     return guard(words, async () => {
+      const boxes = severalBoxesRefusal(this.name, request);
+      if (boxes) return boxes;
       const built = isDomestic(request) ? buildRateRequest(request, this.options.credentials.accountNumber) : this.abroad(request, (r) => buildRateRequestAbroad(r, this.options.credentials.accountNumber));
       if (!built.ok) return built;
       const res = await this.call('POST', built.value, true, signal);
@@ -71,6 +74,8 @@ export class UpsCarrier implements Carrier {
 
   purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
     return guard<PurchasedLabel>(words, async () => {
+      const boxes = severalBoxesRefusal(this.name, request);
+      if (boxes) return boxes;
       const account = this.options.credentials.accountNumber;
       if (!account) return failure('credentials_missing', 'Set UPS_ACCOUNT_NUMBER to buy UPS labels: UPS bills them to the shipper number');
       const built = isDomestic(request) ? buildShipRequest(request, account) : this.abroad(request, (r) => buildShipRequestAbroad(r, account));

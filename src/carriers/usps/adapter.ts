@@ -13,6 +13,7 @@ import {
   type TrackingResult,
   type VoidOutcome,
   isDomestic,
+  severalBoxesRefusal,
 } from '../carrier.ts';
 import { abroad } from '../abroad.ts';
 import { buildInternationalLabelRequest, buildInternationalRatesRequest, internationalLabelPath, internationalRatesPath, parseInternationalLabel, parseInternationalRates } from './international.ts';
@@ -63,6 +64,8 @@ export class UspsCarrier implements Carrier {
 
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
     return guard(words('rate search'), async () => {
+      const boxes = severalBoxesRefusal(this.name, request);
+      if (boxes) return boxes;
       if (!isDomestic(request)) return this.rateAbroad(request, signal);
       const search = (returns: boolean) => this.client.send({ method: 'POST', path: ratePath, json: buildRateRequest(request, returns), idempotent: true, signal });
       const res = await search(request.isReturn === true);
@@ -76,6 +79,8 @@ export class UspsCarrier implements Carrier {
 
   purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
     return guard(words('label purchase'), async () => {
+      const boxes = severalBoxesRefusal(this.name, request);
+      if (boxes) return boxes;
       if (!isDomestic(request)) return this.purchaseAbroad(request, signal);
       const body = request.isReturn ? buildReturnLabelRequest(request) : ok(buildLabelRequest(request));
       if (!body.ok) return body;

@@ -9,7 +9,7 @@ const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`./fi
 const request: DomesticRateRequest = {
   from: { street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105' },
   to: { street1: '3120 M St NW', city: 'Washington', state: 'DC', zip: '20007-3704' },
-  parcel: { weightLb: 2, dimensionsIn: { length: 6, width: 12, height: 4 } },
+  parcels: [{ weightLb: 2, dimensionsIn: { length: 6, width: 12, height: 4 } }],
   shipDate: new Date('2025-01-06T17:00:00Z'),
 };
 
@@ -73,7 +73,7 @@ test('an answer without pricingOptions is a carrier_error', () => {
 });
 
 test('a parcel without dimensions is searched as the smallest machinable parcel, not 0 x 0 x 0', () => {
-  const body = buildRateRequest({ ...request, parcel: { weightLb: 1 } }) as { packageDescription: Record<string, unknown> };
+  const body = buildRateRequest({ ...request, parcels: [{ weightLb: 1 }] }) as { packageDescription: Record<string, unknown> };
   assert.deepEqual([body.packageDescription.length, body.packageDescription.width, body.packageDescription.height], [6, 3, 0.25]);
 });
 

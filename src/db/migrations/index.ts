@@ -17,6 +17,7 @@ import * as dashboardUserRoles from './015_dashboard_user_roles.ts';
 import * as cardBilling from './016_card_billing.ts';
 import * as orderCustoms from './017_order_customs.ts';
 import * as shipDate from './018_ship_date.ts';
+import * as severalBoxes from './021_several_boxes.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '016_card_billing': cardBilling,
   '017_order_customs': orderCustoms,
   '018_ship_date': shipDate,
+  '021_several_boxes': severalBoxes,
 };
