@@ -94,7 +94,7 @@ test('fees beside the base price are quoted: a rate without totalBasePrice adds 
 });
 
 test('the spec\'s outbound example: totalBasePrice already holds the nonstandard fee, counted once', () => {
-  const long = { ...request, parcel: { weightLb: 1, dimensionsIn: { length: 24, width: 6, height: 4 } } };
+  const long = { ...request, parcels: [{ weightLb: 1, dimensionsIn: { length: 24, width: 6, height: 4 } }] };
   const result = parseRates(fixture('options-outbound-spec-example.json'), long);
   assert.ok(result.ok);
   assert.deepEqual(result.value.map((q) => [q.service, q.amountCents, q.deliveryDays, q.estimatedDeliveryDate]), [['USPS_GROUND_ADVANTAGE', 917, 2, '2025-01-08']]);
