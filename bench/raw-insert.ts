@@ -34,6 +34,7 @@ export async function rawInsertsPerSecond(databaseUrl: string | undefined, secon
         ship_from_id: null,
         items: JSON.stringify(sampleOrder.items),
         parcel: JSON.stringify(sampleOrder.parcel),
+        parcels: null,
         package_id: null,
         requested_service: null,
         customs: null,

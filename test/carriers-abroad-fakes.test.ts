@@ -46,7 +46,7 @@ async function send(url: string, init: { method?: string; headers?: Record<strin
 
 const shipDate = new Date('2026-11-30T12:00:00Z');
 const purchase = (overrides: Partial<AbroadPurchase>): AbroadPurchase => ({
-  from: merchant, to: recipientsAbroad.GB!, customs: declarations.merchandise!, service: '07', labelFormat: 'pdf', idempotencyKey: `k-${Math.random()}`, reference: 'ORD-1043', parcel: { weightLb: 3 }, shipDate, ...overrides,
+  from: merchant, to: recipientsAbroad.GB!, customs: declarations.merchandise!, service: '07', labelFormat: 'pdf', idempotencyKey: `k-${Math.random()}`, reference: 'ORD-1043', parcels: [{ weightLb: 3 }], shipDate, ...overrides,
 });
 
 async function upsBearer(): Promise<string> {
@@ -66,7 +66,7 @@ test('UPS: a label to the United Kingdom with its invoice, one to Canada, rates 
     assert.ok(label.ok && isValidTrackingNumber('ups', label.value.trackingNumber));
     assert.match(parseInvoiceForm(answer.body)!.bytes.toString(), /^%PDF/);
   }
-  const rate = buildRateRequestAbroad({ from: merchant, to: recipientsAbroad.JP!, customs: declarations.gift!, parcel: { weightLb: 2 }, shipDate }, upsFakeCredentials.accountNumber);
+  const rate = buildRateRequestAbroad({ from: merchant, to: recipientsAbroad.JP!, customs: declarations.gift!, parcels: [{ weightLb: 2 }], shipDate }, upsFakeCredentials.accountNumber);
   assert.ok(rate.ok);
   const rated = await post(rate.value);
   assert.equal(rated.status, 200);
@@ -108,7 +108,7 @@ test('USPS: international labels with their customs forms to five countries; ref
     assert.match(label.ok ? label.value.trackingNumber : '', /^CP\d{9}US$/);
   }
   assert.deepEqual(usps.violations, []);
-  const heavy = await buy(purchase({ service: 'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE', parcel: { weightLb: 5 } }));
+  const heavy = await buy(purchase({ service: 'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE', parcels: [{ weightLb: 5 }] }));
   assert.equal(heavy.status, 400);
   assert.match(heavy.body.error.errors[0].detail, /limited to 4 pounds/);
   const exempt = await buy(purchase({ service: 'PRIORITY_MAIL_INTERNATIONAL', customs: { ...declarations.itn!, aes_itn: undefined, eel_pfc: 'NOEEI 30.37(a)' } }));
@@ -168,13 +168,13 @@ test('the live adapters rate and buy labels abroad with all three carriers, the 
   const signal = new AbortController().signal;
   try {
     const request = (service: string, to = recipientsAbroad.AU!, customs = declarations.merchandise!): PurchaseRequest => ({ ...purchase({ to, service, customs }), quotedCents: 5000, isReturn: false });
-    const quotes = await upsCarrier.rate({ from: merchant, to: recipientsAbroad.MX!, customs: declarations.merchandise!, parcel: { weightLb: 4 }, shipDate }, signal);
+    const quotes = await upsCarrier.rate({ from: merchant, to: recipientsAbroad.MX!, customs: declarations.merchandise!, parcels: [{ weightLb: 4 }], shipDate }, signal);
     assert.ok(quotes.ok, quotes.ok ? '' : quotes.error.detail);
     assert.deepEqual(quotes.value.map((q) => q.service).sort(), ['07', '08', '11', '65']);
-    const uspsQuotes = await uspsCarrier.rate({ from: merchant, to: recipientsAbroad.BR!, customs: declarations.other!, parcel: { weightLb: 3 }, shipDate }, signal);
+    const uspsQuotes = await uspsCarrier.rate({ from: merchant, to: recipientsAbroad.BR!, customs: declarations.other!, parcels: [{ weightLb: 3 }], shipDate }, signal);
     assert.ok(uspsQuotes.ok, uspsQuotes.ok ? '' : uspsQuotes.error.detail);
     assert.deepEqual(uspsQuotes.value.map((q) => [q.service, q.amountCents < q.listAmountCents]), [['PRIORITY_MAIL_EXPRESS_INTERNATIONAL', true], ['PRIORITY_MAIL_INTERNATIONAL', true], ['FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE', true]]);
-    const fedexQuotes = await fedexCarrier.rate({ from: merchant, to: recipientsAbroad.CA!, customs: declarations.ddp!, parcel: { weightLb: 3 }, shipDate }, signal);
+    const fedexQuotes = await fedexCarrier.rate({ from: merchant, to: recipientsAbroad.CA!, customs: declarations.ddp!, parcels: [{ weightLb: 3 }], shipDate }, signal);
     assert.ok(fedexQuotes.ok, fedexQuotes.ok ? '' : fedexQuotes.error.detail);
     assert.deepEqual(fedexQuotes.value.map((q) => q.service).sort(), ['FEDEX_GROUND', 'FEDEX_INTERNATIONAL_CONNECT_PLUS', 'FEDEX_INTERNATIONAL_PRIORITY', 'INTERNATIONAL_ECONOMY']);
     const shipCalls = ups.calls.length;
@@ -223,15 +223,15 @@ test("the live adapters refuse what a carrier's API cannot hold whole, naming th
       [uspsCarrier, 'PRIORITY_MAIL_INTERNATIONAL', purchase({ service: 'PRIORITY_MAIL_INTERNATIONAL', customs: manyLines }), 'not_serviced', /^USPS takes at most 30 customs lines \(customs form lines\); this declaration has 31/],
     ] as const;
     for (const [carrier, service, shipment, code, why] of cases) {
-      const rated = await carrier.rate({ from: shipment.from, to: shipment.to, customs: shipment.customs, parcel: shipment.parcel, shipDate }, signal);
+      const rated = await carrier.rate({ from: shipment.from, to: shipment.to, customs: shipment.customs, parcels: shipment.parcels, shipDate }, signal);
       assert.ok(!rated.ok && rated.error.code === code && why.test(rated.error.detail), `${carrier.id} ${service}: ${JSON.stringify(rated)}`);
       const bought = await carrier.purchase({ ...shipment, quotedCents: 5000, isReturn: false }, signal);
       assert.ok(!bought.ok && bought.error.code === code && why.test(bought.error.detail), `${carrier.id} ${service}: ${JSON.stringify(bought)}`);
     }
     assert.equal(sent(), before, 'nothing refused was sent to a carrier');
     // The same shipments fit the carriers that take them: UPS wraps the two streets, FedEx cuts the long word.
-    assert.ok((await upsCarrier.rate({ from: merchant, to: twoStreets, customs: declarations.merchandise!, parcel: { weightLb: 3 }, shipDate }, signal)).ok);
-    assert.ok((await fedexCarrier.rate({ from: merchant, to: longWord, customs: manyLines, parcel: { weightLb: 3 }, shipDate }, signal)).ok);
+    assert.ok((await upsCarrier.rate({ from: merchant, to: twoStreets, customs: declarations.merchandise!, parcels: [{ weightLb: 3 }], shipDate }, signal)).ok);
+    assert.ok((await fedexCarrier.rate({ from: merchant, to: longWord, customs: manyLines, parcels: [{ weightLb: 3 }], shipDate }, signal)).ok);
   } finally {
     await Promise.all([upsCarrier.close(), uspsCarrier.close(), fedexCarrier.close()]);
   }

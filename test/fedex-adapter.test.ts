@@ -10,11 +10,11 @@ const signal = new AbortController().signal;
 
 const from = { name: 'Shop', company: 'Shop Inc', street1: '1 Main St', city: 'Nashville', state: 'TN', zip: '37201', phone: '615-555-0100' };
 const to = { name: 'Ada', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105' };
-const rateRequest: RateRequest = { from, to, parcel: { weightLb: 4.2, dimensionsIn: { length: 10.5, width: 8, height: 4 } }, shipDate: new Date('2024-05-01T15:00:00Z') };
+const rateRequest: RateRequest = { from, to, parcels: [{ weightLb: 4.2, dimensionsIn: { length: 10.5, width: 8, height: 4 } }], shipDate: new Date('2024-05-01T15:00:00Z') };
 const purchaseRequest: PurchaseRequest = {
   from,
   to,
-  parcel: { weightLb: 4.2 },
+  parcels: [{ weightLb: 4.2 }],
   shipDate: new Date('2024-05-01T15:00:00Z'),
   service: 'FEDEX_2_DAY',
   quotedCents: 3000,

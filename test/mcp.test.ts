@@ -132,7 +132,7 @@ for (const transport of transports) {
       assert.ok(properties('create_order').includes('idempotency_key'));
       assert.deepEqual(required('create_return_label'), ['order_id']);
       assert.deepEqual(required('validate_address'), ['address']);
-      assert.deepEqual(properties('get_rates'), ['carriers', 'customs', 'insurance', 'options', 'order_id', 'package_id', 'parcel', 'services', 'ship_date', 'ship_from', 'ship_from_id', 'ship_to']);
+      assert.deepEqual(properties('get_rates'), ['carriers', 'customs', 'insurance', 'options', 'order_id', 'package_id', 'parcel', 'parcels', 'services', 'ship_date', 'ship_from', 'ship_from_id', 'ship_to']);
       assert.ok(properties('create_order').includes('customs') && properties('update_order').includes('customs'));
       assert.ok(properties('list_orders').includes('limit') && properties('list_orders').includes('status'));
       // The address schema is inlined whole, so a client can fill it in.

@@ -10,9 +10,9 @@ const clock = { now: () => new Date('2026-03-02T12:00:00Z') };
 const signal = new AbortController().signal;
 const from: Address = { name: 'Ada Lovelace', company: 'Analytical Co', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105', phone: '4155550100' };
 const to: Address = { name: 'Grace Hopper', street1: '100 Main St', city: 'New York', state: 'NY', zip: '10001' };
-const rateRequest: RateRequest = { from, to, parcel: { weightLb: 4.2, dimensionsIn: { length: 10, width: 8, height: 6 } }, shipDate: clock.now() };
+const rateRequest: RateRequest = { from, to, parcels: [{ weightLb: 4.2, dimensionsIn: { length: 10, width: 8, height: 6 } }], shipDate: clock.now() };
 const purchaseRequest = (labelFormat: PurchaseRequest['labelFormat'], over: Partial<PurchaseRequest> = {}): PurchaseRequest => ({
-  from, to, parcel: rateRequest.parcel, shipDate: clock.now(), service: '03', quotedCents: 1000, labelFormat, isReturn: false, idempotencyKey: `key-${labelFormat}`, reference: 'ORD-7', ...over,
+  from, to, parcels: rateRequest.parcels, shipDate: clock.now(), service: '03', quotedCents: 1000, labelFormat, isReturn: false, idempotencyKey: `key-${labelFormat}`, reference: 'ORD-7', ...over,
 });
 const ref = (tn: string): LabelRef => ({ trackingNumber: tn, carrierShipmentId: tn, service: '03', purchasedAt: clock.now() });
 
@@ -107,7 +107,7 @@ test('malformed JSON, a 500, an error envelope and an unreachable host come back
   assert.equal(!unavailable.ok && unavailable.error.code, 'service_unavailable');
   const badZip = await ups.rate({ ...rateRequest, to: { ...to, zip: '00000' } }, signal);
   assert.equal(!badZip.ok && badZip.error.code, 'address_invalid');
-  const heavy = await ups.rate({ ...rateRequest, parcel: { weightLb: 160 } }, signal);
+  const heavy = await ups.rate({ ...rateRequest, parcels: [{ weightLb: 160 }] }, signal);
   assert.equal(!heavy.ok && heavy.error.code, 'parcel_too_large');
   const down = await carrier({ baseUrl: 'http://127.0.0.1:9' }).rate(rateRequest, signal);
   assert.equal(!down.ok && down.error.code, 'carrier_unavailable');

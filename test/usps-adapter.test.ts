@@ -14,7 +14,7 @@ const timeoutMs = 400;
 const rateRequest: RateRequest = {
   from: { name: 'Ada Lovelace', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105' },
   to: { name: 'Grace Hopper', street1: '350 5th Ave', city: 'New York', state: 'NY', zip: '10001' },
-  parcel: { weightLb: 2, dimensionsIn: { length: 10, width: 8, height: 4 } },
+  parcels: [{ weightLb: 2, dimensionsIn: { length: 10, width: 8, height: 4 } }],
   shipDate: new Date('2025-01-06T15:00:00Z'),
 };
 
@@ -131,7 +131,7 @@ test('malformed JSON, a 500, a 429 and a generic error envelope become failures,
 test('an unknown ZIP is address_invalid and an overweight parcel parcel_too_large', async () => {
   const zip = await usps.rate({ ...rateRequest, to: { ...rateRequest.to, zip: '00000' } }, signal);
   assert.equal(zip.ok ? null : zip.error.code, 'address_invalid');
-  const heavy = await usps.rate({ ...rateRequest, parcel: { weightLb: 80 } }, signal);
+  const heavy = await usps.rate({ ...rateRequest, parcels: [{ weightLb: 80 }] }, signal);
   assert.equal(heavy.ok ? null : heavy.error.code, 'parcel_too_large');
 });
 
@@ -192,7 +192,7 @@ test('return rates quote the return classes under our codes, dated by the same c
 
 test('no dimensions, long names and streets, and every optional address field keep the published contract end to end', async () => {
   const long: PurchaseRequest = purchaseRequest({
-    parcel: { weightLb: 1 },
+    parcels: [{ weightLb: 1 }],
     from: { name: 'Augusta Ada King Countess of Lovelace and Baroness Wentworth of Nettlestead', company: 'The Analytical Engine Company of Greater San Francisco', street1: '415 Mission Street Salesforce Tower Observation Level Entrance B', street2: 'Suite 4500', city: 'San Francisco', state: 'CA', zip: '94105-2533', phone: '+1 (415) 555-0100', email: 'ada@example.com' },
     to: { name: 'Grace', street1: '350 5th Ave', city: 'New York', state: 'NY', zip: '10001', residential: true },
     reference: 'ORDER-0000000000000000000000000000042',
@@ -206,7 +206,7 @@ test('no dimensions, long names and streets, and every optional address field ke
 });
 
 test('a nonstandard fee is in the quote and in the charge, and they agree', async () => {
-  const long = purchaseRequest({ parcel: { weightLb: 2, dimensionsIn: { length: 24, width: 8, height: 4 } } });
+  const long = purchaseRequest({ parcels: [{ weightLb: 2, dimensionsIn: { length: 24, width: 8, height: 4 } }] });
   const rate = await usps.rate(long, signal);
   assert.ok(rate.ok, JSON.stringify(rate));
   const pm = rate.value.find((q) => q.service === 'PRIORITY_MAIL')!;

@@ -15,7 +15,8 @@ export interface AbroadShipment {
   from: Address;
   to: AnyAddress;
   customs: Customs;
-  parcel: ParcelSpec;
+  /** Abroad, one box: the adapters refuse several (severalBoxesRefusal) before building. */
+  parcels: ParcelSpec[];
   shipDate: Date;
 }
 

@@ -7,7 +7,7 @@ import type { ServiceInfo } from './catalog.ts';
 import type { Surcharge } from './surcharges.ts';
 import type { ShipmentOptions } from '../schemas/options.ts';
 
-/** A parcel in carrier-neutral units: pounds and inches. */
+/** A parcel (one box) in carrier-neutral units: pounds and inches. */
 export interface ParcelSpec {
   weightLb: number;
   dimensionsIn?: { length: number; width: number; height: number };
@@ -16,6 +16,20 @@ export interface ParcelSpec {
    * absent for none. The carrier's charge for it is an `insurance` surcharge of the quote.
    */
   insuredCents?: number;
+  /** The client's own words for the box (Parcel.reference), printed on its label. */
+  reference?: string;
+}
+
+/** The most boxes one shipment holds (DESIGN §14). */
+export const maxBoxes = 20;
+
+/**
+ * How a carrier that ships one box per request answers several: refused with a typed failure naming the carrier,
+ * rather than shipping only the first box.
+ */
+export function severalBoxesRefusal(carrierName: string, request: { parcels: readonly ParcelSpec[] }, why = 'shipd does not send it several boxes in one shipment yet'): CarrierResult<never> | null {
+  if (request.parcels.length <= 1) return null;
+  return failure('not_serviced', `${carrierName}: ${request.parcels.length} boxes in one shipment (several boxes) are refused: ${why}`);
 }
 
 /** The longest side, and the longest side plus twice the other two (length plus girth), in inches. */
@@ -29,7 +43,8 @@ export interface RateRequest {
   from: Address;
   /** Any country; a US address always has its state and ZIP (isUsAddress tells the two apart). */
   to: AnyAddress;
-  parcel: ParcelSpec;
+  /** Every box of the shipment, 1 to maxBoxes: a quote prices them all together. */
+  parcels: ParcelSpec[];
   /** The checked customs declaration, whenever the parcel crosses a customs border (customsBorder says when). */
   customs?: Customs;
   /**
@@ -51,7 +66,7 @@ export interface RateRequest {
    * and name returns apart (USPS's *_RETURN_SERVICE classes); quotes still name the outbound service code.
    */
   isReturn?: boolean;
-  /** The carrier's own packaging, when the parcel is in it (its id in GET /packages). */
+  /** The carrier's own packaging, when every box is one of it (its id in GET /packages). */
   carrierBox?: { id: string; flatRate?: { service: string; listCents: number; accountCents: number } };
 }
 
@@ -131,7 +146,8 @@ export interface PurchaseRequest {
   from: Address;
   /** Any country, as in RateRequest. */
   to: AnyAddress;
-  parcel: ParcelSpec;
+  /** Every box, as in RateRequest: one label each, bought together. */
+  parcels: ParcelSpec[];
   /** The checked customs declaration, as in RateRequest. */
   customs?: Customs;
   /** As in RateRequest. */
@@ -157,7 +173,8 @@ export interface PurchaseRequest {
   references?: string[];
   /**
    * The same key buys the same label: a purchase retried after a crash gets the first label back, never a
-   * second one (USPS takes it as X-Idempotency-Key; the simulators derive the label from it).
+   * second one (USPS takes it as X-Idempotency-Key; the simulators derive the label from it). A carrier that sells
+   * one box per call derives each box's key from it (boxKey).
    */
   idempotencyKey: string;
 }
@@ -168,14 +185,33 @@ export function labelReferences(r: Pick<PurchaseRequest, 'reference' | 'referenc
   return refs.map((ref) => ref.slice(0, maxLength).trim());
 }
 
+/** The idempotency key of box `index` (0-based) of a purchase sold box by box: the same on every try. */
+export const boxKey = (idempotencyKey: string, index: number): string => (index === 0 ? idempotencyKey : `${idempotencyKey}.box${index + 1}`);
+
+/** One box of a purchase: its own tracking number and, where the carrier draws it, its own label. */
+export interface BoughtBox {
+  trackingNumber: string;
+  /** The carrier's id to void the box by, where each box is its own shipment (USPS); else the shipment's. */
+  carrierShipmentId?: string;
+  file?: { format: LabelFormat; bytes: Buffer };
+}
+
 export interface PurchasedLabel {
+  /** The first box's tracking number: for one box, the label's. */
   trackingNumber: string;
   /** The carrier's own id for the shipment, needed to void it. */
   carrierShipmentId: string;
+  /**
+   * Every box, in the order of the request's parcels, where several were bought; absent for one box, whose
+   * tracking number and file are trackingNumber and file (boughtBoxes reads both the same way).
+   */
+  packages?: BoughtBox[];
+  /** The number the carrier files several boxes under (UPS's shipment number, FedEx's master); absent where it has none (USPS). */
+  masterTrackingNumber?: string;
   postageCents: number;
   /** ISO 4217 code of postageCents, as the carrier stated it. */
   currency: string;
-  /** The carrier's own label file; absent when shipd renders the label itself (the simulators). */
+  /** The (first box's) label file; absent when shipd renders the label itself (the simulators). */
   file?: { format: LabelFormat; bytes: Buffer };
   /**
    * Customs documents the carrier drew for the parcel, as PDFs: UPS's and FedEx's commercial invoice (with ETD, the
@@ -184,10 +220,17 @@ export interface PurchasedLabel {
   documents?: { type: CustomsDocumentType; bytes: Buffer }[];
 }
 
+/** Every box of a bought label, the first (or only) one first. */
+export function boughtBoxes(label: PurchasedLabel): BoughtBox[] {
+  return label.packages ?? [{ trackingNumber: label.trackingNumber, carrierShipmentId: label.carrierShipmentId, ...(label.file && { file: label.file }) }];
+}
+
 /** What a void or a tracking request needs to know of a label bought earlier. */
 export interface LabelRef {
   trackingNumber: string;
   carrierShipmentId: string;
+  /** Every box's tracking number and void id, where the label has several: a void voids them all. */
+  boxes?: { trackingNumber: string; carrierShipmentId: string }[];
   service: string;
   purchasedAt: Date;
   /** YYYY-MM-DD, as quoted. */

@@ -94,7 +94,10 @@ export interface OrdersTable {
   ship_from: string;
   ship_from_id: string | null;
   items: string;
+  /** The first box (Parcel JSON); every box is in `parcels` when there are several. */
   parcel: string | null;
+  /** JSON array of every box, where the order has more than one; null otherwise. */
+  parcels: string | null;
   package_id: string | null;
   requested_service: string | null;
   /** The customs declaration as JSON (schemas/customs.ts Customs); null when the order has none. */
@@ -233,6 +236,10 @@ export interface ShipmentsTable {
   insured_cents: number | null;
   /** A return label's: paid when bought, or when the carrier first scans it; null for outbound labels. */
   return_charge: ReturnCharge | null;
+  /** JSON array of StoredBox, where the label has several boxes; null for one box, which is the label itself. */
+  packages: string | null;
+  /** The carrier's number for the boxes together (UPS, FedEx); null where it has none or for one box. */
+  master_tracking_number: string | null;
 }
 
 export type ReturnCharge = 'on_create' | 'on_use';

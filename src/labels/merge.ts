@@ -1,4 +1,6 @@
 import { PDFDocument } from 'pdf-lib';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { bilevelPng } from './bilevel-png.ts';
 import type { LabelFormat } from './label-data.ts';
 import { pageSizes } from './layout.ts';
 
@@ -25,3 +27,24 @@ export async function mergeLabels(format: LabelFormat, files: Buffer[], page: { 
 
 /** What a batch's labels merge into. */
 export const mergedFormat = (format: LabelFormat): 'pdf' | 'zpl' => (format === 'zpl' ? 'zpl' : 'pdf');
+
+/**
+ * One shipment's box labels as its one label file: PDF labels as the pages of one PDF, ZPL formats back to back,
+ * and PNG labels one below the other in one image (a PNG has no pages), so the file stays the format bought.
+ */
+export async function mergeBoxLabels(format: LabelFormat, files: Buffer[]): Promise<Buffer> {
+  if (format !== 'png') return mergeLabels(format, files);
+  const images = await Promise.all(files.map((f) => loadImage(f)));
+  const width = Math.max(...images.map((i) => i.width));
+  const height = images.reduce((sum, i) => sum + i.height, 0);
+  const canvas = createCanvas(width, height);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, width, height);
+  let y = 0;
+  for (const image of images) {
+    ctx.drawImage(image, 0, y);
+    y += image.height;
+  }
+  return bilevelPng(canvas.data(), width, height);
+}

@@ -55,6 +55,7 @@ const order = {
   ship_from_id: ids.location,
   items: [lineItem],
   parcel,
+  parcels: [parcel],
   package_id: null,
   requested_service: null,
   customs: null,
@@ -111,6 +112,27 @@ export const shipment = {
   created_at: '2026-11-23T15:04:07.880Z',
   voided_at: null,
   documents: [] as { type: 'commercial_invoice' | 'cn22' | 'cn23'; format: 'pdf'; url: string }[],
+  packages: [
+    {
+      tracking_number: trackingNumber,
+      label_url: `${files}/${ids.shipment}.box1.pdf?token=1796051047.VCaC4I1fOXVEcuDnHn8cjc2sr_ru1BMoTX_bo6VFKls`,
+      weight: { value: 2, unit: 'lb' },
+      dimensions: { length: 10, width: 8, height: 4, unit: 'in' },
+    } as { tracking_number: string; label_url: string; weight: { value: number; unit: 'lb' }; dimensions?: { length: number; width: number; height: number; unit: 'in' }; reference?: string },
+  ],
+  master_tracking_number: null as string | null,
+};
+
+/** One UPS Ground shipment of three boxes: one label per box, filed under the first box's number. */
+export const shipmentSeveralBoxes = {
+  ...shipment,
+  postage: { amount: '58.12', currency: 'USD' },
+  master_tracking_number: trackingNumber,
+  packages: [
+    { ...shipment.packages[0]!, reference: 'Box 1: mugs' },
+    { tracking_number: '1ZSHPD010332972363', label_url: `${files}/${ids.shipment}.box2.pdf?token=1796051047.VCaC4I1fOXVEcuDnHn8cjc2sr_ru1BMoTX_bo6VFKls`, weight: { value: 1.5, unit: 'lb' as const }, dimensions: { length: 8, width: 6, height: 4, unit: 'in' as const }, reference: 'Box 2: saucers' },
+    { tracking_number: '1ZSHPD010332972372', label_url: `${files}/${ids.shipment}.box3.pdf?token=1796051047.VCaC4I1fOXVEcuDnHn8cjc2sr_ru1BMoTX_bo6VFKls`, weight: { value: 4, unit: 'lb' as const } },
+  ],
 };
 
 /** A label abroad: Priority Mail International to Canada, with its CN 23 behind the label's signed link. */
@@ -120,6 +142,7 @@ export const shipmentAbroad = {
   service: 'PRIORITY_MAIL_INTERNATIONAL',
   service_name: 'Priority Mail International',
   tracking_number: 'CP123456785US',
+  packages: [{ ...shipment.packages[0]!, tracking_number: 'CP123456785US' }],
   postage: { amount: '46.40', currency: 'USD' },
   surcharges: [],
   documents: [{ type: 'cn23' as const, format: 'pdf' as const, url: `${files}/${ids.shipment}.cn23.pdf?token=1796051047.VCaC4I1fOXVEcuDnHn8cjc2sr_ru1BMoTX_bo6VFKls` }],
@@ -130,6 +153,13 @@ export const returnShipment = {
   id: ids.returnShipment,
   tracking_number: '1ZSHPD010315609083',
   label_url: `${files}/${ids.returnShipment}.pdf?token=1796638364.1s35pBqFTF13Qwql9a1EKU9WMpZEAH3X7O-LVmh4vVc`,
+  packages: [
+    {
+      ...shipment.packages[0]!,
+      tracking_number: '1ZSHPD010315609083',
+      label_url: `${files}/${ids.returnShipment}.box1.pdf?token=1796638364.1s35pBqFTF13Qwql9a1EKU9WMpZEAH3X7O-LVmh4vVc`,
+    },
+  ],
   rate_id: null,
   is_return: true,
   charge: 'on_use' as const,

@@ -29,17 +29,27 @@ export const Dimensions = Type.Object(
 );
 export type Dimensions = Static<typeof Dimensions>;
 
+const packageId = Type.String({ pattern: '^pkg_[0-9a-z_]{1,60}$', description: "A carrier box or one of your packages (GET /packages); the parcel then gives only its weight. Without it, a parcel without dimensions goes in the account's default package, whose id the order stores" });
+
 export const Parcel = Type.Object(
   {
     weight: Type.Ref(Weight, { description: 'What it weighs, packaging included' }),
     dimensions: Type.Optional(Type.Ref(Dimensions, { description: "Its outside size; without it, that of the package_id's box or of the account's default package" })),
+    package_id: Type.Optional(
+      Type.String({
+        ...packageId,
+        description:
+          "This box's own package (GET /packages), in place of the order's or request's `package_id`; the box then gives only its weight. The boxes of one shipment are all in one carrier's box (flat rate, Pak…) or none is",
+      }),
+    ),
+    reference: Type.Optional(Type.String({ minLength: 1, maxLength: 35, pattern: '\\S', description: 'Your own words for this box, such as "2 of 3: mugs", printed on its label', examples: ['Box 1: mugs'] })),
   },
   {
     $id: 'Parcel',
     title: 'Parcel',
-    description: 'The box to ship: its weight and, unless a package gives it, its size',
+    description: 'One box to ship: its weight and, unless a package gives it, its size',
     additionalProperties: false,
-    examples: [parcel],
+    examples: [parcel, { weight: { value: 3, unit: 'lb' }, package_id: 'pkg_usps_flat_rate_envelope' }],
   },
 );
 export type Parcel = Static<typeof Parcel>;
@@ -91,7 +101,14 @@ export type OrderStatus = Static<typeof OrderStatus>;
 const shipFromId = Type.String({ pattern: '^loc_[0-9a-z]{26}$', description: 'One of the account\'s ship-from locations (GET /ship-from)' });
 const orderNumber = Type.String({ minLength: 1, maxLength: 100, description: 'Your own order number' });
 const notes = Type.String({ maxLength: 2000, description: 'Your own notes; never sent to a carrier' });
-const packageId = Type.String({ pattern: '^pkg_[0-9a-z_]{1,60}$', description: "A carrier box or one of your packages (GET /packages); the parcel then gives only its weight. Without it, a parcel without dimensions goes in the account's default package, whose id the order stores" });
+/** Several boxes: 1 to 20, as the one-box `parcel` is one. */
+export const parcelsField = (description: string) =>
+  Type.Array(Type.Ref(Parcel), {
+    minItems: 1,
+    maxItems: 20,
+    description: `${description}. Give \`parcel\` or \`parcels\`, not both. Each box gets its own label and tracking number, bought together as one shipment`,
+    examples: [[parcel, { weight: { value: 1.5, unit: 'lb' }, dimensions: { length: 8, width: 6, height: 4, unit: 'in' }, reference: 'Box 2: saucers' }]],
+  });
 
 export const OrderCreate = Type.Object(
   {
@@ -100,7 +117,8 @@ export const OrderCreate = Type.Object(
     ship_from: Type.Optional(Type.Ref(Address, { description: 'Where it ships from; or give ship_from_id' })),
     ship_from_id: Type.Optional(shipFromId),
     items: Type.Optional(Type.Array(Type.Ref(LineItem), { maxItems: 500, description: 'What the parcel holds, up to 500 lines' })),
-    parcel: Type.Optional(Type.Ref(Parcel, { description: 'The box to ship; needed before the order can be rated or bought a label' })),
+    parcel: Type.Optional(Type.Ref(Parcel, { description: 'The box to ship; needed (or parcels) before the order can be rated or bought a label' })),
+    parcels: Type.Optional(parcelsField('The boxes to ship, 1 to 20, when the order ships in several')),
     package_id: Type.Optional(packageId),
     requested_service: Type.Optional(Type.Ref(RequestedService, { description: 'The service to buy when POST /shipments gets no rate_id' })),
     customs: Type.Optional(Type.Ref(CustomsInput, { description: 'The customs declaration, needed before a parcel that crosses a customs border is rated or bought a label' })),
@@ -124,7 +142,8 @@ export const OrderUpdate = Type.Object(
     ship_from: Type.Optional(Type.Ref(Address, { description: 'Where it ships from, instead of a location' })),
     ship_from_id: Type.Optional(shipFromId),
     items: Type.Optional(Type.Array(Type.Ref(LineItem), { maxItems: 500, description: 'The whole new list of items, replacing the old one' })),
-    parcel: Type.Optional(Type.Union([Type.Ref(Parcel), Type.Null()], { description: 'The box to ship; null removes it' })),
+    parcel: Type.Optional(Type.Union([Type.Ref(Parcel), Type.Null()], { description: 'The box to ship, in place of every box the order had; null removes them' })),
+    parcels: Type.Optional(Type.Union([parcelsField('The whole new list of boxes, replacing the old one'), Type.Null()], { description: 'The boxes to ship, in place of every box the order had; null removes them' })),
     package_id: Type.Optional(Type.Union([packageId, Type.Null()], { description: "A carrier box or one of your packages (GET /packages); null goes back to the parcel's own dimensions" })),
     requested_service: Type.Optional(Type.Union([Type.Ref(RequestedService), Type.Null()], { description: 'The service to buy when POST /shipments gets no rate_id; null leaves the choice to the cheapest rate' })),
     customs: Type.Optional(
@@ -159,7 +178,8 @@ export const Order = Type.Object(
     ship_from: Type.Ref(Address, { description: 'The address shipped from, resolved from ship_from_id when one was given' }),
     ship_from_id: Type.Union([Type.String(), Type.Null()], { description: 'The ship-from location the address came from, if it came from one' }),
     items: Type.Array(Type.Ref(LineItem), { description: 'What the parcel holds' }),
-    parcel: Type.Union([Type.Ref(Parcel), Type.Null()], { description: 'The box to ship; null until one is given' }),
+    parcel: Type.Union([Type.Ref(Parcel), Type.Null()], { description: 'The box to ship (the first, where there are several); null until one is given' }),
+    parcels: Type.Array(Type.Ref(Parcel), { description: 'Every box to ship, `parcel` first: one entry for a one-box order, none until a box is given' }),
     package_id: Type.Union([Type.String(), Type.Null()], { description: "The box the parcel ships in: the one given, or the account's default package for a parcel without dimensions" }),
     requested_service: Type.Union([Type.Ref(RequestedService), Type.Null()], { description: 'The service to buy when POST /shipments gets no rate_id' }),
     customs: Type.Union([Type.Ref(Customs), Type.Null()], { description: 'The customs declaration, its items completed from the line items they name; null when none was given' }),

@@ -6,7 +6,7 @@ import { ShipDateInput, StringEnum, timestamp } from './common.ts';
 import { Surcharge } from './surcharge.ts';
 import { ShipmentOptions } from './options.ts';
 import { Insurance } from './insurance.ts';
-import { Money, Parcel, Weight } from './order.ts';
+import { Money, Parcel, parcelsField, Weight } from './order.ts';
 import { customsInputComplete, ids, parcel, rateShop, rates, shipFrom, shipTo, shipToGuam } from './examples.ts';
 
 export const RateShopRequest = Type.Object(
@@ -16,6 +16,7 @@ export const RateShopRequest = Type.Object(
     ship_from_id: Type.Optional(Type.String({ pattern: '^loc_[0-9a-z]{26}$', description: "One of the account's ship-from locations (GET /ship-from)" })),
     ship_to: Type.Optional(Type.Ref(Address, { description: 'Where it goes' })),
     parcel: Type.Optional(Type.Ref(Parcel, { description: 'The box to ship: at least its weight' })),
+    parcels: Type.Optional(parcelsField('The boxes to ship, 1 to 20: the rates are for all of them together')),
     package_id: Type.Optional(
       Type.String({ pattern: '^pkg_[0-9a-z_]{1,60}$', description: "A carrier box or one of your packages; the parcel then gives only its weight. Without it, a parcel without dimensions goes in the account's default package" }),
     ),
@@ -36,7 +37,7 @@ export const RateShopRequest = Type.Object(
     $id: 'RateShopRequest',
     title: 'RateShopRequest',
     additionalProperties: false,
-    description: 'Either order_id, or ship_to and parcel (with ship_from, ship_from_id or the default location)',
+    description: 'Either order_id, or ship_to and parcel or parcels (with ship_from, ship_from_id or the default location)',
     examples: [
       { ship_from: shipFrom, ship_to: shipTo, parcel },
       { order_id: ids.order, carriers: ['usps', 'ups'] },
@@ -44,6 +45,7 @@ export const RateShopRequest = Type.Object(
       { order_id: ids.order, options: { signature: 'adult', saturday_delivery: true } },
       { order_id: ids.order, insurance: { amount: { amount: '450.00', currency: 'USD' } } },
       { ship_from: shipFrom, ship_to: shipToGuam, parcel, customs: customsInputComplete },
+      { ship_from: shipFrom, ship_to: shipTo, parcels: [parcel, { weight: { value: 1.5, unit: 'lb' }, dimensions: { length: 8, width: 6, height: 4, unit: 'in' } }], carriers: ['ups'] },
     ],
   },
 );
@@ -69,7 +71,7 @@ export const Rate = Type.Object(
       description:
         'The surcharges the carrier included in `amount`, in its currency: together never more than `amount`, the rest being transport. Empty where the carrier itemized none',
     }),
-    billable_weight: Type.Ref(Weight, { description: 'The greater of actual and dimensional weight, rounded up to the pound' }),
+    billable_weight: Type.Ref(Weight, { description: 'The greater of actual and dimensional weight, rounded up to the pound; for several boxes, the sum of each box\'s' }),
     zone: Type.String({ description: "The carrier's zone between the two addresses, as a number without leading zeros (USPS 1–9; UPS and FedEx 2–8, and their own numbers for Alaska, Hawaii and Puerto Rico such as UPS 44); abroad, the carrier's international zone or USPS price group (FedEx zones are letters, such as A)", examples: ['5'] }),
     delivery_days: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
       description: 'Business days in transit; null where the carrier publishes no transit time for the route (test mode abroad), rather than a guess',

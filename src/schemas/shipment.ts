@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CarrierIdSchema } from './carrier.ts';
 import { ListOf, ShipDateInput, StringEnum, timestamp, timestampOrNull } from './common.ts';
-import { Metadata, Money } from './order.ts';
+import { Dimensions, Metadata, Money, Weight } from './order.ts';
 import { Surcharge } from './surcharge.ts';
 import { ShipmentOptions } from './options.ts';
 import { Insurance } from './insurance.ts';
-import { ids, returnShipment, shipment, shipmentAbroad, trackingNumber } from './examples.ts';
+import { ids, returnShipment, shipment, shipmentAbroad, shipmentSeveralBoxes, trackingNumber } from './examples.ts';
 
 export const LabelFormatSchema = StringEnum(['pdf', 'zpl', 'png'], {
   $id: 'LabelFormat',
@@ -172,6 +172,23 @@ export const ShipmentDocument = Type.Object(
   },
 );
 
+export const ShipmentPackage = Type.Object(
+  {
+    tracking_number: Type.String({ description: "This box's own tracking number", examples: [trackingNumber] }),
+    label_url: Type.String({ format: 'uri', description: "This box's own label, in the shipment's label_format, fetchable without the API key for 7 days as label_url is" }),
+    weight: Type.Ref(Weight, { description: 'What the box weighs, in pounds' }),
+    dimensions: Type.Optional(Type.Ref(Dimensions, { description: 'Its size, in inches, where it was given or its package gave it' })),
+    reference: Type.Optional(Type.String({ description: 'The reference given for the box, printed on its label' })),
+  },
+  {
+    $id: 'ShipmentPackage',
+    title: 'ShipmentPackage',
+    description: 'One box of a shipment, with its own tracking number and label',
+    additionalProperties: false,
+    examples: shipmentSeveralBoxes.packages,
+  },
+);
+
 export const Shipment = Type.Object(
   {
     id: Type.String({ description: "The label's id", examples: [ids.shipment] }),
@@ -181,10 +198,17 @@ export const Shipment = Type.Object(
     carrier: Type.Ref(CarrierIdSchema, { description: 'The carrier it was bought from' }),
     service: Type.String({ description: "The carrier's service code", examples: ['03'] }),
     service_name: Type.String({ description: "The service's name", examples: ['UPS Ground'] }),
-    tracking_number: Type.String({ description: "The carrier's tracking number, for POST /tracking or the carrier's site", examples: [trackingNumber] }),
+    tracking_number: Type.String({ description: "The carrier's tracking number, for POST /tracking or the carrier's site; the first box's where there are several", examples: [trackingNumber] }),
     label_url: Type.String({
       format: 'uri',
-      description: 'The label file, fetchable without the API key for 7 days (the token in the URL signs it); GET the shipment again for a fresh one',
+      description:
+        'The label file, fetchable without the API key for 7 days (the token in the URL signs it); GET the shipment again for a fresh one. With several boxes, every box\'s label in one file: the pages of one PDF, ZPL formats back to back, or for PNG the labels one below the other in one image',
+    }),
+    packages: Type.Array(Type.Ref(ShipmentPackage), { description: 'Every box, in the order the order lists them: one entry for a one-box shipment' }),
+    master_tracking_number: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'Where the carrier files several boxes under one number (UPS: the first box\'s 1Z number; FedEx: the master tracking number, the first piece\'s), that number; null for one box, and for USPS, where each box is a label of its own',
+      examples: [null],
     }),
     label_format: Type.Ref(LabelFormatSchema, { description: 'The format label_url serves' }),
     label_size: Type.Ref(LabelSizeSchema, { description: 'The paper the label was bought for; downloads in PDF and PNG keep it (a ZPL download of a letter label is the 4×6 label)' }),
@@ -229,7 +253,7 @@ export const Shipment = Type.Object(
     title: 'Shipment',
     description: 'A label bought for an order: its carrier, service, tracking number, price and file',
     additionalProperties: false,
-    examples: [shipment, shipmentAbroad, returnShipment],
+    examples: [shipment, shipmentAbroad, returnShipment, shipmentSeveralBoxes],
   },
 );
 export type Shipment = Static<typeof Shipment>;

@@ -45,7 +45,7 @@ export function* abroadCases(services: readonly string[]): Generator<{ request: 
         const labelFormat = (['pdf', 'zpl', 'png'] as const)[n % 3]!;
         const request: AbroadPurchase = {
           from: merchant, to, customs, service, labelFormat, idempotencyKey: `abroad-${n}`,
-          parcel: { weightLb: 6.5, dimensionsIn: { length: 12, width: 10, height: 6 } },
+          parcels: [{ weightLb: 6.5, dimensionsIn: { length: 12, width: 10, height: 6 } }],
           shipDate: new Date('2026-11-30T12:00:00Z'),
           ...(n % 2 ? { reference: 'ORD-1043' } : {}),
         };

@@ -14,7 +14,7 @@ function built(c: CarrierResult<Record<string, unknown>>): Json {
   return c.value;
 }
 
-const base = { from: merchant, labelFormat: 'pdf' as const, idempotencyKey: 'k', parcel: { weightLb: 3 }, shipDate: new Date('2026-11-30T12:00:00Z') };
+const base = { from: merchant, labelFormat: 'pdf' as const, idempotencyKey: 'k', parcels: [{ weightLb: 3 }], shipDate: new Date('2026-11-30T12:00:00Z') };
 
 test('ship requests abroad keep Shipment-Resource.json with customsClearanceDetail: every service, country and declaration, invoice printed or sent electronically', () => {
   let checked = 0;

@@ -58,7 +58,7 @@ test('every rate request, outbound and return, keeps the rate document', () => {
       for (const [toName, to] of Object.entries(addresses))
         for (const isReturn of [false, true])
           for (const only of [undefined, ...services.map((s) => [s])]) {
-            const r: DomesticRateRequest = { from, to, parcel, shipDate, isReturn, ...(only ? { services: only } : {}) };
+            const r: DomesticRateRequest = { from, to, parcels: [parcel], shipDate, isReturn, ...(only ? { services: only } : {}) };
             assertContract(fedexRateRequest, buildRateRequest(r, account), `${isReturn ? 'return' : 'outbound'} rate ${only ?? 'shop'} ${parcelName} from ${fromName} to ${toName}`);
             checked++;
           }
@@ -100,7 +100,7 @@ test('cancel, track, address resolve and the token form keep their documents', (
 });
 
 test('the contracts catch what the adapter once sent, and what FedEx would refuse or ignore', () => {
-  const r: DomesticPurchaseRequest = { from: addresses.business!, to: addresses.home!, parcel: parcels.boxed!, shipDate, service: 'FEDEX_GROUND', labelFormat: 'zpl', isReturn: false, quotedCents: 1, idempotencyKey: 'k' };
+  const r: DomesticPurchaseRequest = { from: addresses.business!, to: addresses.home!, parcels: [parcels.boxed!], shipDate, service: 'FEDEX_GROUND', labelFormat: 'zpl', isReturn: false, quotedCents: 1, idempotencyKey: 'k' };
   const built = buildShipRequest(r, account);
   assert.ok(built.ok);
   const body = built.value;
@@ -134,7 +134,7 @@ test('the contracts catch what the adapter once sent, and what FedEx would refus
   assert.ok(breaks({ serviceType: 'FEDEX_GROUND_EXPRESS' }).length > 0);
 
   // The rate document's RateAddress has no street lines: the old rate request sent them.
-  const rate = buildRateRequest({ from: addresses.business!, to: addresses.home!, parcel: parcels.boxed!, shipDate }, account);
+  const rate = buildRateRequest({ from: addresses.business!, to: addresses.home!, parcels: [parcels.boxed!], shipDate }, account);
   const withStreets = { ...rate, requestedShipment: { ...rate.requestedShipment, recipient: { address: { ...rate.requestedShipment.recipient.address, streetLines: ['350 5th Ave'] } } } };
   assert.deepEqual(contractViolations(fedexRateRequest, withStreets), ['/requestedShipment/recipient/address must NOT have additional properties (streetLines)']);
   assert.ok(contractViolations(fedexRateRequest, { ...rate, requestedShipment: { ...rate.requestedShipment, rateRequestType: ['RETAIL'] } }).length > 0);

@@ -28,7 +28,7 @@ export function* purchaseCases(o: {
           for (const [toName, to] of Object.entries(o.addresses))
             for (const isReturn of [false, true]) {
               const request: DomesticPurchaseRequest = {
-                from, to, parcel, shipDate: o.shipDate, service, labelFormat, isReturn, quotedCents: 1000, idempotencyKey: `k-${n}`,
+                from, to, parcels: [parcel], shipDate: o.shipDate, service, labelFormat, isReturn, quotedCents: 1000, idempotencyKey: `k-${n}`,
                 ...(n % 2 ? { reference: o.reference } : {}),
               };
               n++;

@@ -61,7 +61,7 @@ test('rate requests abroad keep Rating.yaml, InvoiceLineTotal included', () => {
 });
 
 test('the ship contract refuses what UPS refuses abroad: no recipient phone or attention, an invoice without its fields, a wrong HS shape, an incoterm UPS does not list, Canada without InvoiceLineTotal', () => {
-  const request = { from: merchant, to: recipientsAbroad.CA!, customs: declarations.merchandise!, service: '08', labelFormat: 'pdf' as const, idempotencyKey: 'k', parcel: { weightLb: 3 }, shipDate: new Date('2026-11-30T12:00:00Z') };
+  const request = { from: merchant, to: recipientsAbroad.CA!, customs: declarations.merchandise!, service: '08', labelFormat: 'pdf' as const, idempotencyKey: 'k', parcels: [{ weightLb: 3 }], shipDate: new Date('2026-11-30T12:00:00Z') };
   const good = built(buildShipRequestAbroad(request, account));
   assertContract(shipCall, good, 'to Canada');
   const faults = (change: (s: Json) => void): string => {
@@ -85,13 +85,13 @@ test('the ship contract refuses what UPS refuses abroad: no recipient phone or a
 });
 
 test('the rate contract refuses a rate abroad with time in transit without InvoiceLineTotal', () => {
-  const call = built(buildRateRequestAbroad({ from: merchant, to: recipientsAbroad.GB!, customs: declarations.gift!, parcel: { weightLb: 1 }, shipDate: new Date('2026-11-30T12:00:00Z') }, account));
+  const call = built(buildRateRequestAbroad({ from: merchant, to: recipientsAbroad.GB!, customs: declarations.gift!, parcels: [{ weightLb: 1 }], shipDate: new Date('2026-11-30T12:00:00Z') }, account));
   delete (call.body as Json).RateRequest.Shipment.InvoiceLineTotal;
   assert.match(contractViolations(rateCall, call).join('\n'), /must have required property 'InvoiceLineTotal'/);
 });
 
 test('UPS refuses before it is asked: a domestic service abroad, Standard beyond Canada and Mexico, a recipient without a phone', () => {
-  const base = { from: merchant, customs: declarations.merchandise!, labelFormat: 'pdf' as const, idempotencyKey: 'k', parcel: { weightLb: 3 }, shipDate: new Date('2026-11-30T12:00:00Z') };
+  const base = { from: merchant, customs: declarations.merchandise!, labelFormat: 'pdf' as const, idempotencyKey: 'k', parcels: [{ weightLb: 3 }], shipDate: new Date('2026-11-30T12:00:00Z') };
   const refused = (c: CarrierResult<UpsCall>) => (c.ok ? 'built' : `${c.error.code}: ${c.error.detail}`);
   assert.match(refused(buildShipRequestAbroad({ ...base, to: recipientsAbroad.GB!, service: '03' }, account)), /^service_unavailable: UPS service 03/);
   assert.match(refused(buildShipRequestAbroad({ ...base, to: recipientsAbroad.GB!, service: '11' }, account)), /^service_unavailable: UPS Standard \(11\) goes from the US to Canada and Mexico only, not to GB/);

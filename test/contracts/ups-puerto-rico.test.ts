@@ -18,9 +18,9 @@ const shipDate = new Date('2026-03-02T12:00:00Z');
 const parcel = { weightLb: 2, dimensionsIn: { length: 10, width: 8, height: 4 } };
 const customs = declarations.merchandise!;
 
-const rate = (r: Partial<DomesticRateRequest>) => buildRateRequest({ from: merchant, to: sanJuan, parcel, shipDate, customs, ...r }, 'A1B2C3');
+const rate = (r: Partial<DomesticRateRequest>) => buildRateRequest({ from: merchant, to: sanJuan, parcels: [parcel], shipDate, customs, ...r }, 'A1B2C3');
 const ship = (r: Partial<DomesticPurchaseRequest>) =>
-  buildShipRequest({ from: merchant, to: sanJuan, parcel, shipDate, customs, service: '03', quotedCents: 1500, labelFormat: 'pdf', isReturn: false, idempotencyKey: 'k-pr-1', ...r }, 'A1B2C3');
+  buildShipRequest({ from: merchant, to: sanJuan, parcels: [parcel], shipDate, customs, service: '03', quotedCents: 1500, labelFormat: 'pdf', isReturn: false, idempotencyKey: 'k-pr-1', ...r }, 'A1B2C3');
 
 function built(c: CarrierResult<UpsCall>): UpsCall {
   if (!c.ok) assert.fail(`the builder refused: ${c.error.detail}`);

@@ -61,7 +61,7 @@ test('rate requests keep Rating.yaml: every address pair and parcel, outbound an
     for (const [kind, parcel] of Object.entries(parcels)) {
       for (const isReturn of [false, true]) {
         for (const acct of [account, undefined]) {
-          const r: DomesticRateRequest = { from, to, parcel, shipDate, isReturn };
+          const r: DomesticRateRequest = { from, to, parcels: [parcel], shipDate, isReturn };
           assertContract(rateCall, built(buildRateRequest(r, acct)), `rate ${name} ${kind}${isReturn ? ' return' : ''}${acct ? '' : ' no account'}`);
         }
       }
@@ -75,7 +75,7 @@ test('ship requests keep Shipping.yaml: every service, label format, outbound an
       for (const isReturn of [false, true]) {
         for (const { name, from, to } of pairs) {
           for (const [kind, parcel] of Object.entries(parcels)) {
-            const r: DomesticPurchaseRequest = { from, to, parcel, shipDate, service, quotedCents: 1000, labelFormat, isReturn, idempotencyKey: 'key-1', reference: 'ORD-1234567890-ABCDEFGHIJKLMNOPQRSTUVWXYZ-0123456789' };
+            const r: DomesticPurchaseRequest = { from, to, parcels: [parcel], shipDate, service, quotedCents: 1000, labelFormat, isReturn, idempotencyKey: 'key-1', reference: 'ORD-1234567890-ABCDEFGHIJKLMNOPQRSTUVWXYZ-0123456789' };
             const what = `ship ${service} ${labelFormat}${isReturn ? ' return' : ''} ${name} ${kind}`;
             const c = buildShipRequest(r, account);
             if (isReturn && servicesWithoutReturns.has(service)) {
@@ -91,7 +91,7 @@ test('ship requests keep Shipping.yaml: every service, label format, outbound an
 });
 
 test('the ship contract refuses what UPS refuses: lines over 35, a fourth line, a return without ShipFrom or package description, a service not sold as a return', () => {
-  const ok = built(buildShipRequest({ from: addresses.plain!, to: addresses.business!, parcel: parcels.withDimensions, shipDate, service: '03', quotedCents: 1, labelFormat: 'pdf', isReturn: true, idempotencyKey: 'k' }, account));
+  const ok = built(buildShipRequest({ from: addresses.plain!, to: addresses.business!, parcels: [parcels.withDimensions], shipDate, service: '03', quotedCents: 1, labelFormat: 'pdf', isReturn: true, idempotencyKey: 'k' }, account));
   assertContract(shipCall, ok, 'return');
   interface Editable {
     ShipTo: { Address: { AddressLine: string[] } };
@@ -133,7 +133,7 @@ test('label recovery as it was built (version v2409, no Request) breaks Shipping
 });
 
 test('the declared value keeps both specs as sent, and a currency or amount of the wrong shape breaks them', () => {
-  const r: DomesticRateRequest = { from: addresses.plain!, to: addresses.business!, parcel: parcels.insured, shipDate };
+  const r: DomesticRateRequest = { from: addresses.plain!, to: addresses.business!, parcels: [parcels.insured!], shipDate };
   const rate = built(buildRateRequest(r, account)) as unknown as { body: { RateRequest: { Shipment: { Package: Record<string, any>[] } } } }; // eslint-disable-line @typescript-eslint/no-explicit-any -- edited below
   assert.deepEqual(rate.body.RateRequest.Shipment.Package[0]!.PackageServiceOptions, { DeclaredValue: { CurrencyCode: 'USD', MonetaryValue: '00450.00' } });
   const ship = built(buildShipRequest({ ...r, service: '03', quotedCents: 1, labelFormat: 'pdf', isReturn: false, idempotencyKey: 'k' }, account)) as unknown as { body: { ShipmentRequest: { Shipment: { Package: Record<string, any>[] } } } }; // eslint-disable-line @typescript-eslint/no-explicit-any -- edited below

@@ -15,7 +15,7 @@ function built(c: CarrierResult<Record<string, unknown>>): Json {
   return c.value;
 }
 
-const base = { from: merchant, labelFormat: 'pdf' as const, idempotencyKey: 'k', parcel: { weightLb: 3 }, shipDate: new Date('2026-11-30T12:00:00Z') };
+const base = { from: merchant, labelFormat: 'pdf' as const, idempotencyKey: 'k', parcels: [{ weightLb: 3 }], shipDate: new Date('2026-11-30T12:00:00Z') };
 
 test('international label requests keep international-labels.yaml with their customs form: every mail class, country and declaration in dollars', () => {
   let checked = 0;
@@ -83,7 +83,7 @@ test('USPS refuses before it is asked: a domestic mail class abroad, more than 3
   assert.match(refused(buildInternationalLabelRequest({ ...base, to, service: 'PRIORITY_MAIL', customs: declarations.gift! })), /^service_unavailable/);
   const many = { ...declarations.gift!, items: Array.from({ length: 31 }, () => declarations.gift!.items[0]!) };
   assert.match(refused(buildInternationalLabelRequest({ ...base, to, service: 'PRIORITY_MAIL_INTERNATIONAL', customs: many })), /^not_serviced: A USPS customs form holds at most 30 lines/);
-  assert.match(refused(buildInternationalLabelRequest({ ...base, to, service: 'PRIORITY_MAIL_INTERNATIONAL', customs: declarations.gift!, parcel: { weightLb: 71 } })), /^parcel_too_large/);
+  assert.match(refused(buildInternationalLabelRequest({ ...base, to, service: 'PRIORITY_MAIL_INTERNATIONAL', customs: declarations.gift!, parcels: [{ weightLb: 71 }] })), /^parcel_too_large/);
 });
 
 test('an international label answer is read by its internationalTrackingNumber, postage and fees', () => {
@@ -102,7 +102,7 @@ test('international price searches keep international-prices.yaml for every coun
   for (const { request, what } of abroadCases(['PRIORITY_MAIL_INTERNATIONAL'])) {
     for (const priceType of ['RETAIL', 'COMMERCIAL'] as const) assertContract(InternationalRateListQuery, buildInternationalRatesRequest(request, priceType), `${what} ${priceType}`);
   }
-  const body = buildInternationalRatesRequest({ ...base, to: recipientsAbroad.HK!, customs: declarations.gift!, parcel: { weightLb: 2 } }, 'RETAIL');
+  const body = buildInternationalRatesRequest({ ...base, to: recipientsAbroad.HK!, customs: declarations.gift!, parcels: [{ weightLb: 2 }] }, 'RETAIL');
   assert.equal(body.destinationCountryCode, 'HK');
   assert.equal('foreignPostalCode' in body, false, 'Hong Kong has no postal codes');
   assert.match(contractViolations(InternationalRateListQuery, { ...body, destinationZIPCode: '10001' }).join('\n'), /must NOT have additional properties/);

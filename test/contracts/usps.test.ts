@@ -67,7 +67,7 @@ test('every outbound and return label request keeps LabelRequest / ReturnLabelRe
 });
 
 test('the contract catches what the adapter once sent: customerReference at the top, a shipment id as the key, 0 x 0 x 0', () => {
-  const r: DomesticPurchaseRequest = { ...base, from: addresses.full!, to: addresses.minimal!, parcel: parcels.boxed!, service: 'PRIORITY_MAIL', labelFormat: 'pdf', isReturn: false, quotedCents: 1, idempotencyKey: 'shp_01', reference: 'ORDER-1' };
+  const r: DomesticPurchaseRequest = { ...base, from: addresses.full!, to: addresses.minimal!, parcels: [parcels.boxed!], service: 'PRIORITY_MAIL', labelFormat: 'pdf', isReturn: false, quotedCents: 1, idempotencyKey: 'shp_01', reference: 'ORDER-1' };
   const body = buildLabelRequest(r) as Record<string, Record<string, unknown>>;
   assert.deepEqual(contractViolations(LabelRequest, { ...body, customerReference: [{ referenceNumber: 'ORDER-1' }] }), ['/ must NOT have additional properties (customerReference)']);
   assert.ok(contractViolations(LabelHeaders, { 'x-payment-authorization-token': 't', 'x-idempotency-key': 'shp_01' }).length > 0);
@@ -80,7 +80,7 @@ test('every rate search, outbound and return, keeps DomesticOptionsRequest', () 
   for (const [parcelName, parcel] of Object.entries(parcels))
     for (const [fromName, from] of Object.entries(addresses))
       for (const isReturn of [false, true]) {
-        const r: DomesticRateRequest = { ...base, from, to: addresses.residential!, parcel, isReturn };
+        const r: DomesticRateRequest = { ...base, from, to: addresses.residential!, parcels: [parcel], isReturn };
         assertContract(DomesticOptionsRequest, buildRateRequest(r), `${parcelName} from ${fromName}${isReturn ? ' (return)' : ''}`);
         assertContract(DomesticOptionsRequest, buildRateRequest(r, false), `${parcelName} from ${fromName}, outbound commitments`);
       }

@@ -14,6 +14,7 @@ import {
   type TrackingResult,
   type VoidOutcome,
   isDomestic,
+  severalBoxesRefusal,
 } from '../carrier.ts';
 import { abroad } from '../abroad.ts';
 import { buildRateRequestAbroad, buildShipRequestAbroad } from './international.ts';
@@ -60,6 +61,8 @@ export class FedexCarrier implements Carrier {
     const unsent = optionsNotSentLive('FedEx', request.options);
     if (unsent) return Promise.resolve(unsent);
     return guard(words, async () => {
+      const boxes = severalBoxesRefusal(this.name, request);
+      if (boxes) return boxes;
       const body = isDomestic(request) ? ok(buildRateRequest(request, this.account())) : this.rateAbroad(request);
       if (!body.ok) return body;
       const res = await this.api({ method: 'POST', path: ratePath, json: body.value, idempotent: true, signal });
@@ -86,6 +89,8 @@ export class FedexCarrier implements Carrier {
     const unsent = optionsNotSentLive('FedEx', request.options);
     if (unsent) return Promise.resolve(unsent);
     return guard(words, async () => {
+      const boxes = severalBoxesRefusal(this.name, request);
+      if (boxes) return boxes;
       if (!this.services.some((s) => s.code === request.service)) return failure('service_unavailable', `FedEx has no service ${request.service} in shipd`);
       const body = isDomestic(request) ? buildShipRequest(request, this.account()) : this.shipAbroad(request);
       if (!body.ok) return body;

@@ -107,7 +107,7 @@ export function buildShipRequestAbroad(r: AbroadPurchase, accountNumber: string,
   if (r.to.city.trim().length > cityMax) return failure('address_invalid', `FedEx ships to a city name of at most ${cityMax} characters; "${r.to.city}" is longer`);
   const state = r.to.state?.trim().toUpperCase();
   const withInvoice = !documentsOnly(r.customs);
-  const dimensions = fedexDimensions(r.parcel.dimensionsIn);
+  const dimensions = fedexDimensions(r.parcels[0]!.dimensionsIn);
   return ok({
     labelResponseOptions: 'LABEL',
     accountNumber: { value: accountNumber },
@@ -142,13 +142,13 @@ export function buildShipRequestAbroad(r: AbroadPurchase, accountNumber: string,
         ? { shippingDocumentSpecification: { shippingDocumentTypes: ['COMMERCIAL_INVOICE'], commercialInvoiceDetail: { documentFormat: { docType: 'PDF', stockType: 'PAPER_LETTER' } } } }
         : {}),
       labelSpecification: labelSpecification(r),
-      totalWeight: Math.ceil(r.parcel.weightLb * 10) / 10,
-      ...fedexDeclaredValue(r.parcel, 'totalDeclaredValue'),
+      totalWeight: Math.ceil(r.parcels[0]!.weightLb * 10) / 10,
+      ...fedexDeclaredValue(r.parcels[0]!, 'totalDeclaredValue'),
       requestedPackageLineItems: [
         {
-          weight: { units: 'KG', value: kg(r.parcel.weightLb * kgPerPound) },
+          weight: { units: 'KG', value: kg(r.parcels[0]!.weightLb * kgPerPound) },
           ...(dimensions ? { dimensions } : {}),
-          ...fedexDeclaredValue(r.parcel, 'declaredValue'),
+          ...fedexDeclaredValue(r.parcels[0]!, 'declaredValue'),
           ...customerReferences(r),
         },
       ],
@@ -163,7 +163,7 @@ export function buildShipRequestAbroad(r: AbroadPurchase, accountNumber: string,
  * countries" (Hong Kong, the United Arab Emirates…), whose addresses the checks before let go without one.
  */
 export function buildRateRequestAbroad(r: AbroadShipment, accountNumber: string): CarrierResult<Record<string, unknown>> {
-  const dimensions = fedexDimensions(r.parcel.dimensionsIn);
+  const dimensions = fedexDimensions(r.parcels[0]!.dimensionsIn);
   const purpose = purposes[r.customs.contents_type];
   return ok({
     accountNumber: { value: accountNumber },
@@ -184,7 +184,7 @@ export function buildRateRequestAbroad(r: AbroadShipment, accountNumber: string)
         commercialInvoice: { shipmentPurpose: shipmentPurposes[purpose], termsOfSale: r.customs.incoterm ?? 'DAP' },
         commodities: commodities(r.customs),
       },
-      requestedPackageLineItems: [{ weight: { units: 'KG', value: kg(r.parcel.weightLb * kgPerPound) }, ...(dimensions ? { dimensions } : {}), ...fedexDeclaredValue(r.parcel, 'declaredValue') }],
+      requestedPackageLineItems: [{ weight: { units: 'KG', value: kg(r.parcels[0]!.weightLb * kgPerPound) }, ...(dimensions ? { dimensions } : {}), ...fedexDeclaredValue(r.parcels[0]!, 'declaredValue') }],
     },
   });
 }

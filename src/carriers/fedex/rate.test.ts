@@ -9,7 +9,7 @@ const services = carrierCatalog.find((c) => c.id === 'fedex')!.services;
 const request: DomesticRateRequest = {
   from: { name: 'Shop', company: 'Shop Inc', street1: '1 Main St', city: 'Nashville', state: 'TN', zip: '37201' },
   to: { name: 'Ada', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105' },
-  parcel: { weightLb: 9.2, dimensionsIn: { length: 12.2, width: 10, height: 7.5 } },
+  parcels: [{ weightLb: 9.2, dimensionsIn: { length: 12.2, width: 10, height: 7.5 } }],
   // A Wednesday.
   shipDate: new Date('2024-05-01T15:00:00Z'),
 };

@@ -38,7 +38,7 @@ export const printedReturn = { specialServiceTypes: ['RETURN_SHIPMENT'], returnS
  * customer sending it back (request.from) and its recipient the merchant (request.to), as on the label.
  */
 export function buildRateRequest(request: DomesticRateRequest, accountNumber: string) {
-  const dimensions = fedexDimensions(request.parcel.dimensionsIn);
+  const dimensions = fedexDimensions(request.parcels[0]!.dimensionsIn);
   return {
     accountNumber: { value: accountNumber },
     rateRequestControlParameters: { returnTransitTimes: true },
@@ -50,7 +50,7 @@ export function buildRateRequest(request: DomesticRateRequest, accountNumber: st
       rateRequestType: ['ACCOUNT', 'LIST'],
       shipDateStamp: fedexDate(request.shipDate),
       ...(request.isReturn ? { shipmentSpecialServices: printedReturn } : {}),
-      requestedPackageLineItems: [{ weight: { units: 'LB', value: request.parcel.weightLb }, ...(dimensions ? { dimensions } : {}), ...fedexDeclaredValue(request.parcel, 'declaredValue') }],
+      requestedPackageLineItems: [{ weight: { units: 'LB', value: request.parcels[0]!.weightLb }, ...(dimensions ? { dimensions } : {}), ...fedexDeclaredValue(request.parcels[0]!, 'declaredValue') }],
     },
   };
 }
@@ -149,7 +149,7 @@ export function parseRateResponse(json: unknown, request: RateRequest, catalog: 
       listAmountCents: listCents,
       currency,
       ...(usd !== undefined && { usdAmountCents: usd }),
-      billableWeightLb: billableLb(account, request.parcel.weightLb),
+      billableWeightLb: billableLb(account, request.parcels[0]!.weightLb),
       zone: zone ?? '',
       deliveryDays: days,
       estimatedDeliveryDate: commitDate ?? deliveryDate(request.shipDate, days),

@@ -7,7 +7,7 @@ import { buildShipRequest, parseShipResponse } from './ship.ts';
 const request: DomesticPurchaseRequest = {
   from: { name: 'Shop', company: 'Shop Inc', street1: '1 Main St', city: 'Nashville', state: 'TN', zip: '37201', phone: '+1 (615) 555-0100' },
   to: { name: 'Ada', street1: '415 Mission St', street2: 'Floor 5', city: 'San Francisco', state: 'CA', zip: '94105' },
-  parcel: { weightLb: 2.5 },
+  parcels: [{ weightLb: 2.5 }],
   shipDate: new Date('2024-05-01T15:00:00Z'),
   service: 'FEDEX_2_DAY',
   quotedCents: 3500,

@@ -64,7 +64,7 @@ function party(a: Address, phone: string, residential: boolean | undefined, role
 }
 
 function shipBody(request: DomesticPurchaseRequest, accountNumber: string, shipper: FedexParty, recipient: FedexParty) {
-  const dimensions = fedexDimensions(request.parcel.dimensionsIn);
+  const dimensions = fedexDimensions(request.parcels[0]!.dimensionsIn);
   return {
     labelResponseOptions: 'LABEL',
     accountNumber: { value: accountNumber },
@@ -78,13 +78,13 @@ function shipBody(request: DomesticPurchaseRequest, accountNumber: string, shipp
       shippingChargesPayment: { paymentType: 'SENDER' },
       ...(request.isReturn ? { shipmentSpecialServices: printedReturn } : {}),
       labelSpecification: labelSpecification(request),
-      totalWeight: request.parcel.weightLb,
-      ...fedexDeclaredValue(request.parcel, 'totalDeclaredValue'),
+      totalWeight: request.parcels[0]!.weightLb,
+      ...fedexDeclaredValue(request.parcels[0]!, 'totalDeclaredValue'),
       requestedPackageLineItems: [
         {
-          weight: { units: 'LB', value: request.parcel.weightLb },
+          weight: { units: 'LB', value: request.parcels[0]!.weightLb },
           ...(dimensions ? { dimensions } : {}),
-          ...fedexDeclaredValue(request.parcel, 'declaredValue'),
+          ...fedexDeclaredValue(request.parcels[0]!, 'declaredValue'),
           ...customerReferences(request),
         },
       ],

@@ -21,8 +21,8 @@ const toZip: Record<string, { zip: string; city: string; state: string }> = {
 };
 const business = (zone: string): Address => ({ company: 'Receiver', street1: '1 Main St', ...toZip[zone]!, residential: false });
 
-async function quote(zone: string, parcel: RateRequest['parcel'], service: string): Promise<Quote> {
-  const answer = await usps.rate({ from, to: business(zone), parcel, shipDate, services: [service] }, new AbortController().signal);
+async function quote(zone: string, parcel: RateRequest['parcels'][number], service: string): Promise<Quote> {
+  const answer = await usps.rate({ from, to: business(zone), parcels: [parcel], shipDate, services: [service] }, new AbortController().signal);
   assert.ok(answer.ok, answer.ok ? '' : answer.error.detail);
   assert.equal(answer.value.length, 1);
   return answer.value[0]!;

@@ -40,8 +40,8 @@ const basketFuel: Record<string, number> = {
   FEDEX_GROUND: fedexGroundFuel, FEDEX_2_DAY: fedexExpressFuel, STANDARD_OVERNIGHT: fedexExpressFuel,
 };
 
-async function quote(to: Address, parcel: RateRequest['parcel'], service: string, carrier = fedex): Promise<Quote> {
-  const answer = await carrier.rate({ from, to, parcel, shipDate, services: [service] }, new AbortController().signal);
+async function quote(to: Address, parcel: RateRequest['parcels'][number], service: string, carrier = fedex): Promise<Quote> {
+  const answer = await carrier.rate({ from, to, parcels: [parcel], shipDate, services: [service] }, new AbortController().signal);
   assert.ok(answer.ok, answer.ok ? '' : answer.error.detail);
   assert.equal(answer.value.length, 1);
   return answer.value[0]!;
@@ -116,7 +116,7 @@ test('UPS residential surcharge: $6.50 on Ground, $7.00 on the air services, at 
 
 test('UPS offshore: Hawaii is zone 44 of Ground, 2nd Day Air (224) and Next Day Air (124); 3 Day Select and Saver have no such zone, so are not quoted', async () => {
   const honolulu: Address = { company: 'Receiver', street1: '1 Main St', city: 'Honolulu', state: 'HI', zip: '96813', residential: false };
-  const answer = await ups.rate({ from, to: honolulu, parcel: { weightLb: 1 }, shipDate }, new AbortController().signal);
+  const answer = await ups.rate({ from, to: honolulu, parcels: [{ weightLb: 1 }], shipDate }, new AbortController().signal);
   assert.ok(answer.ok, answer.ok ? '' : answer.error.detail);
   const byService = new Map(answer.value.map((q) => [q.service, q]));
   assert.deepEqual([...byService.keys()].sort(), ['01', '02', '03', '14']);
@@ -124,7 +124,7 @@ test('UPS offshore: Hawaii is zone 44 of Ground, 2nd Day Air (224) and Next Day 
   assert.equal(byService.get('03')!.listAmountCents, withFuel(4325, upsGroundFuel));
   assert.equal(byService.get('02')!.listAmountCents, withFuel(6708, upsAirFuel));
   assert.equal(byService.get('01')!.listAmountCents, withFuel(12735, upsAirFuel));
-  const saver = await ups.rate({ from, to: honolulu, parcel: { weightLb: 1 }, shipDate, services: ['13'] }, new AbortController().signal);
+  const saver = await ups.rate({ from, to: honolulu, parcels: [{ weightLb: 1 }], shipDate, services: ['13'] }, new AbortController().signal);
   assert.equal(!saver.ok && saver.error.code, 'service_unavailable');
   assert.match(!saver.ok ? saver.error.detail : '', /UPS 2026 daily rates.*no table for zone 44/);
 });
@@ -211,7 +211,7 @@ test('UPS additional handling by size: each limit just met draws nothing, just p
 
 test('UPS large package: over 96 in long, 130 in of length and girth, 17,280 cubic inches or 110 lb; 90 lb minimum, a residential figure, no additional handling besides', async () => {
   const ground = upsPrices.services['03']!;
-  const cases: { what: string; zone: string; under: RateRequest['parcel']; over: RateRequest['parcel']; cents: number; underCents: number }[] = [
+  const cases: { what: string; zone: string; under: RateRequest['parcels'][number]; over: RateRequest['parcels'][number]; cents: number; underCents: number }[] = [
     // 96 in long is additional handling (longest over 48); 97 in is a large package: zones 3–4 $239.50.
     { what: 'length', zone: '4', under: { weightLb: 5, dimensionsIn: { length: 96, width: 8, height: 8 } }, over: { weightLb: 5, dimensionsIn: { length: 97, width: 8, height: 8 } }, cents: 23950, underCents: 3325 },
     // 70 + 2 × 30 = 130 in of length and girth; 71 in makes 131: zone 2 $219.50.
@@ -238,7 +238,7 @@ test('UPS large package: over 96 in long, 130 in of length and girth, 17,280 cub
 });
 
 test('a cell the published copy lacks is not quoted: FedEx 2Day to zone 5 below 50 lb; from 50 lb it is', async () => {
-  const light = await fedex.rate({ from, to: business('5'), parcel: { weightLb: 20 }, shipDate }, new AbortController().signal);
+  const light = await fedex.rate({ from, to: business('5'), parcels: [{ weightLb: 20 }], shipDate }, new AbortController().signal);
   assert.ok(light.ok);
   const services = light.value.map((q) => q.service);
   assert.ok(!services.includes('FEDEX_2_DAY') && !services.includes('FEDEX_EXPRESS_SAVER'), services.join());
@@ -303,7 +303,7 @@ test('Alaska and Hawaii: FedEx Home Delivery priced from its Alaska and Hawaii t
   const homeDelivery = await quote(anchorage, { weightLb: 1 }, 'GROUND_HOME_DELIVERY');
   assert.equal(homeDelivery.zone, '17');
   assert.equal(homeDelivery.listAmountCents, withFuel(4084 + 595, fedexGroundFuel));
-  const express = await fedex.rate({ from, to: anchorage, parcel: { weightLb: 1 }, shipDate, services: ['FEDEX_2_DAY'] }, new AbortController().signal);
+  const express = await fedex.rate({ from, to: anchorage, parcels: [{ weightLb: 1 }], shipDate, services: ['FEDEX_2_DAY'] }, new AbortController().signal);
   assert.equal(express.ok, false);
   assert.equal(!express.ok && express.error.code, 'service_unavailable');
   assert.match(!express.ok ? express.error.detail : '', /no table for zone 9/);

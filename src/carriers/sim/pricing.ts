@@ -109,3 +109,19 @@ function handlingFor(
   if (size === undefined || weight === undefined) return undefined;
   return { type: 'additional_handling', cents: Math.max(size, weight), minBillableLb: bySize ? ah.dimensionMinBillableLb : 0, fuelBearing: ah.fuelBearing !== false };
 }
+
+/**
+ * A shipment's price from its boxes' prices: each box is billed on its own (its billable weight and its per-package
+ * surcharges), and the shipment costs their sum. Undefined when any box has no price.
+ */
+export function shipmentPrice(boxes: (ItemizedPrice | undefined)[]): ItemizedPrice | undefined {
+  if (boxes.some((b) => b === undefined)) return undefined;
+  const priced = boxes as ItemizedPrice[];
+  if (priced.length === 1) return priced[0];
+  const amountCents = priced.reduce((sum, b) => sum + b.amountCents, 0);
+  return {
+    amountCents,
+    listAmountCents: priced.reduce((sum, b) => sum + b.listAmountCents, 0),
+    surcharges: includedSurcharges(amountCents, priced.flatMap((b) => b.surcharges)),
+  };
+}

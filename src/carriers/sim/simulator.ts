@@ -6,7 +6,9 @@ import {
   ok,
   type Carrier,
   type CarrierResult,
+  boxKey,
   type LabelRef,
+  type ParcelSpec,
   type PickupRequest,
   type PurchasedLabel,
   type PurchaseRequest,
@@ -26,7 +28,7 @@ import { upsPuertoRicoRefusal } from '../ups/puerto-rico.ts';
 import { refusalAbroad } from '../carrier-limits.ts';
 import type { IntlRequest } from './international/types.ts';
 import { billableWeightLb } from './billable-weight.ts';
-import { itemizedPriceFor, type ItemizedPrice } from './pricing.ts';
+import { itemizedPriceFor, shipmentPrice, type ItemizedPrice } from './pricing.ts';
 import type { CarrierId } from '../../config.ts';
 import { askName, askSurchargeType, optionAsks, type OptionAsk } from '../options.ts';
 import { optionPriceCents } from './prices/option-prices.ts';
@@ -35,6 +37,7 @@ import { estimatedDeliveryDate, transitDays } from './transit.ts';
 import { zoneFor } from './zones.ts';
 import { includedSurcharges, type Surcharge } from '../surcharges.ts';
 import { insuranceCharge } from '../insurance.ts';
+import { buyBoxByBox } from '../box-by-box.ts';
 
 /** Waits until the caller gives up: how a carrier that never answers looks from here. */
 function hang(signal: AbortSignal): Promise<never> {
@@ -48,21 +51,19 @@ const maxRemembered = 10_000;
 
 /** Everything a simulated quote depends on, the ship day included; nothing else. */
 function quoteKey(r: RateRequest): string {
-  const d = r.parcel.dimensionsIn;
   const residential = r.to.residential ?? !r.to.company;
   const flat = r.carrierBox?.flatRate;
+  const box = ({ weightLb, dimensionsIn: d, insuredCents }: ParcelSpec) => `${weightLb}/${d ? `${d.length}x${d.width}x${d.height}` : ''}/${insuredCents ?? ''}`;
   return [
     r.from.zip.slice(0, 5),
     r.to.country ?? 'US',
     (r.to.zip ?? '').slice(0, 5),
-    r.parcel.weightLb,
-    d ? `${d.length}x${d.width}x${d.height}` : '',
+    r.parcels.map(box).join(';'),
     residential ? 1 : 0,
     r.services?.join(',') ?? '',
     flat ? `${flat.service}:${flat.listCents}:${flat.accountCents}` : '',
     Math.floor(r.shipDate.getTime() / 86_400_000),
     optionAsks(r.options).join(','),
-    r.parcel.insuredCents ?? '',
   ].join('|');
 }
 
@@ -101,13 +102,24 @@ function withInsurance(price: ItemizedPrice, cents: number): ItemizedPrice {
 }
 
 /** A request abroad as the international price lists take it. */
-function intlRequest(request: Pick<RateRequest, 'to' | 'parcel'>, services: readonly string[] | undefined): IntlRequest {
+function intlRequest(request: Pick<RateRequest, 'to' | 'parcels'>, services: readonly string[] | undefined): IntlRequest {
   const { to } = request;
   return {
     to: { country: (to.country ?? 'US').toUpperCase(), ...(to.zip && { postalCode: to.zip }), residential: to.residential ?? !to.company },
-    parcel: request.parcel,
+    parcel: request.parcels[0]!,
     ...(services && { services }),
   };
+}
+
+/** What the carrier refuses of one box, whatever the service. */
+function boxRefusal(t: SimCarrierTable, parcel: ParcelSpec, which: string): CarrierResult<never> | null {
+  if (parcel.weightLb > t.maxWeightLb) return failure('parcel_too_large', `${t.name} takes parcels of at most ${t.maxWeightLb} lb${which === 'this parcel' ? '' : `; ${which} weighs ${parcel.weightLb} lb`}`);
+  const size = parcel.dimensionsIn ? lengthAndGirthIn(parcel.dimensionsIn) : undefined;
+  if (size && size.longest > t.maxLengthIn) return failure('parcel_too_large', `${t.name} takes parcels at most ${t.maxLengthIn} in long`);
+  if (size && size.lengthPlusGirth > t.maxLengthPlusGirthIn) {
+    return failure('parcel_too_large', `${t.name} takes at most ${t.maxLengthPlusGirthIn} in of length plus girth; ${which} has ${Math.round(size.lengthPlusGirth)} in`);
+  }
+  return null;
 }
 
 const magicName = (a: { name?: string } | undefined) => (a?.name ?? '').trim().toLowerCase();
@@ -174,29 +186,29 @@ export class SimulatedCarrier implements Carrier {
 
   private quote(request: RateRequest): CarrierResult<Quote[]> {
     const t = this.table;
-    const insured = request.parcel.insuredCents;
+    const insuredBoxes = request.parcels.map((p) => p.insuredCents);
     if (!isDomestic(request)) {
       // The declared-value figures read (insurance.ts) are each carrier's U.S. ones.
-      if (insured !== undefined) return failure('service_unavailable', `${t.name} test mode prices declared value and insurance within the US only`);
+      if (insuredBoxes.some((cents) => cents !== undefined)) return failure('service_unavailable', `${t.name} test mode prices declared value and insurance within the US only`);
       return this.quoteAbroad(request);
     }
     const reach = zoneFor(t.id, request.from.zip, request.to.zip);
     if (!reach) {
       return failure('not_serviced', `${t.name} does not serve ZIP ${[request.from.zip, request.to.zip].join(' → ')}: no such ZIP`);
     }
-    const { parcel } = request;
-    if (parcel.weightLb > t.maxWeightLb) return failure('parcel_too_large', `${t.name} takes parcels of at most ${t.maxWeightLb} lb`);
-    const size = parcel.dimensionsIn ? lengthAndGirthIn(parcel.dimensionsIn) : undefined;
-    if (size && size.longest > t.maxLengthIn) return failure('parcel_too_large', `${t.name} takes parcels at most ${t.maxLengthIn} in long`);
-    if (size && size.lengthPlusGirth > t.maxLengthPlusGirthIn) {
-      return failure('parcel_too_large', `${t.name} takes at most ${t.maxLengthPlusGirthIn} in of length plus girth; this parcel has ${Math.round(size.lengthPlusGirth)} in`);
+    for (const [i, parcel] of request.parcels.entries()) {
+      const refused = boxRefusal(t, parcel, request.parcels.length > 1 ? `box ${i + 1}` : 'this parcel');
+      if (refused) return refused;
     }
+    const sizes = request.parcels.map((p) => (p.dimensionsIn ? lengthAndGirthIn(p.dimensionsIn) : undefined));
 
-    const insurance = insured === undefined ? undefined : insuranceCharge(t, insured);
-    if (insurance && !insurance.ok) return failure(insurance.code, insurance.detail);
+    const insurances = insuredBoxes.map((cents) => (cents === undefined ? undefined : insuranceCharge(t, cents)));
+    const uninsurable = insurances.find((charge) => charge && !charge.ok);
+    if (uninsurable && !uninsurable.ok) return failure(uninsurable.code, uninsurable.detail);
     const residential = request.to.residential ?? !request.to.company;
     const flat = request.carrierBox?.flatRate;
-    const billable = billableWeightLb(flat ? { weightLb: parcel.weightLb } : parcel, t.dim);
+    // Each box is billed at its own billable weight; the quote shows the boxes' sum.
+    const billables = request.parcels.map((parcel) => billableWeightLb(flat ? { weightLb: parcel.weightLb } : parcel, t.dim));
     const quotes: Quote[] = [];
     /** Zones a published list has no table for, for the services asked. */
     const unpriced = new Set<string>();
@@ -207,19 +219,31 @@ export class SimulatedCarrier implements Carrier {
       if (request.services && !request.services.includes(s.code)) continue;
       if (flat && s.code !== flat.service) continue;
       if (s.destination && s.destination !== (residential ? 'residential' : 'commercial')) continue;
-      if (size && s.maxLengthPlusGirthIn && size.lengthPlusGirth > s.maxLengthPlusGirthIn) continue;
+      if (sizes.some((size) => size && s.maxLengthPlusGirthIn && size.lengthPlusGirth > s.maxLengthPlusGirthIn)) continue;
       // FedEx numbers Alaska and Hawaii apart for its Ground and its Express services.
       const zone = zoneFor(t.id, request.from.zip, request.to.zip, s.code) ?? reach;
       // A flat-rate box costs the same to every zone at every weight it holds.
-      const transport = flat ? { amountCents: flat.accountCents, listAmountCents: flat.listCents, surcharges: [] } : itemizedPriceFor(t, s, { parcel, billableLb: billable, zone, residential, toZip: request.to.zip }, this.options.accountDiscount ?? t.prices.accountDiscount);
-      const price = transport && insurance ? withInsurance(transport, insurance.cents) : transport;
-      if (!price) {
-        if (!t.prices.services[s.code]?.[zone.label]) unpriced.add(zone.label);
+      // Each box is priced on its own, with its own declared value and the options' per-package charges; the quote
+      // is the boxes' sum.
+      let optionUnpriced: OptionAsk | undefined;
+      const boxes = request.parcels.map((parcel, i) => {
+        const transport = flat
+          ? { amountCents: flat.accountCents, listAmountCents: flat.listCents, surcharges: [] }
+          : itemizedPriceFor(t, s, { parcel, billableLb: billables[i]!, zone, residential, toZip: request.to.zip }, this.options.accountDiscount ?? t.prices.accountDiscount);
+        if (!transport) return undefined;
+        const insured = insurances[i];
+        const withOptions = priceOptions(t.id, s.code, asks, zone.label, insured?.ok ? withInsurance(transport, insured.cents) : transport);
+        if (withOptions.ok) return withOptions.price;
+        optionUnpriced = withOptions.ask;
+        return undefined;
+      });
+      if (optionUnpriced) {
+        unpricedOptions.add(optionUnpriced);
         continue;
       }
-      const withOptions = priceOptions(t.id, s.code, asks, zone.label, price);
-      if (!withOptions.ok) {
-        unpricedOptions.add(withOptions.ask);
+      const price = shipmentPrice(boxes);
+      if (!price) {
+        if (!t.prices.services[s.code]?.[zone.label]) unpriced.add(zone.label);
         continue;
       }
       const days = transitDays(t.id, s.code, request.from.zip, request.to.zip, zone);
@@ -227,9 +251,9 @@ export class SimulatedCarrier implements Carrier {
         carrier: t.id,
         service: s.code,
         serviceName: s.name,
-        ...withOptions.price,
+        ...price,
         currency: 'USD',
-        billableWeightLb: billable,
+        billableWeightLb: billables.reduce((sum, lb) => sum + lb, 0),
         zone: zone.label,
         deliveryDays: days,
         estimatedDeliveryDate: estimatedDeliveryDate(t.id, s.code, request.shipDate, days),
@@ -243,7 +267,7 @@ export class SimulatedCarrier implements Carrier {
     if (quotes.length === 0 && unpriced.size > 0) {
       return failure('service_unavailable', `${t.name} test mode prices from the ${t.prices.source}, which has no table for zone ${[...unpriced].join(', ')} of the services asked`);
     }
-    if (quotes.length === 0) return failure('service_unavailable', `No ${t.name} service fits this parcel and destination`);
+    if (quotes.length === 0) return failure('service_unavailable', `No ${t.name} service fits ${request.parcels.length > 1 ? 'these boxes' : 'this parcel'} and destination`);
     return ok(quotes);
   }
 
@@ -292,16 +316,46 @@ export class SimulatedCarrier implements Carrier {
       const priced = priceAbroad(t.id, intlRequest(request, [request.service]), this.options.accountDiscount);
       if (!priced.ok) return priced;
     }
-    // The idempotency key decides the tracking number, so buying again with it gives the same label back.
-    const seed = createHash('sha256').update(`${t.id}:${request.idempotencyKey}`).digest();
-    const trackingNumber = syntheticTrackingNumber(t.id, request.service, seed);
-    return ok({ trackingNumber, carrierShipmentId: trackingNumber, postageCents: request.quotedCents, currency: 'USD' });
+    if (request.parcels.length === 1) {
+      const trackingNumber = this.trackingNumber(request.service, request.idempotencyKey);
+      return ok({ trackingNumber, carrierShipmentId: trackingNumber, postageCents: request.quotedCents, currency: 'USD' });
+    }
+    // USPS has no multi-piece shipments: each box is a label of its own, sold one call at a time.
+    if (t.id === 'usps') return this.purchaseBoxByBox(request, signal);
+    // UPS and FedEx file the boxes under one shipment, numbered by its first box: UPS's shipment identification
+    // number is its first package's 1Z, FedEx's master tracking number its first piece's.
+    const packages = request.parcels.map((_, i) => ({ trackingNumber: this.trackingNumber(request.service, boxKey(request.idempotencyKey, i)) }));
+    const master = packages[0]!.trackingNumber;
+    return ok({ trackingNumber: master, carrierShipmentId: master, masterTrackingNumber: master, packages, postageCents: request.quotedCents, currency: 'USD' });
   }
 
+  /** The idempotency key decides the tracking number, so buying again with it gives the same label back. */
+  private trackingNumber(service: string, key: string): string {
+    return syntheticTrackingNumber(this.table.id, service, createHash('sha256').update(`${this.table.id}:${key}`).digest());
+  }
+
+  private purchaseBoxByBox(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
+    const t = this.table;
+    const refusedBox = Number(/^box (\d+) fails /.exec(magicName(request.to))?.[1] ?? 0);
+    return buyBoxByBox(
+      request,
+      async (box, index) => {
+        if (index + 1 === refusedBox) return failure('carrier_unavailable', `${t.name} did not sell box ${index + 1}'s label (simulated by the recipient name)`);
+        const trackingNumber = this.trackingNumber(request.service, box.idempotencyKey);
+        return ok({ trackingNumber, carrierShipmentId: trackingNumber, postageCents: box.quotedCents, currency: 'USD' });
+      },
+      (label) => this.void(label),
+      signal,
+    );
+  }
+
+  /** All the boxes or none: one box scanned keeps the whole shipment. */
   async void(label: LabelRef): Promise<CarrierResult<VoidOutcome>> {
-    const seen = simulatedTracking(label, this.clock.now(), this.options.trackingSpeed, this.options.firstScanAfterMs);
-    if (seen.status !== 'pre_transit') {
-      return failure('label_in_transit', `${this.table.name} has scanned ${label.trackingNumber} (${seen.statusDetail.toLowerCase()}); a label in the carrier's hands cannot be voided`);
+    for (const box of label.boxes ?? [label]) {
+      const seen = simulatedTracking({ ...label, trackingNumber: box.trackingNumber }, this.clock.now(), this.options.trackingSpeed, this.options.firstScanAfterMs);
+      if (seen.status !== 'pre_transit') {
+        return failure('label_in_transit', `${this.table.name} has scanned ${box.trackingNumber} (${seen.statusDetail.toLowerCase()}); a label in the carrier's hands cannot be voided`);
+      }
     }
     return ok('refunded');
   }

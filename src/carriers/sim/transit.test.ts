@@ -83,7 +83,7 @@ test('a FedEx Home Delivery quote shipped on a Friday may arrive on the weekend;
   const from = { company: 'Shipper', street1: '350 5th Ave', city: 'New York', state: 'NY', zip: '10001' };
   const rate = async (to: { name?: string; company?: string }, service: string) => {
     const answer = await fedex.rate(
-      { from, to: { ...to, street1: '1 Market St', city: 'Philadelphia', state: 'PA', zip: '19103' }, parcel: { weightLb: 2 }, shipDate: friday, services: [service] },
+      { from, to: { ...to, street1: '1 Market St', city: 'Philadelphia', state: 'PA', zip: '19103' }, parcels: [{ weightLb: 2 }], shipDate: friday, services: [service] },
       new AbortController().signal,
     );
     assert.ok(answer.ok, JSON.stringify(answer));

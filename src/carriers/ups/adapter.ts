@@ -13,6 +13,7 @@ import {
   type TrackingResult,
   type VoidOutcome,
   isDomestic,
+  severalBoxesRefusal,
 } from '../carrier.ts';
 import { abroad } from '../abroad.ts';
 import type { Customs } from '../../schemas/customs.ts';
@@ -65,6 +66,8 @@ export class UpsCarrier implements Carrier {
     const unsent = optionsNotSentLive('UPS', request.options);
     if (unsent) return Promise.resolve(unsent);
     return guard(words, async () => {
+      const boxes = severalBoxesRefusal(this.name, request);
+      if (boxes) return boxes;
       const built = isDomestic(request) ? buildRateRequest(request, this.options.credentials.accountNumber) : this.abroad(request, (r) => buildRateRequestAbroad(r, this.options.credentials.accountNumber));
       if (!built.ok) return built;
       const res = await this.call('POST', built.value, true, signal);
@@ -76,6 +79,8 @@ export class UpsCarrier implements Carrier {
     const unsent = optionsNotSentLive('UPS', request.options);
     if (unsent) return Promise.resolve(unsent);
     return guard<PurchasedLabel>(words, async () => {
+      const boxes = severalBoxesRefusal(this.name, request);
+      if (boxes) return boxes;
       const account = this.options.credentials.accountNumber;
       if (!account) return failure('credentials_missing', 'Set UPS_ACCOUNT_NUMBER to buy UPS labels: UPS bills them to the shipper number');
       const built = isDomestic(request) ? buildShipRequest(request, account) : this.abroad(request, (r) => buildShipRequestAbroad(r, account));

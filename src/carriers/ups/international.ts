@@ -153,7 +153,7 @@ export function buildRateRequestAbroad(r: AbroadShipment, accountNumber: string 
           ShipTo: { Name: upsName(r.to), Address: addressAbroad(r.to, lines.value.destination, 2, true) },
           ...(accountNumber ? { PaymentDetails: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: accountNumber } }] } } : {}),
           NumOfPieces: '1',
-          Package: [{ PackagingType: { Code: '02' }, ...upsPackageMeasures(r.parcel), ...upsDeclaredValue(r.parcel, 'rating') }],
+          Package: [{ PackagingType: { Code: '02' }, ...upsPackageMeasures(r.parcels[0]!), ...upsDeclaredValue(r.parcels[0]!, 'rating') }],
           ...(accountNumber ? { ShipmentRatingOptions: { NegotiatedRatesIndicator: '' } } : {}),
           DeliveryTimeInformation: { PackageBillType: documentsOnly(r.customs) ? '02' : '03', Pickup: { Date: upsDate(r.shipDate) } },
           InvoiceLineTotal: invoiceLineTotal(r.customs),

@@ -25,7 +25,7 @@ function built(c: CarrierResult<UpsCall>): UpsCall {
   if (!c.ok) assert.fail(`the builder refused: ${c.error.detail}`);
   return c.value;
 }
-const rateRequest: DomesticRateRequest = { from, to, parcel: { weightLb: 5.5, dimensionsIn: { length: 10, width: 8, height: 6 } }, shipDate: new Date('2026-03-02T12:00:00Z') };
+const rateRequest: DomesticRateRequest = { from, to, parcels: [{ weightLb: 5.5, dimensionsIn: { length: 10, width: 8, height: 6 } }], shipDate: new Date('2026-03-02T12:00:00Z') };
 
 test('token: credentials in HTTP Basic, only grant_type in the form, expires_in read from a string', () => {
   const t = buildTokenRequest({ clientId: 'id', clientSecret: 's:ecret', accountNumber: 'A1B2C3' });
@@ -138,7 +138,7 @@ test('rate answer: missing RateResponse or a missing price is carrier_error', ()
   assert.equal(!broken.ok && broken.error.code, 'carrier_error');
 });
 
-const base: Omit<DomesticPurchaseRequest, 'labelFormat'> = { from, to, parcel: rateRequest.parcel, shipDate: rateRequest.shipDate, service: '03', quotedCents: 1243, isReturn: false, idempotencyKey: 'k1', reference: 'ORD-1' };
+const base: Omit<DomesticPurchaseRequest, 'labelFormat'> = { from, to, parcels: rateRequest.parcels, shipDate: rateRequest.shipDate, service: '03', quotedCents: 1243, isReturn: false, idempotencyKey: 'k1', reference: 'ORD-1' };
 
 test('ship request: Packaging and PaymentInformation, ZPL with 4x6 stock, GIF for PDF and PNG', () => {
   const zpl = built(buildShipRequest({ ...base, labelFormat: 'zpl' }, 'A1B2C3')).body as { ShipmentRequest: Record<string, Record<string, unknown>> };

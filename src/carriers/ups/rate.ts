@@ -43,7 +43,7 @@ export function buildRateRequest(r: DomesticRateRequest, accountNumber: string |
           ShipTo: { Name: upsName(r.to), Address: upsAddress(r.to, lines.value.destination, true) },
           ...(accountNumber ? { PaymentDetails: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: accountNumber } }] } } : {}),
           NumOfPieces: '1',
-          Package: [{ PackagingType: { Code: '02' }, ...upsPackageMeasures(r.parcel), ...upsDeclaredValue(r.parcel, 'rating') }],
+          Package: [{ PackagingType: { Code: '02' }, ...upsPackageMeasures(r.parcels[0]!), ...upsDeclaredValue(r.parcels[0]!, 'rating') }],
           ...(r.isReturn ? { ShipmentServiceOptions: { ReturnService: printReturnLabel } } : {}),
           // Account rates exist only for a shipper number; without one UPS answers published rates alone.
           ...(accountNumber ? { ShipmentRatingOptions: { NegotiatedRatesIndicator: '' } } : {}),
@@ -95,7 +95,7 @@ function quoteFor(rated: unknown, r: RateRequest): Quote | null | { problem: str
     amountCents,
     listAmountCents: list.cents,
     currency: list.currency,
-    billableWeightLb: asNumber(at(rated, 'BillingWeight', 'Weight')) ?? r.parcel.weightLb,
+    billableWeightLb: asNumber(at(rated, 'BillingWeight', 'Weight')) ?? r.parcels[0]!.weightLb,
     zone: asString(at(rated, 'Zone')) ?? '',
     deliveryDays: days,
     estimatedDeliveryDate: arrival ?? isoDate(at(rated, 'GuaranteedDelivery', 'ScheduledDeliveryDate')) ?? (days === null ? null : deliveryDate(r.shipDate, days)),

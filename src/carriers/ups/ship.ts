@@ -29,7 +29,7 @@ function referenceNumbers(r: Pick<PurchaseRequest, 'reference' | 'references' | 
  * `packageExtra` goes first in the one Package.
  */
 export function shipCall(
-  r: Pick<PurchaseRequest, 'labelFormat' | 'labelSize' | 'idempotencyKey' | 'parcel' | 'reference' | 'references' | 'from' | 'to' | 'shipDate'>,
+  r: Pick<PurchaseRequest, 'labelFormat' | 'labelSize' | 'idempotencyKey' | 'parcels' | 'reference' | 'references' | 'from' | 'to' | 'shipDate'>,
   shipment: Record<string, unknown>,
   packageExtra: Record<string, unknown> = {},
 ): UpsCall {
@@ -47,8 +47,8 @@ export function shipCall(
             {
               ...packageExtra,
               Packaging: { Code: '02' },
-              ...upsPackageMeasures(r.parcel),
-              ...upsDeclaredValue(r.parcel, 'shipping'),
+              ...upsPackageMeasures(r.parcels[0]!),
+              ...upsDeclaredValue(r.parcels[0]!, 'shipping'),
               ...references.onPackage,
             },
           ],

@@ -14,6 +14,7 @@ import {
   type TrackingResult,
   type VoidOutcome,
   isDomestic,
+  severalBoxesRefusal,
 } from '../carrier.ts';
 import { abroad } from '../abroad.ts';
 import { buildInternationalLabelRequest, buildInternationalRatesRequest, internationalLabelPath, internationalRatesPath, parseInternationalLabel, parseInternationalRates } from './international.ts';
@@ -72,7 +73,9 @@ export class UspsCarrier implements Carrier {
     const unsent = optionsNotSentLive('USPS', request.options);
     if (unsent) return Promise.resolve(unsent);
     return guard(words('rate search'), async () => {
-      if (request.parcel.insuredCents !== undefined) return uninsurable;
+      const boxes = severalBoxesRefusal(this.name, request);
+      if (boxes) return boxes;
+      if (request.parcels.some((p) => p.insuredCents !== undefined)) return uninsurable;
       if (!isDomestic(request)) return this.rateAbroad(request, signal);
       const search = (returns: boolean) => this.client.send({ method: 'POST', path: ratePath, json: buildRateRequest(request, returns), idempotent: true, signal });
       const res = await search(request.isReturn === true);
@@ -88,7 +91,9 @@ export class UspsCarrier implements Carrier {
     const unsent = optionsNotSentLive('USPS', request.options);
     if (unsent) return Promise.resolve(unsent);
     return guard(words('label purchase'), async () => {
-      if (request.parcel.insuredCents !== undefined) return uninsurable;
+      const boxes = severalBoxesRefusal(this.name, request);
+      if (boxes) return boxes;
+      if (request.parcels.some((p) => p.insuredCents !== undefined)) return uninsurable;
       if (!isDomestic(request)) return this.purchaseAbroad(request, signal);
       const body = request.isReturn ? buildReturnLabelRequest(request) : ok(buildLabelRequest(request));
       if (!body.ok) return body;

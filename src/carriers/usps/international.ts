@@ -90,7 +90,7 @@ export function buildInternationalLabelRequest(r: AbroadPurchase): CarrierResult
   const c = r.customs;
   if (!uspsMailClassesAbroad.has(r.service)) return failure('service_unavailable', `USPS service ${r.service} does not go to another country; choose Priority Mail International, Priority Mail Express International or First-Class Package International Service`);
   if (c.items.length > limits.lines) return failure('not_serviced', `A USPS customs form holds at most ${limits.lines} lines; this declaration has ${c.items.length}`);
-  if (r.parcel.weightLb > limits.pounds) return failure('parcel_too_large', `USPS international parcels weigh at most ${limits.pounds} lb`);
+  if (r.parcels[0]!.weightLb > limits.pounds) return failure('parcel_too_large', `USPS international parcels weigh at most ${limits.pounds} lb`);
   return ok({
     imageInfo: { imageType: r.labelFormat === 'zpl' ? uspsImageType(r) : 'PDF', labelType: '4X6LABEL' },
     toAddress: addressAbroad(r.to),
@@ -136,8 +136,8 @@ export function buildInternationalRatesRequest(r: AbroadShipment, priceType: 'RE
     originZIPCode: splitZip(r.from.zip).ZIPCode,
     destinationCountryCode: countryOf(r.to),
     ...(r.to.zip ? { foreignPostalCode: r.to.zip.trim().toUpperCase() } : {}),
-    weight: r.parcel.weightLb,
-    ...uspsDimensions(r.parcel),
+    weight: r.parcels[0]!.weightLb,
+    ...uspsDimensions(r.parcels[0]!),
     mailingDate: ymd(r.shipDate),
     mailClass: 'ALL',
     priceType,
@@ -183,7 +183,7 @@ export function parseInternationalRates(commercial: unknown, retail: unknown, r:
       listAmountCents: list.get(service.code)?.cents ?? priced.cents,
       // USPS states no currency; its international prices are in US dollars.
       currency: 'USD',
-      billableWeightLb: Math.max(asNumber(at(rate, 'weight')) ?? r.parcel.weightLb, asNumber(at(rate, 'dimWeight')) ?? 0),
+      billableWeightLb: Math.max(asNumber(at(rate, 'weight')) ?? r.parcels[0]!.weightLb, asNumber(at(rate, 'dimWeight')) ?? 0),
       zone: asString(at(rate, 'zone')) ?? '',
       deliveryDays: null,
       estimatedDeliveryDate: null,

@@ -9,7 +9,7 @@ const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`./fi
 const request: DomesticRateRequest = {
   from: { street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105' },
   to: { street1: '3120 M St NW', city: 'Washington', state: 'DC', zip: '20007-3704' },
-  parcel: { weightLb: 2, dimensionsIn: { length: 6, width: 12, height: 4 } },
+  parcels: [{ weightLb: 2, dimensionsIn: { length: 6, width: 12, height: 4 } }],
   shipDate: new Date('2025-01-06T17:00:00Z'),
 };
 
@@ -73,7 +73,7 @@ test('an answer without pricingOptions is a carrier_error', () => {
 });
 
 test('a parcel without dimensions is searched as the smallest machinable parcel, not 0 x 0 x 0', () => {
-  const body = buildRateRequest({ ...request, parcel: { weightLb: 1 } }) as { packageDescription: Record<string, unknown> };
+  const body = buildRateRequest({ ...request, parcels: [{ weightLb: 1 }] }) as { packageDescription: Record<string, unknown> };
   assert.deepEqual([body.packageDescription.length, body.packageDescription.width, body.packageDescription.height], [6, 3, 0.25]);
 });
 
@@ -94,7 +94,7 @@ test('fees beside the base price are quoted: a rate without totalBasePrice adds 
 });
 
 test('the spec\'s outbound example: totalBasePrice already holds the nonstandard fee, counted once', () => {
-  const long = { ...request, parcel: { weightLb: 1, dimensionsIn: { length: 24, width: 6, height: 4 } } };
+  const long = { ...request, parcels: [{ weightLb: 1, dimensionsIn: { length: 24, width: 6, height: 4 } }] };
   const result = parseRates(fixture('options-outbound-spec-example.json'), long);
   assert.ok(result.ok);
   assert.deepEqual(result.value.map((q) => [q.service, q.amountCents, q.deliveryDays, q.estimatedDeliveryDate]), [['USPS_GROUND_ADVANTAGE', 917, 2, '2025-01-08']]);

@@ -22,8 +22,8 @@ export function buildRateRequest(r: DomesticRateRequest, returns = r.isReturn ==
     destinationZIPCode: splitZip(r.to.zip).ZIPCode,
     destinationEntryFacilityType: 'NONE',
     packageDescription: {
-      weight: r.parcel.weightLb,
-      ...uspsDimensions(r.parcel),
+      weight: r.parcels[0]!.weightLb,
+      ...uspsDimensions(r.parcels[0]!),
       mailClass: returns ? 'ALL_RETURNS' : 'ALL_OUTBOUND',
       mailingDate: ymd(r.shipDate),
     },
@@ -88,7 +88,7 @@ function quoteFrom(code: string, prices: { retail?: Priced; commercial?: Priced 
   const promised = commitmentOf(chosen.option, r) ?? commitmentOf(commitments.get(code), r);
   // A quote promises a delivery day; an option USPS gives no commitment for cannot be quoted honestly.
   if (!promised) return undefined;
-  const weight = asNumber(at(chosen.firstRate, 'weight')) ?? r.parcel.weightLb;
+  const weight = asNumber(at(chosen.firstRate, 'weight')) ?? r.parcels[0]!.weightLb;
   const dimWeight = asNumber(at(chosen.firstRate, 'dimWeight')) ?? asNumber(at(chosen.firstRate, 'dimensionalWeight')) ?? 0;
   return {
     carrier: 'usps',
@@ -138,7 +138,7 @@ export function parseCommitments(json: unknown): Map<string, unknown> {
 export function parseRates(json: unknown, r: RateRequest, commitments: Map<string, unknown> = new Map()): CarrierResult<Quote[]> {
   if (asArray(at(json, 'pricingOptions')).length === 0) return failure('carrier_error', 'USPS answered the rate search without pricingOptions');
   const wanted = services.map((s) => s.code).filter((c) => !r.services || r.services.includes(c));
-  const category = processingCategory(r.parcel);
+  const category = processingCategory(r.parcels[0]!);
   const found = new Map<string, { retail?: Priced; commercial?: Priced }>();
   for (const { priceType, mailClass, options } of shippingOptions(json)) {
     const code = r.isReturn ? serviceOfReturnClass(mailClass) : mailClass;

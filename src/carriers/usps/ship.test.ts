@@ -12,7 +12,7 @@ const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`./fi
 const purchase: DomesticPurchaseRequest = {
   from: { name: 'Ada Lovelace', company: 'Analytical Co', street1: '415 Mission St', street2: 'Floor 3', city: 'San Francisco', state: 'ca', zip: '94105', phone: '(415) 555-0100' },
   to: { name: 'Grace Brewster Hopper', street1: '3120 M St NW', city: 'Washington', state: 'DC', zip: '20007-3704', email: 'grace@example.com' },
-  parcel: { weightLb: 0.5, dimensionsIn: { length: 6, width: 9, height: 0.25 } },
+  parcels: [{ weightLb: 0.5, dimensionsIn: { length: 6, width: 9, height: 0.25 } }],
   shipDate: new Date('2025-01-06T12:00:00Z'),
   service: 'PRIORITY_MAIL',
   quotedCents: 835,
@@ -54,7 +54,7 @@ test('long names, firms and streets fit the published lengths; a street runs on 
 });
 
 test('a parcel without dimensions goes as the smallest machinable parcel, never 0 x 0 x 0', () => {
-  const body = buildLabelRequest({ ...purchase, parcel: { weightLb: 1 } }) as { packageDescription: Record<string, unknown> };
+  const body = buildLabelRequest({ ...purchase, parcels: [{ weightLb: 1 }] }) as { packageDescription: Record<string, unknown> };
   assert.deepEqual([body.packageDescription.length, body.packageDescription.width, body.packageDescription.height], [6, 3, 0.25]);
   assert.equal(body.packageDescription.processingCategory, 'MACHINABLE');
 });

@@ -22,14 +22,14 @@ export function uspsImageType(r: Pick<PurchaseRequest, 'labelFormat' | 'labelRes
 }
 
 /** The parcel as every label operation describes it, priced as the rate search quoted it (rate.ts). */
-export function parcelOf(r: { parcel: ParcelSpec }) {
+export function parcelOf(r: { parcels: ParcelSpec[] }) {
   return {
     rateIndicator,
     weightUOM: 'lb',
-    weight: r.parcel.weightLb,
+    weight: r.parcels[0]!.weightLb,
     dimensionsUOM: 'in',
-    ...uspsDimensions(r.parcel),
-    processingCategory: processingCategory(r.parcel),
+    ...uspsDimensions(r.parcels[0]!),
+    processingCategory: processingCategory(r.parcels[0]!),
   };
 }
 

@@ -21,6 +21,7 @@ import * as batchLabelChoices from './019_batch_label_choices.ts';
 import * as deliveryOptions from './020_delivery_options.ts';
 import * as insurance from './021_insurance.ts';
 import * as returnCharge from './022_return_charge.ts';
+import * as severalBoxes from './023_several_boxes.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '020_delivery_options': deliveryOptions,
   '021_insurance': insurance,
   '022_return_charge': returnCharge,
+  '023_several_boxes': severalBoxes,
 };

@@ -42,7 +42,7 @@ export async function carrierForShipment(ctx: Deps, row: ShipmentsTable): Promis
 const sample: Omit<RateRequest, 'shipDate'> = {
   from: { name: 'Connection test', street1: '1100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701', country: 'US' },
   to: { name: 'Connection test', street1: '415 Mission St', city: 'San Francisco', state: 'CA', zip: '94105', country: 'US' },
-  parcel: { weightLb: 2, dimensionsIn: { length: 10, width: 8, height: 4 } },
+  parcels: [{ weightLb: 2, dimensionsIn: { length: 10, width: 8, height: 4 } }],
 };
 
 /**

@@ -1,16 +1,18 @@
 import type { CarrierId } from '../../config.ts';
-import type { PurchasedLabel } from '../../carriers/carrier.ts';
+import { boughtBoxes, type PurchasedLabel } from '../../carriers/carrier.ts';
 import type { ShipmentsTable } from '../../db/schema.ts';
 import type { LabelData, LabelFormat } from '../../labels/label-data.ts';
 import type { Context } from '../core/context.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { carrierLabelSize } from '../../carriers/label-options.ts';
-import { labelAskOf, serviceName, type PurchaseRecord } from '../shipments/shipments.ts';
+import { boxFile, labelAskOf, recordBoxes, serviceName, storedBoxes, type PurchaseRecord } from '../shipments/shipments.ts';
+import { mergeBoxLabels } from '../../labels/merge.ts';
 
-/** What the label of this purchase shows. */
-export function labelDataFor(row: ShipmentsTable, trackingNumber: string): LabelData {
+/** What the label of box `box` (0-based; the only one, for one box) of this purchase shows. */
+export function labelDataFor(row: ShipmentsTable, trackingNumber: string, box = 0): LabelData {
   const record: PurchaseRecord = JSON.parse(row.purchase);
   const ask = labelAskOf(record, row.label_format);
+  const parcel = recordBoxes(record)[box]!;
   return {
     carrier: row.carrier as CarrierId,
     serviceCode: row.service,
@@ -18,11 +20,12 @@ export function labelDataFor(row: ShipmentsTable, trackingNumber: string): Label
     trackingNumber,
     from: record.from,
     to: record.to,
-    weightLb: record.parcel.weightLb,
-    ...(record.parcel.dimensionsIn && { dimensionsIn: record.parcel.dimensionsIn }),
+    weightLb: parcel.weightLb,
+    ...(parcel.dimensionsIn && { dimensionsIn: parcel.dimensionsIn }),
     shipDate: record.shipDate.slice(0, 10),
     ...(record.zone !== null && { zone: record.zone }),
-    references: ask.references,
+    // The box's own reference goes with the shipment's, within the three a label prints.
+    references: parcel.reference ? [...ask.references, parcel.reference].slice(-3) : ask.references,
     size: ask.size,
     ...(record.labelResolution && { resolution: record.labelResolution }),
     isReturn: row.is_return === 1,
@@ -39,6 +42,15 @@ export function labelDataFor(row: ShipmentsTable, trackingNumber: string): Label
  */
 export async function fileBoughtLabel(ctx: Pick<Context, 'db' | 'labels' | 'renderer'>, row: ShipmentsTable, label: PurchasedLabel, at: string): Promise<LabelFormat> {
   const asked = row.label_format;
+  const boxes = boughtBoxes(label);
+  if (boxes.length > 1) {
+    // Each box's own label beside the shipment's one merged file, in the same format.
+    const files = await Promise.all(boxes.map(async (box, i) => box.file ?? { format: asked, bytes: await ctx.renderer.render(labelDataFor(row, box.trackingNumber, i), asked) }));
+    const format = files[0]!.format;
+    for (const [i, file] of files.entries()) await ctx.labels.put(ctx.db, boxFileKey(row.id, i), file.format, file.bytes, at);
+    await ctx.labels.put(ctx.db, row.id, format, await mergeBoxLabels(format, files.map((f) => f.bytes)), at);
+    return format;
+  }
   if (!label.file) {
     await ctx.labels.put(ctx.db, row.id, asked, await ctx.renderer.render(labelDataFor(row, label.trackingNumber), asked), at);
     return asked;
@@ -60,14 +72,25 @@ async function onTheSheetAsked(row: ShipmentsTable, file: NonNullable<PurchasedL
  * the carrier's own file, so it is served only as the carrier sold it, or its PNG placed on a PDF page of its size: a
  * label shipd drew for a live tracking number would not be the carrier's.
  */
-export async function labelBytes(ctx: Pick<Context, 'db' | 'labels' | 'clock' | 'renderer'>, row: ShipmentsTable, format: LabelFormat): Promise<Buffer> {
-  const stored = await ctx.labels.get(row.id, format);
+export async function labelBytes(ctx: Pick<Context, 'db' | 'labels' | 'clock' | 'renderer'>, row: ShipmentsTable, format: LabelFormat, box?: number): Promise<Buffer> {
+  const id = box === undefined ? row.id : boxFileKey(row.id, box);
+  const stored = await ctx.labels.get(id, format);
   if (stored) return stored;
   if (row.mode === 'live') return carrierFileAs(ctx, row, format);
-  const bytes = await ctx.renderer.render(labelDataFor(row, row.tracking_number!), format);
-  await ctx.labels.put(ctx.db, row.id, format, bytes, ctx.clock.now().toISOString());
+  const boxes = storedBoxes(row);
+  if (box !== undefined && box >= boxes.length) throw new ApiError('not_found', `Shipment ${row.id} has ${boxes.length} box(es); there is no box ${box + 1}`);
+  const bytes =
+    box !== undefined
+      ? await ctx.renderer.render(labelDataFor(row, boxes[box]!.tracking_number, box), format)
+      : boxes.length === 1
+        ? await ctx.renderer.render(labelDataFor(row, row.tracking_number!), format)
+        : await mergeBoxLabels(format, await Promise.all(boxes.map((_, i) => labelBytes(ctx, row, format, i))));
+  await ctx.labels.put(ctx.db, id, format, bytes, ctx.clock.now().toISOString());
   return bytes;
 }
+
+/** Where box `index`'s own label file is kept: beside the shipment's, as its customs documents are. */
+const boxFileKey = (shipmentId: string, index: number) => `${shipmentId}.${boxFile(index)}`;
 
 async function carrierFileAs(ctx: Pick<Context, 'db' | 'labels' | 'clock'>, row: ShipmentsTable, format: LabelFormat): Promise<Buffer> {
   const png = format === 'pdf' ? await ctx.labels.get(row.id, 'png') : undefined;

@@ -20,17 +20,21 @@ export async function labelFile(
   id: string,
   format: LabelFormat,
   token: string,
-  document?: CustomsDocumentType,
+  /** A customs document, or one box's own label (0-based), instead of the label. */
+  part?: CustomsDocumentType | { box: number },
 ): Promise<{ bytes: Buffer; contentType: string }> {
+  const document = typeof part === 'string' ? part : undefined;
+  const box = typeof part === 'object' ? part.box : undefined;
   const check = idPattern.test(id) ? checkLabelToken(ctx.config.secret, id, token, ctx.clock.now()) : 'invalid';
   if (check !== 'valid') {
     throw new ApiError('invalid_label_token', check === 'expired' ? 'This link has expired; GET the shipment, batch or manifest for a fresh one' : 'This link is not valid');
   }
+  if (box !== undefined && !hasPrefix(id, 'shp')) throw new ApiError('not_found', `No box file for ${id}; boxes are shipments'`);
   if (document && (!hasPrefix(id, 'shp') || format !== 'pdf')) throw new ApiError('not_found', `No ${document} ${format} file for ${id}; customs documents are PDFs of shipments`);
   if (!hasPrefix(id, 'shp')) return { bytes: await storedDocument(ctx, id, format), contentType: labelContentTypes[format] };
   const row = await ctx.db.selectFrom('shipments').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row || row.tracking_number === null) throw new ApiError('not_found', `No label for ${id}`);
   if (row.status !== 'purchased') throw new ApiError('label_voided', `The label of ${id} was voided; printing it would ship an unpaid parcel`);
-  const bytes = document ? await shipmentDocument(ctx, row, document) : await labelBytes(ctx, row, format);
+  const bytes = document ? await shipmentDocument(ctx, row, document) : await labelBytes(ctx, row, format, box);
   return { bytes, contentType: labelContentTypes[format] };
 }

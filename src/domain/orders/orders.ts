@@ -5,7 +5,7 @@ import type { AnyAddress } from '../../schemas/address.ts';
 import type { Customs, CustomsInput } from '../../schemas/customs.ts';
 import type { Context } from '../core/context.ts';
 import { ApiError, type FieldError } from '../../kernel/errors.ts';
-import { checkService, field, packageIdFor, resolvePackage, resolveShipFrom } from '../shipments/shipment-inputs.ts';
+import { checkService, field, packageIdFor, resolveBoxes, resolvePackage, resolveShipFrom } from '../shipments/shipment-inputs.ts';
 import { normalizedAddress } from '../addresses/address-rules.ts';
 import { buildDeclaration } from '../customs/declaration.ts';
 import { declarationErrors } from '../customs/checks.ts';
@@ -13,7 +13,7 @@ import { failIfAnyWithCustoms } from '../customs/crossing.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { hasPrefix, newId } from '../../kernel/ids.ts';
 import { fetchPage, type ListInput, type Page } from '../core/pagination.ts';
-import { parcelErrors } from './parcels.ts';
+import { boxesGiven } from './parcels.ts';
 import { inTransaction } from '../core/transaction.ts';
 
 export function toOrder(row: OrdersTable): Order {
@@ -27,6 +27,7 @@ export function toOrder(row: OrdersTable): Order {
     ship_from_id: row.ship_from_id,
     items: JSON.parse(row.items),
     parcel: row.parcel === null ? null : JSON.parse(row.parcel),
+    parcels: orderParcels(row),
     package_id: row.package_id,
     requested_service: row.requested_service === null ? null : JSON.parse(row.requested_service),
     customs: row.customs === null ? null : JSON.parse(row.customs),
@@ -39,8 +40,20 @@ export function toOrder(row: OrdersTable): Order {
   };
 }
 
-function checkParcel(parcel: Parcel | null | undefined, errors: FieldError[]): void {
-  if (parcel) errors.push(...parcelErrors(parcel, '/parcel'));
+/** Every box of the order, its first (`parcel`) first; none before a box is given. */
+export function orderParcels(row: Pick<OrdersTable, 'parcel' | 'parcels'>): Parcel[] {
+  if (row.parcels !== null) return JSON.parse(row.parcels);
+  return row.parcel === null ? [] : [JSON.parse(row.parcel)];
+}
+
+/**
+ * The columns several boxes are kept in: each box with the package it resolved to (so a later change of the
+ * account's default box never changes what the order ships in), the first also as `parcel`.
+ */
+async function severalBoxes(trx: Kysely<DB>, ctx: Context, boxes: Parcel[], packageId: string | null | undefined, errors: FieldError[]): Promise<Pick<OrdersTable, 'parcel' | 'parcels'>> {
+  const resolved = await resolveBoxes(trx, ctx, boxes, packageId, errors, (i) => `/parcels/${i}`);
+  const kept = resolved.map((b) => ({ ...b.parcel, ...(b.pkg && { package_id: b.pkg.preset.id }) }));
+  return { parcel: JSON.stringify(kept[0]), parcels: JSON.stringify(kept) };
 }
 
 /**
@@ -67,11 +80,13 @@ export async function createOrder(ctx: Context, input: OrderCreate): Promise<Ord
     const errors: FieldError[] = [];
     const shipTo = normalizedAddress(input.ship_to, '/ship_to', errors);
     const shipFrom = await resolveShipFrom(trx, ctx, input, errors);
-    checkParcel(input.parcel, errors);
-    const packageId = await packageIdFor(trx, ctx, input.package_id, input.parcel);
-    if (packageId) await resolvePackage(trx, ctx, packageId, input.parcel, errors);
+    const boxes = boxesGiven(input, errors);
+    const one = boxes?.length === 1 ? boxes[0] : undefined;
+    const packageId = boxes && !one ? input.package_id : await packageIdFor(trx, ctx, input.package_id, one);
+    const kept: Pick<OrdersTable, 'parcel' | 'parcels'> = boxes && !one ? await severalBoxes(trx, ctx, boxes, packageId, errors) : { parcel: one ? JSON.stringify(one) : null, parcels: null };
+    if (one && (packageId || one.package_id)) await resolveBoxes(trx, ctx, [one], packageId, errors, () => (input.parcels ? '/parcels/0' : '/parcel'));
     if (input.requested_service) checkService(input.requested_service, shipTo, '/requested_service', errors);
-    const customs = orderDeclaration(input.customs, null, { items: input.items ?? [], parcel: input.parcel ?? null, shipTo }, errors);
+    const customs = orderDeclaration(input.customs, null, { items: input.items ?? [], parcel: boxes?.[0] ?? null, shipTo }, errors);
     failIfAnyWithCustoms(errors, '/customs');
     const now = ctx.clock.now();
     const at = now.toISOString();
@@ -86,7 +101,7 @@ export async function createOrder(ctx: Context, input: OrderCreate): Promise<Ord
       ship_from: JSON.stringify(shipFrom.address),
       ship_from_id: shipFrom.id,
       items: JSON.stringify(input.items ?? []),
-      parcel: input.parcel ? JSON.stringify(input.parcel) : null,
+      ...kept,
       package_id: packageId ?? null,
       requested_service: input.requested_service ? JSON.stringify(input.requested_service) : null,
       customs: customs ? JSON.stringify(customs) : null,
@@ -146,20 +161,23 @@ export async function updateOrder(ctx: Context, id: string, patch: OrderUpdate):
       next.ship_from_id = shipFrom.id;
     }
     if (patch.items) next.items = JSON.stringify(patch.items);
-    if (patch.parcel !== undefined) {
-      checkParcel(patch.parcel, errors);
-      next.parcel = patch.parcel === null ? null : JSON.stringify(patch.parcel);
-    }
+    const boxesChanged = patch.parcel !== undefined || patch.parcels !== undefined;
+    const boxes = boxesChanged ? (boxesGiven(patch, errors) ?? null) : undefined;
+    const one = boxes?.length === 1 ? boxes[0] : undefined;
     if (patch.package_id !== undefined) next.package_id = patch.package_id;
-    else if (patch.parcel && row.package_id === null) {
+    else if (one && row.package_id === null) {
       // Only a patch that sets the parcel picks up the default box: an order's box never changes behind its back.
-      const fallback = await packageIdFor(trx, ctx, undefined, patch.parcel);
+      const fallback = await packageIdFor(trx, ctx, undefined, one);
       if (fallback) next.package_id = fallback;
     }
     const packageId = next.package_id !== undefined ? next.package_id : row.package_id;
-    if (packageId && (patch.package_id || patch.parcel)) {
+    if (boxes && !one) Object.assign(next, await severalBoxes(trx, ctx, boxes, packageId, errors));
+    else if (boxesChanged) Object.assign(next, { parcel: one ? JSON.stringify(one) : null, parcels: null });
+    const oneAfter = next.parcels !== undefined ? next.parcels === null : row.parcels === null;
+    if (oneAfter && (patch.package_id || one)) {
       const parcel = next.parcel !== undefined ? (next.parcel === null ? null : JSON.parse(next.parcel)) : row.parcel === null ? null : JSON.parse(row.parcel);
-      await resolvePackage(trx, ctx, packageId, parcel, errors);
+      if (parcel) await resolveBoxes(trx, ctx, [parcel], packageId, errors, () => (patch.parcels ? '/parcels/0' : '/parcel'));
+      else if (packageId) await resolvePackage(trx, ctx, packageId, null, errors);
     }
     if (patch.requested_service !== undefined) {
       if (patch.requested_service) checkService(patch.requested_service, JSON.parse(next.ship_to ?? row.ship_to), '/requested_service', errors);

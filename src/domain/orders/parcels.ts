@@ -1,5 +1,5 @@
 import { lengthAndGirthIn } from '../../carriers/carrier.ts';
-import type { Dimensions, Weight } from '../../schemas/order.ts';
+import type { Dimensions, Parcel, Weight } from '../../schemas/order.ts';
 import type { FieldError } from '../../kernel/errors.ts';
 
 /** The most any of UPS, USPS and FedEx takes as one parcel (carriers.md 5.4). */
@@ -38,3 +38,26 @@ export function parcelErrors(parcel: { weight: Weight; dimensions?: Dimensions }
   }
   return errors;
 }
+
+/**
+ * The boxes a request gives: `parcels`, or the one `parcel`; undefined where it gives neither. Both is a fault
+ * pointing at `parcels`, and so is a box the carriers would refuse, at its own pointer.
+ */
+export function boxesGiven(input: { parcel?: Parcel | null; parcels?: Parcel[] | null }, errors: FieldError[]): Parcel[] | undefined {
+  if (input.parcel && input.parcels) {
+    errors.push({ in: 'body', pointer: '/parcels', detail: 'give parcel (one box) or parcels (several), not both' });
+    return undefined;
+  }
+  if (input.parcels) {
+    input.parcels.forEach((p, i) => errors.push(...parcelErrors(p, `/parcels/${i}`)));
+    return input.parcels;
+  }
+  if (input.parcel) {
+    errors.push(...parcelErrors(input.parcel, '/parcel'));
+    return [input.parcel];
+  }
+  return undefined;
+}
+
+/** Where a fault of box `index` points: the one-box `parcel`, or its entry in `parcels`. */
+export const boxPointer = (count: number, index: number): string => (count === 1 ? '/parcel' : `/parcels/${index}`);

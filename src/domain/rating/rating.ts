@@ -13,14 +13,15 @@ import { rateErrorCodes, type Rate, type RateError, type RateShop, type RateShop
 import type { Surcharge } from '../../schemas/surcharge.ts';
 import type { Context } from '../core/context.ts';
 import type { FieldError } from '../../kernel/errors.ts';
-import { ownOrderRow } from '../orders/orders.ts';
+import { orderParcels, ownOrderRow } from '../orders/orders.ts';
+import { crossesCustomsBorder } from '../../carriers/customs-border.ts';
 import type { Kysely } from 'kysely';
 import type { DB, OrdersTable } from '../../db/schema.ts';
 import { maxRatesPerShop, newRateShopIds } from './rate-ids.ts';
 import { encodeRates } from './rate-store.ts';
 import { amountIn, money } from '../core/money.ts';
-import { dimensionsInInches, parcelErrors, weightInLb } from '../orders/parcels.ts';
-import { failIfAny, field, packageIdFor, resolvePackage, resolveShipFrom } from '../shipments/shipment-inputs.ts';
+import { boxesGiven, dimensionsInInches, weightInLb } from '../orders/parcels.ts';
+import { failIfAny, field, packageIdFor, resolveBoxes, resolveShipFrom, type Box } from '../shipments/shipment-inputs.ts';
 import { countryOf, normalizedAddress } from '../addresses/address-rules.ts';
 import { buildDeclaration } from '../customs/declaration.ts';
 import { declarationErrors } from '../customs/checks.ts';
@@ -35,7 +36,7 @@ export const rateLifetimeMs = 24 * 3_600_000;
 
 export function parcelSpec(parcel: Parcel, pkg?: ResolvedPackage): ParcelSpec {
   const d = pkg ? pkg.preset.dimensions : parcel.dimensions;
-  return { weightLb: weightInLb(parcel.weight), ...(d && { dimensionsIn: dimensionsInInches(d) }) };
+  return { weightLb: weightInLb(parcel.weight), ...(d && { dimensionsIn: dimensionsInInches(d) }), ...(parcel.reference && { reference: parcel.reference }) };
 }
 
 const addressParts = (a: AnyAddress) => [a.name, a.company, a.street1, a.street2, a.city, a.state, a.zip, a.residential];
@@ -46,11 +47,18 @@ const addressParts = (a: AnyAddress) => [a.name, a.company, a.street1, a.street2
  * declaration adds both countries and the declaration (its checked form, in its fixed field order), as the price
  * and the documents depend on them; a domestic one without a declaration prints as it always did.
  */
-export function quoteFingerprint(from: AnyAddress, to: AnyAddress, parcel: Parcel, packageId: string | null, customs: Customs | null = null): string {
-  const d = parcel.dimensions;
-  const parts: unknown[] = [...addressParts(from), ...addressParts(to), parcel.weight.value, parcel.weight.unit, d?.length, d?.width, d?.height, d?.unit, packageId];
+export function quoteFingerprint(from: AnyAddress, to: AnyAddress, parcel: Parcel, packageId: string | null, customs: Customs | null = null, moreBoxes: Box[] = []): string {
+  const parts: unknown[] = [...addressParts(from), ...addressParts(to), ...boxParts(parcel, packageId)];
+  // Each further box of a shipment of several, in its order; a one-box shipment prints as it always did.
+  for (const box of moreBoxes) parts.push(boxParts(box.parcel, box.pkg?.preset.id ?? null));
   if (customs !== null || countryOf(from) !== 'US' || countryOf(to) !== 'US') parts.push(countryOf(from), countryOf(to), customs && customsParts(customs));
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+/** What a box is priced by: its weight, its size and its package. */
+function boxParts(parcel: Parcel, packageId: string | null): unknown[] {
+  const d = parcel.dimensions;
+  return [parcel.weight.value, parcel.weight.unit, d?.length, d?.width, d?.height, d?.unit, packageId];
 }
 
 /** A declaration's fields in a fixed order, whatever order its JSON came in. */
@@ -64,8 +72,8 @@ export interface ShipmentInputs {
   from: Address;
   /** Any country, from the US (servedEnds). */
   to: AnyAddress;
-  parcel: Parcel;
-  pkg?: ResolvedPackage;
+  /** Every box, 1 to 20, each in its package if it has one. */
+  boxes: Box[];
   /** The customs declaration, checked; null when the parcel crosses no customs border and none was given. */
   customs: Customs | null;
   /** What the order's line items are worth, when they state one currency; an order only. */
@@ -82,28 +90,52 @@ export interface ShipmentInputs {
 export async function orderInputs(db: Kysely<DB>, ctx: Context, row: OrdersTable): Promise<ShipmentInputs> {
   const errors: FieldError[] = [];
   if (row.parcel === null) failIfAny([field('/order_id', 'the order has no parcel; add one with PATCH /orders/{id}')]);
-  const parcel: Parcel = JSON.parse(row.parcel!);
-  const pkg = row.package_id ? await resolvePackage(db, ctx, row.package_id, parcel, errors) : undefined;
+  const boxes = await resolveBoxes(db, ctx, orderParcels(row), row.package_id, errors, () => '/order_id');
   failIfAny(errors.map((e) => ({ ...e, pointer: '/order_id' })));
   const from: AnyAddress = JSON.parse(row.ship_from);
   const to: AnyAddress = JSON.parse(row.ship_to);
   const customs: Customs | null = row.customs === null ? null : JSON.parse(row.customs);
   const goodsValue = itemsValue(JSON.parse(row.items));
   checkOrderCrossing(row.id, from, to, customs, goodsValue);
-  return { orderId: row.id, ...servedEnds(from, to, row.id), parcel, pkg, customs, ...(goodsValue && { goodsValue }) };
+  failIfAny(severalBoxesAbroad(from, to, boxes, '/order_id'));
+  return { orderId: row.id, ...servedEnds(from, to, row.id), boxes, customs, ...(goodsValue && { goodsValue }) };
+}
+
+/**
+ * Several boxes cross no customs border yet: a declaration and its documents are drawn for one parcel. Refused
+ * before any carrier is asked, pointing at `pointer`.
+ */
+function severalBoxesAbroad(from: AnyAddress, to: AnyAddress, boxes: Box[], pointer: string): FieldError[] {
+  if (boxes.length === 1 || !crossesCustomsBorder(from, to)) return [];
+  return [field(pointer, `ships ${boxes.length} boxes across a customs border; shipd sends several boxes in one shipment within the US customs area only, so ship each box as its own order`)];
 }
 
 export function inputsFingerprint(inputs: ShipmentInputs): string {
-  return quoteFingerprint(inputs.from, inputs.to, inputs.parcel, inputs.pkg?.preset.id ?? null, inputs.customs);
+  const [first, ...more] = inputs.boxes;
+  return quoteFingerprint(inputs.from, inputs.to, first!.parcel, first!.pkg?.preset.id ?? null, inputs.customs, more);
+}
+
+/** The carrier's own box the shipment is in, when its boxes are (resolveBoxes keeps them all in one or none). */
+export const carrierBoxOf = (inputs: Pick<ShipmentInputs, 'boxes'>) => inputs.boxes[0]!.pkg?.box;
+
+/**
+ * Each box's share of the value insured, in cents: the whole for one box; split evenly among several, the first
+ * taking the odd cents, as carriers insure each package for its own declared value.
+ */
+export function insuredShares(cents: number | undefined, boxes: number): (number | undefined)[] {
+  if (cents === undefined) return Array.from({ length: boxes }, () => undefined);
+  const each = Math.floor(cents / boxes);
+  return Array.from({ length: boxes }, (_, i) => (i === 0 ? cents - each * (boxes - 1) : each));
 }
 
 /** The carrier-neutral request for these inputs, shipping at `shipDate` (ShipDay.at), with these delivery options. */
 export function rateRequest(inputs: ShipmentInputs, shipDate: Date, services?: string[], options?: ShipmentOptions): RateRequest {
-  const box = inputs.pkg?.box;
+  const box = carrierBoxOf(inputs);
+  const insured = insuredShares(inputs.insuredCents, inputs.boxes.length);
   return {
     from: inputs.from,
     to: inputs.to,
-    parcel: { ...parcelSpec(inputs.parcel, inputs.pkg), ...(inputs.insuredCents !== undefined && { insuredCents: inputs.insuredCents }) },
+    parcels: inputs.boxes.map((b, i) => ({ ...parcelSpec(b.parcel, b.pkg), ...(insured[i] !== undefined && { insuredCents: insured[i] }) })),
     shipDate,
     services,
     ...(options && optionAsks(options).length > 0 && { options }),
@@ -179,24 +211,25 @@ export async function quoteAll(ctx: Context, chosen: Carrier[], request: RateReq
 async function resolveInputs(ctx: Context, input: RateShopRequest): Promise<ShipmentInputs> {
   const errors: FieldError[] = [];
   if (input.order_id) {
-    for (const name of ['ship_from', 'ship_from_id', 'ship_to', 'parcel', 'package_id', 'customs'] as const) {
+    for (const name of ['ship_from', 'ship_from_id', 'ship_to', 'parcel', 'parcels', 'package_id', 'customs'] as const) {
       if (input[name] !== undefined) errors.push(field(`/${name}`, 'give order_id or the shipment itself, not both'));
     }
     failIfAny(errors);
     return orderInputs(ctx.db, ctx, await ownOrderRow(ctx.db, ctx, input.order_id, false));
   }
   if (!input.ship_to) errors.push(field('/ship_to', 'is required without order_id'));
-  if (!input.parcel) errors.push(field('/parcel', "is required without order_id: at least its weight, as package_id or the account's default package gives only the size"));
+  if (!input.parcel && !input.parcels) errors.push(field('/parcel', "is required without order_id (or parcels): at least its weight, as package_id or the account's default package gives only the size"));
   const to = input.ship_to ? normalizedAddress(input.ship_to, '/ship_to', errors) : undefined;
-  if (input.parcel) errors.push(...parcelErrors(input.parcel, '/parcel'));
-  const packageId = await packageIdFor(ctx.db, ctx, input.package_id, input.parcel);
-  const pkg = packageId ? await resolvePackage(ctx.db, ctx, packageId, input.parcel, errors) : undefined;
+  const given = boxesGiven(input, errors) ?? [];
+  const packageId = given.length === 1 ? await packageIdFor(ctx.db, ctx, input.package_id, given[0]) : input.package_id;
+  const boxes = await resolveBoxes(ctx.db, ctx, given, packageId, errors, (i) => (input.parcels ? `/parcels/${i}` : '/parcel'));
   const from = await resolveShipFrom(ctx.db, ctx, input, errors);
   const customs = input.customs ? (buildDeclaration(input.customs, undefined, '/customs', errors) ?? null) : null;
-  if (customs && to) errors.push(...declarationErrors(customs, { to, parcel: input.parcel }, '/customs'));
+  if (customs && to) errors.push(...declarationErrors(customs, { to, parcel: given[0] }, '/customs'));
   if (from.address && to) errors.push(...crossingErrors(from.address, to, input.customs !== undefined, { customs: '/customs', to: '/ship_to' }));
+  if (from.address && to) errors.push(...severalBoxesAbroad(from.address, to, boxes, '/parcels'));
   failIfAnyWithCustoms(errors, '/customs');
-  return { orderId: null, ...servedEnds(from.address!, to!, null), parcel: input.parcel!, pkg, customs };
+  return { orderId: null, ...servedEnds(from.address!, to!, null), boxes, customs };
 }
 
 /**
@@ -206,10 +239,10 @@ async function resolveInputs(ctx: Context, input: RateShopRequest): Promise<Ship
 export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrier>, input: RateShopRequest): Promise<RateShop> {
   const insured = insuredCents(input.insurance);
   const inputs: ShipmentInputs = { ...(await resolveInputs(ctx, input)), ...(insured !== undefined && { insuredCents: insured }) };
-  checkOptions(input.options, inputs.parcel);
-  const box = inputs.pkg?.box;
+  checkOptions(input.options, inputs.boxes.map((b) => b.parcel));
+  const box = carrierBoxOf(inputs);
   if (box && input.carriers && !input.carriers.includes(box.carrier)) {
-    failIfAny([field('/carriers', `${inputs.pkg!.preset.name} ships only with ${box.carrier}`)]);
+    failIfAny([field('/carriers', `${inputs.boxes[0]!.pkg!.preset.name} ships only with ${box.carrier}`)]);
   }
   // A carrier's own box ships only with that carrier.
   let chosen = (box ? [box.carrier] : (input.carriers ?? (Object.keys(carriers) as CarrierId[]))).map((id) => carriers[id]);

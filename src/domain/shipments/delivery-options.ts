@@ -10,15 +10,15 @@ import { weightInLb } from '../orders/parcels.ts';
  * - `delivery_confirmation` with `signature`: a signature service confirms delivery already (USPS's Signature
  *   Confirmation and Adult Signature include the electronic delivery record that USPS Tracking gives);
  * - `saturday_delivery` with `hold_for_pickup`: a held parcel is not delivered on any day;
- * - `dry_ice` heavier than the parcel: UPS's DryIceWeight "Cannot be more than package weight", and it is part of it
- *   at every carrier;
+ * - `dry_ice` heavier than a box: UPS's DryIceWeight "Cannot be more than package weight", and it is part of it
+ *   at every carrier (each box of several carries the dry ice asked);
  * - alcohol to a consumer without an adult's signature: FedEx takes wine to consumers only from licensees with Adult
  *   Signature Required, and UPS likewise (its alcohol agreement); sent without `signature`, it is asked for rather
  *   than added behind the client's back;
  * - `hazmat` with an indirect signature: "Packages containing hazardous materials are not eligible for signature
  *   release, driver release, or indirect delivery" (FedEx Service Guide), and indirect signatures are FedEx's alone.
  */
-export function optionErrors(options: ShipmentOptions | undefined, parcel: Parcel | undefined, base = '/options'): FieldError[] {
+export function optionErrors(options: ShipmentOptions | undefined, parcels: readonly Parcel[], base = '/options'): FieldError[] {
   if (!options) return [];
   const errors: FieldError[] = [];
   const at = (path: string, detail: string) => errors.push({ in: 'body', pointer: `${base}${path}`, detail });
@@ -26,8 +26,10 @@ export function optionErrors(options: ShipmentOptions | undefined, parcel: Parce
     at('/delivery_confirmation', 'a signature on delivery confirms the delivery already; send signature or delivery_confirmation, not both');
   }
   if (options.saturday_delivery && options.hold_for_pickup) at('/saturday_delivery', 'a parcel held for pickup is not delivered; send saturday_delivery or hold_for_pickup, not both');
-  if (options.dry_ice && parcel && weightInLb(options.dry_ice.weight) > weightInLb(parcel.weight)) {
-    at('/dry_ice/weight', `is more than the parcel weighs (${parcel.weight.value} ${parcel.weight.unit}); the dry ice is part of the parcel's weight`);
+  const lightest = parcels.reduce<Parcel | undefined>((min, p) => (min && weightInLb(min.weight) <= weightInLb(p.weight) ? min : p), undefined);
+  if (options.dry_ice && lightest && weightInLb(options.dry_ice.weight) > weightInLb(lightest.weight)) {
+    const which = parcels.length > 1 ? 'its lightest box' : 'the parcel';
+    at('/dry_ice/weight', `is more than ${which} weighs (${lightest.weight.value} ${lightest.weight.unit}); the dry ice is part of each box's weight`);
   }
   if (options.alcohol?.recipient === 'consumer' && options.signature !== 'adult') {
     at('/signature', 'alcohol to a consumer is delivered only against the signature of an adult: send signature "adult"');
@@ -37,8 +39,8 @@ export function optionErrors(options: ShipmentOptions | undefined, parcel: Parce
 }
 
 /** The 400 for optionErrors, if any. */
-export function checkOptions(options: ShipmentOptions | undefined, parcel: Parcel | undefined, base = '/options'): void {
-  const errors = optionErrors(options, parcel, base);
+export function checkOptions(options: ShipmentOptions | undefined, parcels: readonly Parcel[], base = '/options'): void {
+  const errors = optionErrors(options, parcels, base);
   if (errors.length > 0) throw new ApiError('validation_failed', errors.map((e) => `${e.pointer} ${e.detail}`).join('; '), errors);
 }
 

@@ -5,7 +5,7 @@ import type { OrdersTable, ReturnCharge, ShipmentsTable } from '../../db/schema.
 import type { Carrier, PurchasedLabel, PurchaseRequest, Quote } from '../../carriers/carrier.ts';
 import type { LabelFormat, LabelResolution, LabelSize } from '../../labels/label-data.ts';
 import { carrierLabelSize, labelAskErrors, labelRefusal } from '../../carriers/label-options.ts';
-import { isDomestic } from '../../carriers/carrier.ts';
+import { boughtBoxes, isDomestic } from '../../carriers/carrier.ts';
 import type { Shipment, ShipmentCreate } from '../../schemas/shipment.ts';
 import { requirePaymentMethod } from '../billing/payment-methods.ts';
 import { holdBudgetMs } from '../../payments/stripe.ts';
@@ -18,14 +18,14 @@ import { ApiError } from '../../kernel/errors.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { newId } from '../../kernel/ids.ts';
 import { ownOrderRow, toOrder } from '../orders/orders.ts';
-import { inputsFingerprint, orderInputs, quoteAll, rateRequest, rateSurcharges, usdCents, type ShipmentInputs } from '../rating/rating.ts';
+import { carrierBoxOf, inputsFingerprint, orderInputs, quoteAll, rateRequest, rateSurcharges, usdCents, type ShipmentInputs } from '../rating/rating.ts';
 import type { Surcharge } from '../../schemas/surcharge.ts';
 import { fileBoughtLabel } from '../label-files/label-bytes.ts';
 import { fileCustomsDocuments } from '../label-files/document-files.ts';
 import { customsFormsFor } from '../../carriers/customs-forms.ts';
 import { crossesCustomsBorder } from '../../carriers/customs-border.ts';
 import { returnEnds } from '../rating/service-area.ts';
-import { labelAskOf, ownerOf, serviceName, toShipment, type PurchaseRecord } from './shipments.ts';
+import { labelAskOf, ownerOf, recordBoxes, serviceName, toShipment, type PurchaseRecord, type StoredBox } from './shipments.ts';
 import { fingerprint, idempotencyTtlMs } from '../core/idempotency.ts';
 import { inTransaction } from '../core/transaction.ts';
 import { shipDay, type ShipDay } from './ship-date.ts';
@@ -158,7 +158,7 @@ const requestedService = (order: OrdersTable, selection: Selection): { carrier: 
 
 /** The one carrier the order can go with, when its requested service or its carrier's box decides it. */
 const onlyCarrier = (order: OrdersTable, inputs: ShipmentInputs, selection: Selection): CarrierId | undefined =>
-  requestedService(order, selection)?.carrier ?? inputs.pkg?.box?.carrier;
+  requestedService(order, selection)?.carrier ?? carrierBoxOf(inputs)?.carrier;
 
 /** `only`: the order's one carrier (onlyCarrier), if it has one. */
 async function planFromQuotes(
@@ -205,7 +205,7 @@ export async function buyLabel(ctx: Context, input: ShipmentCreate, selection: S
   const order = await ownOrderRow(ctx.db, ctx, input.order_id, false);
   checkPurchasable(order);
   const inputs = await orderInputs(ctx.db, ctx, order);
-  checkOptions(input.options, inputs.parcel);
+  checkOptions(input.options, inputs.boxes.map((b) => b.parcel));
   const access = await carrierAccess(ctx, ctx.principal.accountId, ctx.principal.mode);
   const rest = { order, inputs, isReturn: false, format: input.label_format, label, metadata: input.metadata };
   if (input.rate_id) {
@@ -350,11 +350,13 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
   const carrier = carriers[p.plan.carrier];
   const refused = labelRefusalFor(carrier, p.label, isDomestic(ends));
   if (refused) throw new ApiError('not_supported_by_carrier', refused.detail, [{ in: 'body', ...refused }]);
-  const parcel = { ...rateRequest(p.inputs, now).parcel, ...(p.plan.insuredCents !== null && { insuredCents: p.plan.insuredCents }) };
+  const parcels = rateRequest({ ...p.inputs, ...(p.plan.insuredCents !== null && { insuredCents: p.plan.insuredCents }) }, now).parcels;
+  const parcel = parcels[0]!;
   const record: PurchaseRecord = {
     from: ends.from,
     to: ends.to,
     parcel,
+    ...(parcels.length > 1 && { parcels }),
     shipDate: p.plan.ship.at.toISOString(),
     zone: p.plan.zone,
     estimatedDeliveryDate: p.plan.estimatedDeliveryDate,
@@ -402,6 +404,8 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
     ship_date: p.plan.ship.day,
     insured_cents: p.plan.insuredCents,
     return_charge: p.isReturn ? (p.returnCharge ?? 'on_create') : null,
+    packages: null,
+    master_tracking_number: null,
   };
   // A return paid on use needs the card on file too, though it is charged only once scanned.
   const card = isCardBilled(row) ? await cardFor(ctx.db, row.account_id, p.paymentMethod!) : null;
@@ -452,7 +456,7 @@ function purchaseRequest(row: ShipmentsTable): PurchaseRequest {
   return {
     from: record.from,
     to: record.to,
-    parcel: record.parcel,
+    parcels: recordBoxes(record),
     shipDate: new Date(record.shipDate),
     service: row.service,
     quotedCents: row.quoted_cents,
@@ -500,10 +504,13 @@ async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel
     // and the carrier's own figure is kept beside it rather than relabelled as dollars.
     const foreign = label.currency !== 'USD';
     const postageCents = foreign ? row.quoted_cents : label.postageCents;
+    const boxes = boughtBoxes(label);
     const bought = {
       status: 'purchased',
       tracking_number: label.trackingNumber,
       carrier_shipment_id: label.carrierShipmentId,
+      packages: boxes.length > 1 ? JSON.stringify(boxes.map((b): StoredBox => ({ tracking_number: b.trackingNumber, ...(b.carrierShipmentId && { carrier_shipment_id: b.carrierShipmentId }) }))) : null,
+      master_tracking_number: label.masterTrackingNumber ?? null,
       postage_cents: postageCents,
       label_format: labelFormat,
       ...(withDocuments !== undefined && { purchase: withDocuments }),

@@ -100,16 +100,50 @@ export async function resolvePackage(
   packageId: string,
   parcel: Parcel | null | undefined,
   errors: FieldError[],
+  pointers: { package: string; parcel: string } = { package: '/package_id', parcel: '/parcel' },
 ): Promise<ResolvedPackage | undefined> {
   const found = await findPackage(db, ctx.principal.accountId, packageId);
   if (!found) {
-    errors.push(field('/package_id', 'is not a carrier box or one of the account\'s packages (GET /packages)'));
+    errors.push(field(pointers.package, 'is not a carrier box or one of the account\'s packages (GET /packages)'));
     return undefined;
   }
-  if (parcel?.dimensions) errors.push(field('/parcel/dimensions', 'comes from the package; send only the weight'));
+  if (parcel?.dimensions) errors.push(field(`${pointers.parcel}/dimensions`, 'comes from the package; send only the weight'));
   const max = found.preset.max_weight;
   if (parcel && weightInLb(parcel.weight) > weightInLb(max)) {
-    errors.push(field('/parcel/weight/value', `is over the ${max.value} ${max.unit} that ${found.preset.name} holds`));
+    errors.push(field(`${pointers.parcel}/weight/value`, `is over the ${max.value} ${max.unit} that ${found.preset.name} holds`));
   }
   return found;
+}
+
+/** One box of a shipment: the parcel as given, in its package if it has one. */
+export interface Box {
+  parcel: Parcel;
+  pkg?: ResolvedPackage;
+}
+
+/**
+ * Each box in its package: its own package_id, else the shipment's (`packageId`, the order's stored one or the
+ * request's), else the account's default box when it gives no size. A box's faults point at `pointer(i)`. The boxes
+ * of one shipment are all in one carrier's box or none is: a carrier's box ships only with that carrier, at its price.
+ */
+export async function resolveBoxes(
+  db: Kysely<DB>,
+  ctx: Context,
+  parcels: Parcel[],
+  packageId: string | null | undefined,
+  errors: FieldError[],
+  pointer: (index: number) => string,
+): Promise<Box[]> {
+  const boxes: Box[] = [];
+  for (const [i, parcel] of parcels.entries()) {
+    const own = parcel.package_id;
+    const id = own ?? (parcels.length === 1 ? packageId : await packageIdFor(db, ctx, packageId ?? undefined, parcel));
+    const pkg = id ? await resolvePackage(db, ctx, id, parcel, errors, { package: own ? `${pointer(i)}/package_id` : '/package_id', parcel: pointer(i) }) : undefined;
+    boxes.push({ parcel, ...(pkg && { pkg }) });
+  }
+  const carrierBoxes = new Set(boxes.map((b) => b.pkg?.box?.id ?? null));
+  if (boxes.length > 1 && carrierBoxes.size > 1 && [...carrierBoxes].some((id) => id !== null)) {
+    errors.push(field('/parcels', "the boxes of one shipment are all in the same carrier's box (GET /packages) or none is"));
+  }
+  return boxes;
 }

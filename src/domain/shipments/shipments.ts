@@ -24,7 +24,10 @@ export interface PurchaseRecord {
   from: Address;
   /** Any country in test mode. */
   to: AnyAddress;
+  /** The first (or only) box. */
   parcel: ParcelSpec;
+  /** Every box, the first included, where there are several; absent for one box. */
+  parcels?: ParcelSpec[];
   /**
    * RFC 3339: the instant the carrier is given for the ship date (ShipDay.at): when the purchase started, for a label
    * shipping that day; its UTC date is the label's ship date.
@@ -51,6 +54,27 @@ export interface PurchaseRecord {
   /** The label's customs documents, each kept beside it: drawn by shipd (customsFormsFor) or printed by the live carrier. */
   documents?: CustomsDocumentType[];
 }
+
+/** Every box of a purchase, the first first. */
+export const recordBoxes = (record: Pick<PurchaseRecord, 'parcel' | 'parcels'>): ParcelSpec[] => record.parcels ?? [record.parcel];
+
+/** A bought box as a shipment row keeps it (ShipmentsTable.packages). */
+export interface StoredBox {
+  tracking_number: string;
+  /** Where each box is voided on its own (USPS), its id at the carrier. */
+  carrier_shipment_id?: string;
+  /** The box's tracking status last reported. */
+  tracking_status?: string;
+}
+
+/** Every box of a bought label: the stored ones, or the label itself for one box. */
+export function storedBoxes(row: Pick<ShipmentsTable, 'packages' | 'tracking_number' | 'carrier_shipment_id' | 'tracking_status'>): StoredBox[] {
+  if (row.packages !== null) return JSON.parse(row.packages);
+  return [{ tracking_number: row.tracking_number!, ...(row.carrier_shipment_id && { carrier_shipment_id: row.carrier_shipment_id }), ...(row.tracking_status && { tracking_status: row.tracking_status }) }];
+}
+
+/** The file name a box's own label is served under, beside the shipment's (1-based). */
+export const boxFile = (index: number) => `box${index + 1}`;
 
 /** The label's size, resolution and references as bought, with the defaults of purchases recorded before them. */
 export function labelAskOf(record: PurchaseRecord, format: string): { size: LabelSize; resolution: LabelResolution | null; references: string[] } {
@@ -108,6 +132,8 @@ export function toShipment(ctx: Pick<Context, 'config' | 'clock'>, row: Shipment
     label_resolution: ask.resolution,
     references: ask.references,
     documents: (record.documents ?? []).map((type) => ({ type, format: 'pdf', url: labelUrl(ctx, row.id, `${type}.pdf`) })),
+    packages: packagesOf(ctx, row, record),
+    master_tracking_number: row.master_tracking_number,
     postage: money(row.postage_cents ?? row.quoted_cents),
     surcharges: record.surcharges ?? [],
     payment: row.payment,
@@ -123,6 +149,25 @@ export function toShipment(ctx: Pick<Context, 'config' | 'clock'>, row: Shipment
     created_at: row.created_at,
     voided_at: row.voided_at,
   };
+}
+
+const pounds = (n: number) => Math.round(n * 1000) / 1000;
+
+function packagesOf(ctx: Pick<Context, 'config' | 'clock'>, row: ShipmentsTable, record: PurchaseRecord): Shipment['packages'] {
+  const specs = recordBoxes(record);
+  // A pending purchase has no tracking numbers yet; its boxes are listed once bought.
+  if (row.tracking_number === null) return [];
+  return storedBoxes(row).map((box, i) => {
+    const spec = specs[i]!;
+    const d = spec.dimensionsIn;
+    return {
+      tracking_number: box.tracking_number,
+      label_url: labelUrl(ctx, row.id, `${boxFile(i)}.${row.label_format}`),
+      weight: { value: pounds(spec.weightLb), unit: 'lb' },
+      ...(d && { dimensions: { length: pounds(d.length), width: pounds(d.width), height: pounds(d.height), unit: 'in' } }),
+      ...(spec.reference && { reference: spec.reference }),
+    };
+  });
 }
 
 /** The order's current label, outbound or return: the newest one a client can see. */

@@ -10,7 +10,7 @@ import { ApiError } from '../../kernel/errors.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { hasPrefix } from '../../kernel/ids.ts';
 import { ownOrderRow, toOrder } from '../orders/orders.ts';
-import { currentShipmentRow, toShipment, visibleShipmentRow, type PurchaseRecord } from './shipments.ts';
+import { currentShipmentRow, storedBoxes, toShipment, visibleShipmentRow, type PurchaseRecord } from './shipments.ts';
 import { inTransaction } from '../core/transaction.ts';
 
 /** What the carrier needs to know of a bought label to void or track it. */
@@ -19,6 +19,9 @@ export function labelRef(row: ShipmentsTable): LabelRef {
   return {
     trackingNumber: row.tracking_number!,
     carrierShipmentId: row.carrier_shipment_id!,
+    ...(row.packages !== null && {
+      boxes: storedBoxes(row).map((b) => ({ trackingNumber: b.tracking_number, carrierShipmentId: b.carrier_shipment_id ?? row.carrier_shipment_id! })),
+    }),
     service: row.service,
     purchasedAt: new Date(row.created_at),
     ...(record.estimatedDeliveryDate !== null && { estimatedDeliveryDate: record.estimatedDeliveryDate }),
