@@ -1,4 +1,4 @@
-import { optionsNotSentLive } from '../options.ts';
+import { liveOptionsRefusal } from '../options.ts';
 import type { Address, AnyAddress } from '../../schemas/address.ts';
 import {
   failure,
@@ -28,6 +28,7 @@ import { fedexFailure, isFedexError } from './errors.ts';
 import { buildRateRequest, parseRateResponse, ratePath } from './rate.ts';
 import { buildShipRequest, parseShipResponse, shipPath } from './ship.ts';
 import { buildTokenRequest, parseToken, tokenPath } from './token.ts';
+import { isResidential } from './party.ts';
 import { buildTrackRequest, parseTrackResponse, trackPath } from './track.ts';
 
 const info = carrierCatalog.find((c) => c.id === 'fedex')!;
@@ -57,8 +58,8 @@ export class FedexCarrier implements Carrier {
   }
 
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
-    const unsent = optionsNotSentLive('FedEx', request.options);
-    if (unsent) return Promise.resolve(unsent);
+    const refused = liveOptionsRefusal(this, request, isDomestic(request), isResidential(request.to));
+    if (refused) return Promise.resolve(refused);
     return guard(words, async () => {
       const body = isDomestic(request) ? ok(buildRateRequest(request, this.account())) : this.rateAbroad(request);
       if (!body.ok) return body;
@@ -83,8 +84,8 @@ export class FedexCarrier implements Carrier {
   }
 
   purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
-    const unsent = optionsNotSentLive('FedEx', request.options);
-    if (unsent) return Promise.resolve(unsent);
+    const refused = liveOptionsRefusal(this, request, isDomestic(request), isResidential(request.to));
+    if (refused) return Promise.resolve(refused);
     return guard(words, async () => {
       if (!this.services.some((s) => s.code === request.service)) return failure('service_unavailable', `FedEx has no service ${request.service} in shipd`);
       const body = isDomestic(request) ? buildShipRequest(request, this.account()) : this.shipAbroad(request);
