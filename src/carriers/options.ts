@@ -206,8 +206,29 @@ export const askName = (ask: OptionAsk): string => askNames[ask].name;
 export const askPointer = (ask: OptionAsk): string => askNames[ask].pointer;
 
 /**
- * The live adapters do not send delivery options to the carriers yet: a request with any is refused, so that no label
- * is bought without the signature or the dry-ice declaration it was asked with.
+ * What a live adapter refuses before asking the carrier. Options abroad: the table above covers domestic services
+ * only. A label on a service that does not do an option asked: the rate shop leaves such services out, and a label
+ * bought without the option asked is worse than none. `service` is absent for a rate shop, which rating.ts filters
+ * service by service.
+ */
+export function liveOptionsRefusal(
+  carrier: { id: CarrierId; name: string },
+  request: { options?: ShipmentOptions | undefined; service?: string },
+  domestic: boolean,
+  residential: boolean,
+): CarrierResult<never> | null {
+  const asks = optionAsks(request.options);
+  if (asks.length === 0) return null;
+  if (!domestic) return failure('option_not_supported', `shipd sends delivery options to ${carrier.name} on domestic shipments only (${asks.map(askName).join(', ')})`);
+  if (request.service === undefined) return null;
+  const service = domesticServices(carrier.id).find((s) => s.code === request.service) ?? { code: request.service, name: request.service };
+  const refused = optionRefusal(carrier, service, asks, residential);
+  return refused ? failure('option_not_supported', refused.detail) : null;
+}
+
+/**
+ * The live adapters that do not send delivery options to their carrier yet refuse a request with any, so that no
+ * label is bought without the signature or the dry-ice declaration it was asked with.
  */
 export function optionsNotSentLive(carrierName: string, options: ShipmentOptions | undefined): CarrierResult<never> | null {
   const asks = optionAsks(options);

@@ -1,4 +1,4 @@
-import { optionsNotSentLive } from '../options.ts';
+import { liveOptionsRefusal } from '../options.ts';
 import type { Address, AnyAddress } from '../../schemas/address.ts';
 import {
   failure,
@@ -29,6 +29,7 @@ import { fedexFailure, isFedexError } from './errors.ts';
 import { buildRateRequest, parseRateResponse, ratePath } from './rate.ts';
 import { buildShipRequest, parseShipResponse, shipPath } from './ship.ts';
 import { buildTokenRequest, parseToken, tokenPath } from './token.ts';
+import { isResidential } from './party.ts';
 import { buildTrackRequest, parseTrackResponse, trackPath } from './track.ts';
 
 const info = carrierCatalog.find((c) => c.id === 'fedex')!;
@@ -58,8 +59,8 @@ export class FedexCarrier implements Carrier {
   }
 
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
-    const unsent = optionsNotSentLive('FedEx', request.options);
-    if (unsent) return Promise.resolve(unsent);
+    const refused = liveOptionsRefusal(this, request, isDomestic(request), isResidential(request.to));
+    if (refused) return Promise.resolve(refused);
     return guard(words, async () => {
       const boxes = severalBoxesRefusal(this.name, request);
       if (boxes) return boxes;
@@ -86,8 +87,8 @@ export class FedexCarrier implements Carrier {
   }
 
   purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
-    const unsent = optionsNotSentLive('FedEx', request.options);
-    if (unsent) return Promise.resolve(unsent);
+    const refused = liveOptionsRefusal(this, request, isDomestic(request), isResidential(request.to));
+    if (refused) return Promise.resolve(refused);
     return guard(words, async () => {
       const boxes = severalBoxesRefusal(this.name, request);
       if (boxes) return boxes;

@@ -7,6 +7,7 @@ import { includedSurcharges } from '../surcharges.ts';
 import { committedDays } from './commitments.ts';
 import { fedexSurcharges } from './surcharges.ts';
 import { fedexDate, fedexDeclaredValue, fedexDimensions, isResidential, rateAddress } from './party.ts';
+import { packageSpecialServices, shipmentSpecialServices } from './special-services.ts';
 
 export const ratePath = '/rate/v1/rates/quotes';
 
@@ -35,7 +36,8 @@ export const printedReturn = { specialServiceTypes: ['RETURN_SHIPMENT'], returnS
 
 /**
  * One call for every service: no serviceType is FedEx's rate shop (carriers.md 4.3). A return's shipper is the
- * customer sending it back (request.from) and its recipient the merchant (request.to), as on the label.
+ * customer sending it back (request.from) and its recipient the merchant (request.to), as on the label. The delivery
+ * options go as special services, so the quote prices them.
  */
 export function buildRateRequest(request: DomesticRateRequest, accountNumber: string) {
   const dimensions = fedexDimensions(request.parcels[0]!.dimensionsIn);
@@ -49,8 +51,15 @@ export function buildRateRequest(request: DomesticRateRequest, accountNumber: st
       packagingType: 'YOUR_PACKAGING',
       rateRequestType: ['ACCOUNT', 'LIST'],
       shipDateStamp: fedexDate(request.shipDate),
-      ...(request.isReturn ? { shipmentSpecialServices: printedReturn } : {}),
-      requestedPackageLineItems: [{ weight: { units: 'LB', value: request.parcels[0]!.weightLb }, ...(dimensions ? { dimensions } : {}), ...fedexDeclaredValue(request.parcels[0]!, 'declaredValue') }],
+      ...shipmentSpecialServices(request.options, request.isReturn ? printedReturn : undefined),
+      requestedPackageLineItems: [
+        {
+          weight: { units: 'LB', value: request.parcels[0]!.weightLb },
+          ...(dimensions ? { dimensions } : {}),
+          ...fedexDeclaredValue(request.parcels[0]!, 'declaredValue'),
+          ...packageSpecialServices(request.options, 'rate'),
+        },
+      ],
     },
   };
 }

@@ -5,6 +5,7 @@ import { asArray, asCents, asString, at } from '../live/lenient.ts';
 import { cityMax, contactNames, fedexAddress, fedexDate, fedexDeclaredValue, fedexDimensions, isResidential, usPhone, type FedexAddress } from './party.ts';
 import { labelFormatOf } from '../live/image-kind.ts';
 import type { Address } from '../../schemas/address.ts';
+import { packageSpecialServices, shipmentSpecialServices } from './special-services.ts';
 
 export const shipPath = '/ship/v1/shipments';
 
@@ -76,7 +77,7 @@ function shipBody(request: DomesticPurchaseRequest, accountNumber: string, shipp
       packagingType: 'YOUR_PACKAGING',
       pickupType: 'DROPOFF_AT_FEDEX_LOCATION',
       shippingChargesPayment: { paymentType: 'SENDER' },
-      ...(request.isReturn ? { shipmentSpecialServices: printedReturn } : {}),
+      ...shipmentSpecialServices(request.options, request.isReturn ? printedReturn : undefined),
       labelSpecification: labelSpecification(request),
       totalWeight: request.parcels[0]!.weightLb,
       ...fedexDeclaredValue(request.parcels[0]!, 'totalDeclaredValue'),
@@ -86,6 +87,7 @@ function shipBody(request: DomesticPurchaseRequest, accountNumber: string, shipp
           ...(dimensions ? { dimensions } : {}),
           ...fedexDeclaredValue(request.parcels[0]!, 'declaredValue'),
           ...customerReferences(request),
+          ...packageSpecialServices(request.options, 'ship'),
         },
       ],
     },

@@ -80,23 +80,72 @@ export const dimensions = closed(
   { required: ['length', 'width', 'height', 'units'] },
 );
 
+/** "Package Level Special Service Types" of the API Reference Guide. */
+export const packageSpecialServiceTypes = [
+  'ALCOHOL', 'APPOINTMENT', 'BATTERY', 'COD', 'DANGEROUS_GOODS', 'DRY_ICE', 'PRIORITY_ALERT', 'PRIORITY_ALERT_PLUS',
+  'NON_STANDARD_CONTAINER', 'PIECE_COUNT_VERIFICATION', 'SIGNATURE_OPTION', 'EVENING', 'DATE_CERTAIN', 'SATURDAY_PICKUP',
+  'STANDALONE_BATTERY', 'BIOLOGICAL_SUBSTANCES_CATEGORY_B', 'DANGEROUS_GOODS_IN_EXCEPTED_QUANTITIES',
+  'GENETICALLY_MODIFIED_ORGANISMS_AND_MICROORGANISMS', 'RADIOACTIVE_EXCEPTED_PACKAGE',
+] as const;
+
+/** "For Dry Ice the unit of measure is KG" (Weight_1 of the ship document, Weight_1_2 of the rate one). */
+const dryIceWeight = closed({ units: strings(['KG']), value: Type.Number({ exclusiveMinimum: 0 }) }, { required: ['units', 'value'] });
+
+/** A special service type in the list, and the detail that goes with it present; the detail without the type, refused. */
+const pairs = (type: string, detail: string) => [
+  { if: { required: ['specialServiceTypes'], properties: { specialServiceTypes: { contains: { const: type } } } }, then: { required: [detail] } },
+  { if: { required: [detail] }, then: { required: ['specialServiceTypes'], properties: { specialServiceTypes: { contains: { const: type } } } } },
+];
+
 /**
- * "If the shipper is requesting a special service ... the special service type must be present in the
- * specialServiceTypes collection, and the supporting detail must be provided": a returnShipmentDetail goes with
- * RETURN_SHIPMENT, and RETURN_SHIPMENT ("required for creating return shipments") with its returnShipmentDetail.
+ * PackageSpecialServicesRequested, in both documents: signatureOptionType's enum; AlcoholDetail "required for
+ * alcohol special service. The alcoholRecipientType is required" (LICENSEE, CONSUMER); DangerousGoodsDetail options
+ * and regulation enums; dryIceWeight. The battery detail is the document's own (BatteryDetail in ship,
+ * BatteryClassificationDetail in rate). Each detail goes with its type, by the rule quoted for specialServices below.
+ */
+export function packageSpecialServices(batteryDetail: TSchema) {
+  return closed(
+    {
+      specialServiceTypes: Type.Array(strings(packageSpecialServiceTypes), { uniqueItems: true, minItems: 1 }),
+      signatureOptionType: strings(['SERVICE_DEFAULT', 'NO_SIGNATURE_REQUIRED', 'INDIRECT', 'DIRECT', 'ADULT']),
+      alcoholDetail: closed({ alcoholRecipientType: strings(['LICENSEE', 'CONSUMER']), shipperAgreementType: Type.String() }, { required: ['alcoholRecipientType'] }),
+      dangerousGoodsDetail: closed({
+        regulation: strings(['ADR', 'DOT', 'IATA', 'ORMD']),
+        accessibility: strings(['ACCESSIBLE', 'INACCESSIBLE']),
+        options: Type.Array(strings(['HAZARDOUS_MATERIALS', 'BATTERY', 'ORM_D', 'REPORTABLE_QUANTITIES', 'SMALL_QUANTITY_EXCEPTION', 'LIMITED_QUANTITIES_COMMODITIES']), { minItems: 1 }),
+      }),
+      batteryDetails: Type.Array(batteryDetail, { minItems: 1 }),
+      dryIceWeight,
+    },
+    {
+      allOf: [
+        ...pairs('SIGNATURE_OPTION', 'signatureOptionType'),
+        ...pairs('ALCOHOL', 'alcoholDetail'),
+        ...pairs('DRY_ICE', 'dryIceWeight'),
+        ...pairs('DANGEROUS_GOODS', 'dangerousGoodsDetail'),
+        ...pairs('BATTERY', 'batteryDetails'),
+      ],
+    },
+  );
+}
+
+/**
+ * "If the shipper is requesting a special service which requires additional data (such as the COD amount), the
+ * special service type must be present in the specialServiceTypes collection, and the supporting detail must be
+ * provided": a returnShipmentDetail goes with RETURN_SHIPMENT, and RETURN_SHIPMENT ("required for creating return
+ * shipments") with its returnShipmentDetail; shipmentDryIceDetail ("required when SpecialServiceType DRY_ICE is
+ * selected": packageCount, and the total weight in KG) with DRY_ICE.
  */
 export function specialServices(returnTypes: readonly string[], returnDetail: Record<string, TSchema> = {}, returnRequired: string[] = [], details: TProperties = {}) {
   return closed(
     {
       specialServiceTypes: Type.Array(strings(shipmentSpecialServiceTypes), { uniqueItems: true }),
       returnShipmentDetail: closed({ returnType: strings(returnTypes), ...returnDetail }, { required: ['returnType', ...returnRequired] }),
+      shipmentDryIceDetail: closed({ totalWeight: dryIceWeight, packageCount: Type.Integer({ minimum: 1 }) }, { required: ['packageCount'] }),
       ...details,
     },
     {
-      allOf: [
-        { if: { required: ['returnShipmentDetail'] }, then: { required: ['specialServiceTypes'], properties: { specialServiceTypes: { contains: { const: 'RETURN_SHIPMENT' } } } } },
-        { if: { required: ['specialServiceTypes'], properties: { specialServiceTypes: { contains: { const: 'RETURN_SHIPMENT' } } } }, then: { required: ['returnShipmentDetail'] } },
-      ],
+      allOf: [...pairs('RETURN_SHIPMENT', 'returnShipmentDetail'), ...pairs('DRY_ICE', 'shipmentDryIceDetail')],
     },
   );
 }

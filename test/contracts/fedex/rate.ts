@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { countryCodes, hasPostalCodes } from '../../../src/domain/addresses/countries.ts';
-import { accountNumber, closed, dimensions, isoDate, packagingTypes, pickupTypes, serviceTypes, specialServices, strings, weight } from './parts.ts';
+import { accountNumber, closed, dimensions, isoDate, packageSpecialServices, packagingTypes, pickupTypes, serviceTypes, specialServices, strings, weight } from './parts.ts';
 
 /*
  * POST /rate/v1/rates/quotes, schema Full_Schema_Quote_Rate of rates-transit-times/v1/RateQuotes-Resource.json
@@ -37,9 +37,12 @@ const rateParty = closed({ address: rateAddress }, { required: ['address'] });
 /** RequestedPackageLineItem: weight required; "Maximum occurrences is 99". */
 const money = closed({ amount: Type.Number(), currency: Type.String({ minLength: 3, maxLength: 3 }) }, { required: ['amount', 'currency'] });
 
+/** BatteryClassificationDetail of the rate document (the ship document names these fields otherwise). */
+const batteryDetail = closed({ material: strings(['LITHIUM_METAL', 'LITHIUM_ION']), regulatorySubType: strings(['IATA_SECTION_II']), packing: strings(['CONTAINED_IN_EQUIPMENT', 'PACKED_WITH_EQUIPMENT']) });
+
 /** RequestedPackageLineItem: declaredValue is Money (amount a number, currency a code). */
 const packageLineItem = closed(
-  { weight, dimensions, groupPackageCount: Type.Integer({ minimum: 1 }), subPackagingType: Type.String(), declaredValue: money },
+  { weight, dimensions, groupPackageCount: Type.Integer({ minimum: 1 }), subPackagingType: Type.String(), declaredValue: money, packageSpecialServices: packageSpecialServices(batteryDetail) },
   { required: ['weight'] },
 );
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { accountNumber, closed, dimensions, isoDate, packagingTypes, pickupTypes, serviceTypes, specialServices, streetLines, strings, weight } from './parts.ts';
+import { accountNumber, closed, dimensions, isoDate, packageSpecialServices, packagingTypes, pickupTypes, serviceTypes, specialServices, streetLines, strings, weight } from './parts.ts';
 
 /*
  * POST /ship/v1/shipments (schema Full_Schema_Ship) and PUT /ship/v1/shipments/cancel (Full_Schema_Cancel_Shipment)
@@ -188,6 +188,13 @@ const customerReference = closed(
 /** Money of the ship document: an amount with "Maximum limit is 5 digits before decimal", and a currency code. */
 const declaredValue = closed({ amount: Type.Number({ minimum: 0, exclusiveMaximum: 100_000 }), currency: Type.String({ minLength: 3, maxLength: 3 }) }, { required: ['amount', 'currency'] });
 
+/** BatteryDetail of the ship document (the rate document names these fields otherwise). */
+const batteryDetail = closed({
+  batteryPackingType: strings(['CONTAINED_IN_EQUIPMENT', 'PACKED_WITH_EQUIPMENT']),
+  batteryRegulatoryType: strings(['IATA_SECTION_II']),
+  batteryMaterialType: strings(['LITHIUM_METAL', 'LITHIUM_ION']),
+});
+
 const packageLineItem = closed(
   {
     sequenceNumber: Type.Integer({ minimum: 1 }),
@@ -197,6 +204,7 @@ const packageLineItem = closed(
     itemDescription: Type.String({ maxLength: 50 }),
     groupPackageCount: Type.Integer({ minimum: 1 }),
     declaredValue,
+    packageSpecialServices: packageSpecialServices(batteryDetail),
   },
   { required: ['weight'] },
 );

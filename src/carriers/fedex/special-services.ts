@@ -1,0 +1,76 @@
+import { kgPerPound } from '../abroad.ts';
+import type { ShipmentOptions } from '../options.ts';
+import { weightInLb } from '../../domain/orders/parcels.ts';
+
+/*
+ * Delivery options as FedEx's special services (carriers/options.ts names each code), in the shapes of the ship
+ * document (ship/v1 Shipment-Resource.json) and the rate document (rates-transit-times/v1 RateQuotes-Resource.json),
+ * ShipStream/fedex-rest-php-sdk resources/models/.raw/ at commit bc94dcd2, read 2026-11-27. Both put the package's
+ * services in requestedPackageLineItems[].packageSpecialServices and the shipment's in shipmentSpecialServices, each
+ * code in specialServiceTypes beside the detail it needs. The two documents name the battery fields differently
+ * (ship BatteryDetail batteryMaterialType/batteryPackingType, rate BatteryClassificationDetail material/packing).
+ */
+
+type Api = 'rate' | 'ship';
+
+const signatureTypes = { standard: 'DIRECT', adult: 'ADULT', indirect: 'INDIRECT' } as const;
+const batteryMaterials = { lithium_ion_in_equipment: 'LITHIUM_ION', lithium_metal_in_equipment: 'LITHIUM_METAL' } as const;
+
+/** "For Dry Ice the unit of measure is KG" (Weight_1, Weight_1_2); to 0.1 kg, at least 0.1 so a pinch is still declared. */
+function dryIceKg(options: ShipmentOptions): { units: 'KG'; value: number } | undefined {
+  if (!options.dry_ice) return undefined;
+  const kg = weightInLb(options.dry_ice.weight) * kgPerPound;
+  return { units: 'KG', value: Math.max(0.1, Math.round(kg * 10) / 10) };
+}
+
+function batteryDetail(api: Api, material: string) {
+  return api === 'ship'
+    ? { batteryMaterialType: material, batteryPackingType: 'CONTAINED_IN_EQUIPMENT' }
+    : { material, packing: 'CONTAINED_IN_EQUIPMENT' };
+}
+
+/** packageSpecialServices for the one package, or nothing when no option is a package one. */
+export function packageSpecialServices(options: ShipmentOptions | undefined, api: Api) {
+  if (!options) return {};
+  const types: string[] = [];
+  const detail: Record<string, unknown> = {};
+  if (options.signature) {
+    types.push('SIGNATURE_OPTION');
+    detail.signatureOptionType = signatureTypes[options.signature];
+  }
+  if (options.alcohol) {
+    types.push('ALCOHOL');
+    detail.alcoholDetail = { alcoholRecipientType: options.alcohol.recipient === 'consumer' ? 'CONSUMER' : 'LICENSEE' };
+  }
+  if (options.additional_handling) types.push('NON_STANDARD_CONTAINER');
+  const dryIce = dryIceKg(options);
+  if (dryIce) {
+    types.push('DRY_ICE');
+    detail.dryIceWeight = dryIce;
+  }
+  if (options.hazmat === 'limited_quantity') {
+    types.push('DANGEROUS_GOODS');
+    detail.dangerousGoodsDetail = { options: ['LIMITED_QUANTITIES_COMMODITIES'] };
+  } else if (options.hazmat) {
+    types.push('BATTERY');
+    detail.batteryDetails = [batteryDetail(api, batteryMaterials[options.hazmat])];
+  }
+  return types.length > 0 ? { packageSpecialServices: { specialServiceTypes: types, ...detail } } : {};
+}
+
+/**
+ * shipmentSpecialServices: Saturday delivery, and dry ice's shipment totals ("This element is required when
+ * SpecialServiceType DRY_ICE is selected", ShipmentDryIceDetail_1; the rate document: "Dry ice is supported in both
+ * shipment level and package level services"), beside a printed return's services when the label is a return.
+ */
+export function shipmentSpecialServices(options: ShipmentOptions | undefined, printedReturn: { specialServiceTypes: string[]; returnShipmentDetail: object } | undefined) {
+  const types = [...(printedReturn?.specialServiceTypes ?? [])];
+  const detail: Record<string, unknown> = printedReturn ? { returnShipmentDetail: printedReturn.returnShipmentDetail } : {};
+  if (options?.saturday_delivery) types.push('SATURDAY_DELIVERY');
+  const dryIce = options && dryIceKg(options);
+  if (dryIce) {
+    types.push('DRY_ICE');
+    detail.shipmentDryIceDetail = { totalWeight: dryIce, packageCount: 1 };
+  }
+  return types.length > 0 ? { shipmentSpecialServices: { specialServiceTypes: types, ...detail } } : {};
+}
