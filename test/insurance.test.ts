@@ -185,18 +185,18 @@ describe('insurance with live keys (fake carrier servers)', () => {
 
   const lastCall = (calls: { path: string; body: unknown }[], path: RegExp): Json => calls.findLast((c) => path.test(c.path))!.body as Json;
 
-  async function buyInsured(carrier: string): Promise<Json> {
+  async function buyInsured(carrier: string, amount = '450.00'): Promise<{ rate: Json; shipment: Json }> {
     // FedEx labels need the merchant's phone.
     const o = await server.request('POST', '/orders', { key, body: orderBody({ ship_from: { ...austin, phone: '512-555-0100' } }) });
-    const shop = await server.request('POST', '/rates', { key, body: { order_id: o.body.id, carriers: [carrier], insurance: usd('450.00') } });
+    const shop = await server.request('POST', '/rates', { key, body: { order_id: o.body.id, carriers: [carrier], insurance: usd(amount) } });
     assert.equal(shop.status, 200, shop.text);
-    assert.deepEqual(shop.body.insurance, usd('450.00'));
+    assert.deepEqual(shop.body.insurance, usd(amount));
     const rate = shop.body.rates[0];
     assert.ok(rate, shop.text);
     const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.body.id, rate_id: rate.id } });
     assert.equal(bought.status, 201, bought.text);
-    assert.deepEqual(bought.body.insurance, usd('450.00'));
-    return bought.body;
+    assert.deepEqual(bought.body.insurance, usd(amount));
+    return { rate, shipment: bought.body };
   }
 
   test("UPS is told the package's declared value in the rate and the ship request, as each spec writes it", async () => {
@@ -216,15 +216,55 @@ describe('insurance with live keys (fake carrier servers)', () => {
     assert.deepEqual(shipped.totalDeclaredValue, { amount: 450, currency: 'USD' });
   });
 
-  test('live USPS answers an insured parcel with an entry in errors instead of a label that would go uninsured', async () => {
-    const o = await server.request('POST', '/orders', { key, body: orderBody() });
-    const asked = fakes.usps.calls.length;
-    const shop = await server.request('POST', '/rates', { key, body: { order_id: o.body.id, carriers: ['usps'], insurance: usd('450.00') } });
-    assert.equal(shop.status, 200, shop.text);
-    assert.deepEqual(shop.body.rates, []);
-    assert.deepEqual(shop.body.errors.map((e: Json) => e.code), ['service_unavailable']);
-    assert.match(shop.body.errors[0].detail, /USPS insurance/);
-    assert.equal(fakes.usps.calls.length, asked);
+  test('USPS is asked for insurance (930) with the value in the options search and the label, and the rate itemizes its fee', async () => {
+    const { rate, shipment } = await buyInsured('usps');
+    const searched = lastCall(fakes.usps.calls, /^\/shipments\/v3\/options\/search$/).packageDescription;
+    assert.deepEqual(searched.extraServices, [930]);
+    assert.equal(searched.packageValue, 450);
+    const labelled = lastCall(fakes.usps.calls, /^\/labels\/v3\/label$/).packageDescription;
+    assert.deepEqual(labelled.extraServices, [930]);
+    assert.deepEqual(labelled.packageOptions, { packageValue: 450 });
+    assert.equal(labelled.physicalSignatureRequired, undefined);
+    // The fake's fee: $1.55 for each $100 of $450.
+    assert.deepEqual(rate.surcharges.find((s: Json) => s.type === 'insurance'), { type: 'insurance', amount: { amount: '7.75', currency: 'USD' } });
+    assert.deepEqual(shipment.postage, rate.amount);
+    assert.deepEqual(fakes.usps.violations, []);
+  });
+
+  test('USPS insurance above $500 is 931, and the label states the signature the Labels spec asks with it', async () => {
+    const { rate } = await buyInsured('usps', '1200.00');
+    assert.deepEqual(lastCall(fakes.usps.calls, /^\/shipments\/v3\/options\/search$/).packageDescription.extraServices, [931]);
+    const labelled = lastCall(fakes.usps.calls, /^\/labels\/v3\/label$/).packageDescription;
+    assert.deepEqual(labelled.extraServices, [931]);
+    assert.deepEqual(labelled.packageOptions, { packageValue: 1200 });
+    assert.equal(labelled.physicalSignatureRequired, false);
+    assert.deepEqual(rate.surcharges.find((s: Json) => s.type === 'insurance'), { type: 'insurance', amount: { amount: '18.60', currency: 'USD' } });
+  });
+
+  test('the USPS fake refuses insurance without its value, or above $500 without physicalSignatureRequired, as the specs do', async () => {
+    const searchCall = fakes.usps.calls.findLast((c) => c.path === '/shipments/v3/options/search')!;
+    const search = structuredClone(searchCall.body as Json);
+    delete search.packageDescription.packageValue;
+    const searched = await fetch(`${fakes.usps.url}/shipments/v3/options/search`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: String(searchCall.headers.authorization) }, body: JSON.stringify(search) });
+    assert.equal(searched.status, 400);
+    assert.match(await searched.text(), /packageValue is required/);
+    const labelCall = fakes.usps.calls.findLast((c) => c.path === '/labels/v3/label')!;
+    const send = (body: Json) =>
+      fetch(`${fakes.usps.url}/labels/v3/label`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: String(labelCall.headers.authorization), 'x-payment-authorization-token': String(labelCall.headers['x-payment-authorization-token']) },
+        body: JSON.stringify(body),
+      });
+    const valueless = structuredClone(labelCall.body as Json);
+    delete valueless.packageDescription.packageOptions;
+    const refused = await send(valueless);
+    assert.equal(refused.status, 400);
+    assert.match(await refused.text(), /packageValue is required/);
+    const unsigned = structuredClone(labelCall.body as Json);
+    delete unsigned.packageDescription.physicalSignatureRequired;
+    const unsignedAnswer = await send(unsigned);
+    assert.equal(unsignedAnswer.status, 400);
+    assert.match(await unsignedAnswer.text(), /physicalSignatureRequired is required/);
   });
 
   test('the fakes refuse a declared value of the wrong shape, as the carriers would', async () => {

@@ -56,6 +56,18 @@ const helpers = {
   /** Dollars as $12.34; any other currency by its code (customs values, carriers' prices abroad), never as dollars. */
   money: (m: { amount: string; currency: string } | null | undefined) => (!m ? '—' : m.currency === 'USD' ? `$${m.amount}` : `${m.amount} ${m.currency}`),
   json: (value: unknown) => JSON.stringify(value, null, 2),
+  /**
+   * One delivery option as a line (ShipmentOptions' names, spaced): a flag by its name alone, a choice or a
+   * recipient after a colon, dry ice with its weight.
+   */
+  option: (name: string, value: unknown) => {
+    const label = name.replace(/_/g, ' ');
+    if (value === true) return label;
+    const weight = (value as { weight?: { value: number; unit: string } }).weight;
+    if (weight) return `${label} ${weight.value} ${weight.unit}`;
+    const recipient = (value as { recipient?: string }).recipient;
+    return `${label}: ${String(recipient ?? value).replace(/_/g, ' ')}`;
+  },
 };
 
 export function render(view: string, data: object): string {

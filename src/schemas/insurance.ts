@@ -16,7 +16,7 @@ export const Insurance = Type.Object(
       "The carrier's own cover, at its published price: UPS and FedEx declared value (free to $100, at most $50,000 a package), USPS insured mail (the first $100 included with Ground Advantage, " +
       'Priority Mail and Priority Mail Express, at most $5,000). Its cost is the rate\'s `insurance` surcharge, part of `amount` and of the postage charged, and comes back with a void. ' +
       'A carrier that cannot cover the amount drops out of the rate shop with `insurance_above_limit` in `errors`; when none can, the request is a 400 `insurance_above_limit`. ' +
-      'Test mode prices it within the US only (USPS up to $700, the most its stored price list prices); live USPS labels cannot be insured yet',
+      'Test mode prices it within the US only (USPS up to $700, the most its stored price list prices); live USPS labels abroad cannot be insured yet',
     additionalProperties: false,
     examples: [{ amount: { amount: '450.00', currency: 'USD' } }],
   },

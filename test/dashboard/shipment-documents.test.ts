@@ -89,3 +89,24 @@ test('the shipment page lists the surcharges its postage includes', async () => 
   const shown = [...list.matchAll(/<li>([^<]*)<\/li>/g)].map((m) => m[1]);
   assert.deepEqual(shown, shipment.surcharges.map((s: { type: string; amount: { amount: string } }) => `${s.type.replace(/_/g, ' ')} $${s.amount.amount}`));
 });
+
+test('the shipment page shows the delivery options and the insurance the label was bought with', async () => {
+  const order = await server.request('POST', '/orders', { key, body: orderBody() });
+  const insurance = { amount: { amount: '450.00', currency: 'USD' } };
+  const shop = await server.request('POST', '/rates', { key, body: { order_id: order.body.id, carriers: ['fedex'], options: { signature: 'adult' }, insurance } });
+  assert.equal(shop.status, 200, shop.text);
+  const rate = shop.body.rates[0];
+  assert.ok(rate, shop.text);
+  const insured = await server.request('POST', '/shipments', { key, body: { order_id: order.body.id, rate_id: rate.id } });
+  assert.equal(insured.status, 201, insured.text);
+  assert.deepEqual(insured.body.options, { signature: 'adult' });
+  const page = await client.get(`/dashboard/test/shipments/${insured.body.id}`);
+  assert.equal(page.status, 200);
+  const list = /<ul class="options">([\s\S]*?)<\/ul>/.exec(page.text)?.[1] ?? '';
+  assert.deepEqual([...list.matchAll(/<li>([^<]*)<\/li>/g)].map((m) => m[1]), ['signature: adult']);
+  assert.match(page.text, /<dt>Insurance<\/dt><dd class="insurance">\$450\.00 /);
+
+  const plain = await bought(orderBody(), 'usps');
+  const bare = await client.get(`/dashboard/test/shipments/${plain.id}`);
+  assert.doesNotMatch(bare.text, /Delivery options|<dt>Insurance/);
+});

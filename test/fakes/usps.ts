@@ -6,10 +6,10 @@ import { compileContracts, contractViolations } from '../contracts/check.ts';
 import { AddressQuery } from '../contracts/usps/addresses.ts';
 import { InternationalLabelRequest } from '../contracts/usps/international-labels.ts';
 import { InternationalRateListQuery } from '../contracts/usps/international-prices.ts';
-import { CancelHeaders, CancelPath, LabelHeaders, LabelRequest, ReturnLabelRequest } from '../contracts/usps/labels.ts';
+import { CancelHeaders, CancelPath, LabelHeaders, LabelRequest, labelInsuranceFaults, ReturnLabelRequest } from '../contracts/usps/labels.ts';
 import { ClientCredentialsRequest } from '../contracts/usps/oauth.ts';
 import { PaymentAuthorizationRequest } from '../contracts/usps/payments.ts';
-import { DomesticOptionsRequest } from '../contracts/usps/shipping-options.ts';
+import { DomesticOptionsRequest, priceInsuranceFaults } from '../contracts/usps/shipping-options.ts';
 import { TrackingPath, TrackingQuery } from '../contracts/usps/tracking.ts';
 import { jsonOrText, readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
 import { labelPdf, labelPng } from './label-files.ts';
@@ -79,6 +79,21 @@ const outboundOf = (mailClass: string): string => returnClasses[mailClass] ?? ma
 function feesFor(length: number): { name: string; price: number; SKU: string }[] {
   return length > 22 ? [{ name: 'Nonstandard Length > 22', price: 4.0, SKU: 'D811XVCXXXX0000' }] : [];
 }
+/** The fake's insurance fee, its own figure as its postage is: $1.55 for each $100 (or part of $100) insured. */
+const insuranceFee = (value: number): number => Math.round(Math.ceil(value / 100) * 155) / 100;
+
+/**
+ * The insurance entry of an answer's extraServices, as the specs' examples write one ({name, SKU, price}, and the
+ * code as a string in the options search). A label's 930 above $500 comes back as 931: USPS replaces it
+ * (domestic-labels.yaml 3.9.13, extraServices).
+ */
+function insuranceEntry(codes: unknown, value: unknown): { name: string; SKU: string; price: number; extraService: string } | undefined {
+  const asked = Array.isArray(codes) ? codes.find((c) => c === 930 || c === 931) : undefined;
+  if (asked === undefined || typeof value !== 'number') return undefined;
+  const code = asked === 930 && value > 500 ? 931 : asked;
+  return { name: code === 931 ? 'Insurance > $500' : 'Insurance <= $500', SKU: code === 931 ? 'DXIX0XXXXCX0600' : 'DXIX0XXXXCX0100', price: insuranceFee(value), extraService: String(code) };
+}
+
 const categoryFor = (length: number, weight: number): string => (length > 22 || weight > 25 ? 'NONSTANDARD' : 'MACHINABLE');
 
 const scanStages: UspsScanStage[] = ['accepted', 'in_transit', 'out_for_delivery', 'delivered'];
@@ -168,8 +183,10 @@ export async function startUspsFake(): Promise<UspsFake> {
   };
 
   /** The faults of a request against one contract, recorded; true when there were any and the answer is sent. */
-  function refused(res: ServerResponse, api: string, checks: [TSchema, unknown][]): boolean {
-    const faults = checks.flatMap(([schema, value]) => contractViolations(schema, value));
+  function refused(res: ServerResponse, api: string, checks: [TSchema, unknown][], rules: () => string[] = () => []): boolean {
+    const broken = checks.flatMap(([schema, value]) => contractViolations(schema, value));
+    // The spec's rules across fields are judged on a request that keeps the schema.
+    const faults = broken.length > 0 ? broken : rules();
     if (faults.length === 0) return false;
     fake.violations.push(...faults);
     sendJson(res, 400, contractRefusal(api, faults));
@@ -215,8 +232,9 @@ export async function startUspsFake(): Promise<UspsFake> {
   }
 
   function rates(res: ServerResponse, body: unknown): void {
-    if (refused(res, '/shipments/v3', [[DomesticOptionsRequest, body]])) return;
     const pkg = get(body, 'packageDescription');
+    if (refused(res, '/shipments/v3', [[DomesticOptionsRequest, body]], () => priceInsuranceFaults(pkg as Record<string, unknown>))) return;
+    const insured = insuranceEntry(get(pkg, 'extraServices'), get(pkg, 'packageValue'));
     const weight = get(pkg, 'weight') as number;
     const length = get(pkg, 'length') as number;
     const dest = get(body, 'destinationZIPCode');
@@ -240,8 +258,10 @@ export async function startUspsFake(): Promise<UspsFake> {
         // Return classes come without a commitment (shipping-options.yaml 3.1.29, "For deliveries with return mail classes, there are no commitments").
         ...(returns ? {} : { commitment: { name: c.name, expectedDeliveryDate: addDays(mailingDate, c.days), guaranteedDelivery: mailClass === 'PRIORITY_MAIL_EXPRESS', isPriorityMailNextDay: false } }),
         totalBasePrice: Math.round((price + charged.reduce((sum, f) => sum + f.price, 0)) * 100) / 100,
+        // "Only returned when `extraServices` are passed in the request" (RateOptions.totalPrice).
+        ...(insured ? { totalPrice: Math.round((price + charged.reduce((sum, f) => sum + f.price, 0) + insured.price) * 100) / 100 } : {}),
         rates: fake.singleObjects ? rate : [rate],
-        extraServices: [],
+        extraServices: insured ? [{ ...insured, priceType }] : [],
       };
     };
     const price = (priceType: string, mailClass: string) => {
@@ -297,14 +317,14 @@ export async function startUspsFake(): Promise<UspsFake> {
       sendJson(res, 403, envelope('/labels/v3', 403, 'Forbidden', [{ code: '403', detail: 'A valid X-Payment-Authorization-Token header is required.' }]));
       return;
     }
-    if (refused(res, '/labels/v3', [[LabelHeaders, req.headers], [returns ? ReturnLabelRequest : LabelRequest, body]])) return;
+    const pkg = get(body, 'packageDescription');
+    if (refused(res, '/labels/v3', [[LabelHeaders, req.headers], [returns ? ReturnLabelRequest : LabelRequest, body]], () => labelInsuranceFaults(pkg as Record<string, unknown>, !returns))) return;
     const key = String(req.headers['x-idempotency-key'] ?? '');
     const earlier = key ? byIdempotencyKey.get(key) : undefined;
     if (earlier && earlier.body === raw) {
       answerLabel(req, res, earlier.answer, returns);
       return;
     }
-    const pkg = get(body, 'packageDescription');
     const mailClass = String(get(pkg, 'mailClass') ?? '');
     const outbound = outboundOf(mailClass);
     const to = get(body, 'toAddress');
@@ -330,13 +350,14 @@ export async function startUspsFake(): Promise<UspsFake> {
     const c = classes[outbound]!;
     const postage = Math.round((c.base + c.perLb * Math.ceil(weight)) * 85) / 100;
     const mailingDate = String(get(pkg, 'mailingDate') ?? '2025-01-06');
+    const insuredLabel = insuranceEntry(get(pkg, 'extraServices'), get(get(pkg, 'packageOptions'), 'packageValue'));
     const metadata = {
       labelAddress: { streetAddress: String(get(to, 'streetAddress')).toUpperCase(), city: String(get(to, 'city')).toUpperCase(), state: get(to, 'state'), ZIPCode: toZip },
       routingInformation: `420${toZip}`,
       trackingNumber,
       SKU: 'DPXX0XXXXC01020',
       postage,
-      extraServices: [],
+      extraServices: insuredLabel ? [{ name: insuredLabel.name, SKU: insuredLabel.SKU, price: insuredLabel.price }] : [],
       fees: feesFor(Number(get(pkg, 'length'))),
       zone: '08',
       weightUOM: 'lb',

@@ -35,10 +35,10 @@ import { parseTracking, parseTrackingNotFound, trackPath, trackQuery } from './t
 const info = carrierCatalog.find((c) => c.id === 'usps')!;
 
 /**
- * A label insured with USPS takes an insurance extra service and the item's value in the label request, whose field
- * shipd has not read from the published Labels spec yet: an insured parcel is not rated rather than sold uninsured.
+ * Insurance abroad is an extra service of the international APIs too, not sent by shipd yet: an insured parcel
+ * abroad is not rated rather than sold uninsured. Within the US it goes with the request (insurance.ts).
  */
-const uninsurable = failure('service_unavailable', 'shipd does not send USPS insurance with live labels yet; leave insurance out, or choose UPS or FedEx declared value');
+const uninsurableAbroad = failure('service_unavailable', 'shipd does not send USPS insurance with international labels yet; leave insurance out, or choose UPS or FedEx declared value');
 
 const words = (what: string): GuardWords => ({ network: `USPS ${what}`, unexpected: `USPS ${what} failed` });
 
@@ -75,8 +75,7 @@ export class UspsCarrier implements Carrier {
     return guard(words('rate search'), async () => {
       const boxes = severalBoxesRefusal(this.name, request);
       if (boxes) return boxes;
-      if (request.parcels.some((p) => p.insuredCents !== undefined)) return uninsurable;
-      if (!isDomestic(request)) return this.rateAbroad(request, signal);
+      if (!isDomestic(request)) return request.parcels.every((p) => p.insuredCents === undefined) ? this.rateAbroad(request, signal) : uninsurableAbroad;
       const search = (returns: boolean) => this.client.send({ method: 'POST', path: ratePath, json: buildRateRequest(request, returns), idempotent: true, signal });
       const res = await search(request.isReturn === true);
       if (!request.isReturn) return this.answer(res, 'the rate search', (json) => parseRates(json, request));
@@ -93,8 +92,7 @@ export class UspsCarrier implements Carrier {
     return guard(words('label purchase'), async () => {
       const boxes = severalBoxesRefusal(this.name, request);
       if (boxes) return boxes;
-      if (request.parcels.some((p) => p.insuredCents !== undefined)) return uninsurable;
-      if (!isDomestic(request)) return this.purchaseAbroad(request, signal);
+      if (!isDomestic(request)) return request.parcels.every((p) => p.insuredCents === undefined) ? this.purchaseAbroad(request, signal) : uninsurableAbroad;
       const body = request.isReturn ? buildReturnLabelRequest(request) : ok(buildLabelRequest(request));
       if (!body.ok) return body;
       const payment = await this.paymentToken(signal);

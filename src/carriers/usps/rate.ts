@@ -5,7 +5,8 @@ import { deliveryDate } from '../sim/calendar.ts';
 import { asFlag, datePart, processingCategory, rateIndicator, splitZip, uspsDimensions, ymd } from './fields.ts';
 import { serviceOfReturnClass } from './mail-classes.ts';
 import { includedSurcharges } from '../surcharges.ts';
-import { uspsFees } from './surcharges.ts';
+import { uspsFees, uspsInsuranceFees } from './surcharges.ts';
+import { insuranceToPrice } from './insurance.ts';
 
 export const ratePath = '/shipments/v3/options/search';
 
@@ -14,7 +15,8 @@ const services = domesticServices('usps');
 /**
  * One Shipping Options search (carriers.md 3.2 option B) for every outbound mail class (`ALL_OUTBOUND`), or every
  * return class (`ALL_RETURNS`) when `returns`, priced twice: RETAIL for the list price and COMMERCIAL for what the
- * account pays. The parcel goes with the same size the label will send (fields.ts uspsDimensions).
+ * account pays. The parcel goes with the same size the label will send (fields.ts uspsDimensions), and insured as
+ * the label will be (insurance.ts).
  */
 export function buildRateRequest(r: DomesticRateRequest, returns = r.isReturn === true): Record<string, unknown> {
   return {
@@ -26,6 +28,7 @@ export function buildRateRequest(r: DomesticRateRequest, returns = r.isReturn ==
       ...uspsDimensions(r.parcels[0]!),
       mailClass: returns ? 'ALL_RETURNS' : 'ALL_OUTBOUND',
       mailingDate: ymd(r.shipDate),
+      ...insuranceToPrice(r.parcels[0]!),
     },
     pricingOptions: [{ priceType: 'RETAIL' }, { priceType: 'COMMERCIAL' }],
   };
@@ -47,12 +50,14 @@ function businessDaysUntil(shipDate: Date, date: string): number | undefined {
 
 /**
  * What an option costs: the base postage of each of its rates with their fees (a nonstandard length fee, for
- * one), or USPS's own total when it is higher (`totalPrice` when extra services were asked, else
- * `totalBasePrice`, "the price of the rate, fees, and pound postage"; shipping-options.yaml 3.1.29 RateOptions).
+ * one) and the insurance asked, or USPS's own total when it is higher (`totalPrice` when extra services were
+ * asked, else `totalBasePrice`, "the price of the rate, fees, and pound postage"; shipping-options.yaml 3.1.29
+ * RateOptions).
  */
 function optionCents(option: unknown): number | undefined {
   const rates = asArray(at(option, 'rates'));
-  const parts = rates.flatMap((rate) => [asCents(at(rate, 'price')), ...asArray(at(rate, 'fees')).map((f) => asCents(at(f, 'price')) ?? 0)]);
+  const insured = uspsInsuranceFees(option).map((s) => s.amountCents);
+  const parts = [...rates.flatMap((rate) => [asCents(at(rate, 'price')), ...asArray(at(rate, 'fees')).map((f) => asCents(at(f, 'price')) ?? 0)]), ...insured];
   const summed = rates.length > 0 && parts.every((p) => p !== undefined) ? (parts as number[]).reduce((a, b) => a + b, 0) : undefined;
   const stated = asCents(at(option, 'totalPrice')) ?? asCents(at(option, 'totalBasePrice'));
   const known = [summed, stated].filter((c): c is number => c !== undefined);
@@ -103,7 +108,7 @@ function quoteFrom(code: string, prices: { retail?: Priced; commercial?: Priced 
     deliveryDays: promised.days,
     estimatedDeliveryDate: promised.date ?? deliveryDate(r.shipDate, promised.days),
     guaranteed: promised.guaranteed,
-    surcharges: includedSurcharges(chosen.cents, uspsFees(chosen.option)),
+    surcharges: includedSurcharges(chosen.cents, [...uspsFees(chosen.option), ...uspsInsuranceFees(chosen.option)]),
   };
 }
 

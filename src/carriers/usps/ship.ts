@@ -4,6 +4,7 @@ import { clipReference, processingCategory, rateIndicator, toUspsAddress, uspsDi
 import { uspsIdempotencyKey } from './idempotency.ts';
 import { labelFormatOf } from '../live/image-kind.ts';
 import { returnClassOf } from './mail-classes.ts';
+import { insuranceToLabel } from './insurance.ts';
 
 export const labelPath = '/labels/v3/label';
 export const returnLabelPath = '/labels/v3/return-label';
@@ -61,6 +62,7 @@ export function buildLabelRequest(r: DomesticPurchaseRequest): Record<string, un
       mailingDate: ymd(r.shipDate),
       destinationEntryFacilityType: 'NONE',
       ...uspsReferences(r),
+      ...insuranceToLabel(r.parcels[0]!, true),
     },
   };
 }
@@ -80,11 +82,14 @@ export function buildReturnLabelRequest(r: DomesticPurchaseRequest): CarrierResu
     imageInfo: { imageType: uspsImageType(r), labelType: '4X6LABEL', receiptOption: 'NONE' },
     toAddress: toUspsAddress(r.to),
     fromAddress: toUspsAddress(r.from),
-    packageDescription: { mailClass, ...parcelOf(r), ...uspsReferences(r) },
+    packageDescription: { mailClass, ...parcelOf(r), ...uspsReferences(r), ...insuranceToLabel(r.parcels[0]!, false) },
   });
 }
 
-/** Postage, fees and extra services USPS charged for the label (LabelMetadata / ReturnLabelMetadata), in cents. */
+/**
+ * Postage, fees and extra services USPS charged for the label (LabelMetadata / ReturnLabelMetadata), in cents:
+ * `postage` "does not include insurance or other extra service fees", which extraServices[].price itemizes.
+ */
 function chargedCents(meta: unknown): number | undefined {
   const postage = asCents(at(meta, 'postage'));
   if (postage === undefined) return undefined;

@@ -5,8 +5,8 @@ import { labelAddress, MailingDate } from './common.ts';
 // Source: domestic-labels.yaml version 3.9.13 (karrioapi/karrio modules/connectors/usps/vendor/, commit
 // deea10f8568b2d48c71bbcc11ec11c62cdaf2a6a, captured 2026-06-23), components LabelRequest, ReturnLabelRequest,
 // ImageInfo, PackageDescription, BaseDomesticPackageDescription, DomesticPackageDescription,
-// BaseReturnsPackageDescription, ReturnsPackageDescription, DomesticCustomerReference, ExtraService, and the
-// parameters X-Payment-Authorization-Token and X-Idempotency-Key. shipd always sends the "with rate indicator"
+// BaseReturnsPackageDescription, ReturnsPackageDescription, DomesticCustomerReference, ExtraService, PackageOptions,
+// DomesticPackageOptions, DomesticPackageReturnOptions, and the parameters X-Payment-Authorization-Token and X-Idempotency-Key. shipd always sends the "with rate indicator"
 // variant of the packageDescription oneOf, so that is the variant written here.
 
 const literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
@@ -32,6 +32,8 @@ const customerReference = Type.Array(
   { minItems: 0, maxItems: 4 },
 );
 const extraServices = Type.Array(Type.Integer(), { minItems: 0, maxItems: 5 });
+/** `PackageOptions` (shared by DomesticPackageOptions and DomesticPackageReturnOptions): packageValue in US dollars. */
+const packageOptions = Type.Object({ packageValue: Type.Optional(Type.Number({ minimum: 0 })) }, { additionalProperties: true });
 
 /** `PackageDescription`: the sizes every variant shares. */
 const sizes = {
@@ -73,6 +75,8 @@ const OutboundPackage = Type.Object(
     mailingDate: MailingDate,
     customerReference: Type.Optional(customerReference),
     extraServices: Type.Optional(extraServices),
+    packageOptions: Type.Optional(packageOptions),
+    physicalSignatureRequired: Type.Optional(Type.Boolean()),
     inductionZIPCode: Type.Optional(Type.String({ pattern: '^\\d{5}$' })),
     serialNumberFormat: Type.Optional(literals(['STANDARD', 'EXTENDED'])),
   },
@@ -88,10 +92,32 @@ const ReturnPackage = Type.Object(
     rateIndicator: literals(returnRateIndicators),
     customerReference: Type.Optional(customerReference),
     extraServices: Type.Optional(extraServices),
+    packageOptions: Type.Optional(packageOptions),
     inductionZIPCode: Type.Optional(Type.String({ pattern: '^\\d{5}$' })),
   },
   { additionalProperties: true },
 );
+
+/**
+ * What the Labels spec asks of insurance beyond the schema, for the fake to refuse: a value with insurance
+ * ("Package value is required when an 'extraServiceCode' value of '930' is provided", PackageOptions; 931 insures
+ * more than $500, which cannot be judged without one either), and on an outbound label `physicalSignatureRequired`
+ * with 931 or with 930 above $500, and only with the signature and insurance codes the spec lists for it
+ * (BaseDomesticPackageDescription.physicalSignatureRequired: "required to include … 910, 911, 912, 913, 921, 922,
+ * 923, 924, 925, 931, 934, 955, 981 or an extraServiceCode value of 930 with a packageValue greater than 500").
+ */
+export function labelInsuranceFaults(packageDescription: Record<string, unknown>, outbound: boolean): string[] {
+  const codes = (packageDescription.extraServices as number[] | undefined) ?? [];
+  const value = (packageDescription.packageOptions as { packageValue?: number } | undefined)?.packageValue;
+  const faults: string[] = [];
+  if ((codes.includes(930) || codes.includes(931)) && value === undefined) faults.push('/packageDescription/packageOptions/packageValue is required with extra service 930 or 931');
+  if (!outbound) return faults;
+  const signed = codes.some((c) => [910, 911, 912, 913, 921, 922, 923, 924, 925, 931, 934, 955, 981].includes(c)) || (codes.includes(930) && value !== undefined && value > 500);
+  const stated = packageDescription.physicalSignatureRequired !== undefined;
+  if (signed && !stated) faults.push('/packageDescription/physicalSignatureRequired is required with these extra services');
+  if (!signed && stated) faults.push('/packageDescription/physicalSignatureRequired goes only with a signature or insurance above $500');
+  return faults;
+}
 
 /** `LabelRequest`: closed at the top level (additionalProperties: false). */
 export const LabelRequest = Type.Object(

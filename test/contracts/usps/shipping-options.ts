@@ -60,3 +60,9 @@ export const DomesticOptionsRequest = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** What the search asks of insurance beyond the schema, for the fake to refuse: "packageValue … Required to receive prices for Insurance" (shipping-options.yaml 3.1.29). */
+export function priceInsuranceFaults(packageDescription: Record<string, unknown>): string[] {
+  const codes = (packageDescription.extraServices as number[] | undefined) ?? [];
+  return (codes.includes(930) || codes.includes(931)) && packageDescription.packageValue === undefined ? ['/packageDescription/packageValue is required with extra service 930 or 931'] : [];
+}
