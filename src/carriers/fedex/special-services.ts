@@ -1,6 +1,5 @@
-import { kgPerPound } from '../abroad.ts';
 import type { ShipmentOptions } from '../options.ts';
-import { weightInLb } from '../../domain/orders/parcels.ts';
+import { kilograms } from '../../labels/customs-figures.ts';
 
 /*
  * Delivery options as FedEx's special services (carriers/options.ts names each code), in the shapes of the ship
@@ -19,7 +18,7 @@ const batteryMaterials = { lithium_ion_in_equipment: 'LITHIUM_ION', lithium_meta
 /** "For Dry Ice the unit of measure is KG" (Weight_1, Weight_1_2); to 0.1 kg, at least 0.1 so a pinch is still declared. */
 function dryIceKg(options: ShipmentOptions): { units: 'KG'; value: number } | undefined {
   if (!options.dry_ice) return undefined;
-  const kg = weightInLb(options.dry_ice.weight) * kgPerPound;
+  const kg = kilograms(options.dry_ice.weight);
   return { units: 'KG', value: Math.max(0.1, Math.round(kg * 10) / 10) };
 }
 
