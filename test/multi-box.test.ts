@@ -103,6 +103,47 @@ describe('several boxes in one shipment (test mode)', () => {
     });
   }
 
+  test('a 3-box UPS shipment is tracked box by box: each number answers its box, box 2 reports as itself, delivered once every box is', async () => {
+    const { order, shipment } = await buyThreeBoxes('ups', '03');
+    const numbers: string[] = shipment.packages.map((p: Json) => p.tracking_number);
+    const track = (body: Json) => post('/tracking', body);
+    const journey = ['pre_transit', 'in_transit', 'out_for_delivery', 'delivered'];
+    const boxStatuses = async () => {
+      const row = await server.services.database.db.selectFrom('shipments').select('packages').where('id', '=', shipment.id).executeTakeFirstOrThrow();
+      return JSON.parse(row.packages!).map((b: Json) => b.tracking_status) as string[];
+    };
+    let whole: Json = {};
+    let partly = false;
+    // Test servers run journeys at 1440× (a carrier day a minute): the boxes' three hours apart are 7.5 s apart here.
+    for (let step = 0; step < 600 && whole.status !== 'delivered'; step++) {
+      server.clock.advance(2_000);
+      for (const [i, n] of numbers.entries()) {
+        const res = await track({ tracking_number: n });
+        assert.equal(res.status, 200, res.text);
+        assert.equal(res.body.tracking_number, n);
+        assert.equal(res.body.shipment_id, shipment.id);
+        // The first box's number is the shipment's own (UPS's master): it answers the whole shipment's tracker.
+        assert.equal(res.body.package, i === 0 ? undefined : i);
+      }
+      // The boxes as this request recorded them (the test clock also runs in real time, so a later read could differ).
+      whole = (await track({ order_id: order.id })).body;
+      assert.equal(whole.package, undefined);
+      const boxes = await boxStatuses();
+      const least = boxes.reduce((x, y) => (journey.indexOf(y) < journey.indexOf(x) ? y : x));
+      assert.equal(whole.status, least, `the shipment is as far as its least advanced box: ${boxes}`);
+      if (boxes.includes('delivered') && whole.status !== 'delivered') partly = true;
+    }
+    assert.ok(partly, 'some box was delivered before the whole shipment was');
+    assert.equal(whole.status, 'delivered');
+    assert.equal((await server.request('GET', `/orders/${order.id}`, { key })).body.status, 'delivered', 'the order is delivered with its last box');
+    const updates = (await server.request('GET', '/events?type=tracking.updated&limit=100', { key })).body.data.filter((e: Json) => e.data.shipment_id === shipment.id);
+    const box2 = updates.filter((e: Json) => e.data.package === 1);
+    assert.ok(box2.length >= 4, `box 2's scans are reported: ${box2.length}`);
+    for (const e of box2) assert.equal(e.data.tracking_number, numbers[1]);
+    assert.ok(updates.some((e: Json) => e.data.package === undefined && e.data.status === 'delivered'), "the shipment's own tracker reports its delivery");
+    assert.deepEqual(await boxStatuses(), ['delivered', 'delivered', 'delivered']);
+  });
+
   test('a USPS 2-box purchase: no master, a label and a valid number per box, PNG labels stacked in one image', async () => {
     const order = await post('/orders', orderBody({ order_number: 'boxes-usps', parcel: undefined, parcels: [box(2), box(3)], requested_service: { carrier: 'usps', service: 'USPS_GROUND_ADVANTAGE' } }));
     assert.equal(order.status, 201, order.text);

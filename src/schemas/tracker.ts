@@ -42,11 +42,23 @@ export const Tracker = Type.Object(
   {
     id: Type.String({ description: "trk_ and the label's own id; for a magic test number, trk_ and the number", examples: [tracker.id] }),
     object: Type.Literal('tracker', { description: 'Always `tracker`' }),
-    tracking_number: Type.String({ description: "The label's tracking number", examples: [trackingNumber] }),
+    tracking_number: Type.String({ description: "The label's tracking number; in a box's tracker, the box's own number", examples: [trackingNumber] }),
+    package: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 19,
+        description:
+          "Only in a box's tracker, of a shipment with several boxes: the box's index in the shipment's `packages` (0 for the first). Without it the tracker is the whole shipment's, whose status is derived from its boxes",
+        examples: [1],
+      }),
+    ),
     carrier: Type.Ref(CarrierIdSchema, { description: 'The carrier carrying the parcel' }),
     order_id: Type.Union([Type.String(), Type.Null()], { description: 'null only for the magic test numbers' }),
     shipment_id: Type.Union([Type.String(), Type.Null()], { description: 'null only for the magic test numbers' }),
-    status: Type.Ref(TrackingStatus, { description: 'Where the parcel is now: the status of the latest scan' }),
+    status: Type.Ref(TrackingStatus, {
+      description:
+        'Where the parcel is now: the status of the latest scan. For a shipment of several boxes: `delivered` once every box is; else `failure`, `return_to_sender` or `error` as soon as one box has it; else the least advanced box\'s status',
+    }),
     status_detail: Type.String({ description: "The carrier's words for the latest scan", examples: ['Delivered, front door'] }),
     estimated_delivery_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: 'The day the carrier expects to deliver; null when it gives none' }),
     events: Type.Array(Type.Ref(TrackingEvent), { description: 'Carrier scans, oldest first' }),

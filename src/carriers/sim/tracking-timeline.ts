@@ -192,8 +192,11 @@ function carrierPlan(label: LabelRef, pickup: Date): Step[] {
   }
   steps.push({ at: atDestination, status: 'in_transit', description: 'Arrived at destination facility', location: destination });
 
-  const morning = arrival + 8 * hour;
-  const afternoon = arrival + 14 * hour;
+  // Boxes of one shipment travel together but are loaded and delivered one after another: each later box of the
+  // label goes out and arrives three hours after the one before, so a shipment is seen partly delivered.
+  const box = Math.max(0, label.boxes?.findIndex((b) => b.trackingNumber === label.trackingNumber) ?? 0);
+  const morning = arrival + 8 * hour + box * 3 * hour;
+  const afternoon = arrival + 14 * hour + box * 3 * hour;
   const end = ending(label.to);
   if (end === 'available_for_pickup') {
     steps.push({ at: morning, status: 'available_for_pickup', description: 'Held at destination facility, available for pickup', location: destination });

@@ -65,6 +65,8 @@ export interface StoredBox {
   carrier_shipment_id?: string;
   /** The box's tracking status last reported. */
   tracking_status?: string;
+  /** How many of the box's scans were reported (with tracking.updated). */
+  tracking_events?: number;
 }
 
 /** Every box of a bought label: the stored ones, or the label itself for one box. */

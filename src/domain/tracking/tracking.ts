@@ -12,7 +12,7 @@ import type { Context } from '../core/context.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { ownOrderRow, toOrder } from '../orders/orders.ts';
-import { ownerOf, returnStatusOf, toShipment, visibleStatuses } from '../shipments/shipments.ts';
+import { ownerOf, returnStatusOf, storedBoxes, toShipment, visibleStatuses, type StoredBox } from '../shipments/shipments.ts';
 import { chargeUsedReturn } from '../shipments/returns.ts';
 import { settleCardChargeNow } from '../billing/card-charges.ts';
 import { inTransaction } from '../core/transaction.ts';
@@ -76,6 +76,38 @@ function trackerOf(identity: TrackerIdentity, result: TrackingResult, since: Dat
 
 const toTracker = (row: ShipmentsTable, result: TrackingResult, seen?: number) => trackerOf(labelIdentity(row), result, new Date(row.updated_at), seen);
 
+/** One box's tracker, in a shipment of several: the shipment's tracker id, so the box's events are the label's too. */
+const boxTracker = (row: ShipmentsTable, box: number, result: TrackingResult, seen?: number): Tracker => ({
+  ...trackerOf({ ...labelIdentity(row), tracking_number: storedBoxes(row)[box]!.tracking_number }, result, new Date(row.updated_at), seen),
+  package: box,
+});
+
+/** How far a box has come, for the shipment's status: the least advanced box holds the shipment back. */
+const progress: Partial<Record<TrackingResult['status'], number>> = { unknown: 0, pre_transit: 1, in_transit: 2, out_for_delivery: 3, available_for_pickup: 3, delivered: 4 };
+/** A box that ends badly (or cannot be tracked) is what the shipment's owner needs to see, whatever the others do. */
+const surfacing = new Set<TrackingResult['status']>(['failure', 'return_to_sender', 'error']);
+
+/**
+ * The shipment's journey from its boxes' (the box's own for one box): delivered once every box is; a box failed,
+ * returned or untrackable surfaces at once; otherwise the least advanced box's status. The scans are all boxes',
+ * in time order, and the delivery date the latest box's.
+ */
+function shipmentResult(results: TrackingResult[]): TrackingResult {
+  if (results.length === 1) return results[0]!;
+  const deciding =
+    results.find((r) => surfacing.has(r.status)) ??
+    results.reduce((least, r) => ((progress[r.status] ?? 0) < (progress[least.status] ?? 0) ? r : least));
+  const dates = results.map((r) => r.estimatedDeliveryDate).filter((d): d is string => d !== null).sort();
+  const next = results.map((r) => r.nextEventAt?.getTime()).filter((t): t is number => t !== undefined);
+  return {
+    status: deciding.status,
+    statusDetail: deciding.statusDetail,
+    estimatedDeliveryDate: dates.at(-1) ?? null,
+    events: results.flatMap((r) => r.events).sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime()),
+    ...(next.length > 0 && { nextEventAt: new Date(Math.min(...next)) }),
+  };
+}
+
 function voidedTracker(row: ShipmentsTable): Tracker {
   return toTracker(row, { status: 'cancelled', statusDetail: 'The label was voided', estimatedDeliveryDate: null, events: [] });
 }
@@ -87,13 +119,18 @@ function voidedTracker(row: ShipmentsTable): Tracker {
  * its first scan. The scan count guards the update, so a request and the worker that see the same scans report
  * (and charge) them once between them. True when a card charge was opened, for the caller to settle once committed.
  */
-async function recordProgress(ctx: TrackingContext, trx: Kysely<DB>, row: ShipmentsTable, result: TrackingResult): Promise<boolean> {
+async function recordProgress(ctx: TrackingContext, trx: Kysely<DB>, row: ShipmentsTable, results: TrackingResult[]): Promise<boolean> {
   const now = ctx.clock.now();
+  const result = shipmentResult(results);
+  const boxes = storedBoxes(row);
+  const several = row.packages !== null;
   const seen = row.tracking_events ?? 0;
-  const nextCheck = finalStatuses.has(result.status)
+  // A shipment is asked about until every box's journey has ended, not only the one its status shows.
+  const nextCheck = results.every((r) => finalStatuses.has(r.status))
     ? null
     : new Date(Math.max(now.getTime() + 1_000, result.nextEventAt?.getTime() ?? now.getTime() + pollMs[row.mode])).toISOString();
-  const changed = result.events.length > seen || result.status !== row.tracking_status;
+  const boxMoved = several && results.some((r, i) => r.status !== boxes[i]!.tracking_status);
+  const changed = result.events.length > seen || result.status !== row.tracking_status || boxMoved;
   const shipment = trx.updateTable('shipments').where('id', '=', row.id).where('status', '=', 'purchased');
   if (!changed) {
     await shipment.set({ tracking_next_check_at: nextCheck }).execute();
@@ -108,14 +145,31 @@ async function recordProgress(ctx: TrackingContext, trx: Kysely<DB>, row: Shipme
     order = await q.executeTakeFirst();
   }
   const updated = await shipment
-    .set({ tracking_status: result.status, tracking_events: result.events.length, tracking_next_check_at: nextCheck })
+    .set({
+      tracking_status: result.status,
+      tracking_events: result.events.length,
+      tracking_next_check_at: nextCheck,
+      ...(several && {
+        packages: JSON.stringify(boxes.map((b, i): StoredBox => ({ ...b, tracking_status: results[i]!.status, tracking_events: results[i]!.events.length }))),
+      }),
+    })
     .where((eb) => (seen === 0 ? eb.or([eb('tracking_events', '=', 0), eb('tracking_events', 'is', null)]) : eb('tracking_events', '=', seen)))
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) return false;
   const at = now.toISOString();
   const owner = ownerOf(row);
-  for (let i = seen; i < result.events.length; i++) await recordEvent(trx, owner, 'tracking.updated', toTracker(row, result, i + 1), at);
-  if (result.events.length <= seen) await recordEvent(trx, owner, 'tracking.updated', toTracker(row, result), at);
+  if (several) {
+    // Each box's scans are reported as that box's tracker; the shipment's own tracker when its status moves.
+    for (const [b, r] of results.entries()) {
+      const boxSeen = boxes[b]!.tracking_events ?? 0;
+      for (let i = boxSeen; i < r.events.length; i++) await recordEvent(trx, owner, 'tracking.updated', boxTracker(row, b, r, i + 1), at);
+      if (r.events.length <= boxSeen && r.status !== boxes[b]!.tracking_status) await recordEvent(trx, owner, 'tracking.updated', boxTracker(row, b, r), at);
+    }
+    if (result.status !== row.tracking_status) await recordEvent(trx, owner, 'tracking.updated', toTracker(row, result), at);
+  } else {
+    for (let i = seen; i < result.events.length; i++) await recordEvent(trx, owner, 'tracking.updated', toTracker(row, result, i + 1), at);
+    if (result.events.length <= seen) await recordEvent(trx, owner, 'tracking.updated', toTracker(row, result), at);
+  }
   if (order && order.status === 'shipped' && order.shipment_id === row.id) {
     await trx.updateTable('orders').set({ status: 'delivered', updated_at: at }).where('id', '=', order.id).execute();
     await recordEvent(trx, owner, 'order.updated', toOrder({ ...order, status: 'delivered', updated_at: at }), at);
@@ -128,22 +182,32 @@ async function recordProgress(ctx: TrackingContext, trx: Kysely<DB>, row: Shipme
   return cardCharge;
 }
 
-/** What the label's carrier says about it now. */
-async function askCarrier(ctx: TrackingContext, row: ShipmentsTable): Promise<TrackingResult> {
+/** What the label's carrier says now about each of its boxes, in the order of the shipment's packages. */
+async function askCarrier(ctx: TrackingContext, row: ShipmentsTable): Promise<TrackingResult[]> {
   const carrier = await carrierForShipment(ctx, row);
-  const answer = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.track(labelRef(row), signal));
-  if (answer.ok) return answer.value;
-  if (answer.error.code === 'carrier_timeout') throw new ApiError('carrier_timeout', answer.error.detail);
-  if (answer.error.code === 'credentials_missing') throw new CarrierNotConnected('carrier_error', `${carrier.name} cannot be asked: ${answer.error.detail}`);
-  throw new ApiError('carrier_error', `${carrier.name} did not answer the tracking request: ${answer.error.detail}`);
+  const label = labelRef(row);
+  const results: TrackingResult[] = [];
+  for (const box of storedBoxes(row)) {
+    const answer = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.track({ ...label, trackingNumber: box.tracking_number }, signal));
+    if (!answer.ok) {
+      if (answer.error.code === 'carrier_timeout') throw new ApiError('carrier_timeout', answer.error.detail);
+      if (answer.error.code === 'credentials_missing') throw new CarrierNotConnected('carrier_error', `${carrier.name} cannot be asked: ${answer.error.detail}`);
+      throw new ApiError('carrier_error', `${carrier.name} did not answer the tracking request for ${box.tracking_number}: ${answer.error.detail}`);
+    }
+    results.push(answer.value);
+  }
+  return results;
 }
 
-/** Asks the carrier about a label now, records any progress, and answers the tracker. */
-export async function refreshTracking(ctx: TrackingContext, row: ShipmentsTable): Promise<Tracker> {
+/**
+ * Asks the carrier about a label's boxes now, records any progress, and answers the shipment's tracker, or with
+ * `box` (an index in its packages) that box's.
+ */
+export async function refreshTracking(ctx: TrackingContext, row: ShipmentsTable, box?: number): Promise<Tracker> {
   if (row.status !== 'purchased') return voidedTracker(row);
-  const result = await askCarrier(ctx, row);
-  if (await inTransaction(ctx.db, (trx) => recordProgress(ctx, trx, row, result))) await settleCardChargeNow(ctx, row.id);
-  return toTracker(row, result);
+  const results = await askCarrier(ctx, row);
+  if (await inTransaction(ctx.db, (trx) => recordProgress(ctx, trx, row, results))) await settleCardChargeNow(ctx, row.id);
+  return box === undefined ? toTracker(row, shipmentResult(results)) : boxTracker(row, box, results[box]!);
 }
 
 /** The label an order's tracking is about: its current outbound label, or the last one if it was voided. */
@@ -160,6 +224,23 @@ async function orderShipment(ctx: Context, orderId: string): Promise<ShipmentsTa
     .executeTakeFirst();
   if (!row) throw new ApiError('order_not_shipped', `Order ${order.id} has no label to track`);
   return row;
+}
+
+/** The label whose later box (not the first, whose number is the label's) has this number, and the box's index. */
+async function laterBox(ctx: Context, number: string, carrier: CarrierId | undefined): Promise<{ row: ShipmentsTable; index: number } | undefined> {
+  // The number is letters and digits only (an underscore at most matches more, and the parse below sorts that out).
+  let q = ctx.db
+    .selectFrom('shipments')
+    .selectAll()
+    .where('packages', 'like', `%"tracking_number":"${number}"%`)
+    .where('owner_key_id', '=', ctx.principal.keyId)
+    .where('status', 'in', visibleStatuses);
+  if (carrier) q = q.where('carrier', '=', carrier);
+  for (const row of await q.orderBy('id', 'desc').execute()) {
+    const index = storedBoxes(row).findIndex((b) => b.tracking_number === number);
+    if (index > 0) return { row, index };
+  }
+  return undefined;
 }
 
 /** POST /tracking: by order, or by a tracking number of a label the key bought (or a magic test number). */
@@ -185,6 +266,8 @@ export async function track(ctx: Context, input: TrackingRequest): Promise<Track
   if (input.carrier) q = q.where('carrier', '=', input.carrier);
   const row = await q.orderBy('id', 'desc').limit(1).executeTakeFirst();
   if (row) return refreshTracking(ctx, row);
+  const box = await laterBox(ctx, number, input.carrier);
+  if (box) return refreshTracking(ctx, box.row, box.index);
   if (ctx.principal.mode === 'test') {
     const now = ctx.clock.now();
     const magic = magicTracking(number, now);
@@ -207,12 +290,12 @@ async function recordAll(ctx: TrackingContext, log: { warn(o: object, m: string)
   const cardCharges: string[] = [];
   try {
     await inTransaction(ctx.db, async (trx) => {
-      for (const { row, result } of answers) if (await recordProgress(ctx, trx, row, result)) cardCharges.push(row.id);
+      for (const { row, results } of answers) if (await recordProgress(ctx, trx, row, results)) cardCharges.push(row.id);
     });
   } catch {
     cardCharges.length = 0;
-    for (const { row, result } of answers) {
-      await inTransaction(ctx.db, (trx) => recordProgress(ctx, trx, row, result))
+    for (const { row, results } of answers) {
+      await inTransaction(ctx.db, (trx) => recordProgress(ctx, trx, row, results))
         .then((opened) => opened && cardCharges.push(row.id))
         .catch((err: unknown) => log.warn({ err, shipment_id: row.id }, 'could not record tracking'));
     }
@@ -223,7 +306,7 @@ async function recordAll(ctx: TrackingContext, log: { warn(o: object, m: string)
 
 interface Answer {
   row: ShipmentsTable;
-  result: TrackingResult;
+  results: TrackingResult[];
 }
 
 /** Labels whose progress the tracking worker records in one transaction. */
@@ -264,7 +347,7 @@ export async function pollTracking(ctx: TrackingContext, log: { warn(o: object, 
         await setImmediate();
         if (row.status !== 'purchased') continue;
         try {
-          answers.push({ row, result: await askCarrier(ctx, row) });
+          answers.push({ row, results: await askCarrier(ctx, row) });
           if (answers.length >= recordGroup) record();
         } catch (err) {
           // The claim's lease brings the label back in a minute, unless its carrier cannot be asked at all (and if
