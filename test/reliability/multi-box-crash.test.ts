@@ -9,13 +9,15 @@ import { systemClock } from '../../src/kernel/clock.ts';
 // USPS sells one label per call, so a shipment of several boxes is bought box after box. A shipd process is
 // SIGKILLed after the first box of each purchase is sold and before the last one is, then started again on the same
 // database: its reconcile job must end every purchase with all its boxes bought and charged once, or with nothing
-// bought and nothing charged, and never sell a box twice.
+// bought and nothing charged, and never sell a box twice. The last order's third box is refused by the carrier
+// (its recipient's magic name), so its purchase must end with nothing.
 
 const shared = processDatabase();
 
-// Each test-mode label takes labelMs, so that a kill at 1.5 × labelMs lands between box 1 and box 2 of every
-// purchase. A purchase left pending is stale after the carrier time-out plus 5 s.
-const labelMs = 1_000;
+// Each test-mode label takes labelMs, so that a kill 1.5 × labelMs after every purchase is recorded pending (just
+// before its carrier call) lands between box 1 and box 2 of each. A purchase left pending is stale after the carrier
+// time-out plus 5 s.
+const labelMs = 1_500;
 const boxes = 3;
 const startShipdHere = (port: number) => startShipd(port, { ...shared.env(), SHIPD_CARRIER_TIMEOUT_MS: String((boxes + 1) * labelMs), SHIPD_SIM_LABEL_MS: String(labelMs) });
 
@@ -54,8 +56,10 @@ test(`SIGKILL between the boxes of ${boxes}-box USPS purchases: each ends with e
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 
     const orders: string[] = [];
-    for (let i = 0; i < 4; i++) {
-      const body = orderBody({ order_number: `boxes-crash-${i}`, parcel: undefined, parcels, requested_service: { carrier: 'usps', service } });
+    const refused = 3;
+    for (let i = 0; i <= refused; i++) {
+      const to = i === refused ? { ship_to: { ...sanFrancisco, name: `Box ${boxes} fails USPS` } } : {};
+      const body = orderBody({ order_number: `boxes-crash-${i}`, parcel: undefined, parcels, requested_service: { carrier: 'usps', service }, ...to });
       const res = await fetch(`${shipd.url}/api/integrations/v1/orders`, { method: 'POST', headers, body: JSON.stringify(body) });
       assert.equal(res.status, 201, await res.clone().text());
       orders.push(((await res.json()) as { id: string }).id);
@@ -67,6 +71,12 @@ test(`SIGKILL between the boxes of ${boxes}-box USPS purchases: each ends with e
         () => 'cut' as const,
       ),
     );
+    const pending = () => db.selectFrom('shipments').select('id').where('order_id', 'in', orders).where('status', '=', 'pending').execute();
+    const asked = Date.now() + 30_000;
+    while ((await pending()).length < orders.length) {
+      assert.ok(Date.now() < asked, 'every purchase reached its carrier call');
+      await new Promise((r) => setTimeout(r, 20));
+    }
     await new Promise((r) => setTimeout(r, 1.5 * labelMs));
     shipd.child.kill('SIGKILL');
     assert.deepEqual(await Promise.all(answers), orders.map(() => 'cut'), 'the kill cut every purchase off');
@@ -83,19 +93,19 @@ test(`SIGKILL between the boxes of ${boxes}-box USPS purchases: each ends with e
       await new Promise((r) => setTimeout(r, 250));
     }
 
-    let whole = 0;
+    const ends: string[] = [];
     for (const orderId of orders) {
       const order = await (await fetch(`${shipd.url}/api/integrations/v1/orders/${orderId}`, { headers })).json() as { status: string; shipment_id: string | null };
       const rows = await db.selectFrom('shipments').select(['id', 'status', 'postage_cents', 'quoted_cents']).where('order_id', '=', orderId).execute();
       assert.equal(rows.length, 1, 'a purchase is finished under its own key, never bought afresh');
       const row = rows[0]!;
       const charged = await db.selectFrom('postage_ledger').select(['kind', 'amount_cents']).where('shipment_id', '=', row.id).execute();
+      ends.push(row.status);
       if (row.status !== 'purchased') {
         assert.deepEqual(charged, [], `${row.id} is ${row.status} and charged nothing`);
         assert.equal(order.status, 'incomplete');
         continue;
       }
-      whole++;
       const res = await fetch(`${shipd.url}/api/integrations/v1/shipments/${row.id}`, { headers });
       const shipment = (await res.json()) as { packages: { tracking_number: string; label_url: string }[]; tracking_number: string };
       assert.equal(shipment.packages.length, boxes, 'every box has its label');
@@ -109,8 +119,9 @@ test(`SIGKILL between the boxes of ${boxes}-box USPS purchases: each ends with e
       assert.equal(order.status, 'shipped');
       assert.equal(order.shipment_id, row.id);
     }
-    // The simulator sells every box it is asked for, so the reconcile job finishes them all.
-    assert.equal(whole, orders.length, 'every purchase cut off between its boxes was finished');
+    // The simulator sells every box it is asked for but the refused one, so the reconcile job finishes all the
+    // others, and undoes the refused one's boxes.
+    assert.deepEqual(ends, orders.map((_, i) => (i === refused ? 'failed' : 'purchased')));
   } finally {
     if (shipd.child.exitCode === null && shipd.child.signalCode === null) {
       shipd.child.kill('SIGTERM');
