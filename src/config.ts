@@ -64,6 +64,7 @@ export interface Config {
   simAccountDiscounts: Partial<Record<'ups' | 'fedex', number>>;
   /** How long after purchase test mode's first scan comes at the soonest: the time a person has to void a label. */
   simFirstScanAfterMs: number;
+  simLabelMs: number;
   /** How long a job stays claimed without word from its worker before another worker takes it over. */
   jobLeaseMs: number;
   /** Label purchases under way at once for one batch. */
@@ -121,6 +122,7 @@ export const settingNames = [
   'SHIPD_CARRIER_TIMEOUT_MS',
   'SHIPD_SIM_TRACKING_SPEED',
   'SHIPD_SIM_FIRST_SCAN_MINUTES',
+  'SHIPD_SIM_LABEL_MS',
   'SHIPD_SIM_UPS_DISCOUNT',
   'SHIPD_SIM_FEDEX_DISCOUNT',
   'SHIPD_JOB_LEASE_MS',
@@ -419,6 +421,7 @@ export function loadConfig(env: Raw = process.env, file?: string): Config {
     simAccountDiscounts: simAccountDiscounts(raw),
     // Enough for someone following the README at reading speed to void a label before the carrier scans it.
     simFirstScanAfterMs: integer(raw, 'SHIPD_SIM_FIRST_SCAN_MINUTES', 15, 0, 1440) * 60_000,
+    simLabelMs: integer(raw, 'SHIPD_SIM_LABEL_MS', 0, 0, 60_000),
     jobLeaseMs: integer(raw, 'SHIPD_JOB_LEASE_MS', 30_000, 1_000, 3_600_000),
     batchConcurrency: integer(raw, 'SHIPD_BATCH_CONCURRENCY', 4, 1, 64),
     // One core is left to the event loop, which has the HTTP and the database to do.

@@ -26,16 +26,16 @@ function byId(list: Carrier[]): Record<CarrierId, Carrier> {
 const simulators = new WeakMap<Clock, Map<string, Record<CarrierId, Carrier>>>();
 
 function simulatorsFor(clock: Clock, config: Config): Record<CarrierId, Carrier> {
-  const { simTrackingSpeed: trackingSpeed, simFirstScanAfterMs: firstScanAfterMs, simAccountDiscounts: discounts } = config;
+  const { simTrackingSpeed: trackingSpeed, simFirstScanAfterMs: firstScanAfterMs, simLabelMs: labelMs, simAccountDiscounts: discounts } = config;
   let bySettings = simulators.get(clock);
   if (!bySettings) {
     bySettings = new Map();
     simulators.set(clock, bySettings);
   }
-  const key = `${trackingSpeed}|${firstScanAfterMs}|${discounts.ups ?? ''}|${discounts.fedex ?? ''}`;
+  const key = `${trackingSpeed}|${firstScanAfterMs}|${labelMs}|${discounts.ups ?? ''}|${discounts.fedex ?? ''}`;
   let set = bySettings.get(key);
   if (!set) {
-    set = byId(simTables.map((t) => new SimulatedCarrier(t, clock, { trackingSpeed, firstScanAfterMs, ...(t.id !== 'usps' && { accountDiscount: discounts[t.id] }) })));
+    set = byId(simTables.map((t) => new SimulatedCarrier(t, clock, { trackingSpeed, firstScanAfterMs, labelMs, ...(t.id !== 'usps' && { accountDiscount: discounts[t.id] }) })));
     bySettings.set(key, set);
   }
   return set;

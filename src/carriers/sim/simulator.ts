@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   failure,
   isDomestic,
@@ -130,6 +131,8 @@ export interface SimOptions {
   trackingSpeed: number;
   /** The soonest the first scan comes after purchase (SHIPD_SIM_FIRST_SCAN_MINUTES); a minute when not given. */
   firstScanAfterMs?: number;
+  /** How long selling each label takes (SHIPD_SIM_LABEL_MS): a real carrier's label call is not instant. */
+  labelMs?: number;
   /** SHIPD_SIM_UPS_DISCOUNT / SHIPD_SIM_FEDEX_DISCOUNT, in place of the price table's default discount. */
   accountDiscount?: number;
 }
@@ -317,6 +320,7 @@ export class SimulatedCarrier implements Carrier {
       if (!priced.ok) return priced;
     }
     if (request.parcels.length === 1) {
+      await this.selling(signal);
       const trackingNumber = this.trackingNumber(request.service, request.idempotencyKey);
       return ok({ trackingNumber, carrierShipmentId: trackingNumber, postageCents: request.quotedCents, currency: 'USD' });
     }
@@ -324,9 +328,16 @@ export class SimulatedCarrier implements Carrier {
     if (t.id === 'usps') return this.purchaseBoxByBox(request, signal);
     // UPS and FedEx file the boxes under one shipment, numbered by its first box: UPS's shipment identification
     // number is its first package's 1Z, FedEx's master tracking number its first piece's.
+    await this.selling(signal);
     const packages = request.parcels.map((_, i) => ({ trackingNumber: this.trackingNumber(request.service, boxKey(request.idempotencyKey, i)) }));
     const master = packages[0]!.trackingNumber;
     return ok({ trackingNumber: master, carrierShipmentId: master, masterTrackingNumber: master, packages, postageCents: request.quotedCents, currency: 'USD' });
+  }
+
+  /** The time one label call takes; a purchase the time-out gives up on is cut off as a real one would be. */
+  private async selling(signal: AbortSignal): Promise<void> {
+    const ms = this.options.labelMs ?? 0;
+    if (ms > 0) await sleep(ms, undefined, { signal });
   }
 
   /** The idempotency key decides the tracking number, so buying again with it gives the same label back. */
@@ -340,6 +351,7 @@ export class SimulatedCarrier implements Carrier {
     return buyBoxByBox(
       request,
       async (box, index) => {
+        await this.selling(signal);
         if (index + 1 === refusedBox) return failure('carrier_unavailable', `${t.name} did not sell box ${index + 1}'s label (simulated by the recipient name)`);
         const trackingNumber = this.trackingNumber(request.service, box.idempotencyKey);
         return ok({ trackingNumber, carrierShipmentId: trackingNumber, postageCents: box.quotedCents, currency: 'USD' });
