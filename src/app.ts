@@ -140,7 +140,7 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
   const authenticate = authenticator(services.keys, addresses, services.config.rateLimit);
   registerOperations(app, services, operations, authenticate);
   await registerMcpRoute(app, services, idempotency, authenticate);
-  registerLabelFiles(app, services);
+  registerLabelFiles(app, services, addresses);
   await registerStripeWebhooks(app, services);
   await registerDashboard(app, services, addresses);
   await app.ready();

@@ -2,6 +2,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { problem, startServer, type Response, type TestServer } from './harness.ts';
 import { accountWithUser, DashboardClient, password } from './dashboard/client.ts';
+import { orderBody } from './fixtures.ts';
+import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 
 const burst = 5;
 const limits = { SHIPD_ADDRESS_RATE_LIMIT_PER_SECOND: '1', SHIPD_ADDRESS_RATE_LIMIT_BURST: String(burst) };
@@ -35,9 +37,18 @@ test('requests with a refused API key are limited by address; a valid key from t
   problem(await server.request('GET', '/carriers', { key: unknown, headers: newAddress() }), 401, 'invalid_api_key_checksum');
 });
 
-test('label downloads are limited by address', async () => {
+test('label downloads with a refused link are limited by address; links the token signs are not held back', async () => {
   const from = newAddress();
+  const account = await server.account();
+  await setPaymentMethod(server.services.database.db, server.clock, account, 'test', 'pm_test_visa');
+  const key = (await server.key(account)).secret;
+  const order = await server.request('POST', '/orders', { key, body: orderBody() });
+  const label = await server.request('POST', '/shipments', { key, body: { order_id: order.body.id } });
+  assert.equal(label.status, 201, label.text);
+  const url = new URL(label.body.label_url);
+  for (let i = 0; i < 3 * burst; i++) assert.equal((await server.request('GET', `${url.pathname.replace(/^.*\/labels\//, '/labels/')}${url.search}`, { headers: from })).status, 200, `download ${i + 1}`);
   await limitedAfterBurst(() => server.request('GET', `/labels/shp_01jf3k4m5n6p7q8r9s0t1v2w3x.pdf?token=forged`, { headers: from }), 403);
+  problem(await server.request('GET', '/labels/not-a-label.pdf?token=x', { headers: from }), 429, 'address_rate_limited');
 });
 
 test('/metrics is limited by address', async () => {

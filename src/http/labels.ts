@@ -6,6 +6,7 @@ import { labelFile } from '../domain/label-files/label-files.ts';
 import type { LabelFormat } from '../labels/label-data.ts';
 import type { CustomsDocumentType } from '../labels/customs-data.ts';
 import { apiBase } from '../kernel/paths.ts';
+import { limitAddress, type AddressLimits } from './address-limit.ts';
 import { problemResponses } from './routes.ts';
 import { answerHeaders, fileSecurityPolicy } from './response-headers.ts';
 import { ids } from '../schemas/examples.ts';
@@ -23,7 +24,7 @@ function fileAnswerHeaders(statuses: number[]) {
  * GET /labels/{shp_id}.{pdf|zpl|png}?token=…: the label file itself. It takes no API key, so that a label_url can
  * go straight to a printer; the signed, expiring token in the URL is what authorizes it.
  */
-export function registerLabelFiles(app: FastifyInstance, services: Services): void {
+export function registerLabelFiles(app: FastifyInstance, services: Services, addresses: AddressLimits): void {
   const responses = {
     200: {
       description: 'The label: application/pdf, image/png, or ZPL II text; a customs document: application/pdf',
@@ -51,16 +52,24 @@ export function registerLabelFiles(app: FastifyInstance, services: Services): vo
         querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'From label_url' }) }, { additionalProperties: false }),
         response: responses,
       },
-      config: { responseHeaders: fileAnswerHeaders(Object.keys(responses).map(Number)) },
+      // A link the token signs is as good as a key: a printing station fetching a wave of labels is not held back by
+      // its address. A refused link counts against the address, as a refused key does.
+      config: { responseHeaders: fileAnswerHeaders(Object.keys(responses).map(Number)), ownRateLimit: true },
     },
     async (request, reply) => {
       const { file } = request.params as { file: string };
       const { token } = request.query as { token: string };
       const match = filePattern.exec(file);
-      if (!match) throw new ApiError('not_found', `No label ${file}; label files are named {shp_id}.pdf, .zpl or .png, a box's {shp_id}.box{n}.pdf, .zpl or .png, and customs documents {shp_id}.{type}.pdf`);
+      if (!match) {
+        await limitAddress(addresses, request);
+        throw new ApiError('not_found', `No label ${file}; label files are named {shp_id}.pdf, .zpl or .png, a box's {shp_id}.box{n}.pdf, .zpl or .png, and customs documents {shp_id}.{type}.pdf`);
+      }
       const [, id, , document, box, format] = match as unknown as [string, string, string, CustomsDocumentType | undefined, string | undefined, LabelFormat];
       const ctx = { db: services.database.db, labels: services.labels, renderer: services.renderer, config: services.config, clock: services.clock };
-      const { bytes, contentType } = await labelFile(ctx, id, format, token, document ?? (box === undefined ? undefined : { box: Number(box) - 1 }));
+      const { bytes, contentType } = await labelFile(ctx, id, format, token, document ?? (box === undefined ? undefined : { box: Number(box) - 1 })).catch(async (err: unknown) => {
+        if (err instanceof ApiError && err.code === 'invalid_label_token') await limitAddress(addresses, request);
+        throw err;
+      });
       return reply
         .type(contentType)
         .header('Cache-Control', 'private, no-store')
