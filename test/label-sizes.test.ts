@@ -5,8 +5,8 @@ import { austin, orderBody } from './fixtures.ts';
 import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { decodePng, openPdf } from './barcodes.ts';
-import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
-import { payingLiveKey, startBilling } from './live-billing.ts';
+import type { CarrierFakes } from './fakes/carriers.ts';
+import { startLiveShop, type LiveShop } from './live-billing.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
@@ -166,18 +166,12 @@ describe('label sizes and references with live keys (fake carrier servers)', () 
   let fakes: CarrierFakes;
   let server: TestServer;
   let key: string;
-  let billing: Awaited<ReturnType<typeof startBilling>>;
+  let live: LiveShop;
   before(async () => {
-    billing = await startBilling();
-    fakes = await startCarrierFakes();
-    server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), ...billing.env } });
-    key = await payingLiveKey(server);
+    live = await startLiveShop();
+    ({ server, fakes, key } = live);
   });
-  after(async () => {
-    await server.close();
-    await fakes.close();
-    await billing.stripe.close();
-  });
+  after(() => live.close());
 
   async function buyLive(carrier: string, ask: Json): ReturnType<TestServer['request']> {
     const order = await server.request('POST', '/orders', { key, body: anOrder() });

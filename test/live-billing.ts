@@ -1,4 +1,5 @@
-import type { TestServer } from './harness.ts';
+import { startServer, type TestServer } from './harness.ts';
+import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
 import { startFakeStripe, type FakeStripe } from './fakes/stripe.ts';
 import { saveLiveCard } from '../src/domain/billing/payment-methods.ts';
 
@@ -29,4 +30,30 @@ export async function payingLiveKey(server: TestServer): Promise<string> {
   const account = await server.account();
   await saveCard(server, account);
   return (await server.key(account, 'live')).secret;
+}
+
+/** A server whose live carriers are the fake UPS, USPS and FedEx, charging through the fake Stripe, and a paying live key. */
+export interface LiveShop {
+  server: TestServer;
+  fakes: CarrierFakes;
+  key: string;
+  close(): Promise<void>;
+}
+
+/** What a live purchase test starts from (LiveShop); close() stops the server and every fake. */
+export async function startLiveShop(): Promise<LiveShop> {
+  const billing = await startBilling();
+  const fakes = await startCarrierFakes();
+  const server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), ...billing.env } });
+  const key = await payingLiveKey(server);
+  return {
+    server,
+    fakes,
+    key,
+    async close() {
+      await server.close();
+      await fakes.close();
+      await billing.stripe.close();
+    },
+  };
 }

@@ -1,9 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, type TestServer } from './harness.ts';
+import type { TestServer } from './harness.ts';
 import { austin, orderBody } from './fixtures.ts';
-import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
-import { payingLiveKey, startBilling } from './live-billing.ts';
+import type { CarrierFakes } from './fakes/carriers.ts';
+import { startLiveShop, type LiveShop } from './live-billing.ts';
 import { contractViolations } from './contracts/check.ts';
 import { fedexRateRequest } from './contracts/fedex/rate.ts';
 import { fedexShipRequest } from './contracts/fedex/ship.ts';
@@ -17,18 +17,12 @@ describe('delivery options with live keys (fake carrier servers)', () => {
   let fakes: CarrierFakes;
   let server: TestServer;
   let key: string;
-  let billing: Awaited<ReturnType<typeof startBilling>>;
+  let live: LiveShop;
   before(async () => {
-    billing = await startBilling();
-    fakes = await startCarrierFakes();
-    server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), ...billing.env } });
-    key = await payingLiveKey(server);
+    live = await startLiveShop();
+    ({ server, fakes, key } = live);
   });
-  after(async () => {
-    await server.close();
-    await fakes.close();
-    await billing.stripe.close();
-  });
+  after(() => live.close());
 
   const lastCall = (calls: { path: string; body: unknown }[], path: RegExp): Json => calls.findLast((c) => path.test(c.path))!.body as Json;
 
