@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from './harness.ts';
+import { payingTestKey } from './live-billing.ts';
 import { orderBody } from './fixtures.ts';
-import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
@@ -15,9 +15,7 @@ describe('delivery options in test mode', () => {
 
   before(async () => {
     server = await startServer();
-    const account = await server.account();
-    await setPaymentMethod(server.services.database.db, server.clock, account, 'test', 'pm_test_visa');
-    key = (await server.key(account)).secret;
+    key = await payingTestKey(server);
   });
   after(() => server.close());
 

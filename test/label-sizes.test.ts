@@ -2,11 +2,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { austin, orderBody } from './fixtures.ts';
-import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { decodePng, openPdf } from './barcodes.ts';
 import type { CarrierFakes } from './fakes/carriers.ts';
-import { startLiveShop, type LiveShop } from './live-billing.ts';
+import { type LiveShop, payingTestKey, startLiveShop } from './live-billing.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
@@ -36,9 +35,7 @@ describe('label sizes and references in test mode', () => {
   let key: string;
   before(async () => {
     server = await startServer();
-    const account = await server.account();
-    await setPaymentMethod(server.services.database.db, server.clock, account, 'test', 'pm_test_visa');
-    key = (await server.key(account)).secret;
+    key = await payingTestKey(server);
   });
   after(() => server.close());
 

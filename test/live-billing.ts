@@ -1,7 +1,7 @@
 import { startServer, type TestServer } from './harness.ts';
 import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
 import { startFakeStripe, type FakeStripe } from './fakes/stripe.ts';
-import { saveLiveCard } from '../src/domain/billing/payment-methods.ts';
+import { saveLiveCard, setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 
 /**
  * Live platform postage is charged through Stripe: live tests that buy with it run a fake Stripe beside the fake
@@ -56,4 +56,11 @@ export async function startLiveShop(): Promise<LiveShop> {
       await billing.stripe.close();
     },
   };
+}
+
+/** A test key of a new account with the test card on file: what a test-mode test buys labels with. */
+export async function payingTestKey(server: TestServer): Promise<string> {
+  const account = await server.account();
+  await setPaymentMethod(server.services.database.db, server.clock, account, 'test', 'pm_test_visa');
+  return (await server.key(account)).secret;
 }

@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from './harness.ts';
+import { payingTestKey } from './live-billing.ts';
 import { austin, orderBody, sanFrancisco } from './fixtures.ts';
-import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
 import { simTables } from '../src/carriers/sim/tables.ts';
 import { publishedCents } from '../src/carriers/sim/prices/types.ts';
@@ -33,9 +33,7 @@ describe('rates show the surcharges they include, in test mode', () => {
   let key: string;
   before(async () => {
     server = await startServer();
-    const account = await server.account();
-    await setPaymentMethod(server.services.database.db, server.clock, account, 'test', 'pm_test_visa');
-    key = (await server.key(account)).secret;
+    key = await payingTestKey(server);
   });
   after(() => server.close());
   const shop = async (body: unknown) => {
