@@ -247,6 +247,31 @@ describe('batches', () => {
     assert.ok(!list.body.data.some((b: Json) => b.ship_date === day(-2) || b.ship_date === day(9)), 'nothing was stored');
   });
 
+  test('options apply to every label; an order whose requested service cannot do one fails alone; contradictions are refused up front', async () => {
+    const plain = await inParallel(2, 8, () => newOrder());
+    const ground = await newOrder({ requested_service: { carrier: 'usps', service: 'USPS_GROUND_ADVANTAGE' } });
+    const options = { signature: 'adult', saturday_delivery: true };
+    const created = await server.request('POST', '/batches', { key, body: { order_ids: [...plain.map((o) => o.id), ground.id], options } });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(created.body.options, options);
+    const batch = await finished(created.body.id);
+    assert.deepEqual(batch.counts, { total: 3, pending: 0, purchased: 2, failed: 1 }, JSON.stringify(batch.results));
+    for (const r of batch.results.slice(0, 2)) {
+      const shipment = (await server.request('GET', `/shipments/${r.shipment_id}`, { key })).body;
+      assert.deepEqual(shipment.options, options);
+      const types = shipment.surcharges.map((x: Json) => x.type);
+      assert.ok(types.includes('saturday_delivery') && types.some((t: string) => t.includes('signature')), `the options are priced: ${types}`);
+    }
+    const refused = batch.results[2].error;
+    assert.match(refused.detail, /saturday/i, JSON.stringify(refused));
+    assert.equal((await server.request('GET', `/orders/${ground.id}`, { key })).body.status, 'incomplete');
+
+    const contradiction = await server.request('POST', '/batches', { key, body: { order_ids: [plain[0]!.id], options: { signature: 'standard', delivery_confirmation: true } } });
+    assert.equal(problem(contradiction, 400, 'validation_failed').errors[0].pointer, '/options/delivery_confirmation', contradiction.text);
+    const unknown = await server.request('POST', '/batches', { key, body: { order_ids: [plain[0]!.id], options: { signature: 'loud' } } });
+    assert.equal(problem(unknown, 400, 'validation_failed').errors[0].pointer, '/options/signature', unknown.text);
+  });
+
   test('a batch whose orders all fail completes with no file', async () => {
     const created = await server.request('POST', '/batches', { key, body: { order_ids: [newId('ord')] } });
     const batch = await finished(created.body.id);

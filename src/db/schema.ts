@@ -341,6 +341,8 @@ export interface BatchesTable {
   ship_date: string | null;
   label_size: '4x6' | '4x8' | 'letter';
   label_resolution: 203 | 300;
+  /** Every label's delivery options, as storedOptions writes them; null for none. */
+  options: string | null;
   total: number;
   purchased: number;
   failed: number;

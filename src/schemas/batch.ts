@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ListOf, ShipDateInput, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { listQueryFields } from './list.ts';
 import { Metadata } from './order.ts';
+import { ShipmentOptions } from './options.ts';
 import { LabelFormatSchema, LabelResolutionSchema, LabelSizeSchema } from './shipment.ts';
 import { batch, ids } from './examples.ts';
 
@@ -32,6 +33,12 @@ export const BatchCreate = Type.Object(
           "The day every parcel of the batch is handed to the carrier (YYYY-MM-DD), as POST /shipments takes it: from today to 7 days ahead in each order's ship-from time zone; the day each label is bought when not given. A day out of range for every US time zone is a 400 `ship_date_out_of_range`; one out of range only for some order's ship-from location fails that order in its result",
       }),
     ),
+    options: Type.Optional(
+      Type.Ref(ShipmentOptions, {
+        description:
+          "Delivery options for every label, as POST /shipments takes them. Options that contradict each other are a 400 before anything is written; an order whose requested service cannot do one fails with 422 `option_not_supported` in its result; without a requested service (or with `cheapest`), only services that do every one are chosen",
+      }),
+    ),
     metadata: Type.Optional(Type.Ref(Metadata, { description: 'Your own keys and values, kept with the batch' })),
   },
   {
@@ -42,6 +49,7 @@ export const BatchCreate = Type.Object(
     examples: [
       { order_ids: ids.batchOrders, selection: 'cheapest', label_format: 'pdf' },
       { order_ids: ids.batchOrders, label_format: 'zpl', label_size: '4x8', label_resolution: 300, ship_date: '2026-11-30' },
+      { order_ids: ids.batchOrders, selection: 'cheapest', options: { signature: 'adult', saturday_delivery: true } },
     ],
   },
 );
@@ -73,6 +81,7 @@ export const Batch = Type.Object(
     label_size: Type.Ref(LabelSizeSchema, { description: "Every label's paper" }),
     label_resolution: Type.Union([Type.Ref(LabelResolutionSchema), Type.Null()], { description: 'The dots per inch of ZPL labels; null for PDF and PNG' }),
     ship_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: 'The day every label ships; null: the day each was bought' }),
+    options: Type.Ref(ShipmentOptions, { description: 'The delivery options of every label; `{}` for none' }),
     counts: Type.Object(
       {
         total: Type.Integer({ minimum: 1, description: 'Orders in the batch' }),

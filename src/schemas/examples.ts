@@ -286,6 +286,7 @@ export const batch = {
   label_size: '4x6',
   label_resolution: null,
   ship_date: null,
+  options: {},
   counts: { total: 2, pending: 0, purchased: 1, failed: 1 },
   label_url: `${files}/${ids.batch}.pdf?token=1796147163.lCxnkFyu7zgRKPM8MYOGrUQSiccn244eQYkLYPpSwCU`,
   metadata: {},

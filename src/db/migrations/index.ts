@@ -22,6 +22,7 @@ import * as deliveryOptions from './020_delivery_options.ts';
 import * as insurance from './021_insurance.ts';
 import * as returnCharge from './022_return_charge.ts';
 import * as severalBoxes from './023_several_boxes.ts';
+import * as batchOptions from './024_batch_options.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '021_insurance': insurance,
   '022_return_charge': returnCharge,
   '023_several_boxes': severalBoxes,
+  '024_batch_options': batchOptions,
 };

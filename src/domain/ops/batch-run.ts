@@ -44,6 +44,7 @@ async function buyItem(owner: Context, batch: BatchesTable, item: BatchItemsTabl
       label_size: batch.label_size,
       ...(batch.label_format === 'zpl' && { label_resolution: batch.label_resolution }),
       ...(batch.ship_date !== null && { ship_date: batch.ship_date }),
+      ...(batch.options !== null && { options: JSON.parse(batch.options) }),
     };
     const shipment = await buyLabel(ctx, ask, batch.selection);
     return { status: 'purchased', shipmentId: shipment.id };

@@ -8,6 +8,7 @@ import { newId } from '../../kernel/ids.ts';
 import { fetchPage, type ListInput, type Page } from '../core/pagination.ts';
 import { labelChoice, platformPayment } from '../shipments/purchase.ts';
 import { shipDayAnywhere } from '../shipments/ship-date.ts';
+import { checkOptions, storedOptions } from '../shipments/delivery-options.ts';
 import { labelUrl } from '../shipments/shipments.ts';
 import { inTransaction } from '../core/transaction.ts';
 
@@ -26,6 +27,7 @@ export function toBatch(ctx: Pick<Context, 'config' | 'clock'>, row: BatchesTabl
     label_size: row.label_size,
     label_resolution: row.label_format === 'zpl' ? row.label_resolution : null,
     ship_date: row.ship_date,
+    options: row.options === null ? {} : JSON.parse(row.options),
     counts: { total: row.total, pending: row.total - row.purchased - row.failed, purchased: row.purchased, failed: row.failed },
     ...(items && {
       results: items.map((i) => ({
@@ -52,6 +54,9 @@ export function toBatch(ctx: Pick<Context, 'config' | 'clock'>, row: BatchesTabl
 export async function createBatch(ctx: Context, input: BatchCreate): Promise<Batch> {
   const label = labelChoice(input);
   if (input.ship_date !== undefined) shipDayAnywhere(ctx.clock.now(), input.ship_date);
+  // What contradicts itself for every order is refused now; what depends on an order's boxes (dry ice heavier than
+  // one) fails that order alone when its turn comes.
+  checkOptions(input.options, []);
   const payment = await platformPayment(ctx);
   if (payment instanceof ApiError && (await carrierAccess(ctx, ctx.principal.accountId, ctx.principal.mode)).own.size === 0) throw payment;
   const now = ctx.clock.now();
@@ -67,6 +72,7 @@ export async function createBatch(ctx: Context, input: BatchCreate): Promise<Bat
     ship_date: input.ship_date ?? null,
     label_size: label.size,
     label_resolution: label.resolution,
+    options: storedOptions(input.options),
     total: input.order_ids.length,
     purchased: 0,
     failed: 0,
