@@ -185,3 +185,35 @@ describe('a USPS void whose refund goes under review', () => {
     assert.ok(net(again.body.id) > 0);
   });
 });
+
+describe('a void cut off after the carrier voided the label', () => {
+  let server: TestServer;
+  let key: string;
+  let account: string;
+  before(async () => {
+    server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), ...billing.env } });
+    account = await server.account();
+    await saveCard(server, account);
+    key = (await server.key(account, 'live')).secret;
+  });
+  after(() => server.close());
+
+  test('is recorded by the retry: the carrier says it is already void, so the label is voided, refunded and the order open again', async () => {
+    const o = (await server.request('POST', '/orders', { key, body: liveOrder({ requested_service: { carrier: 'ups', service: '03' } }) })).body;
+    const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.id } });
+    assert.equal(bought.status, 201, bought.text);
+    // The void that reached UPS before shipd went down: UPS's answer never got written.
+    const shipped = ups.calls.findLast((c) => /\/ship$/.test(c.path))!;
+    const cancel = shipped.path.replace(/\/ship$/, `/void/cancel/${bought.body.tracking_number}`);
+    const cut = await fetch(`${ups.url}${cancel}`, { method: 'DELETE', headers: { authorization: String(shipped.headers.authorization), transId: 'cut-off', transactionSrc: 'shipd' } });
+    assert.equal(cut.status, 200, await cut.text());
+    const voided = await server.request('POST', `/shipments/${o.id}/void`, { key });
+    assert.equal(voided.status, 200, voided.text);
+    assert.equal(voided.body.status, 'voided');
+    const ledger = await server.services.database.db.selectFrom('postage_ledger').select('amount_cents').where('shipment_id', '=', bought.body.id).execute();
+    assert.equal(ledger.reduce((s, l) => s + l.amount_cents, 0), 0, 'the postage is refunded');
+    assert.equal((await server.request('GET', `/orders/${o.id}`, { key })).body.status, 'incomplete');
+    const twice = await server.request('POST', `/shipments/${o.id}/void`, { key });
+    assert.equal(twice.status, 409, twice.text);
+  });
+});

@@ -56,14 +56,17 @@ export async function voidLabel(ctx: Context, id: string): Promise<Shipment> {
   }
   const carrier = await carrierForShipment(ctx, row);
   const outcome = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.void(labelRef(row), signal));
-  if (!outcome.ok) {
+  // A label the carrier voided while shipd still holds it bought is one whose void was cut off between the carrier's
+  // answer and the transaction below (a crash, a lost answer): the retry records it, rather than leaving the label
+  // charged and its order shipped for good.
+  const carrierVoided = !outcome.ok && outcome.error.code === 'already_voided';
+  if (!outcome.ok && !carrierVoided) {
     if (outcome.error.code === 'label_in_transit') throw new ApiError('label_in_transit', outcome.error.detail);
-    if (outcome.error.code === 'already_voided') throw new ApiError('shipment_already_voided', outcome.error.detail);
     if (outcome.error.code === 'carrier_timeout') throw new ApiError('carrier_timeout', `${outcome.error.detail}; the label is still active, try again`);
     throw new ApiError('carrier_error', `${carrier.name} did not void the label: ${outcome.error.detail}`);
   }
   const at = ctx.clock.now().toISOString();
-  const status = outcome.value === 'refunded' ? 'voided' : 'void_pending';
+  const status = carrierVoided || (outcome.ok && outcome.value === 'refunded') ? 'voided' : 'void_pending';
   const voided = await inTransaction(ctx.db, async (trx) => {
     // Orders before shipments, as in a purchase's completion, so the two never wait on each other.
     const order = await ownOrderRow(trx, ctx, row.order_id, true);
