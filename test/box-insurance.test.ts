@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { orderBody } from './fixtures.ts';
-import { payingTestKey } from './live-billing.ts';
+import { type LiveShop, payingTestKey, startLiveShop } from './live-billing.ts';
 import { createJobRunner } from '../src/jobs/index.ts';
 import type { JobRunner } from '../src/jobs/runner.ts';
 import { createLogger } from '../src/http/logger.ts';
@@ -251,5 +251,33 @@ describe('insurance per box in a batch', () => {
     assert.deepEqual(shipments.map((s: Json) => s.insurance), [usd('450.00'), null]);
     assert.deepEqual(shipments.map((s: Json) => s.packages.map((p: Json) => p.insurance)), [[undefined, usd('450.00')], [undefined, undefined]]);
     assert.ok(insuranceOf(shipments[0]), 'the insured one pays for it');
+  });
+});
+
+describe('insurance per box with live keys (fake carrier servers)', () => {
+  let live: LiveShop;
+  before(async () => {
+    live = await startLiveShop();
+  });
+  after(() => live.close());
+
+  const lastCall = (calls: { path: string; body: unknown }[], path: RegExp): Json => calls.findLast((c) => path.test(c.path))!.body as Json;
+
+  // Live UPS, FedEx and USPS do not send several boxes in one shipment yet (they answer not_serviced): one box here.
+  test("UPS is told the one box's own insurance as its declared value, in the rate and the ship request", async () => {
+    const { server, fakes, key } = live;
+    const o = await server.request('POST', '/orders', { key, body: orderBody({ parcel: box(3, '450.00') }) });
+    assert.equal(o.status, 201, o.text);
+    const shop = await server.request('POST', '/rates', { key, body: { order_id: o.body.id, carriers: ['ups'] } });
+    assert.equal(shop.status, 200, shop.text);
+    assert.ok(shop.body.rates[0], shop.text);
+    const rated = lastCall(fakes.ups.calls, /\/rating\//).RateRequest.Shipment.Package as Json[];
+    assert.deepEqual(rated.map((p) => p.PackageServiceOptions), [{ DeclaredValue: { CurrencyCode: 'USD', MonetaryValue: '00450.00' } }]);
+    const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.body.id, rate_id: shop.body.rates[0].id } });
+    assert.equal(bought.status, 201, bought.text);
+    const shipped = lastCall(fakes.ups.calls, /\/ship$/).ShipmentRequest.Shipment.Package as Json[];
+    assert.deepEqual(shipped.map((p) => p.PackageServiceOptions), [{ DeclaredValue: { CurrencyCode: 'USD', MonetaryValue: '450.00' } }]);
+    assert.deepEqual(bought.body.insurance, usd('450.00'));
+    assert.deepEqual(bought.body.packages.map((p: Json) => p.insurance), [usd('450.00')]);
   });
 });
