@@ -171,7 +171,10 @@ export interface RateShopsTable {
   ship_date: string | null;
   /** The delivery options asked for, as JSON (ShipmentOptions); null for none. */
   options: string | null;
-  /** The value asked to insure the parcel for, in cents; null for none. */
+  /**
+   * The value asked to insure the whole shipment for (the request's `insurance`), in cents; null for none. Boxes
+   * insured one by one are bound to the rates by inputs_fingerprint, as the boxes are.
+   */
   insured_cents: number | null;
   rates: string;
   created_at: string;
@@ -232,7 +235,10 @@ export interface ShipmentsTable {
   manifest_id: string | null;
   /** The day the label is for, YYYY-MM-DD in its ship-from location's time zone: its manifest's day. */
   ship_date: string;
-  /** The value the carrier insures the parcel for, in cents; null for none. Its cost is in the postage. */
+  /**
+   * The value the carrier insures the shipment for, in cents: the shipment's, or the sum of its boxes' own (each box's
+   * is in the purchase record's boxes); null for none. Its cost is in the postage.
+   */
   insured_cents: number | null;
   /** A return label's: paid when bought, or when the carrier first scans it; null for outbound labels. */
   return_charge: ReturnCharge | null;

@@ -24,8 +24,8 @@ export const errorHelp: Readonly<Record<ErrorCode, { meaning: string; fix: strin
     fix: 'Send a date from today to 7 days ahead, or leave `ship_date` out to ship today; shop rates again for a new date. Nothing was stored or charged.',
   },
   insurance_above_limit: {
-    meaning: "`insurance.amount` is more than every carrier asked insures a parcel for (UPS and FedEx $50,000 a package, USPS $5,000); `errors` points to the field and names each carrier's limit. In a rate shop where some carrier can insure it, the others are only entries in `errors`.",
-    fix: 'Insure the parcel for at most the highest limit, split the contents into several parcels, or insure the excess with a third party. Nothing was stored or charged.',
+    meaning: "`insurance.amount`, or a box's own (`parcels[].insurance.amount`), is more than every carrier asked insures a package for (UPS and FedEx $50,000 a package, USPS $5,000); `errors` points to the field (for a box of an order, to `order_id`, naming the box) and names each carrier's limit. In a rate shop where some carrier can insure it, the others are only entries in `errors`.",
+    fix: 'Insure each box for at most the highest limit, split the contents into several boxes, or insure the excess with a third party. Nothing was stored or charged.',
   },
   missing_api_key: { meaning: 'The request carries no API key.', fix: 'Send `Authorization: Bearer svc_test_…` (or `svc_live_…`), or the key alone in `X-API-Key`. `shipd keys create` makes one.' },
   malformed_api_key: { meaning: 'The Authorization header does not hold a key of the form svc_test_… or svc_live_….', fix: 'Send `Authorization: Bearer` followed by the whole key as it was printed, with no quotes or spaces.' },

@@ -123,14 +123,19 @@ export const shipment = {
   master_tracking_number: null as string | null,
 };
 
-/** One UPS Ground shipment of three boxes: one label per box, filed under the first box's number. */
+/**
+ * One UPS Ground shipment of three boxes: one label per box, filed under the first box's number; the second box
+ * insured for $450 (UPS's $8.50 for it in the postage), the others not.
+ */
 export const shipmentSeveralBoxes = {
   ...shipment,
-  postage: { amount: '58.12', currency: 'USD' },
+  postage: { amount: '66.62', currency: 'USD' },
+  surcharges: [...shipment.surcharges, { type: 'insurance', amount: { amount: '8.50', currency: 'USD' } }],
+  insurance: { amount: { amount: '450.00', currency: 'USD' } },
   master_tracking_number: trackingNumber,
   packages: [
     { ...shipment.packages[0]!, reference: 'Box 1: mugs' },
-    { tracking_number: '1ZSHPD010332972363', label_url: `${files}/${ids.shipment}.box2.pdf?token=1796051047.VCaC4I1fOXVEcuDnHn8cjc2sr_ru1BMoTX_bo6VFKls`, weight: { value: 1.5, unit: 'lb' as const }, dimensions: { length: 8, width: 6, height: 4, unit: 'in' as const }, reference: 'Box 2: saucers' },
+    { tracking_number: '1ZSHPD010332972363', label_url: `${files}/${ids.shipment}.box2.pdf?token=1796051047.VCaC4I1fOXVEcuDnHn8cjc2sr_ru1BMoTX_bo6VFKls`, weight: { value: 1.5, unit: 'lb' as const }, dimensions: { length: 8, width: 6, height: 4, unit: 'in' as const }, reference: 'Box 2: saucers', insurance: { amount: { amount: '450.00', currency: 'USD' as const } } },
     { tracking_number: '1ZSHPD010332972372', label_url: `${files}/${ids.shipment}.box3.pdf?token=1796051047.VCaC4I1fOXVEcuDnHn8cjc2sr_ru1BMoTX_bo6VFKls`, weight: { value: 4, unit: 'lb' as const } },
   ],
 };

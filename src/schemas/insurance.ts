@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Money } from './order.ts';
+import { Money } from './money.ts';
 
-/** The value a shipment is declared or insured at with its carrier: rate requests and POST /shipments take it, a Shipment shows it. */
+/** The value a shipment or one box is declared or insured at with its carrier: rate requests, POST /shipments and each Parcel take it, a Shipment and each of its packages show it. */
 export const Insurance = Type.Object(
   {
     amount: Type.Ref(Money, {
@@ -15,6 +15,7 @@ export const Insurance = Type.Object(
     description:
       "The carrier's own cover, at its published price: UPS and FedEx declared value (free to $100, at most $50,000 a package), USPS insured mail (the first $100 included with Ground Advantage, " +
       'Priority Mail and Priority Mail Express, at most $5,000). Its cost is the rate\'s `insurance` surcharge, part of `amount` and of the postage charged, and comes back with a void. ' +
+      'For the whole shipment (`insurance` of the rate request or POST /shipments) it is split evenly among the boxes; for one box (`parcels[].insurance`) it insures that box alone, and the other boxes are not insured. ' +
       'A carrier that cannot cover the amount drops out of the rate shop with `insurance_above_limit` in `errors`; when none can, the request is a 400 `insurance_above_limit`. ' +
       'Test mode prices it within the US only (USPS up to $700, the most its stored price list prices); live USPS labels abroad cannot be insured yet',
     additionalProperties: false,

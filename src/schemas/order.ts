@@ -4,16 +4,11 @@ import { Weight } from './weight.ts';
 import { Customs, CustomsInput } from './customs.ts';
 import { CarrierIdSchema } from './carrier.ts';
 import { ListOf, StringEnum, timestamp } from './common.ts';
+import { Insurance } from './insurance.ts';
+import { Money } from './money.ts';
 import { ids, lineItem, orderCreate, orders, parcel } from './examples.ts';
 
-export const Money = Type.Object(
-  {
-    amount: Type.String({ pattern: '^[0-9]{1,9}(\\.[0-9]{1,2})?$', description: 'Decimal string, at most 2 decimals', examples: ['12.34'] }),
-    currency: Type.Literal('USD', { description: 'Always USD' }),
-  },
-  { $id: 'Money', title: 'Money', description: 'An amount in US dollars', additionalProperties: false },
-);
-export type Money = Static<typeof Money>;
+export { Money } from './money.ts';
 
 // Weight lives on its own so the customs schemas can use it without importing this file, which imports theirs.
 export { Weight } from './weight.ts';
@@ -43,13 +38,21 @@ export const Parcel = Type.Object(
       }),
     ),
     reference: Type.Optional(Type.String({ minLength: 1, maxLength: 35, pattern: '\\S', description: 'Your own words for this box, such as "2 of 3: mugs", printed on its label', examples: ['Box 1: mugs'] })),
+    insurance: Type.Optional(
+      Type.Ref(Insurance, {
+        description:
+          "Insure this box for this value with the carrier (each carrier's limit is per package); a box without it is not insured. Each rate's `insurance` surcharge includes its cost. " +
+          "Not together with the request's own `insurance`, which insures the whole shipment split evenly among its boxes: sending both is a 400 `validation_failed` pointing here",
+        examples: [{ amount: { amount: '450.00', currency: 'USD' } }],
+      }),
+    ),
   },
   {
     $id: 'Parcel',
     title: 'Parcel',
     description: 'One box to ship: its weight and, unless a package gives it, its size',
     additionalProperties: false,
-    examples: [parcel, { weight: { value: 3, unit: 'lb' }, package_id: 'pkg_usps_flat_rate_envelope' }],
+    examples: [parcel, { weight: { value: 3, unit: 'lb' }, package_id: 'pkg_usps_flat_rate_envelope' }, { ...parcel, reference: 'Box 2: lamp', insurance: { amount: { amount: '450.00', currency: 'USD' } } }],
   },
 );
 export type Parcel = Static<typeof Parcel>;
@@ -107,7 +110,10 @@ export const parcelsField = (description: string) =>
     minItems: 1,
     maxItems: 20,
     description: `${description}. Give \`parcel\` or \`parcels\`, not both. Each box gets its own label and tracking number, bought together as one shipment`,
-    examples: [[parcel, { weight: { value: 1.5, unit: 'lb' }, dimensions: { length: 8, width: 6, height: 4, unit: 'in' }, reference: 'Box 2: saucers' }]],
+    examples: [
+      [parcel, { weight: { value: 1.5, unit: 'lb' }, dimensions: { length: 8, width: 6, height: 4, unit: 'in' }, reference: 'Box 2: saucers' }],
+      [parcel, { weight: { value: 6, unit: 'lb' }, dimensions: { length: 16, width: 12, height: 10, unit: 'in' }, reference: 'Box 2: lamp', insurance: { amount: { amount: '450.00', currency: 'USD' } } }],
+    ],
   });
 
 export const OrderCreate = Type.Object(

@@ -29,7 +29,12 @@ export const RateShopRequest = Type.Object(
         description: 'Delivery options: only services that offer every one are quoted, with their charges in `surcharges`; a carrier with none that does is named in `errors` (`option_not_supported`). Buying a rate ships with them',
       }),
     ),
-    insurance: Type.Optional(Type.Ref(Insurance, { description: 'Insure the parcel for this value with the carrier (an order_id brings none of its own); each rate includes its cost' })),
+    insurance: Type.Optional(
+      Type.Ref(Insurance, {
+        description:
+          "Insure the whole shipment for this value with the carrier, split evenly among its boxes; each rate includes its cost. To insure boxes one by one, give each its own `insurance` in `parcels` (an order_id brings its boxes' own); sending both is a 400 `validation_failed` pointing at the boxes' (or, with order_id, here)",
+      }),
+    ),
     carriers: Type.Optional(Type.Array(Type.Ref(CarrierIdSchema), { minItems: 1, uniqueItems: true, description: 'Only these carriers' })),
     services: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { minItems: 1, maxItems: 50, uniqueItems: true, description: 'Only these service codes' })),
   },
@@ -46,6 +51,7 @@ export const RateShopRequest = Type.Object(
       { order_id: ids.order, insurance: { amount: { amount: '450.00', currency: 'USD' } } },
       { ship_from: shipFrom, ship_to: shipToGuam, parcel, customs: customsInputComplete },
       { ship_from: shipFrom, ship_to: shipTo, parcels: [parcel, { weight: { value: 1.5, unit: 'lb' }, dimensions: { length: 8, width: 6, height: 4, unit: 'in' } }], carriers: ['ups'] },
+      { ship_from: shipFrom, ship_to: shipTo, parcels: [parcel, { weight: { value: 6, unit: 'lb' }, dimensions: { length: 16, width: 12, height: 10, unit: 'in' }, insurance: { amount: { amount: '450.00', currency: 'USD' } } }] },
     ],
   },
 );
@@ -111,7 +117,10 @@ export const RateShop = Type.Object(
     id: Type.String({ description: "The rate shop's id", examples: [ids.rateShop] }),
     object: Type.Literal('rate_shop', { description: 'Always `rate_shop`' }),
     order_id: Type.Union([Type.String(), Type.Null()], { description: 'The order rated; null when addresses and parcel were given instead' }),
-    insurance: Type.Union([Type.Ref(Insurance), Type.Null()], { description: 'The value the rates insure the parcel for, as asked; null for none. Buying a rate insures it so' }),
+    insurance: Type.Union([Type.Ref(Insurance), Type.Null()], {
+      description:
+        "The value the rates insure the whole shipment for, as asked in `insurance`; null for none, and where the boxes are insured one by one (`parcels[].insurance`, bound to the rates as the boxes are). Buying a rate insures it so",
+    }),
     ship_date: Type.String({ format: 'date', description: "The day the rates are for (YYYY-MM-DD, in the ship-from location's time zone): the one asked for, else today. Buying a rate ships on it", examples: ['2026-11-23'] }),
     options: Type.Ref(ShipmentOptions, { description: 'The delivery options the rates are for; `{}` for none. Buying a rate ships with them' }),
     rates: Type.Array(Type.Ref(Rate), { description: 'Cheapest first' }),

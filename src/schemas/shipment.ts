@@ -73,7 +73,8 @@ export const ShipmentCreate = Type.Object(
     insurance: Type.Optional(
       Type.Ref(Insurance, {
         description:
-          "Insure the parcel for this value with the carrier. With rate_id it may be left out, as the rate's own (its shop's `insurance`) is used; a different one is 409 `rate_not_for_order`",
+          "Insure the shipment for this value with the carrier, split evenly among its boxes. With rate_id it may be left out, as the rate's own (its shop's `insurance`) is used; a different one is 409 `rate_not_for_order`. " +
+          "Not for an order whose boxes have their own `insurance` (they are insured at it, and a rate shopped for them is bound to it): sending both is a 400 `validation_failed` pointing here",
       }),
     ),
     metadata: Type.Optional(Type.Ref(Metadata, { description: 'Your own keys and values, kept with the shipment' })),
@@ -179,6 +180,11 @@ export const ShipmentPackage = Type.Object(
     weight: Type.Ref(Weight, { description: 'What the box weighs, in pounds' }),
     dimensions: Type.Optional(Type.Ref(Dimensions, { description: 'Its size, in inches, where it was given or its package gave it' })),
     reference: Type.Optional(Type.String({ description: 'The reference given for the box, printed on its label' })),
+    insurance: Type.Optional(
+      Type.Ref(Insurance, {
+        description: "The value the carrier insures this box for: the box's own `insurance`, or its share of the shipment's; absent for a box not insured (the carrier's own liability only)",
+      }),
+    ),
   },
   {
     $id: 'ShipmentPackage',
@@ -236,7 +242,8 @@ export const Shipment = Type.Object(
     }),
     options: Type.Ref(ShipmentOptions, { description: 'The delivery options the label was bought with; `{}` for none' }),
     insurance: Type.Union([Type.Ref(Insurance), Type.Null()], {
-      description: "The value the carrier insures the parcel for; null for none (the carrier's own liability only). Its cost is in `postage`",
+      description:
+        "The value the carrier insures the shipment for: the shipment's `insurance`, or where boxes were insured one by one, the sum of theirs (each box's is in `packages`); null for none (the carrier's own liability only). Its cost is in `postage`",
     }),
     is_return: Type.Boolean({ description: 'Whether it is a return label, from the recipient back to the sender' }),
     charge: Type.Union([Type.Ref(ReturnChargeSchema), Type.Null()], { description: "A return label's: when its postage is charged. Null for outbound labels" }),

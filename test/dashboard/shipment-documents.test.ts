@@ -110,3 +110,18 @@ test('the shipment page shows the delivery options and the insurance the label w
   const bare = await client.get(`/dashboard/test/shipments/${plain.id}`);
   assert.doesNotMatch(bare.text, /Delivery options|<dt>Insurance/);
 });
+
+test("a shipment insured box by box shows its total and each box's insurance", async () => {
+  const insurance = { amount: { amount: '450.00', currency: 'USD' } };
+  const box = (lb: number) => ({ weight: { value: lb, unit: 'lb' }, dimensions: { length: 10, width: 8, height: 6, unit: 'in' } });
+  const shipment = await bought(orderBody({ parcel: undefined, parcels: [box(2), { ...box(3), reference: 'lamp <glass>', insurance }] }), 'ups');
+  const page = await client.get(`/dashboard/test/shipments/${shipment.id}`);
+  assert.equal(page.status, 200);
+  assert.match(page.text, /<dt>Insurance<\/dt><dd class="insurance">\$450\.00 /);
+  const list = /<ul class="box-insurance">([\s\S]*?)<\/ul>/.exec(page.text)?.[1] ?? '';
+  assert.deepEqual([...list.matchAll(/<li>([^<]*)<\/li>/g)].map((m) => m[1]), ['Box 1: not insured', 'Box 2 (lamp &lt;glass&gt;): $450.00']);
+
+  const one = await bought(orderBody({ parcel: { ...box(2), insurance } }), 'ups');
+  const single = await client.get(`/dashboard/test/shipments/${one.id}`);
+  assert.match(single.text, /<dd class="insurance">\$450\.00 <small>insured with the carrier<\/small><\/dd>/, 'one box needs no list');
+});

@@ -206,8 +206,9 @@ export class SimulatedCarrier implements Carrier {
     const sizes = request.parcels.map((p) => (p.dimensionsIn ? lengthAndGirthIn(p.dimensionsIn) : undefined));
 
     const insurances = insuredBoxes.map((cents) => (cents === undefined ? undefined : insuranceCharge(t, cents)));
-    const uninsurable = insurances.find((charge) => charge && !charge.ok);
-    if (uninsurable && !uninsurable.ok) return failure(uninsurable.code, uninsurable.detail);
+    const uninsurable = insurances.findIndex((charge) => charge && !charge.ok);
+    const refusal = insurances[uninsurable];
+    if (refusal && !refusal.ok) return failure(refusal.code, request.parcels.length > 1 ? `box ${uninsurable + 1}: ${refusal.detail}` : refusal.detail);
     const residential = request.to.residential ?? !request.to.company;
     const flat = request.carrierBox?.flatRate;
     // Each box is billed at its own billable weight; the quote shows the boxes' sum.

@@ -1,6 +1,8 @@
 import { lengthAndGirthIn } from '../../carriers/carrier.ts';
 import type { Dimensions, Parcel, Weight } from '../../schemas/order.ts';
 import type { FieldError } from '../../kernel/errors.ts';
+import type { Insurance } from '../../schemas/insurance.ts';
+import { insuranceErrors } from '../rating/insurance.ts';
 
 /** The most any of UPS, USPS and FedEx takes as one parcel (carriers.md 5.4). */
 export const maxWeightLb = 150;
@@ -24,8 +26,8 @@ export function lengthPlusGirthIn(d: Dimensions): number {
 }
 
 /** What a carrier would refuse later, refused now, each error naming its field. */
-export function parcelErrors(parcel: { weight: Weight; dimensions?: Dimensions }, pointer: string): FieldError[] {
-  const errors: FieldError[] = [];
+export function parcelErrors(parcel: { weight: Weight; dimensions?: Dimensions; insurance?: Insurance }, pointer: string): FieldError[] {
+  const errors: FieldError[] = insuranceErrors(parcel.insurance, `${pointer}/insurance`);
   if (weightInLb(parcel.weight) > maxWeightLb) {
     errors.push({ in: 'body', pointer: `${pointer}/weight/value`, detail: `is over the carriers' maximum of ${maxWeightLb} lb` });
   }

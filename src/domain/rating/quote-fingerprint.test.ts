@@ -22,8 +22,19 @@ test('any change to an address, the parcel or the package changes the print', ()
     quoteFingerprint(from, to, { weight: { value: 2, unit: 'kg' } }, null),
     quoteFingerprint(from, to, { ...parcel, dimensions: { length: 1, width: 1, height: 1, unit: 'in' } }, null),
     quoteFingerprint(from, to, parcel, 'pkg_ups_pak'),
+    quoteFingerprint(from, to, { ...parcel, insurance: { amount: { amount: '450.00', currency: 'USD' } } }, null),
+    quoteFingerprint(from, to, { ...parcel, insurance: { amount: { amount: '450.01', currency: 'USD' } } }, null),
   ];
   assert.equal(new Set([base, ...changes]).size, changes.length + 1);
+});
+
+test("a box's insurance is in the print by its value, whichever way the amount is written, on any box", () => {
+  const insured = (amount: string) => ({ ...parcel, insurance: { amount: { amount, currency: 'USD' as const } } });
+  assert.equal(quoteFingerprint(from, to, insured('450'), null), quoteFingerprint(from, to, insured('450.00'), null));
+  const box2 = (amount?: string) => [{ parcel: amount ? insured(amount) : parcel }];
+  const base = quoteFingerprint(from, to, parcel, null, null, box2());
+  assert.notEqual(quoteFingerprint(from, to, parcel, null, null, box2('450.00')), base);
+  assert.equal(quoteFingerprint(from, to, parcel, null, null, box2('450.0')), quoteFingerprint(from, to, parcel, null, null, box2('450.00')));
 });
 
 test('abroad, the countries and every field of the declaration are in the print; a domestic print is as it was', () => {

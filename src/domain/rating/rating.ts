@@ -29,7 +29,7 @@ import { checkOrderCrossing, crossingErrors, failIfAnyWithCustoms } from '../cus
 import { itemsValue } from './items-value.ts';
 import { shipDay } from '../shipments/ship-date.ts';
 import { servedEnds } from './service-area.ts';
-import { failIfAllAboveLimit, insuranceOf, insuredCents } from './insurance.ts';
+import { boxInsuredCents, failIfAllAboveLimit, insuranceOf, insurancePointer, insuredCents, type InsuranceAsk } from './insurance.ts';
 import type { ResolvedPackage } from '../packages/packages.ts';
 
 export const rateLifetimeMs = 24 * 3_600_000;
@@ -55,10 +55,14 @@ export function quoteFingerprint(from: AnyAddress, to: AnyAddress, parcel: Parce
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
 
-/** What a box is priced by: its weight, its size and its package. */
+/** What a box is priced by: its weight, its size, its package and the value it is insured at, if it is. */
 function boxParts(parcel: Parcel, packageId: string | null): unknown[] {
   const d = parcel.dimensions;
-  return [parcel.weight.value, parcel.weight.unit, d?.length, d?.width, d?.height, d?.unit, packageId];
+  const parts: unknown[] = [parcel.weight.value, parcel.weight.unit, d?.length, d?.width, d?.height, d?.unit, packageId];
+  // Only an insured box adds its value: the print of a box without insurance is as it always was.
+  const insured = boxInsuredCents(parcel);
+  if (insured !== undefined) parts.push({ insured });
+  return parts;
 }
 
 /** A declaration's fields in a fixed order, whatever order its JSON came in. */
@@ -74,11 +78,16 @@ export interface ShipmentInputs {
   to: AnyAddress;
   /** Every box, 1 to 20, each in its package if it has one. */
   boxes: Box[];
+  /** How the request or the order gives the boxes, for pointers at one of them: the one `parcel`, or `parcels`. */
+  boxesAs: 'parcel' | 'parcels';
   /** The customs declaration, checked; null when the parcel crosses no customs border and none was given. */
   customs: Customs | null;
   /** What the order's line items are worth, when they state one currency; an order only. */
   goodsValue?: { amount: string; currency: string };
-  /** The value to insure the parcel for, in cents (the request's `insurance`); undefined for none. */
+  /**
+   * The value to insure the whole shipment for, in cents (the request's `insurance`), shared among the boxes; undefined
+   * for none, the boxes then being insured each at its own `insurance`, if any.
+   */
   insuredCents?: number;
 }
 
@@ -98,7 +107,7 @@ export async function orderInputs(db: Kysely<DB>, ctx: Context, row: OrdersTable
   const goodsValue = itemsValue(JSON.parse(row.items));
   checkOrderCrossing(row.id, from, to, customs, goodsValue);
   failIfAny(severalBoxesAbroad(from, to, boxes, '/order_id'));
-  return { orderId: row.id, ...servedEnds(from, to, row.id), boxes, customs, ...(goodsValue && { goodsValue }) };
+  return { orderId: row.id, ...servedEnds(from, to, row.id), boxes, boxesAs: boxes.length === 1 ? 'parcel' : 'parcels', customs, ...(goodsValue && { goodsValue }) };
 }
 
 /**
@@ -128,10 +137,60 @@ export function insuredShares(cents: number | undefined, boxes: number): (number
   return Array.from({ length: boxes }, (_, i) => (i === 0 ? cents - each * (boxes - 1) : each));
 }
 
+/** Each box's insured value, in cents: its share of the shipment's, else its own; undefined for a box not insured. */
+export function boxesInsured(inputs: Pick<ShipmentInputs, 'boxes' | 'insuredCents'>): (number | undefined)[] {
+  if (inputs.insuredCents !== undefined) return insuredShares(inputs.insuredCents, inputs.boxes.length);
+  return inputs.boxes.map((b) => boxInsuredCents(b.parcel));
+}
+
+/** Where box `index` of the inputs is, in the request or the order that gives it. */
+const boxAt = (inputs: Pick<ShipmentInputs, 'boxesAs'>, index: number) => (inputs.boxesAs === 'parcel' ? '/parcel' : `/parcels/${index}`);
+
+/** What the shipment is asked to be insured at: the request's `insurance` for the whole, else each insured box's own. */
+export function insuranceAsks(inputs: ShipmentInputs): InsuranceAsk[] {
+  if (inputs.insuredCents !== undefined) return [{ cents: inputs.insuredCents, field: insurancePointer }];
+  return inputs.boxes.flatMap((b, i) => {
+    const cents = boxInsuredCents(b.parcel);
+    return cents === undefined ? [] : [{ cents, field: `${boxAt(inputs, i)}/insurance/amount`, ...(inputs.orderId !== null && { orderId: inputs.orderId }) }];
+  });
+}
+
+/**
+ * The request's `insurance` insures the whole shipment, split among its boxes; a box's own insures that box. Both at
+ * once would leave it unclear which value each box is insured at, so it is a 400 before any carrier is asked: at each
+ * insured box where the request gives the boxes, else at the request's `insurance` (the order's boxes are its own).
+ */
+export function checkInsuranceOnce(inputs: ShipmentInputs, shipmentCents: number | undefined): void {
+  if (shipmentCents === undefined) return;
+  const insured = inputs.boxes.flatMap((b, i) => (b.parcel.insurance === undefined ? [] : [boxAt(inputs, i)]));
+  if (insured.length === 0) return;
+  if (inputs.orderId === null) {
+    failIfAny(insured.map((at) => field(`${at}/insurance`, "give insurance for the whole shipment (the request's insurance, split evenly among the boxes) or for each box (its own insurance), not both")));
+  }
+  const own = insured.map((at) => `${at.slice(1)}/insurance`).join(', ');
+  failIfAny([
+    field(
+      '/insurance',
+      `order ${inputs.orderId} insures its boxes one by one (${own}); leave insurance out to insure each box as the order says, or remove the boxes' insurance with PATCH /orders/${inputs.orderId} to insure the shipment as a whole`,
+    ),
+  ]);
+}
+
+/** The inputs with no box insured: a return label comes back without the outbound boxes' insurance, as without the shipment's. */
+export const withoutBoxInsurance = (inputs: ShipmentInputs): ShipmentInputs => ({
+  ...inputs,
+  boxes: inputs.boxes.map((b) => ({ ...b, parcel: withoutInsurance(b.parcel) })),
+});
+
+function withoutInsurance(parcel: Parcel): Parcel {
+  const { insurance: _insurance, ...rest } = parcel;
+  return rest;
+}
+
 /** The carrier-neutral request for these inputs, shipping at `shipDate` (ShipDay.at), with these delivery options. */
 export function rateRequest(inputs: ShipmentInputs, shipDate: Date, services?: string[], options?: ShipmentOptions): RateRequest {
   const box = carrierBoxOf(inputs);
-  const insured = insuredShares(inputs.insuredCents, inputs.boxes.length);
+  const insured = boxesInsured(inputs);
   return {
     from: inputs.from,
     to: inputs.to,
@@ -229,7 +288,7 @@ async function resolveInputs(ctx: Context, input: RateShopRequest): Promise<Ship
   if (from.address && to) errors.push(...crossingErrors(from.address, to, input.customs !== undefined, { customs: '/customs', to: '/ship_to' }));
   if (from.address && to) errors.push(...severalBoxesAbroad(from.address, to, boxes, '/parcels'));
   failIfAnyWithCustoms(errors, '/customs');
-  return { orderId: null, ...servedEnds(from.address!, to!, null), boxes, customs };
+  return { orderId: null, ...servedEnds(from.address!, to!, null), boxes, boxesAs: input.parcels ? 'parcels' : 'parcel', customs };
 }
 
 /**
@@ -239,6 +298,7 @@ async function resolveInputs(ctx: Context, input: RateShopRequest): Promise<Ship
 export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrier>, input: RateShopRequest): Promise<RateShop> {
   const insured = insuredCents(input.insurance);
   const inputs: ShipmentInputs = { ...(await resolveInputs(ctx, input)), ...(insured !== undefined && { insuredCents: insured }) };
+  checkInsuranceOnce(inputs, insured);
   checkOptions(input.options, inputs.boxes.map((b) => b.parcel));
   const box = carrierBoxOf(inputs);
   if (box && input.carriers && !input.carriers.includes(box.carrier)) {
@@ -258,7 +318,7 @@ export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrie
   const ship = shipDay(inputs.from, now, input.ship_date);
   const options = input.options ?? {};
   const { quotes, errors } = await quoteAll(ctx, chosen, rateRequest(inputs, ship.at, input.services, options));
-  failIfAllAboveLimit(quotes.length, errors, insured);
+  failIfAllAboveLimit(quotes.length, errors, insuranceAsks(inputs));
   const createdAt = now.toISOString();
   const expiresAt = new Date(now.getTime() + rateLifetimeMs).toISOString();
   const print = inputsFingerprint(inputs);

@@ -18,7 +18,7 @@ import { ApiError } from '../../kernel/errors.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { newId } from '../../kernel/ids.ts';
 import { ownOrderRow, toOrder } from '../orders/orders.ts';
-import { carrierBoxOf, inputsFingerprint, orderInputs, quoteAll, rateRequest, rateSurcharges, usdCents, type ShipmentInputs } from '../rating/rating.ts';
+import { carrierBoxOf, checkInsuranceOnce, insuranceAsks, inputsFingerprint, orderInputs, quoteAll, rateRequest, rateSurcharges, usdCents, type ShipmentInputs } from '../rating/rating.ts';
 import type { Surcharge } from '../../schemas/surcharge.ts';
 import { fileBoughtLabel } from '../label-files/label-bytes.ts';
 import { fileCustomsDocuments } from '../label-files/document-files.ts';
@@ -59,7 +59,10 @@ export interface PurchasePlan {
   surcharges: Surcharge[];
   /** The delivery options it ships with: a rate's own, else the ones asked for. */
   options: ShipmentOptions;
-  /** The value the carrier insures the parcel for, in cents, its charge being in quotedCents: a rate's own, else the one asked for; null for none. */
+  /**
+   * The value the carrier insures the whole shipment for, in cents, shared among its boxes, its charge being in
+   * quotedCents: a rate's own, else the one asked for; null for none, each box then insured at its own value, if any.
+   */
   insuredCents: number | null;
 }
 
@@ -182,7 +185,7 @@ async function planFromQuotes(
     throw new ApiError('option_not_supported', `No carrier that could ship order ${order.id} offers the delivery options asked: ${detail}`, [{ in: 'body', pointer: '/options', detail }]);
   }
   if (!best) {
-    failIfAllAboveLimit(quotes.length, errors, inputs.insuredCents);
+    failIfAllAboveLimit(quotes.length, errors, insuranceAsks(inputs));
     const why = errors.map((e) => `${e.carrier}: ${e.detail}`).join('; ');
     const what = requested ? `${serviceName(requested.carrier, requested.service)} (the order's requested service)` : 'any carrier';
     throw new ApiError('no_rate_available', `No rate from ${what} for order ${order.id}${why ? `: ${why}` : ''}`);
@@ -205,6 +208,7 @@ export async function buyLabel(ctx: Context, input: ShipmentCreate, selection: S
   const order = await ownOrderRow(ctx.db, ctx, input.order_id, false);
   checkPurchasable(order);
   const inputs = await orderInputs(ctx.db, ctx, order);
+  checkInsuranceOnce(inputs, insured);
   checkOptions(input.options, inputs.boxes.map((b) => b.parcel));
   const access = await carrierAccess(ctx, ctx.principal.accountId, ctx.principal.mode);
   const rest = { order, inputs, isReturn: false, format: input.label_format, label, metadata: input.metadata };
@@ -352,6 +356,7 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
   if (refused) throw new ApiError('not_supported_by_carrier', refused.detail, [{ in: 'body', ...refused }]);
   const parcels = rateRequest({ ...p.inputs, ...(p.plan.insuredCents !== null && { insuredCents: p.plan.insuredCents }) }, now).parcels;
   const parcel = parcels[0]!;
+  const insured = parcels.filter((b) => b.insuredCents !== undefined);
   const record: PurchaseRecord = {
     from: ends.from,
     to: ends.to,
@@ -402,7 +407,8 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
     tracking_next_check_at: null,
     manifest_id: null,
     ship_date: p.plan.ship.day,
-    insured_cents: p.plan.insuredCents,
+    // The whole shipment's: the shipment's value, or the sum of its boxes' own (each kept in the record's boxes).
+    insured_cents: insured.length === 0 ? null : insured.reduce((sum, b) => sum + b.insuredCents!, 0),
     return_charge: p.isReturn ? (p.returnCharge ?? 'on_create') : null,
     packages: null,
     master_tracking_number: null,

@@ -9,7 +9,7 @@ import { chargePostage } from '../billing/ledger.ts';
 import { isCardBilled, openCardCharge } from '../billing/card-charges.ts';
 import { ownOrderRow } from '../orders/orders.ts';
 import { buyable, labelChoice, paymentFor, purchase, purchaseByKey, resumePurchase, type PurchasePlan } from './purchase.ts';
-import { orderInputs, quoteAll, rateRequest, rateSurcharges, usdCents } from '../rating/rating.ts';
+import { orderInputs, quoteAll, rateRequest, rateSurcharges, usdCents, withoutBoxInsurance } from '../rating/rating.ts';
 import { returnEnds } from '../rating/service-area.ts';
 import { currentShipmentRow, serviceName } from './shipments.ts';
 
@@ -30,7 +30,7 @@ export async function createReturnLabel(ctx: Context, orderId: string, input: Re
   const carrierId = input.carrier ?? (outbound.carrier as CarrierId);
   const access = await carrierAccess(ctx, ctx.principal.accountId, ctx.principal.mode);
   const payment = await paymentFor(ctx, access, carrierId);
-  const inputs = await orderInputs(ctx.db, ctx, order);
+  const inputs = withoutBoxInsurance(await orderInputs(ctx.db, ctx, order));
   const carriers = access.carriers;
   const carrier = carriers[carrierId];
   const back = { ...inputs, ...returnEnds(inputs, order.id) };

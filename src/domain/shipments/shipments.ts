@@ -168,6 +168,7 @@ function packagesOf(ctx: Pick<Context, 'config' | 'clock'>, row: ShipmentsTable,
       weight: { value: pounds(spec.weightLb), unit: 'lb' },
       ...(d && { dimensions: { length: pounds(d.length), width: pounds(d.width), height: pounds(d.height), unit: 'in' } }),
       ...(spec.reference && { reference: spec.reference }),
+      ...(spec.insuredCents !== undefined && { insurance: insuranceOf(spec.insuredCents)! }),
     };
   });
 }
