@@ -157,11 +157,11 @@ test('ship request: Packaging and PaymentInformation, ZPL with 4x6 stock, GIF fo
 test('ship answer: a single PackageResults object, the label bytes decoded, postage from TotalCharges', () => {
   const r = parseShipResponse(fixture('ship-gif'));
   assert.ok(r.ok);
-  assert.equal(r.value.trackingNumber, '1Z023E2X0214323462');
+  assert.equal(r.value.packages[0]!.trackingNumber, '1Z023E2X0214323462');
   assert.equal(r.value.shipmentId, '1Z023E2X0214323462');
   assert.equal(r.value.postageCents, 1554);
   assert.equal(r.value.currency, 'USD');
-  assert.equal(r.value.label.subarray(0, 6).toString('latin1'), 'GIF89a');
+  assert.equal(r.value.packages[0]!.label.subarray(0, 6).toString('latin1'), 'GIF89a');
   assert.equal(parseShipResponse({ ShipmentResponse: { ShipmentResults: { ShipmentIdentificationNumber: '1Z023E2X0214323462' } } }).ok, false);
 });
 
