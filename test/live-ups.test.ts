@@ -19,7 +19,6 @@ const threeBoxes = [box(2, 'Box 1: mugs'), box(1.5, 'Box 2: saucers'), box(4)];
 
 const ratePath = /^\/api\/rating\//;
 const shipPath = /^\/api\/shipments\/v\w+\/ship$/;
-const cents = (money: Json) => Math.round(Number(money.amount) * 100);
 
 describe('UPS with live keys: several boxes and delivery options (fake UPS over HTTP)', () => {
   let live: LiveShop;
