@@ -63,7 +63,7 @@ test('UPS: a label to the United Kingdom with its invoice, one to Canada, rates 
     const answer = await post(built.value);
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     const label = parseUpsShip(answer.body);
-    assert.ok(label.ok && isValidTrackingNumber('ups', label.value.trackingNumber));
+    assert.ok(label.ok && isValidTrackingNumber('ups', label.value.packages[0]!.trackingNumber));
     assert.match(parseInvoiceForm(answer.body)!.bytes.toString(), /^%PDF/);
   }
   const rate = buildRateRequestAbroad({ from: merchant, to: recipientsAbroad.JP!, customs: declarations.gift!, parcels: [{ weightLb: 2 }], shipDate }, upsFakeCredentials.accountNumber);

@@ -281,3 +281,54 @@ test('address validation: valid with classification, ambiguous candidates, no ca
   const none = await ups.validateAddress({ ...to, street1: '1 Nowhere Rd' }, signal);
   assert.ok(none.ok && !none.value.valid && none.value.messages[0]!.code === 'no_candidates');
 });
+
+test('several boxes: one shipment, a 1Z and a label per box in order, PDFs recovered box by box or none of them', async () => {
+  const ups = carrier();
+  const parcels = [{ weightLb: 2 }, { weightLb: 7.5, dimensionsIn: { length: 12, width: 10, height: 8 } }, { weightLb: 1 }];
+  const quotes = await ups.rate({ ...rateRequest, parcels, services: ['03'] }, signal);
+  assert.ok(quotes.ok);
+  // Each box billed at its own whole pounds: 2, 8 and 1 (the fake's Ground: $11.25 + $0.90 a pound after the first).
+  assert.equal(quotes.value[0]!.listAmountCents, 1215 + 1755 + 1125);
+  const zpl = await ups.purchase(purchaseRequest('zpl', { parcels, idempotencyKey: 'boxes-zpl' }), signal);
+  assert.ok(zpl.ok);
+  const boxes = zpl.value.packages!;
+  assert.equal(boxes.length, 3);
+  assert.equal(zpl.value.masterTrackingNumber, boxes[0]!.trackingNumber);
+  assert.equal(zpl.value.carrierShipmentId, boxes[0]!.trackingNumber);
+  assert.equal(zpl.value.trackingNumber, boxes[0]!.trackingNumber);
+  for (const b of boxes) {
+    assert.ok(isValidTrackingNumber('ups', b.trackingNumber), b.trackingNumber);
+    assert.equal(b.file?.bytes.toString(), fakeZpl(b.trackingNumber));
+  }
+  assert.equal(zpl.value.postageCents, Math.round((1215 + 1755 + 1125) * 0.8));
+
+  const pdf = await ups.purchase(purchaseRequest('pdf', { parcels, idempotencyKey: 'boxes-pdf' }), signal);
+  assert.ok(pdf.ok);
+  assert.deepEqual(pdf.value.packages!.map((b) => b.file?.bytes.toString()), pdf.value.packages!.map((b) => fakePdf(b.trackingNumber)));
+  fake.failNext({ kind: 'server_error' }, '/api/labels/');
+  const fallback = await ups.purchase(purchaseRequest('pdf', { parcels, idempotencyKey: 'boxes-pdf-fallback' }), signal);
+  assert.ok(fallback.ok, 'the boxes bought stand when a PDF copy fails');
+  assert.deepEqual(fallback.value.packages!.map((b) => b.file?.format), ['png', 'png', 'png'], 'every box keeps one format, so they merge');
+
+  fake.setStage(boxes[1]!.trackingNumber, 'in_transit');
+  const kept = await ups.void({ ...ref(boxes[0]!.trackingNumber), boxes: boxes.map((b) => ({ trackingNumber: b.trackingNumber, carrierShipmentId: zpl.value.carrierShipmentId })) }, signal);
+  assert.equal(!kept.ok && kept.error.code, 'label_in_transit', 'one box picked up keeps the shipment');
+  const voided = await ups.void(ref(pdf.value.carrierShipmentId), signal);
+  assert.equal(voided.ok && voided.value, 'refunded');
+  for (const b of pdf.value.packages!) {
+    const tracked = await ups.track(ref(b.trackingNumber), signal);
+    assert.equal(tracked.ok && tracked.value.status, 'cancelled', `${b.trackingNumber} is voided with its shipment`);
+  }
+});
+
+test('several boxes abroad or in a return stay refused with not_serviced, before UPS is asked', async () => {
+  const ups = carrier();
+  const before = fake.calls.length;
+  const parcels = [{ weightLb: 2 }, { weightLb: 3 }];
+  const back = await ups.purchase(purchaseRequest('zpl', { parcels, isReturn: true, from: to, to: from }), signal);
+  assert.equal(!back.ok && back.error.code, 'not_serviced');
+  assert.match(!back.ok ? back.error.detail : '', /one package in a return/);
+  const abroad = await ups.rate({ ...rateRequest, parcels, to: { name: 'Jean Tremblay', street1: '100 Queen St W', city: 'Toronto', state: 'ON', zip: 'M5H 2N2', country: 'CA' } }, signal);
+  assert.equal(!abroad.ok && abroad.error.code, 'not_serviced');
+  assert.equal(fake.calls.slice(before).filter((c) => c.path.startsWith('/api/')).length, 0);
+});

@@ -101,10 +101,10 @@ const fedexSaturdayServices = ['PRIORITY_OVERNIGHT', 'STANDARD_OVERNIGHT', 'FEDE
 /**
  * What each carrier does of the options, and its code for each. Sources (read 2026-11-27):
  * - UPS: Shipping.yaml and Rating.yaml of UPS-API/api-documentation (commit e6f36df): ShipmentServiceOptions
- *   SaturdayDeliveryIndicator and UPScarbonneutralIndicator; PackageServiceOptions DeliveryConfirmation DCISType
- *   "2 - Delivery Confirmation Signature Required, 3 - Delivery Confirmation Adult Signature Required" (1 is
- *   "Unsupported"), DryIce (RegulationSet CFR within the U.S.; "Cannot be more than package weight"),
- *   AdditionalHandlingIndicator, AlcoholicBeveragesIndicator. UPS has no indirect signature. Saturday delivery on
+ *   SaturdayDeliveryIndicator, UPScarbonneutralIndicator and RestrictedArticles.AlcoholicBeveragesIndicator;
+ *   PackageServiceOptions DeliveryConfirmation DCISType "2 - Delivery Confirmation Signature Required, 3 - Delivery
+ *   Confirmation Adult Signature Required" (1 is "Unsupported"), DryIce (RegulationSet CFR within the U.S.; "Cannot be
+ *   more than package weight"); the Package's AdditionalHandlingIndicator. UPS has no indirect signature. Saturday delivery on
  *   Next Day Air Early, Next Day Air and 2nd Day Air: UPS's services guidance, not checked against a stored UPS list.
  *   Not offered through shipd: HazMat (it needs the UN number, proper shipping name and packaging of each material,
  *   which options do not carry), HoldForPickupIndicator ("only valid for UPS Worldwide Express Freight"), and an
@@ -132,8 +132,8 @@ export const optionCapabilities: Record<CarrierId, CapabilityTable> = {
     saturday_delivery: { code: 'ShipmentServiceOptions.SaturdayDeliveryIndicator', services: upsSaturdayServices },
     additional_handling: { code: 'Package.AdditionalHandlingIndicator' },
     dry_ice: { code: 'PackageServiceOptions.DryIce' },
-    'alcohol:consumer': { code: 'PackageServiceOptions.AlcoholicBeveragesIndicator' },
-    'alcohol:licensee': { code: 'PackageServiceOptions.AlcoholicBeveragesIndicator' },
+    'alcohol:consumer': { code: 'ShipmentServiceOptions.RestrictedArticles.AlcoholicBeveragesIndicator' },
+    'alcohol:licensee': { code: 'ShipmentServiceOptions.RestrictedArticles.AlcoholicBeveragesIndicator' },
     carbon_neutral: { code: 'ShipmentServiceOptions.UPScarbonneutralIndicator' },
   },
   usps: {

@@ -10,7 +10,8 @@ export interface PurchaseCase {
 
 /**
  * Every purchase a contract test checks: each service in each label format, each parcel, between every two of the
- * addresses, outbound and return; every other case carries an order reference.
+ * addresses, outbound and return; every other case carries an order reference. `boxSets` adds shipments of several
+ * boxes, each set in the same way.
  */
 export function* purchaseCases(o: {
   services: readonly string[];
@@ -18,17 +19,22 @@ export function* purchaseCases(o: {
   addresses: Readonly<Record<string, Address>>;
   shipDate: Date;
   reference: string;
+  boxSets?: Readonly<Record<string, readonly ParcelSpec[]>>;
 }): Generator<PurchaseCase> {
   const formats: LabelFormat[] = ['pdf', 'png', 'zpl'];
   let n = 0;
+  const shipments: [string, ParcelSpec[]][] = [
+    ...Object.entries(o.parcels).map(([name, parcel]): [string, ParcelSpec[]] => [name, [parcel]]),
+    ...Object.entries(o.boxSets ?? {}).map(([name, boxes]): [string, ParcelSpec[]] => [name, [...boxes]]),
+  ];
   for (const service of o.services)
     for (const labelFormat of formats)
-      for (const [parcelName, parcel] of Object.entries(o.parcels))
+      for (const [parcelName, parcels] of shipments)
         for (const [fromName, from] of Object.entries(o.addresses))
           for (const [toName, to] of Object.entries(o.addresses))
             for (const isReturn of [false, true]) {
               const request: DomesticPurchaseRequest = {
-                from, to, parcels: [parcel], shipDate: o.shipDate, service, labelFormat, isReturn, quotedCents: 1000, idempotencyKey: `k-${n}`,
+                from, to, parcels, shipDate: o.shipDate, service, labelFormat, isReturn, quotedCents: 1000, idempotencyKey: `k-${n}`,
                 ...(n % 2 ? { reference: o.reference } : {}),
               };
               n++;

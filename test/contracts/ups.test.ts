@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CarrierResult, DomesticPurchaseRequest, DomesticRateRequest } from '../../src/carriers/carrier.ts';
+import type { CarrierResult, DomesticPurchaseRequest, DomesticRateRequest, ParcelSpec } from '../../src/carriers/carrier.ts';
+import { liveOptionsRefusal, type ShipmentOptions } from '../../src/carriers/options.ts';
 import { buildAddressRequest } from '../../src/carriers/ups/address.ts';
 import { buildVoidRequest } from '../../src/carriers/ups/cancel.ts';
 import { buildRateRequest, upsServices } from '../../src/carriers/ups/rate.ts';
@@ -11,6 +12,7 @@ import { buildTrackRequest } from '../../src/carriers/ups/track.ts';
 import { servicesWithoutReturns, type UpsCall } from '../../src/carriers/ups/wire.ts';
 import type { Address } from '../../src/schemas/address.ts';
 import { assertContract, contractViolations } from './check.ts';
+import { purchaseCases } from './purchase-cases.ts';
 import { xavCall } from './ups/address-validation.ts';
 import { tokenCall } from './ups/oauth.ts';
 import { rateCall } from './ups/rating.ts';
@@ -149,4 +151,152 @@ test('the declared value keeps both specs as sent, and a currency or amount of t
   assert.match(contractViolations(rateCall, declared(rate, ratePkg, { CurrencyCode: 'USD', MonetaryValue: '450.00' })).join('\n'), /MonetaryValue must NOT have fewer than 8 characters/);
   assert.match(contractViolations(rateCall, declared(rate, ratePkg, { MonetaryValue: '00450.00' })).join('\n'), /must have required property 'CurrencyCode'/);
   assert.match(contractViolations(shipCall, declared(ship, shipPkg, { CurrencyCode: 'USD', MonetaryValue: '$450' })).join('\n'), /MonetaryValue must match pattern/);
+});
+
+/** Boxes of one shipment: mixed sizes, some insured, some with their own reference, and UPS's most a Shipment holds. */
+const boxSets: Record<string, ParcelSpec[]> = {
+  three: [
+    { ...parcels.withDimensions, reference: 'Box 1: mugs' },
+    { ...parcels.insured, reference: 'Box 2: a reference of more than thirty-five characters' },
+    parcels.withoutDimensions,
+  ],
+  heavyAndInsured: [parcels.heavy, parcels.insuredAtLimit],
+  twenty: Array.from({ length: 20 }, (_, i) => ({ weightLb: 1 + i, dimensionsIn: { length: 12, width: 10, height: 2 + i }, reference: `Box ${i + 1}` })),
+};
+const fewAddresses = { plain: addresses.plain!, business: addresses.business!, homeWithCompany: addresses.homeWithCompany!, over70: addresses.over70! };
+
+test('several boxes keep Rating.yaml and Shipping.yaml: a Package per box in order, each with its own weight, declared value and references', () => {
+  const cases = purchaseCases({ services: upsServices.map((s) => s.code), parcels: {}, addresses: fewAddresses, shipDate, reference: 'ORD-1234567890', boxSets });
+  let checked = 0;
+  for (const { request, what } of cases) {
+    if (request.isReturn) continue;
+    const ship = built(buildShipRequest(request, account)) as { body: { ShipmentRequest: { Shipment: { Package: Record<string, any>[] } } } }; // eslint-disable-line @typescript-eslint/no-explicit-any -- read below
+    assertContract(shipCall, ship, `ship ${what}`);
+    const packages = ship.body.ShipmentRequest.Shipment.Package;
+    assert.equal(packages.length, request.parcels.length, what);
+    packages.forEach((p, i) => {
+      const box = request.parcels[i]!;
+      assert.equal(Number(p.PackageWeight.Weight), Math.ceil(box.weightLb * 10) / 10, `${what}: box ${i + 1}'s weight`);
+      assert.equal(p.PackageServiceOptions?.DeclaredValue.MonetaryValue, box.insuredCents === undefined ? undefined : (box.insuredCents / 100).toFixed(2));
+      const refs = (p.ReferenceNumber ?? []).map((r: { Value: string }) => r.Value);
+      if (box.reference) assert.equal(refs.at(-1), box.reference.slice(0, 35).trim(), `${what}: box ${i + 1}'s own reference comes last`);
+    });
+    const rate: DomesticRateRequest = { from: request.from, to: request.to, parcels: request.parcels, shipDate };
+    const rated = built(buildRateRequest(rate, account)) as { body: { RateRequest: { Shipment: { Package: unknown[]; NumOfPieces: string } } } };
+    assertContract(rateCall, rated, `rate ${what}`);
+    assert.equal(rated.body.RateRequest.Shipment.Package.length, request.parcels.length);
+    checked++;
+  }
+  assert.ok(checked > 500, `${checked} shipments checked`);
+});
+
+test("the contracts refuse what UPS refuses of several boxes: more than 200 packages, a return of more than one", () => {
+  const r: DomesticPurchaseRequest = { from: addresses.plain!, to: addresses.business!, parcels: boxSets.three!, shipDate, service: '03', quotedCents: 1, labelFormat: 'zpl', isReturn: false, idempotencyKey: 'k' };
+  const tooMany = { ...r, parcels: Array.from({ length: 201 }, () => parcels.withoutDimensions) };
+  assert.match(contractViolations(shipCall, built(buildShipRequest(tooMany, account))).join('\n'), /Package must NOT have more than 200 items/);
+  assert.match(contractViolations(rateCall, built(buildRateRequest(tooMany, account))).join('\n'), /Package must NOT have more than 200 items/);
+  assert.match(contractViolations(shipCall, built(buildShipRequest({ ...r, isReturn: true }, account))).join('\n'), /Package must NOT have more than 1 items/);
+});
+
+/** Every option UPS takes, alone and together; `services` pins those that do it (carriers/options.ts). */
+const optionSets: Record<string, ShipmentOptions> = {
+  signature: { signature: 'standard' },
+  adultSignature: { signature: 'adult' },
+  saturday: { saturday_delivery: true },
+  additionalHandling: { additional_handling: true },
+  dryIceOunces: { dry_ice: { weight: { value: 11, unit: 'oz' } } },
+  dryIceKilograms: { dry_ice: { weight: { value: 0.4, unit: 'kg' } } },
+  dryIcePinch: { dry_ice: { weight: { value: 1, unit: 'g' } } },
+  carbonNeutral: { carbon_neutral: true },
+  alcohol: { signature: 'adult', alcohol: { recipient: 'consumer' } },
+  everything: { signature: 'adult', saturday_delivery: true, additional_handling: true, dry_ice: { weight: { value: 1.5, unit: 'lb' } }, alcohol: { recipient: 'licensee' }, carbon_neutral: true },
+};
+
+test('delivery options keep both specs on every service that does them, on one box and on several, where each box carries the package options', () => {
+  for (const [name, options] of Object.entries(optionSets)) {
+    for (const service of upsServices) {
+      if (liveOptionsRefusal({ id: 'ups', name: 'UPS' }, { options, service: service.code }, true, true)) continue;
+      for (const boxes of [[parcels.withDimensions], boxSets.three!]) {
+        const what = `${name} on ${service.code}, ${boxes.length} box(es)`;
+        const r: DomesticPurchaseRequest = { from: addresses.business!, to: addresses.plain!, parcels: boxes, shipDate, service: service.code, options, quotedCents: 1, labelFormat: 'pdf', isReturn: false, idempotencyKey: 'k' };
+        const ship = built(buildShipRequest(r, account)) as { body: { ShipmentRequest: { Shipment: Record<string, any> } } }; // eslint-disable-line @typescript-eslint/no-explicit-any -- read below
+        assertContract(shipCall, ship, `ship ${what}`);
+        const rate = built(buildRateRequest({ from: r.from, to: r.to, parcels: boxes, shipDate, options }, account)) as { body: { RateRequest: { Shipment: Record<string, any> } } }; // eslint-disable-line @typescript-eslint/no-explicit-any -- read below
+        assertContract(rateCall, rate, `rate ${what}`);
+        for (const shipment of [ship.body.ShipmentRequest.Shipment, rate.body.RateRequest.Shipment]) {
+          for (const p of shipment.Package) {
+            assert.equal(p.PackageServiceOptions?.DeliveryConfirmation?.DCISType, options.signature && { standard: '2', adult: '3' }[options.signature as 'standard' | 'adult'], what);
+            assert.equal(p.AdditionalHandlingIndicator, options.additional_handling ? '' : undefined, what);
+            assert.equal(p.PackageServiceOptions?.DryIce !== undefined, options.dry_ice !== undefined, what);
+          }
+          const sso = shipment.ShipmentServiceOptions ?? {};
+          assert.equal(sso.SaturdayDeliveryIndicator, options.saturday_delivery ? '' : undefined, what);
+          assert.equal(sso.UPScarbonneutralIndicator, options.carbon_neutral ? '' : undefined, what);
+          assert.deepEqual(sso.RestrictedArticles, options.alcohol ? { AlcoholicBeveragesIndicator: '' } : undefined, what);
+        }
+      }
+    }
+  }
+  const iceOf = (options: ShipmentOptions) => {
+    const r = built(buildRateRequest({ from: addresses.business!, to: addresses.plain!, parcels: [parcels.withDimensions], shipDate, options }, account)) as { body: { RateRequest: { Shipment: { Package: Record<string, any>[] } } } }; // eslint-disable-line @typescript-eslint/no-explicit-any -- read below
+    return r.body.RateRequest.Shipment.Package[0]!.PackageServiceOptions.DryIce;
+  };
+  // Pounds rounded up to the tenth, never below UPS's "more than 0.0".
+  assert.deepEqual(iceOf(optionSets.dryIceOunces!), { RegulationSet: 'CFR', DryIceWeight: { UnitOfMeasurement: { Code: '01', Description: 'LBS' }, Weight: '0.7' } });
+  assert.equal(iceOf(optionSets.dryIceKilograms!).DryIceWeight.Weight, '0.9');
+  assert.equal(iceOf(optionSets.dryIcePinch!).DryIceWeight.Weight, '0.1');
+  assert.equal(iceOf({ dry_ice: { weight: { value: 2, unit: 'lb' } } }).DryIceWeight.Weight, '2.0');
+});
+
+test('a return asked with options, and an option UPS does not take, are refused before UPS is asked', () => {
+  const r: DomesticPurchaseRequest = { from: addresses.plain!, to: addresses.business!, parcels: [parcels.withDimensions], shipDate, service: '03', options: { signature: 'standard' }, quotedCents: 1, labelFormat: 'pdf', isReturn: true, idempotencyKey: 'k' };
+  const ship = buildShipRequest(r, account);
+  assert.equal(!ship.ok && ship.error.code, 'option_not_supported');
+  const rate = buildRateRequest({ from: r.from, to: r.to, parcels: r.parcels, shipDate, options: r.options, isReturn: true }, account);
+  assert.equal(!rate.ok && rate.error.code, 'option_not_supported');
+  const ups = { id: 'ups' as const, name: 'UPS' };
+  for (const options of [{ hazmat: 'limited_quantity' }, { hazmat: 'lithium_metal_in_equipment' }, { signature: 'indirect' }, { hold_for_pickup: true }, { non_machinable: true }] as ShipmentOptions[]) {
+    const refused = liveOptionsRefusal(ups, { options, service: '03' }, true, true);
+    assert.equal(refused && !refused.ok && refused.error.code, 'option_not_supported', JSON.stringify(options));
+  }
+  assert.match(JSON.stringify(liveOptionsRefusal(ups, { options: { saturday_delivery: true }, service: '03' }, true, true)), /does not offer Saturday delivery/);
+});
+
+test('the contracts refuse malformed option fields as the specs write them', () => {
+  const r: DomesticPurchaseRequest = { from: addresses.plain!, to: addresses.business!, parcels: [parcels.withDimensions], shipDate, service: '01', options: optionSets.everything, quotedCents: 1, labelFormat: 'pdf', isReturn: false, idempotencyKey: 'k' };
+  const ship = built(buildShipRequest(r, account));
+  const rate = built(buildRateRequest({ from: r.from, to: r.to, parcels: r.parcels, shipDate, options: r.options }, account));
+  assertContract(shipCall, ship, 'ship with every option');
+  assertContract(rateCall, rate, 'rate with every option');
+  type Shipment = { Package: Record<string, any>[]; ShipmentServiceOptions: Record<string, unknown>; ReturnService?: unknown; ShipFrom?: unknown }; // eslint-disable-line @typescript-eslint/no-explicit-any -- spoiled below
+  const spoil = (call: UpsCall, at: (body: any) => Shipment, change: (s: Shipment) => void) => { // eslint-disable-line @typescript-eslint/no-explicit-any -- a copy to spoil
+    const copy = structuredClone(call) as { body: unknown };
+    change(at(copy.body));
+    return copy;
+  };
+  const shipAt = (b: any) => b.ShipmentRequest.Shipment; // eslint-disable-line @typescript-eslint/no-explicit-any -- as above
+  const rateAt = (b: any) => b.RateRequest.Shipment; // eslint-disable-line @typescript-eslint/no-explicit-any -- as above
+  const faults = (schema: typeof shipCall, call: UpsCall, at: typeof shipAt, change: (s: Shipment) => void) => contractViolations(schema, spoil(call, at, change)).join('\n');
+  for (const [schema, call, at] of [[shipCall, ship, shipAt], [rateCall, rate, rateAt]] as const) {
+    assert.match(faults(schema, call, at, (s) => (s.Package[0]!.PackageServiceOptions.DeliveryConfirmation.DCISType = '1')), /DCISType/);
+    assert.match(faults(schema, call, at, (s) => (s.Package[0]!.PackageServiceOptions.DeliveryConfirmation = {})), /must have required property 'DCISType'/);
+    assert.match(faults(schema, call, at, (s) => delete s.Package[0]!.PackageServiceOptions.DryIce.RegulationSet), /must have required property 'RegulationSet'/);
+    assert.match(faults(schema, call, at, (s) => (s.Package[0]!.PackageServiceOptions.DryIce.RegulationSet = 'DOT')), /RegulationSet/);
+    for (const weight of ['0.0', '1.25', '123456', '-1']) {
+      assert.match(faults(schema, call, at, (s) => (s.Package[0]!.PackageServiceOptions.DryIce.DryIceWeight.Weight = weight)), /DryIceWeight\/Weight/, weight);
+    }
+    assert.match(faults(schema, call, at, (s) => (s.Package[0]!.PackageServiceOptions.AdditionalHandlingIndicator = '')), /additional properties \(AdditionalHandlingIndicator\)/);
+    assert.match(faults(schema, call, at, (s) => (s.ShipmentServiceOptions.AlcoholicBeveragesIndicator = '')), /additional properties \(AlcoholicBeveragesIndicator\)/);
+    assert.match(faults(schema, call, at, (s) => (s.ShipmentServiceOptions.SaturdayDelivery = '')), /additional properties \(SaturdayDelivery\)/);
+  }
+  // Rating's dry ice unit takes the numeric code alone and needs its Description; Shipping takes LBS and none.
+  assert.match(faults(rateCall, rate, rateAt, (s) => (s.Package[0]!.PackageServiceOptions.DryIce.DryIceWeight.UnitOfMeasurement = { Code: 'LBS', Description: 'LBS' })), /UnitOfMeasurement\/Code/);
+  assert.match(faults(rateCall, rate, rateAt, (s) => delete s.Package[0]!.PackageServiceOptions.DryIce.DryIceWeight.UnitOfMeasurement.Description), /must have required property 'Description'/);
+  assert.equal(faults(shipCall, ship, shipAt, (s) => (s.Package[0]!.PackageServiceOptions.DryIce.DryIceWeight.UnitOfMeasurement = { Code: 'LBS' })), '');
+  // A signature is "Valid for forward shipments only".
+  const returned = spoil(ship, shipAt, (s) => {
+    s.ReturnService = { Code: '9' };
+    s.Package[0]!.Description = 'Return';
+  });
+  assert.match(contractViolations(shipCall, returned).join('\n'), /PackageServiceOptions must NOT be valid/);
 });

@@ -31,6 +31,13 @@ interface Shipment {
   service: string;
   format: string;
   voided: boolean;
+  /** Its packages' 1Z numbers, in the order of the request; the first is the shipment's id. */
+  packages: string[];
+}
+
+/** One package of a shipment, as tracking and label recovery find it by its own number. */
+interface Piece {
+  shipment: Shipment;
   stage: UpsTrackingStage;
 }
 
@@ -45,7 +52,7 @@ export interface UpsFake {
   expireTokens(): void;
   /** The next API call (not the token endpoint), or the next whose path starts with `pathPrefix`, answers with this shape instead. */
   failNext(shape: UpsFailureShape, pathPrefix?: string): void;
-  /** Move a shipment along, for tracking and void. */
+  /** Move a package along (a shipment's number is its first package's), for tracking and void. */
   setStage(trackingNumber: string, stage: UpsTrackingStage): void;
   /** Track unknown numbers with HTTP 404 instead of a 200 with warning TW0001; UPS does both (carriers.md 2.6). */
   notFoundAs404: boolean;
@@ -80,6 +87,80 @@ const offeredAbroad: { code: string; base: number; perLb: number; days: number }
 const servicesTo = (country: string) => (country === 'US' ? offered : offeredAbroad.filter((o) => o.code !== '11' || ['CA', 'MX'].includes(country)));
 
 const money = (n: number): string => n.toFixed(2);
+
+/**
+ * What the fake charges for each delivery option, in dollars, under UPS's accessorial codes (Shipping API appendix,
+ * "Accessorial / Surcharge Codes"): deterministic figures, not UPS's tariff. Saturday delivery is charged by the air
+ * services only, the ones that deliver on Saturdays.
+ */
+const optionCharges = {
+  signature: { Code: '120', Description: 'DELIVERY CONFIRMATION', SubType: 'Signature Required', dollars: 6 },
+  adultSignature: { Code: '120', Description: 'DELIVERY CONFIRMATION', SubType: 'Adult Signature Required', dollars: 8 },
+  dryIce: { Code: '200', Description: 'DRY ICE', dollars: 5 },
+  additionalHandling: { Code: '100', Description: 'ADDITIONAL HANDLING', dollars: 25 },
+  saturday: { Code: '300', Description: 'SATURDAY DELIVERY', dollars: 16 },
+  carbonNeutral: { Code: '441', Description: 'CARBON NEUTRAL', dollars: 0.5 },
+  alcohol: { Code: '205', Description: 'ISC ALCOHOLIC BEVERAGES', dollars: 5 },
+};
+type OptionCharge = { Code: string; Description: string; SubType?: string; dollars: number };
+const saturdayServices = new Set(['01', '02', '13', '14', '59']);
+
+const itemizedCharge = (c: OptionCharge) => ({ Code: c.Code, Description: c.Description, CurrencyCode: 'USD', MonetaryValue: money(c.dollars), SubType: c.SubType ?? '' });
+
+/** A package's option charges, from what its Package asks. */
+function packageOptionCharges(pkg: unknown): OptionCharge[] {
+  const dcis = get(pkg, 'PackageServiceOptions', 'DeliveryConfirmation', 'DCISType');
+  return [
+    ...(dcis === '2' ? [optionCharges.signature] : dcis === '3' ? [optionCharges.adultSignature] : []),
+    ...(get(pkg, 'PackageServiceOptions', 'DryIce') !== undefined ? [optionCharges.dryIce] : []),
+    ...(get(pkg, 'AdditionalHandlingIndicator') !== undefined ? [optionCharges.additionalHandling] : []),
+  ];
+}
+
+/** The shipment's option charges for one service, from its ShipmentServiceOptions. */
+function shipmentOptionCharges(shipment: unknown, service: string, packages: number): OptionCharge[] {
+  const options = get(shipment, 'ShipmentServiceOptions');
+  return [
+    ...(get(options, 'SaturdayDeliveryIndicator') !== undefined && saturdayServices.has(service) ? [optionCharges.saturday] : []),
+    ...(get(options, 'UPScarbonneutralIndicator') !== undefined ? [{ ...optionCharges.carbonNeutral, dollars: optionCharges.carbonNeutral.dollars * packages }] : []),
+    ...(get(options, 'RestrictedArticles', 'AlcoholicBeveragesIndicator') !== undefined ? [optionCharges.alcohol] : []),
+  ];
+}
+
+const dollarsOf = (charges: OptionCharge[]) => charges.reduce((sum, c) => sum + c.dollars, 0);
+
+/** Pounds of a weight with its UPS unit code (Shipping's dry ice takes 00/KG/KGS for kilograms). */
+const pounds = (weight: unknown, unit: unknown): number => Number(weight) * (['00', 'KG', 'KGS'].includes(String(unit)) ? 2.20462 : 1);
+
+/**
+ * What UPS refuses beyond the schema in the packages: DryIceWeight "Cannot be more than package weight" (both specs).
+ * One line per fault, naming its place as the contract refusals do.
+ */
+function packageFaults(packages: unknown[], at: string): string[] {
+  return packages.flatMap((pkg, i) => {
+    const ice = get(pkg, 'PackageServiceOptions', 'DryIce', 'DryIceWeight');
+    if (ice === undefined) return [];
+    const iceLb = pounds(get(ice, 'Weight'), get(ice, 'UnitOfMeasurement', 'Code'));
+    const packageLb = pounds(get(pkg, 'PackageWeight', 'Weight'), get(pkg, 'PackageWeight', 'UnitOfMeasurement', 'Code'));
+    return iceLb > packageLb ? [`${at}/Package/${i}/PackageServiceOptions/DryIce/DryIceWeight/Weight cannot be more than package weight`] : [];
+  });
+}
+
+/** A whole shipment's charges for one service: each package's transport by its own weight, and the options asked. */
+function priceShipment(shipment: unknown, o: { code: string; base: number; perLb: number }) {
+  const packages = [get(shipment, 'Package')].flat();
+  const pieces = packages.map((pkg) => {
+    const weight = Number(get(pkg, 'PackageWeight', 'Weight'));
+    const billed = Math.ceil(Number.isFinite(weight) && weight > 0 ? weight : 1);
+    const options = packageOptionCharges(pkg);
+    return { weight, billed, transport: o.base + o.perLb * (billed - 1), options };
+  });
+  const shipmentOptions = shipmentOptionCharges(shipment, o.code, packages.length);
+  const transport = pieces.reduce((sum, p) => sum + p.transport, 0);
+  const options = pieces.reduce((sum, p) => sum + dollarsOf(p.options), 0) + dollarsOf(shipmentOptions);
+  // The account pays 80% of transport; options are not discounted.
+  return { pieces, shipmentOptions, transport, options, list: transport + options, account: transport * 0.8 + options, billed: pieces.reduce((sum, p) => sum + p.billed, 0) };
+}
 
 function addBusinessDays(yyyymmdd: string, days: number): string {
   const d = new Date(`${yyyymmdd.slice(0, 4)}-${yyyymmdd.slice(4, 6)}-${yyyymmdd.slice(6, 8)}T00:00:00Z`);
@@ -162,6 +243,7 @@ export async function startUpsFake(): Promise<UpsFake> {
   compileContracts(contracts);
   const tokens = new Set<string>();
   const shipments = new Map<string, Shipment>();
+  const pieces = new Map<string, Piece>();
   const pending: { shape: UpsFailureShape; pathPrefix: string }[] = [];
   let issued = 0;
   let nextReference = 1000;
@@ -176,9 +258,9 @@ export async function startUpsFake(): Promise<UpsFake> {
     expireTokens: () => tokens.clear(),
     failNext: (shape, pathPrefix = '/api/') => void pending.push({ shape, pathPrefix }),
     setStage: (tn, stage) => {
-      const s = shipments.get(tn);
-      if (!s) throw new Error(`the UPS fake has no shipment ${tn}`);
-      s.stage = stage;
+      const piece = pieces.get(tn);
+      if (!piece) throw new Error(`the UPS fake has no package ${tn}`);
+      piece.stage = stage;
     },
   };
   const list = <T>(items: T[]): T | T[] => (fake.singleObjects && items.length === 1 ? items[0]! : items);
@@ -221,45 +303,53 @@ export async function startUpsFake(): Promise<UpsFake> {
     });
   }
 
-  function rate(body: unknown, res: ServerResponse): void {
+  function rate(path: string, body: unknown, res: ServerResponse): void {
     const shipment = get(body, 'RateRequest', 'Shipment');
-    const pkg = [get(shipment, 'Package')].flat()[0];
-    const weight = Number(get(pkg, 'PackageWeight', 'Weight'));
-    if (!shipment || !Number.isFinite(weight) || weight <= 0) return sendJson(res, 400, errorBody('111035', 'Missing or invalid package weight'));
-    if (weight > 150) return sendJson(res, 400, errorBody('111036', 'The maximum per package weight for the selected service is 150 pounds'));
+    const packages = [get(shipment, 'Package')].flat();
+    const weights = packages.map((pkg) => Number(get(pkg, 'PackageWeight', 'Weight')));
+    if (!shipment || weights.some((w) => !Number.isFinite(w) || w <= 0)) return sendJson(res, 400, errorBody('111035', 'Missing or invalid package weight'));
+    if (weights.some((w) => w > 150)) return sendJson(res, 400, errorBody('111036', 'The maximum per package weight for the selected service is 150 pounds'));
+    const faults = packageFaults(packages, '/body/RateRequest/Shipment');
+    if (faults.length > 0) return refuse(res, path, faults);
     const toZip = String(get(shipment, 'ShipTo', 'Address', 'PostalCode') ?? '');
     const country = String(get(shipment, 'ShipTo', 'Address', 'CountryCode') ?? 'US');
     if (country === 'US' && (!/^\d{5}(\d{4})?$/.test(toZip) || toZip.startsWith('000'))) return sendJson(res, 400, errorBody('111285', 'The postal code is invalid for the state.'));
     const negotiated = get(shipment, 'ShipmentRatingOptions', 'NegotiatedRatesIndicator') !== undefined;
     const pickup = String(get(shipment, 'DeliveryTimeInformation', 'Pickup', 'Date') ?? '20260302');
     const withTransit = get(shipment, 'DeliveryTimeInformation') !== undefined;
-    const billed = Math.ceil(weight);
     const residential = get(shipment, 'ShipTo', 'Address', 'ResidentialAddressIndicator') !== undefined;
     // Surcharges inside the total, as Rating.yaml itemizes them: fuel and residential on the shipment, additional
-    // handling (over 50 lb) on its package; the account's share of each in the negotiated containers.
+    // handling (over 50 lb) on its package; the account's share of each in the negotiated containers. The options'
+    // charges come on top, at the shipment or the package that asked for them.
     const itemized = (total: number, codes: [string, string, number][]) =>
       codes.map(([Code, Description, share]) => ({ Code, Description, CurrencyCode: 'USD', MonetaryValue: money(total * share), SubType: '' }));
-    const shipmentCharges = (total: number) => itemized(total, [['375', 'FUEL SURCHARGE', 0.15], ...(residential ? [['270', 'RESIDENTIAL ADDRESS', 0.1] as [string, string, number]] : [])]);
-    const packageCharges = (total: number) => itemized(total, weight > 50 ? [['100', 'ADDITIONAL HANDLING', 0.2]] : []);
+    const shipmentCharges = (transport: number, options: OptionCharge[]) => [
+      ...itemized(transport, [['375', 'FUEL SURCHARGE', 0.15], ...(residential ? [['270', 'RESIDENTIAL ADDRESS', 0.1] as [string, string, number]] : [])]),
+      ...options.map(itemizedCharge),
+    ];
+    const packageCharges = (transport: number, weight: number, options: OptionCharge[]) => [...itemized(transport, weight > 50 ? [['100', 'ADDITIONAL HANDLING', 0.2]] : []), ...options.map(itemizedCharge)];
     const rated = servicesTo(country).map((o) => {
-      const total = o.base + o.perLb * (billed - 1);
+      const p = priceShipment(shipment, o);
       return {
         Service: { Code: o.code, Description: '' },
         RatedShipmentAlert: [{ Code: '110971', Description: 'Your invoice may vary from the displayed reference rates' }],
-        BillingWeight: { UnitOfMeasurement: { Code: 'LBS', Description: 'Pounds' }, Weight: billed.toFixed(1) },
-        TransportationCharges: { CurrencyCode: 'USD', MonetaryValue: money(total) },
-        ServiceOptionsCharges: { CurrencyCode: 'USD', MonetaryValue: '0.00' },
-        TotalCharges: { CurrencyCode: 'USD', MonetaryValue: money(total) },
-        ItemizedCharges: shipmentCharges(total),
-        RatedPackage: list([
-          {
-            TotalCharges: { CurrencyCode: 'USD', MonetaryValue: money(total) },
-            ItemizedCharges: packageCharges(total),
-            ...(negotiated ? { NegotiatedCharges: { ItemizedCharges: packageCharges(total * 0.8) } } : {}),
-          },
-        ]),
+        BillingWeight: { UnitOfMeasurement: { Code: 'LBS', Description: 'Pounds' }, Weight: p.billed.toFixed(1) },
+        TransportationCharges: { CurrencyCode: 'USD', MonetaryValue: money(p.transport) },
+        ServiceOptionsCharges: { CurrencyCode: 'USD', MonetaryValue: money(p.options) },
+        TotalCharges: { CurrencyCode: 'USD', MonetaryValue: money(p.list) },
+        ItemizedCharges: shipmentCharges(p.transport, p.shipmentOptions),
+        RatedPackage: list(
+          p.pieces.map((piece) => ({
+            TransportationCharges: { CurrencyCode: 'USD', MonetaryValue: money(piece.transport) },
+            ServiceOptionsCharges: { CurrencyCode: 'USD', MonetaryValue: money(dollarsOf(piece.options)) },
+            TotalCharges: { CurrencyCode: 'USD', MonetaryValue: money(piece.transport + dollarsOf(piece.options)) },
+            Weight: String(piece.weight),
+            ItemizedCharges: packageCharges(piece.transport, piece.weight, piece.options),
+            ...(negotiated ? { NegotiatedCharges: { ItemizedCharges: packageCharges(piece.transport * 0.8, piece.weight, piece.options) } } : {}),
+          })),
+        ),
         Zone: '008',
-        ...(negotiated ? { NegotiatedRateCharges: { ItemizedCharges: shipmentCharges(total * 0.8), TotalCharge: { CurrencyCode: 'USD', MonetaryValue: money(total * 0.8) } } } : {}),
+        ...(negotiated ? { NegotiatedRateCharges: { ItemizedCharges: shipmentCharges(p.transport * 0.8, p.shipmentOptions), TotalCharge: { CurrencyCode: 'USD', MonetaryValue: money(p.account) } } } : {}),
         ...(o.code !== '03' ? { GuaranteedDelivery: { BusinessDaysInTransit: String(o.days), DeliveryByTime: '10:30 A.M.' } } : {}),
         ...(withTransit
           ? {
@@ -287,7 +377,7 @@ export async function startUpsFake(): Promise<UpsFake> {
     });
   }
 
-  function ship(body: unknown, res: ServerResponse): void {
+  function ship(path: string, body: unknown, res: ServerResponse): void {
     const request = get(body, 'ShipmentRequest');
     const shipment = get(request, 'Shipment');
     if (!['validate', 'nonvalidate'].includes(String(get(request, 'Request', 'RequestOption')))) {
@@ -299,8 +389,10 @@ export async function startUpsFake(): Promise<UpsFake> {
     if (shipper !== upsFakeCredentials.accountNumber || get(billTo, 'BillShipper', 'AccountNumber') !== shipper) {
       return sendJson(res, 400, errorBody('120100', 'Missing or invalid shipper number'));
     }
-    const pkg = [get(shipment, 'Package')].flat()[0];
-    if (get(pkg, 'Packaging', 'Code') === undefined) return sendJson(res, 400, errorBody('120701', 'Missing or invalid Packaging type'));
+    const packages = [get(shipment, 'Package')].flat();
+    if (packages.some((pkg) => get(pkg, 'Packaging', 'Code') === undefined)) return sendJson(res, 400, errorBody('120701', 'Missing or invalid Packaging type'));
+    const faults = packageFaults(packages, '/body/ShipmentRequest/Shipment');
+    if (faults.length > 0) return refuse(res, path, faults);
     const service = String(get(shipment, 'Service', 'Code') ?? '');
     const country = String(get(shipment, 'ShipTo', 'Address', 'CountryCode') ?? 'US');
     const known = servicesTo(country).find((o) => o.code === service);
@@ -315,36 +407,41 @@ export async function startUpsFake(): Promise<UpsFake> {
     }
     const toZip = String(get(shipment, 'ShipTo', 'Address', 'PostalCode') ?? '');
     if (country === 'US' && !/^\d{5}(\d{4})?$/.test(toZip)) return sendJson(res, 400, errorBody('120802', 'Address Validation Error on ShipTo address'));
-    const tn = upsTrackingNumber(shipper.padEnd(6, '0').slice(0, 6), service, String(nextReference++).padStart(7, '0'));
-    shipments.set(tn, { id: tn, service, format, voided: false, stage: 'label' });
-    const weight = Math.ceil(Number(get(pkg, 'PackageWeight', 'Weight')) || 1);
-    const total = known.base + known.perLb * (weight - 1);
-    const image = format === 'GIF' ? gif1x1 : Buffer.from(fakeZpl(tn));
+    // One 1Z per package; the shipment is known by its first ("1Z Number of the first package in the shipment").
+    const numbers = packages.map(() => upsTrackingNumber(shipper.padEnd(6, '0').slice(0, 6), service, String(nextReference++).padStart(7, '0')));
+    const tn = numbers[0]!;
+    const record: Shipment = { id: tn, service, format, voided: false, packages: numbers };
+    shipments.set(tn, record);
+    for (const n of numbers) pieces.set(n, { shipment: record, stage: 'label' });
+    const p = priceShipment(shipment, known);
+    const image = (n: string) => (format === 'GIF' ? gif1x1 : Buffer.from(fakeZpl(n)));
     sendJson(res, 200, {
       ShipmentResponse: {
         Response: { ResponseStatus: { Code: '1', Description: 'Success' } },
         ShipmentResults: {
           ShipmentCharges: {
-            TransportationCharges: { CurrencyCode: 'USD', MonetaryValue: money(total) },
-            ServiceOptionsCharges: { CurrencyCode: 'USD', MonetaryValue: '0.00' },
-            TotalCharges: { CurrencyCode: 'USD', MonetaryValue: money(total) },
+            TransportationCharges: { CurrencyCode: 'USD', MonetaryValue: money(p.transport) },
+            ServiceOptionsCharges: { CurrencyCode: 'USD', MonetaryValue: money(p.options) },
+            TotalCharges: { CurrencyCode: 'USD', MonetaryValue: money(p.list) },
+            ...(p.shipmentOptions.length > 0 ? { ItemizedCharges: p.shipmentOptions.map(itemizedCharge) } : {}),
           },
-          NegotiatedRateCharges: { TotalCharge: { CurrencyCode: 'USD', MonetaryValue: money(total * 0.8) } },
-          BillingWeight: { UnitOfMeasurement: { Code: 'LBS', Description: 'Pounds' }, Weight: weight.toFixed(1) },
+          NegotiatedRateCharges: { TotalCharge: { CurrencyCode: 'USD', MonetaryValue: money(p.account) } },
+          BillingWeight: { UnitOfMeasurement: { Code: 'LBS', Description: 'Pounds' }, Weight: p.billed.toFixed(1) },
           ShipmentIdentificationNumber: tn,
           // Without Paperless Invoice on the account, UPS answers the invoice it made as a form image to print.
           ...(forms ? { Form: { Code: '01', Description: 'All Requested International Forms', Image: { ImageFormat: { Code: 'PDF', Description: 'PDF' }, GraphicImage: Buffer.from(fakePdf(`invoice ${tn}`)).toString('base64') }, FormGroupId: tn.slice(2) } } : {}),
-          PackageResults: list([
-            {
-              TrackingNumber: tn,
-              ServiceOptionsCharges: { CurrencyCode: 'USD', MonetaryValue: '0.00' },
+          PackageResults: list(
+            numbers.map((n, i) => ({
+              TrackingNumber: n,
+              ServiceOptionsCharges: { CurrencyCode: 'USD', MonetaryValue: money(dollarsOf(p.pieces[i]!.options)) },
+              ...(p.pieces[i]!.options.length > 0 ? { ItemizedCharges: p.pieces[i]!.options.map(itemizedCharge) } : {}),
               ShippingLabel: {
                 ImageFormat: { Code: format, Description: format },
-                GraphicImage: image.toString('base64'),
-                ...(format === 'GIF' ? { HTMLImage: Buffer.from(`<html><img src="label${tn}.gif"></html>`).toString('base64') } : {}),
+                GraphicImage: image(n).toString('base64'),
+                ...(format === 'GIF' ? { HTMLImage: Buffer.from(`<html><img src="label${n}.gif"></html>`).toString('base64') } : {}),
               },
-            },
-          ]),
+            })),
+          ),
         },
       },
     });
@@ -353,7 +450,7 @@ export async function startUpsFake(): Promise<UpsFake> {
   function recover(body: unknown, res: ServerResponse): void {
     const tn = String(get(body, 'LabelRecoveryRequest', 'TrackingNumber') ?? '');
     const format = String(get(body, 'LabelRecoveryRequest', 'LabelSpecification', 'LabelImageFormat', 'Code') ?? 'GIF');
-    if (!shipments.has(tn)) return sendJson(res, 400, errorBody('190102', 'No shipment found for the tracking number'));
+    if (!pieces.has(tn)) return sendJson(res, 400, errorBody('190102', 'No shipment found for the tracking number'));
     const image = fake.recoveredImage ?? (format === 'PDF' ? Buffer.from(fakePdf(tn)) : format === 'ZPL' ? Buffer.from(fakeZpl(tn)) : gif1x1);
     sendJson(res, 200, {
       LabelRecoveryResponse: {
@@ -368,12 +465,14 @@ export async function startUpsFake(): Promise<UpsFake> {
     const s = shipments.get(id);
     if (!s) return sendJson(res, 400, errorBody('190102', 'No shipment found within the allowed void period'));
     if (s.voided) return sendJson(res, 400, errorBody('190117', 'The shipment has already been voided'));
-    if (s.stage !== 'label') return sendJson(res, 400, errorBody('190118', 'The package has been picked up and cannot be voided'));
+    if (s.packages.some((n) => pieces.get(n)!.stage !== 'label')) return sendJson(res, 400, errorBody('190118', 'The package has been picked up and cannot be voided'));
     s.voided = true;
     sendJson(res, 200, {
       VoidShipmentResponse: {
         Response: { ResponseStatus: { Code: '1', Description: 'Success' } },
         SummaryResult: { Status: { Code: '1', Description: 'Voided' } },
+        // A multi-piece shipment's void says it of each package.
+        ...(s.packages.length > 1 ? { PackageLevelResults: s.packages.map((TrackingNumber) => ({ TrackingNumber, Status: { Code: '1', Description: 'Voided' } })) } : {}),
       },
     });
   }
@@ -381,12 +480,13 @@ export async function startUpsFake(): Promise<UpsFake> {
   function track(req: IncomingMessage, tn: string, res: ServerResponse): void {
     if (!req.headers.transid || !req.headers.transactionsrc) return sendJson(res, 400, errorBody('TV1001', 'Missing transId or transactionSrc header'));
     if (tn.length < 7 || tn.length > 34) return sendJson(res, 400, errorBody('TV1002', 'Invalid inquiry number'));
-    const s = shipments.get(tn);
-    if (!s) {
+    const piece = pieces.get(tn);
+    if (!piece) {
       if (fake.notFoundAs404) return sendJson(res, 404, errorBody('TW0001', 'Tracking Information Not Found'));
       return sendJson(res, 200, { trackResponse: { shipment: [{ inquiryNumber: tn, warnings: [{ code: 'TW0001', message: 'Tracking Information Not Found' }] }] } });
     }
-    const acts = s.voided ? [{ ...(activities('label')[0] as object), status: { type: 'MV', code: 'MV', description: 'Shipment Information Voided', statusCode: '007' } }] : activities(s.stage);
+    const s = piece.shipment;
+    const acts = s.voided ? [{ ...(activities('label')[0] as object), status: { type: 'MV', code: 'MV', description: 'Shipment Information Voided', statusCode: '007' } }] : activities(piece.stage);
     const latest = acts[0] as { status: unknown };
     sendJson(res, 200, {
       trackResponse: {
@@ -398,9 +498,9 @@ export async function startUpsFake(): Promise<UpsFake> {
                 trackingNumber: tn,
                 currentStatus: latest.status,
                 activity: acts,
-                deliveryDate: s.stage === 'delivered' ? [{ type: 'DEL', date: '20260304' }] : [{ type: 'SDD', date: '20260304' }],
+                deliveryDate: piece.stage === 'delivered' ? [{ type: 'DEL', date: '20260304' }] : [{ type: 'SDD', date: '20260304' }],
                 service: { code: s.service === '03' ? '518' : '001', description: s.service === '03' ? 'UPS Ground' : 'UPS Air' },
-                packageCount: 1,
+                packageCount: s.packages.length,
               },
             ],
           },
@@ -465,8 +565,8 @@ export async function startUpsFake(): Promise<UpsFake> {
       if (violations.length > 0) return refuse(res, path, violations);
     }
     let m: RegExpExecArray | null;
-    if (req.method === 'POST' && /^\/api\/rating\/v\w+\/(Rate|Shop|Ratetimeintransit|Shoptimeintransit)$/.test(path)) return rate(body, res);
-    if (req.method === 'POST' && /^\/api\/shipments\/v\w+\/ship$/.test(path)) return ship(body, res);
+    if (req.method === 'POST' && /^\/api\/rating\/v\w+\/(Rate|Shop|Ratetimeintransit|Shoptimeintransit)$/.test(path)) return rate(path, body, res);
+    if (req.method === 'POST' && /^\/api\/shipments\/v\w+\/ship$/.test(path)) return ship(path, body, res);
     if (req.method === 'POST' && /^\/api\/labels\/v\w+\/recovery$/.test(path)) return recover(body, res);
     if (req.method === 'DELETE' && (m = /^\/api\/shipments\/v\w+\/void\/cancel\/([^/]+)$/.exec(path))) return cancel(decodeURIComponent(m[1]!), res);
     if (req.method === 'GET' && (m = /^\/api\/track\/v1\/details\/([^/]+)$/.exec(path))) return track(req, decodeURIComponent(m[1]!), res);

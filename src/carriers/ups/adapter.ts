@@ -1,4 +1,4 @@
-import { optionsNotSentLive } from '../options.ts';
+import { liveOptionsRefusal } from '../options.ts';
 import {
   failure,
   ok,
@@ -33,7 +33,7 @@ import { buildRateRequestAbroad, buildShipRequestAbroad, parseInvoiceForm } from
 import { buildShipRequest, parseShipResponse, type UpsShipment } from './ship.ts';
 import { buildTokenRequest, parseTokenResponse } from './token.ts';
 import { buildTrackRequest, notYetTracked, parseTrackResponse } from './track.ts';
-import { transactionSrc, type UpsCall } from './wire.ts';
+import { isResidential, transactionSrc, type UpsCall } from './wire.ts';
 
 const words: GuardWords = { network: 'UPS', unexpected: 'UPS call failed unexpectedly' };
 
@@ -63,10 +63,10 @@ export class UpsCarrier implements Carrier {
   }
 
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
-    const unsent = optionsNotSentLive('UPS', request.options);
-    if (unsent) return Promise.resolve(unsent);
+    const refused = liveOptionsRefusal(this, request, isDomestic(request), isResidential(request.to));
+    if (refused) return Promise.resolve(refused);
     return guard(words, async () => {
-      const boxes = severalBoxesRefusal(this.name, request);
+      const boxes = this.severalBoxesRefusal(request);
       if (boxes) return boxes;
       const built = isDomestic(request) ? buildRateRequest(request, this.options.credentials.accountNumber) : this.abroad(request, (r) => buildRateRequestAbroad(r, this.options.credentials.accountNumber));
       if (!built.ok) return built;
@@ -76,23 +76,39 @@ export class UpsCarrier implements Carrier {
   }
 
   purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
-    const unsent = optionsNotSentLive('UPS', request.options);
-    if (unsent) return Promise.resolve(unsent);
+    const refused = liveOptionsRefusal(this, request, isDomestic(request), isResidential(request.to));
+    if (refused) return Promise.resolve(refused);
     return guard<PurchasedLabel>(words, async () => {
-      const boxes = severalBoxesRefusal(this.name, request);
+      const boxes = this.severalBoxesRefusal(request);
       if (boxes) return boxes;
       const account = this.options.credentials.accountNumber;
       if (!account) return failure('credentials_missing', 'Set UPS_ACCOUNT_NUMBER to buy UPS labels: UPS bills them to the shipper number');
       const built = isDomestic(request) ? buildShipRequest(request, account) : this.abroad(request, (r) => buildShipRequestAbroad(r, account));
       if (!built.ok) return built;
       const res = await this.call('POST', built.value, false, signal);
-      const shipped = this.answer(res, 'buy the label', parseShipResponse);
+      const shipped = this.answer(res, 'buy the label', (json) => parseShipResponse(json, request.parcels.length));
       if (!shipped.ok) return shipped;
       const s = shipped.value;
-      const file = await this.labelFile(s, request.labelFormat, signal);
-      const documents = this.invoice(s.trackingNumber, res.json);
-      return ok({ trackingNumber: s.trackingNumber, carrierShipmentId: s.shipmentId, postageCents: s.postageCents, currency: s.currency, ...(file ? { file } : {}), ...(documents ? { documents } : {}) });
+      const files = await this.labelFiles(s, request.labelFormat, signal);
+      const first = s.packages[0]!;
+      const documents = this.invoice(first.trackingNumber, res.json);
+      const label = { carrierShipmentId: s.shipmentId, postageCents: s.postageCents, currency: s.currency, ...(files[0] ? { file: files[0] } : {}), ...(documents ? { documents } : {}) };
+      if (s.packages.length === 1) return ok({ trackingNumber: first.trackingNumber, ...label });
+      // A multi-piece shipment: UPS files the boxes under the shipment's number, which voids them all together.
+      const packages = s.packages.map((p, i) => ({ trackingNumber: p.trackingNumber, ...(files[i] ? { file: files[i] } : {}) }));
+      return ok({ trackingNumber: first.trackingNumber, masterTrackingNumber: s.shipmentId, packages, ...label });
     });
+  }
+
+  /**
+   * Several boxes are one multi-piece shipment at home. Abroad shipd builds one package's customs and invoice only;
+   * and UPS takes one package in a return from the US or Puerto Rico (Shipping.yaml: "US/PR origin return movements
+   * are limited to only one package").
+   */
+  private severalBoxesRefusal(request: RateRequest): CarrierResult<never> | null {
+    if (!isDomestic(request)) return severalBoxesRefusal(this.name, request, 'shipd sends it one box per shipment abroad');
+    if (request.isReturn) return severalBoxesRefusal(this.name, request, 'UPS takes one package in a return from the US or Puerto Rico');
+    return null;
   }
 
   /**
@@ -114,24 +130,36 @@ export class UpsCarrier implements Carrier {
   }
 
   /**
-   * The bought label's file, in the format its bytes really are: the domain decides what to do when that is not
-   * the format asked. The label is bought by now, so nothing here fails the purchase: when UPS's image cannot be
-   * used, the label comes back without a file and shipd renders one from the shipment. A PDF is asked of Label
-   * Recovery, since the Shipping API prints none.
+   * Each box's label file, in the format its bytes really are: the domain decides what to do when that is not the
+   * format asked. The labels are bought by now, so nothing here fails the purchase: when UPS's image cannot be used,
+   * the box comes back without a file and shipd renders one from the shipment. A PDF is asked of Label Recovery box
+   * by box, since the Shipping API prints none; unless every box's PDF comes back, every box keeps UPS's own image,
+   * so that the boxes' files share one format and merge into one.
    */
-  private async labelFile(s: UpsShipment, format: LabelFormat, signal: AbortSignal): Promise<PurchasedLabel['file']> {
-    const shipped = await labelFileOf(s.label);
-    if (!shipped) this.warn(s.trackingNumber, `UPS's label image is none of PDF, PNG, GIF or ZPL (${s.label.length} bytes)`);
-    if (format !== 'pdf' || shipped?.format === 'pdf') return shipped;
+  private async labelFiles(s: UpsShipment, format: LabelFormat, signal: AbortSignal): Promise<(PurchasedLabel['file'])[]> {
+    const shipped = await Promise.all(
+      s.packages.map(async (p) => {
+        const file = await labelFileOf(p.label);
+        if (!file) this.warn(p.trackingNumber, `UPS's label image is none of PDF, PNG, GIF or ZPL (${p.label.length} bytes)`);
+        return file;
+      }),
+    );
+    if (format !== 'pdf' || shipped.every((f) => f?.format === 'pdf')) return shipped;
+    const recovered = await Promise.all(s.packages.map((p) => this.recoverPdf(p.trackingNumber, signal)));
+    if (recovered.every((f) => f !== undefined)) return recovered;
+    // UPS's own images in another format are still better than none; shipd renders the PDF itself when they are not one.
+    return shipped;
+  }
+
+  /** One box's label as PDF from Label Recovery, or undefined (warned of) when UPS gives none. */
+  private async recoverPdf(trackingNumber: string, signal: AbortSignal): Promise<PurchasedLabel['file']> {
     const recovered = await guard(words, async () => {
-      const res = await this.call('POST', buildLabelRecoveryRequest(s.trackingNumber), true, signal);
-      return this.answer(res, 'recover the label as PDF', parseLabelRecoveryResponse);
+      const res = await this.call('POST', buildLabelRecoveryRequest(trackingNumber), true, signal);
+      return this.answer(res, 'recover the label as PDF', (json) => parseLabelRecoveryResponse(json, trackingNumber));
     });
     const file = recovered.ok ? await labelFileOf(recovered.value) : undefined;
-    if (file) return file;
-    // UPS's own image in another format is still better than none; shipd renders the PDF itself when it is not one.
-    this.warn(s.trackingNumber, `UPS label recovery as PDF failed: ${recovered.ok ? 'the answer is no image shipd knows' : recovered.error.detail}`);
-    return shipped;
+    if (!file) this.warn(trackingNumber, `UPS label recovery as PDF failed: ${recovered.ok ? 'the answer is no image shipd knows' : recovered.error.detail}`);
+    return file;
   }
 
   private warn(trackingNumber: string, message: string): void {

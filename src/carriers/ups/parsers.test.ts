@@ -132,6 +132,33 @@ test('rate answer: the itemized surcharges of the price quoted, by code or descr
   assert.deepEqual(surcharges({ ...published, ItemizedCharges: [charge('375', '45.00')] }), []);
 });
 
+test("rate answer: the options' charges by UPS's accessorial codes, at the shipment and at each package of several", () => {
+  const charge = (Code: string, MonetaryValue: string, SubType?: string) => ({ Code, CurrencyCode: 'USD', MonetaryValue, ...(SubType && { SubType }) });
+  const rated = {
+    Service: { Code: '01' },
+    TotalCharges: { CurrencyCode: 'USD', MonetaryValue: '120.00' },
+    ItemizedCharges: [charge('375', '9.00'), charge('300', '16.00'), charge('441', '1.00'), charge('205', '5.00')],
+    RatedPackage: [
+      { ItemizedCharges: [charge('120', '8.00', 'Adult Signature Required'), charge('200', '5.00'), charge('100', '25.00')] },
+      { ItemizedCharges: [charge('120', '8.00', 'Adult Signature Required'), charge('200', '5.00'), charge('400', '4.25')] },
+    ],
+  };
+  const r = parseRateResponse({ RateResponse: { RatedShipment: [rated] } }, { ...rateRequest, parcels: [{ weightLb: 2 }, { weightLb: 3 }] });
+  assert.ok(r.ok);
+  assert.deepEqual(r.value[0]!.surcharges, [
+    { type: 'fuel', amountCents: 900 },
+    { type: 'additional_handling', amountCents: 2500 },
+    { type: 'signature', amountCents: 1600 },
+    { type: 'saturday_delivery', amountCents: 1600 },
+    { type: 'dry_ice', amountCents: 1000 },
+    { type: 'alcohol', amountCents: 500 },
+    { type: 'carbon_neutral', amountCents: 100 },
+    { type: 'insurance', amountCents: 425 },
+  ]);
+  // Without BillingWeight, the boxes' weights together.
+  assert.equal(r.value[0]!.billableWeightLb, 5);
+});
+
 test('rate answer: missing RateResponse or a missing price is carrier_error', () => {
   assert.equal(parseRateResponse({}, rateRequest).ok, false);
   const broken = parseRateResponse({ RateResponse: { RatedShipment: { Service: { Code: '03' } } } }, rateRequest);
@@ -157,12 +184,47 @@ test('ship request: Packaging and PaymentInformation, ZPL with 4x6 stock, GIF fo
 test('ship answer: a single PackageResults object, the label bytes decoded, postage from TotalCharges', () => {
   const r = parseShipResponse(fixture('ship-gif'));
   assert.ok(r.ok);
-  assert.equal(r.value.trackingNumber, '1Z023E2X0214323462');
+  assert.equal(r.value.packages[0]!.trackingNumber, '1Z023E2X0214323462');
   assert.equal(r.value.shipmentId, '1Z023E2X0214323462');
   assert.equal(r.value.postageCents, 1554);
   assert.equal(r.value.currency, 'USD');
-  assert.equal(r.value.label.subarray(0, 6).toString('latin1'), 'GIF89a');
+  assert.equal(r.value.packages[0]!.label.subarray(0, 6).toString('latin1'), 'GIF89a');
   assert.equal(parseShipResponse({ ShipmentResponse: { ShipmentResults: { ShipmentIdentificationNumber: '1Z023E2X0214323462' } } }).ok, false);
+});
+
+test('ship answer of several packages: each box in the order sent, under the shipment number; another count than sent is carrier_error', () => {
+  const pkg = (TrackingNumber: string) => ({ TrackingNumber, ShippingLabel: { ImageFormat: { Code: 'ZPL' }, GraphicImage: Buffer.from(`^XA^FD${TrackingNumber}^FS^XZ`).toString('base64') } });
+  const answer = (numbers: string[]) => ({
+    ShipmentResponse: {
+      ShipmentResults: {
+        ShipmentIdentificationNumber: numbers[0],
+        ShipmentCharges: { TotalCharges: { CurrencyCode: 'USD', MonetaryValue: '45.10' } },
+        NegotiatedRateCharges: { TotalCharge: { CurrencyCode: 'USD', MonetaryValue: '36.08' } },
+        PackageResults: numbers.map(pkg),
+      },
+    },
+  });
+  const numbers = ['1ZA1B2C30310001002', '1ZA1B2C30310001011', '1ZA1B2C30310001020'];
+  const r = parseShipResponse(answer(numbers), 3);
+  assert.ok(r.ok);
+  assert.equal(r.value.shipmentId, numbers[0]);
+  assert.deepEqual(r.value.packages.map((p) => p.trackingNumber), numbers);
+  assert.deepEqual(r.value.packages.map((p) => p.label.toString()), numbers.map((n) => `^XA^FD${n}^FS^XZ`));
+  assert.equal(r.value.postageCents, 3608);
+  const short = parseShipResponse(answer(numbers.slice(0, 2)), 3);
+  assert.match(!short.ok ? short.error.detail : '', /1ZA1B2C30310001002 has 2 PackageResults for 3 package/);
+  const unnumbered = answer(numbers);
+  delete (unnumbered.ShipmentResponse.ShipmentResults.PackageResults[1] as { TrackingNumber?: string }).TrackingNumber;
+  assert.equal(parseShipResponse(unnumbered, 3).ok, false, "a later box's number is never guessed");
+});
+
+test('label recovery answer of several labels: the one of the number asked', () => {
+  const result = (TrackingNumber: string, text: string) => ({ TrackingNumber, LabelImage: { LabelImageFormat: { Code: 'PDF' }, GraphicImage: Buffer.from(text).toString('base64') } });
+  const json = { LabelRecoveryResponse: { LabelResults: [result('1ZA1B2C30310001002', 'first'), result('1ZA1B2C30310001011', 'second')] } };
+  const second = parseLabelRecoveryResponse(json, '1ZA1B2C30310001011');
+  assert.equal(second.ok && second.value.toString(), 'second');
+  const first = parseLabelRecoveryResponse(json);
+  assert.equal(first.ok && first.value.toString(), 'first');
 });
 
 test('label recovery answer: the bytes as UPS sent them, whatever LabelImageFormat.Code says; none is carrier_error', () => {

@@ -7,7 +7,8 @@ import { includedSurcharges } from '../surcharges.ts';
 import { upsSurcharges } from './surcharges.ts';
 import { fitAddressLines, upsLines } from './address-lines.ts';
 import { crossesUpsCountries, puertoRicoInvoiceTotal, upsPuertoRicoRefusal } from './puerto-rico.ts';
-import { apiVersion, isoDate, rateRequestHeader, printReturnLabel, servicesWithoutReturns, upsAddress, upsDate, upsDeclaredValue, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
+import { upsPackage, upsReturnOptionsRefusal, upsShipmentServiceOptions } from './service-options.ts';
+import { apiVersion, isoDate, rateRequestHeader, printReturnLabel, servicesWithoutReturns, upsAddress, upsDate, upsName, type UpsCall } from './wire.ts';
 
 export const upsServices = carrierCatalog.find((c) => c.id === 'ups')!.services;
 
@@ -24,9 +25,11 @@ const fallbackDays: Readonly<Record<string, number>> = { '01': 1, '13': 1, '14':
  * arrival dates. A return is rated as UPS will bill it: the merchant (`to`) is the Shipper whose account pays,
  * the customer ships from `from`, and ShipmentServiceOptions.ReturnService says Print Return Label (Rating.yaml).
  * Between Puerto Rico and the rest of the US UPS sees two countries, so it needs InvoiceLineTotal (puerto-rico.ts).
+ * Several boxes are one Package each ("Package … maximum: 200"): UPS rates them as one shipment, whose RatedShipment
+ * totals every box. Rating's Package has no ReferenceNumber, so the boxes' references go with the ship request only.
  */
 export function buildRateRequest(r: DomesticRateRequest, accountNumber: string | undefined): CarrierResult<UpsCall> {
-  const refused = upsPuertoRicoRefusal('ups', r);
+  const refused = upsPuertoRicoRefusal('ups', r) ?? upsReturnOptionsRefusal(r);
   if (refused) return refused;
   const lines = fitAddressLines({ origin: r.from, destination: r.to }, upsLines.shipping);
   if (!lines.ok) return lines;
@@ -42,9 +45,9 @@ export function buildRateRequest(r: DomesticRateRequest, accountNumber: string |
           ShipFrom: { Name: upsName(r.from), Address: upsAddress(r.from, lines.value.origin, false) },
           ShipTo: { Name: upsName(r.to), Address: upsAddress(r.to, lines.value.destination, true) },
           ...(accountNumber ? { PaymentDetails: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: accountNumber } }] } } : {}),
-          NumOfPieces: '1',
-          Package: [{ PackagingType: { Code: '02' }, ...upsPackageMeasures(r.parcels[0]!), ...upsDeclaredValue(r.parcels[0]!, 'rating') }],
-          ...(r.isReturn ? { ShipmentServiceOptions: { ReturnService: printReturnLabel } } : {}),
+          NumOfPieces: String(r.parcels.length),
+          Package: r.parcels.map((parcel) => ({ PackagingType: { Code: '02' }, ...upsPackage(parcel, 'rating', r.options) })),
+          ...upsShipmentServiceOptions(r.options, r.isReturn ? { ReturnService: printReturnLabel } : {}),
           // Account rates exist only for a shipper number; without one UPS answers published rates alone.
           ...(accountNumber ? { ShipmentRatingOptions: { NegotiatedRatesIndicator: '' } } : {}),
           DeliveryTimeInformation: { PackageBillType: '03', Pickup: { Date: upsDate(r.shipDate) } },
@@ -95,7 +98,7 @@ function quoteFor(rated: unknown, r: RateRequest): Quote | null | { problem: str
     amountCents,
     listAmountCents: list.cents,
     currency: list.currency,
-    billableWeightLb: asNumber(at(rated, 'BillingWeight', 'Weight')) ?? r.parcels[0]!.weightLb,
+    billableWeightLb: asNumber(at(rated, 'BillingWeight', 'Weight')) ?? r.parcels.reduce((sum, p) => sum + p.weightLb, 0),
     zone: asString(at(rated, 'Zone')) ?? '',
     deliveryDays: days,
     estimatedDeliveryDate: arrival ?? isoDate(at(rated, 'GuaranteedDelivery', 'ScheduledDeliveryDate')) ?? (days === null ? null : deliveryDate(r.shipDate, days)),

@@ -20,9 +20,13 @@ export function buildLabelRecoveryRequest(trackingNumber: string): UpsCall {
   };
 }
 
-/** LabelResults, like the other UPS lists, may be one object. The bytes are whatever UPS sent; the caller reads their format. */
-export function parseLabelRecoveryResponse(json: unknown): CarrierResult<Buffer> {
-  const result = asArray(at(json, 'LabelRecoveryResponse', 'LabelResults'))[0];
+/**
+ * LabelResults, like the other UPS lists, may be one object. Of several, the one of `trackingNumber` when given (a
+ * box of a multi-piece shipment), else the first. The bytes are whatever UPS sent; the caller reads their format.
+ */
+export function parseLabelRecoveryResponse(json: unknown, trackingNumber?: string): CarrierResult<Buffer> {
+  const results = asArray(at(json, 'LabelRecoveryResponse', 'LabelResults'));
+  const result = results.find((r) => trackingNumber !== undefined && asString(at(r, 'TrackingNumber'))?.toUpperCase() === trackingNumber.toUpperCase()) ?? results[0];
   const image = asString(at(result, 'LabelImage', 'GraphicImage'));
   if (!image) return failure('carrier_error', 'UPS label recovery answer has no LabelResults.LabelImage.GraphicImage');
   return ok(Buffer.from(image, 'base64'));

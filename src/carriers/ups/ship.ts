@@ -1,10 +1,11 @@
 import { currencyOf } from '../live/currency.ts';
-import { failure, labelReferences, ok, type CarrierResult, type DomesticPurchaseRequest, type PurchaseRequest } from '../carrier.ts';
+import { failure, labelReferences, ok, type CarrierResult, type DomesticPurchaseRequest, type ParcelSpec, type PurchaseRequest } from '../carrier.ts';
 import type { Address } from '../../schemas/address.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
 import { fitAddressLines, upsLines } from './address-lines.ts';
 import { crossesUpsCountries, needsShipInvoiceTotal, puertoRicoInvoiceTotal, upsPuertoRicoRefusal } from './puerto-rico.ts';
-import { apiVersion, printReturnLabel, servicesWithoutReturns, upsAddress, upsDate, upsDeclaredValue, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
+import { upsPackage, upsReturnOptionsRefusal, upsShipmentServiceOptions } from './service-options.ts';
+import { apiVersion, printReturnLabel, servicesWithoutReturns, upsAddress, upsDate, upsName, type UpsCall } from './wire.ts';
 
 /** What the Shipping API can print (Shipping.yaml, LabelImageFormat.Code); of ours it has ZPL, and GIF stands in for PDF and PNG. */
 type UpsImageFormat = 'GIF' | 'ZPL';
@@ -12,24 +13,27 @@ type UpsImageFormat = 'GIF' | 'ZPL';
 const shipImageFormat = (format: PurchaseRequest['labelFormat']): UpsImageFormat => (format === 'zpl' ? 'ZPL' : 'GIF');
 
 /**
- * The label's references as ReferenceNumber, without a Code (the client's are untyped): on the Package within the
- * US or within Puerto Rico, on the Shipment between two UPS countries (Shipping.yaml: the Package's is "Valid if the
+ * The label's references as ReferenceNumber, without a Code (the client's are untyped): on each Package within the
+ * US or within Puerto Rico, each box's own reference after the shipment's ("maximum: 5" a package), on the Shipment
+ * between two UPS countries, where a box's own has no place (Shipping.yaml: the Package's is "Valid if the
  * origin/destination pair is US/US or PR/PR", the Shipment's "if the origin/destination pair is not US/US or PR/PR").
  */
-function referenceNumbers(r: Pick<PurchaseRequest, 'reference' | 'references' | 'from' | 'to'>): { onPackage: Record<string, unknown>; onShipment: Record<string, unknown> } {
-  const refs = labelReferences(r, 35).map((Value) => ({ Value }));
-  if (refs.length === 0) return { onPackage: {}, onShipment: {} };
-  return crossesUpsCountries(r) ? { onPackage: {}, onShipment: { ReferenceNumber: refs } } : { onPackage: { ReferenceNumber: refs }, onShipment: {} };
+function referenceNumbers(r: Pick<PurchaseRequest, 'reference' | 'references' | 'from' | 'to' | 'parcels'>): { onPackage: Record<string, unknown>[]; onShipment: Record<string, unknown> } {
+  const refs = labelReferences(r, 35);
+  const values = (list: string[]) => (list.length === 0 ? {} : { ReferenceNumber: list.map((Value) => ({ Value })) });
+  if (crossesUpsCountries(r)) return { onPackage: r.parcels.map(() => ({})), onShipment: values(refs) };
+  const own = (p: ParcelSpec) => (p.reference?.trim() ? [p.reference.slice(0, 35).trim()] : []);
+  return { onPackage: r.parcels.map((p) => values([...refs, ...own(p)].slice(0, 5))), onShipment: {} };
 }
 
 /**
  * The ship call around a Shipment, at home or abroad: the request option and our idempotency key as its reference,
  * negotiated rates asked for, the label's references and ship date, and the label in the format bought, on the stock asked for
  * (LabelStockSize Height 6 or 8; UPS's GIF images, which stand in for PDF and PNG, are 4×6 whatever it says).
- * `packageExtra` goes first in the one Package.
+ * Each box is a Package, in the order of `parcels`, with the package options asked; `packageExtra` goes first in each.
  */
 export function shipCall(
-  r: Pick<PurchaseRequest, 'labelFormat' | 'labelSize' | 'idempotencyKey' | 'parcels' | 'reference' | 'references' | 'from' | 'to' | 'shipDate'>,
+  r: Pick<PurchaseRequest, 'labelFormat' | 'labelSize' | 'idempotencyKey' | 'parcels' | 'reference' | 'references' | 'from' | 'to' | 'shipDate' | 'options'>,
   shipment: Record<string, unknown>,
   packageExtra: Record<string, unknown> = {},
 ): UpsCall {
@@ -43,15 +47,12 @@ export function shipCall(
         Shipment: {
           ...shipment,
           ...references.onShipment,
-          Package: [
-            {
-              ...packageExtra,
-              Packaging: { Code: '02' },
-              ...upsPackageMeasures(r.parcels[0]!),
-              ...upsDeclaredValue(r.parcels[0]!, 'shipping'),
-              ...references.onPackage,
-            },
-          ],
+          Package: r.parcels.map((parcel, i) => ({
+            ...packageExtra,
+            Packaging: { Code: '02' },
+            ...upsPackage(parcel, 'shipping', r.options),
+            ...references.onPackage[i],
+          })),
           ShipmentRatingOptions: { NegotiatedRatesIndicator: '' },
           // The label's date: "up to 7 days in the future with current date as day zero" (Shipping.yaml ShipmentDate).
           ShipmentDate: upsDate(r.shipDate),
@@ -93,7 +94,7 @@ export function buildShipRequest(r: DomesticPurchaseRequest, accountNumber: stri
   if (r.isReturn && servicesWithoutReturns.has(r.service)) {
     return failure('service_unavailable', `UPS does not sell service ${r.service} as a return label`);
   }
-  const refused = upsPuertoRicoRefusal('ups', r);
+  const refused = upsPuertoRicoRefusal('ups', r) ?? upsReturnOptionsRefusal(r);
   if (refused) return refused;
   const lines = fitAddressLines({ origin: r.from, destination: r.to }, upsLines.shipping);
   if (!lines.ok) return lines;
@@ -107,18 +108,25 @@ export function buildShipRequest(r: DomesticPurchaseRequest, accountNumber: stri
     PaymentInformation: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: accountNumber } }] },
     Service: { Code: r.service },
     ...(needsShipInvoiceTotal(r) ? { InvoiceLineTotal: puertoRicoInvoiceTotal(r) } : {}),
+    ...upsShipmentServiceOptions(r.options),
   };
   return ok(shipCall(r, shipment, r.isReturn ? { Description: (r.reference ? `Return ${r.reference}` : 'Return').slice(0, 35) } : {}));
 }
 
-export interface UpsShipment {
+/** One box of a bought shipment: its 1Z and its label image. */
+export interface UpsPackage {
   trackingNumber: string;
-  /** ShipmentIdentificationNumber, the key a void needs. */
-  shipmentId: string;
-  postageCents: number;
-  currency: string;
   /** The image as UPS sent it; its real format is read from the bytes (label-file.ts), not from ImageFormat.Code. */
   label: Buffer;
+}
+
+export interface UpsShipment {
+  /** ShipmentIdentificationNumber, the key a void needs: "1Z Number of the first package in the shipment". */
+  shipmentId: string;
+  /** Every box, in the order of the request's Packages. */
+  packages: UpsPackage[];
+  postageCents: number;
+  currency: string;
 }
 
 /**
@@ -133,17 +141,28 @@ function charged(results: unknown): { cents: number; currency: string } | undefi
   return undefined;
 }
 
-/** PackageResults may be one object on older versions; we ship one package, so the first is it. */
-export function parseShipResponse(json: unknown): CarrierResult<UpsShipment> {
+/**
+ * PackageResults, one per Package in the order sent, may be one object on versions before v2403. `boxes` is how
+ * many were sent: an answer with another count cannot be matched to the boxes, so is a carrier error naming the
+ * shipment, as a missing image is.
+ */
+export function parseShipResponse(json: unknown, boxes = 1): CarrierResult<UpsShipment> {
   const results = at(json, 'ShipmentResponse', 'ShipmentResults');
   if (results === undefined) return failure('carrier_error', 'UPS ship answer has no ShipmentResponse.ShipmentResults');
   const shipmentId = asString(at(results, 'ShipmentIdentificationNumber'));
-  const pkg = asArray(at(results, 'PackageResults'))[0];
-  const trackingNumber = asString(at(pkg, 'TrackingNumber')) ?? shipmentId;
-  const image = asString(at(pkg, 'ShippingLabel', 'GraphicImage'));
+  const listed = asArray(at(results, 'PackageResults'));
   const cost = charged(results);
-  if (!shipmentId || !trackingNumber) return failure('carrier_error', 'UPS ship answer has no ShipmentIdentificationNumber or TrackingNumber');
-  if (!image) return failure('carrier_error', `UPS ship answer for ${shipmentId} has no ShippingLabel.GraphicImage`);
+  if (!shipmentId) return failure('carrier_error', 'UPS ship answer has no ShipmentIdentificationNumber');
+  if (listed.length !== boxes) return failure('carrier_error', `UPS ship answer for ${shipmentId} has ${listed.length} PackageResults for ${boxes} package(s)`);
+  const packages: UpsPackage[] = [];
+  for (const [i, pkg] of listed.entries()) {
+    // One box's number is the shipment's when UPS leaves it out of its only PackageResults.
+    const trackingNumber = asString(at(pkg, 'TrackingNumber')) ?? (boxes === 1 ? shipmentId : undefined);
+    const image = asString(at(pkg, 'ShippingLabel', 'GraphicImage'));
+    if (!trackingNumber) return failure('carrier_error', `UPS ship answer for ${shipmentId} has no TrackingNumber for package ${i + 1}`);
+    if (!image) return failure('carrier_error', `UPS ship answer for ${shipmentId} has no ShippingLabel.GraphicImage for ${trackingNumber}`);
+    packages.push({ trackingNumber, label: Buffer.from(image, 'base64') });
+  }
   if (cost === undefined) return failure('carrier_error', `UPS ship answer for ${shipmentId} has no TotalCharges`);
-  return ok({ trackingNumber, shipmentId, postageCents: cost.cents, currency: cost.currency, label: Buffer.from(image, 'base64') });
+  return ok({ shipmentId, packages, postageCents: cost.cents, currency: cost.currency });
 }

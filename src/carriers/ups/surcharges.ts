@@ -3,17 +3,33 @@ import { asArray, asCents, asString, at } from '../live/lenient.ts';
 import type { Surcharge } from '../surcharges.ts';
 
 /**
- * UPS's accessorial codes (ItemizedCharges.Code, three digits) for the surcharges shipd names. Rating.yaml
- * (UPS-API/api-documentation, commit e6f36df, read 2026-11-27) gives the field without its list of values, and no
- * stored UPS document lists them: 375 "Fuel Surcharge" is as a recorded UPS rate answer names it; 100, 270 and 376 are
- * the codes UPS answers are known to use, not checked against a UPS list. A charge whose code is not here, or is
- * another than believed, is still read by its Description below.
+ * UPS's accessorial codes (ItemizedCharges.Code, three digits) for the surcharges shipd names: Rating.yaml
+ * (UPS-API/api-documentation, commit e6f36df) gives the field without its values; they are listed in UPS's Shipping
+ * API reference, Appendix 1, "Accessorial / Surcharge Codes" (developer.ups.com/api/reference/shipping/appendix1,
+ * read 2026-11-28 in a copy of that page kept in the code search corpus), "returned in the response when requested
+ * with the Subversion element". 120 is the package's Delivery Confirmation, its SubType saying which signature; 121
+ * the shipment's, used abroad. A charge whose code is not here is still read by its Description below.
  */
 const byCode: Readonly<Record<string, SurchargeType>> = {
   '100': 'additional_handling',
+  '120': 'signature',
+  '121': 'signature',
+  '199': 'hazmat',
+  '200': 'dry_ice',
+  '205': 'alcohol',
+  '220': 'hold_for_pickup',
   '270': 'residential',
+  '300': 'saturday_delivery',
   '375': 'fuel',
   '376': 'delivery_area',
+  '377': 'oversize',
+  '400': 'insurance',
+  '401': 'additional_handling',
+  '430': 'peak',
+  '431': 'peak',
+  '432': 'peak',
+  '440': 'oversize',
+  '441': 'carbon_neutral',
 };
 
 /**
@@ -30,6 +46,11 @@ const byDescription: readonly [RegExp, SurchargeType][] = [
   [/ADDITIONAL HANDLING/i, 'additional_handling'],
   [/PEAK|DEMAND/i, 'peak'],
   [/DECLARED VALUE|INSURANCE/i, 'insurance'],
+  [/SIGNATURE|DELIVERY CONFIRMATION/i, 'signature'],
+  [/SATURDAY DELIVERY/i, 'saturday_delivery'],
+  [/DRY ICE/i, 'dry_ice'],
+  [/ALCOHOL/i, 'alcohol'],
+  [/CARBON NEUTRAL/i, 'carbon_neutral'],
 ];
 
 function typeOf(charge: unknown): SurchargeType {

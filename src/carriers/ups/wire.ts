@@ -115,9 +115,15 @@ export function upsPackageMeasures(parcel: ParcelSpec): Record<string, unknown> 
  * 19 characters and a Type, which defaults to 01 (declared value, EVS), the one meant.
  */
 export function upsDeclaredValue(parcel: ParcelSpec, api: 'rating' | 'shipping'): Record<string, unknown> {
-  if (parcel.insuredCents === undefined) return {};
+  const declared = declaredValueOf(parcel, api);
+  return declared ? { PackageServiceOptions: { DeclaredValue: declared } } : {};
+}
+
+/** PackageServiceOptions.DeclaredValue alone, for a Package with other service options beside it. */
+export function declaredValueOf(parcel: ParcelSpec, api: 'rating' | 'shipping'): { CurrencyCode: 'USD'; MonetaryValue: string } | undefined {
+  if (parcel.insuredCents === undefined) return undefined;
   const dollars = (parcel.insuredCents / 100).toFixed(2);
-  return { PackageServiceOptions: { DeclaredValue: { CurrencyCode: 'USD', MonetaryValue: api === 'rating' ? dollars.padStart(8, '0') : dollars } } };
+  return { CurrencyCode: 'USD', MonetaryValue: api === 'rating' ? dollars.padStart(8, '0') : dollars };
 }
 
 /** YYYYMMDD, the date form of every UPS API, from the UTC calendar day. */

@@ -50,3 +50,30 @@ export const transactionHeaders = {
   transId: Type.String({ minLength: 1, maxLength: 32 }),
   transactionSrc: Type.String({ minLength: 1, maxLength: 512 }),
 };
+
+/**
+ * PackageServiceOptions.DeliveryConfirmation in both APIs: DCISType "Valid values: 1 - Unsupported 2 - Delivery
+ * Confirmation Signature Required 3 - Delivery Confirmation Adult Signature Required", one character. The unsupported
+ * 1 is left out, as UPS refuses it.
+ */
+export const deliveryConfirmation = (extra: TProperties = {}) => container({ DCISType: oneOf(['2', '3']), ...extra });
+
+/**
+ * DryIceWeight.Weight: "Should be more than 0.0. Valid characters are 0-9 and "." … Limit to 1 digit after the
+ * decimal. The maximum length of the field is 5 including "."". Its being no more than the package's weight is checked
+ * by the fake, which sees both.
+ */
+export const dryIceWeight = Type.String({ maxLength: 5, pattern: '^(?=.*[1-9])\\d{1,5}(\\.\\d)?$' });
+
+/** PackageServiceOptions.DryIce.RegulationSet: "The following values are valid: CFR, IATA and ADR". */
+export const dryIceRegulationSets = ['CFR', 'IATA', 'ADR'] as const;
+
+/**
+ * The ShipmentServiceOptions indicators shipd sends with delivery options, in both APIs: SaturdayDeliveryIndicator,
+ * UPScarbonneutralIndicator and RestrictedArticles.AlcoholicBeveragesIndicator, each an empty-tag indicator.
+ */
+export const optionIndicators = {
+  SaturdayDeliveryIndicator: Type.Optional(indicator),
+  UPScarbonneutralIndicator: Type.Optional(indicator),
+  RestrictedArticles: Type.Optional(container({ AlcoholicBeveragesIndicator: Type.Optional(indicator) })),
+};

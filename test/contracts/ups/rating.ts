@@ -1,5 +1,5 @@
 import { Type, type TProperties } from '@sinclair/typebox';
-import { accountNumber, addressLines, call, container, indicator, oneOf, text } from './common.ts';
+import { accountNumber, addressLines, call, container, deliveryConfirmation, dryIceRegulationSets, dryIceWeight, indicator, oneOf, optionIndicators, text } from './common.ts';
 
 // UPS Rating API, our schema of the requests shipd builds, from Rating.yaml in UPS-API/api-documentation at commit
 // 66148b9223b2daf9ec87f449aa482c39b4bd3a4e (2026-07-21): path /rating/{version}/{requestoption} (server .../api),
@@ -45,10 +45,25 @@ const pkg = container({
     }),
   ),
   PackageWeight: Type.Optional(container({ UnitOfMeasurement: unit(['LBS', 'KGS', 'OZS']), Weight: Type.String({ minLength: 1, maxLength: 6, pattern: '^\\d+(\\.\\d+)?$' }) })),
+  // "AdditionalHandlingIndicator … Empty Tag."
+  AdditionalHandlingIndicator: Type.Optional(indicator),
   // PackageServiceOptions_DeclaredValue: CurrencyCode and MonetaryValue required, the code 3 characters, the value a
   // string of exactly 8 ("minLength: 8, maxLength: 8"), an amount ("Absolute maximum value is 21474836.47").
+  // PackageServiceOptions_DryIce: RegulationSet and DryIceWeight required; DryIceWeight_UnitOfMeasurement requires
+  // Code ("00 - KG … 01 - LB", at most 2 characters) and Description (1 to 20).
   PackageServiceOptions: Type.Optional(
-    container({ DeclaredValue: Type.Optional(container({ CurrencyCode: text(3, 3), MonetaryValue: Type.String({ minLength: 8, maxLength: 8, pattern: '^\\d+(\\.\\d{1,2})?$' }) })) }),
+    container({
+      DeliveryConfirmation: Type.Optional(deliveryConfirmation()),
+      DeclaredValue: Type.Optional(container({ CurrencyCode: text(3, 3), MonetaryValue: Type.String({ minLength: 8, maxLength: 8, pattern: '^\\d+(\\.\\d{1,2})?$' }) })),
+      DryIce: Type.Optional(
+        container({
+          RegulationSet: oneOf(dryIceRegulationSets),
+          DryIceWeight: container({ UnitOfMeasurement: container({ Code: oneOf(['00', '01']), Description: text(20) }), Weight: dryIceWeight }),
+          MedicalUseIndicator: Type.Optional(indicator),
+          AuditRequired: Type.Optional(indicator),
+        }),
+      ),
+    }),
   ),
 });
 
@@ -69,9 +84,10 @@ export const rateRequestBody = container({
       ),
       Service: Type.Optional(container({ Code: oneOf(ratingServiceCodes), Description: Type.Optional(text(35)) })),
       NumOfPieces: Type.Optional(Type.String()),
-      Package: Type.Array(pkg, { minItems: 1 }),
+      // "Package … maximum: 200".
+      Package: Type.Array(pkg, { minItems: 1, maxItems: 200 }),
       ShipmentServiceOptions: Type.Optional(
-        container({ ReturnService: Type.Optional(container({ Code: oneOf(ratingReturnServiceCodes), Description: Type.Optional(text(50)) })) }),
+        container({ ReturnService: Type.Optional(container({ Code: oneOf(ratingReturnServiceCodes), Description: Type.Optional(text(50)) })), ...optionIndicators }),
       ),
       ShipmentRatingOptions: Type.Optional(container({ NegotiatedRatesIndicator: Type.Optional(indicator) })),
       // "Required for international shipments when using request option "ratetimeintransit" or "shoptimeintransit""

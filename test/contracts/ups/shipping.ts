@@ -1,5 +1,5 @@
 import { Type, type TProperties } from '@sinclair/typebox';
-import { accountNumber, addressLines, call, container, indicator, oneOf, phone, text } from './common.ts';
+import { accountNumber, addressLines, call, container, deliveryConfirmation, dryIceRegulationSets, dryIceWeight, indicator, oneOf, optionIndicators, phone, text } from './common.ts';
 
 // UPS Shipping API (ship, void, label recovery), our schema of the requests shipd builds, from Shipping.yaml in
 // UPS-API/api-documentation at commit 66148b9223b2daf9ec87f449aa482c39b4bd3a4e (2026-07-21): paths
@@ -69,10 +69,22 @@ const pkg = container({
     }),
   ),
   PackageWeight: Type.Optional(container({ UnitOfMeasurement: unit(['LBS', 'KGS', 'OZS']), Weight: Type.String({ minLength: 1, maxLength: 5, pattern: '^\\d+(\\.\\d+)?$' }) })),
+  // "Additional Handling Required. The presence indicates additional handling is required".
+  AdditionalHandlingIndicator: Type.Optional(indicator),
   // PackageServiceOptions_DeclaredValue: CurrencyCode (3) and MonetaryValue (1 to 19) required; Type.Code 01 (EVS)
-  // or 02 (DVS), "Defaults to 01".
+  // or 02 (DVS), "Defaults to 01". DeliveryConfirmation: DCISType required, DCISNumber 1 to 11. DryIce: RegulationSet
+  // and DryIceWeight required; DryIceWeight_UnitOfMeasurement's Code required ("The following values are valid : 00,
+  // 01, KG, KGS, LBS"), its Description optional here.
   PackageServiceOptions: Type.Optional(
     container({
+      DeliveryConfirmation: Type.Optional(deliveryConfirmation({ DCISNumber: Type.Optional(text(11)) })),
+      DryIce: Type.Optional(
+        container({
+          RegulationSet: oneOf(dryIceRegulationSets),
+          DryIceWeight: container({ UnitOfMeasurement: container({ Code: oneOf(['00', '01', 'KG', 'KGS', 'LBS']), Description: Type.Optional(text(20)) }), Weight: dryIceWeight }),
+          MedicalUseIndicator: Type.Optional(indicator),
+        }),
+      ),
       DeclaredValue: Type.Optional(
         container({
           Type: Type.Optional(container({ Code: oneOf(['01', '02']), Description: Type.Optional(text(50)) })),
@@ -89,7 +101,8 @@ const pkg = container({
 /**
  * A return (ReturnService present): "ShipFrom … Required for return shipment", Package Description "Required for
  * shipment with return service", some services not available, "US/PR origin return movements are limited to only
- * one package". Written as if/then so a forward shipment is not held to them.
+ * one package", and DeliveryConfirmation "Valid for forward shipments only". Written as if/then so a forward shipment
+ * is not held to them.
  */
 const returnRules = {
   if: { required: ['ReturnService'] },
@@ -97,7 +110,10 @@ const returnRules = {
     required: ['ShipFrom'],
     properties: {
       Service: { properties: { Code: { not: { enum: [...servicesWithoutReturns] } } } },
-      Package: { maxItems: 1, items: { required: ['Description'] } },
+      Package: {
+        maxItems: 1,
+        items: { required: ['Description'], properties: { PackageServiceOptions: { not: { required: ['DeliveryConfirmation'] } } } },
+      },
     },
   },
 };
@@ -234,9 +250,10 @@ const shipment = container({
     ShipmentCharge: Type.Array(container({ Type: oneOf(['01', '02', '03']), BillShipper: Type.Optional(container({ AccountNumber: accountNumber })) }), { minItems: 1 }),
   }),
   Service: container({ Code: oneOf(shipServiceCodes), Description: Type.Optional(text(35)) }),
-  Package: Type.Array(pkg, { minItems: 1 }),
+  // "Package … maximum: 200".
+  Package: Type.Array(pkg, { minItems: 1, maxItems: 200 }),
   InvoiceLineTotal: Type.Optional(invoiceLineTotal),
-  ShipmentServiceOptions: Type.Optional(container({ InternationalForms: Type.Optional(internationalForms) })),
+  ShipmentServiceOptions: Type.Optional(container({ InternationalForms: Type.Optional(internationalForms), ...optionIndicators })),
   ShipmentRatingOptions: Type.Optional(container({ NegotiatedRatesIndicator: Type.Optional(indicator) })),
   // ShipmentRequest_Shipment.ShipmentDate: "up to 7 days in the future with current date as day zero. Format: YYYYMMDD", 8 characters.
   ShipmentDate: Type.Optional(Type.String({ pattern: '^\\d{8}$' })),
