@@ -5,6 +5,7 @@ import { Dimensions, Metadata, Money, Weight } from './order.ts';
 import { Surcharge } from './surcharge.ts';
 import { ShipmentOptions } from './options.ts';
 import { Insurance } from './insurance.ts';
+import { TrackingStatus } from './tracker.ts';
 import { ids, returnShipment, shipment, shipmentAbroad, shipmentSeveralBoxes, trackingNumber } from './examples.ts';
 
 export const LabelFormatSchema = StringEnum(['pdf', 'zpl', 'png'], {
@@ -179,11 +180,19 @@ export const ShipmentPackage = Type.Object(
     weight: Type.Ref(Weight, { description: 'What the box weighs, in pounds' }),
     dimensions: Type.Optional(Type.Ref(Dimensions, { description: 'Its size, in inches, where it was given or its package gave it' })),
     reference: Type.Optional(Type.String({ description: 'The reference given for the box, printed on its label' })),
+    status: Type.Ref(ShipmentStatusSchema, {
+      description:
+        "Whether the box is still to ship: `purchased`, or `voided` (`void_pending`) once it was voided, on its own (POST /shipments/{order_id}/void with `package`) or with the whole label, whose status it then has. A voided box's label_url answers 410 and the shipment's merged label leaves it out",
+    }),
+    voided_at: timestampOrNull('When the box was voided, on its own or with the label; null while it is to ship'),
+    tracking_status: Type.Ref(TrackingStatus, {
+      description: "Where this box is, as the carrier last reported it (the box's own `status` in tracking and in `tracking.updated` events with its `package`); `cancelled` once voided",
+    }),
   },
   {
     $id: 'ShipmentPackage',
     title: 'ShipmentPackage',
-    description: 'One box of a shipment, with its own tracking number and label',
+    description: 'One box of a shipment, with its own tracking number, label, void and tracking status',
     additionalProperties: false,
     examples: shipmentSeveralBoxes.packages,
   },
@@ -259,6 +268,29 @@ export const Shipment = Type.Object(
 export type Shipment = Static<typeof Shipment>;
 
 export const ShipmentList = ListOf(Shipment, 'ShipmentList', 'Shipments, newest first');
+
+export const VoidRequest = Type.Object(
+  {
+    package: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 19,
+        description:
+          "Void only this box of a shipment of several: its index in the shipment's `packages` (0 for the first), as tracking numbers its boxes. The other boxes ship on; " +
+          "the box's share of the postage is refunded. Voiding the last box not yet voided voids the whole shipment. Without it, every box is voided",
+        examples: [1],
+      }),
+    ),
+  },
+  {
+    $id: 'VoidRequest',
+    title: 'VoidRequest',
+    description: 'What to void: the whole label (no body, or `{}`), or one box of it',
+    additionalProperties: false,
+    examples: [{}, { package: 1 }],
+  },
+);
+export type VoidRequest = Static<typeof VoidRequest>;
 
 export const ShipmentIdParams = Type.Object(
   { id: Type.String({ minLength: 1, maxLength: 100, description: "A shp_ id, or an order's ord_ id for that order's current shipment" }) },
