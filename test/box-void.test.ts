@@ -8,6 +8,9 @@ import { orderBody } from './fixtures.ts';
 import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 import { openPdf } from './barcodes.ts';
 import { accountWithUser, DashboardClient, password } from './dashboard/client.ts';
+import { carriersFor } from '../src/carriers/registry.ts';
+import { createJobRunner } from '../src/jobs/index.ts';
+import { createLogger } from '../src/http/logger.ts';
 
 // Voiding one box of a shipment of several, in test mode: the box alone is voided and refunded its share, the
 // others print and track on, and the last box left voids the shipment as a whole void does.
@@ -25,7 +28,7 @@ describe('voiding one box of several (test mode)', () => {
 
   before(async () => {
     // The tracking test polls as fast as the server answers.
-    server = await startServer({ env: { SHIPD_RATE_LIMIT_PER_SECOND: '1000000', SHIPD_RATE_LIMIT_BURST: '1000000' } });
+    server = await startServer({ env: { SHIPD_RATE_LIMIT_PER_SECOND: '1000000', SHIPD_RATE_LIMIT_BURST: '1000000', SHIPD_FEATURES: 'batches' } });
     ({ account, email } = await accountWithUser(server));
     await setPaymentMethod(server.services.database.db, server.clock, account, 'test', 'pm_test_visa');
     key = (await server.key(account)).secret;
@@ -259,6 +262,74 @@ describe('voiding one box of several (test mode)', () => {
     const single = await post('/orders', orderBody({ order_number: 'void-box-dashboard-one' }));
     const one = await post('/shipments', { order_id: single.body.id });
     assert.doesNotMatch((await client.get(`/dashboard/test/shipments/${one.body.id}`)).text, /<h2>Boxes<\/h2>/, 'a one-box label lists no boxes');
+  });
+
+  test("a carrier without single-box voids (the live adapters' case) refuses one box with 422 not_supported_by_carrier, and voids the whole", async () => {
+    const shipment = await buy('ups', '03', threeBoxes, 'void-box-unsupported');
+    const ups = carriersFor('test', server.services.config, server.clock).ups;
+    Object.defineProperty(ups, 'voidBox', { value: undefined, configurable: true });
+    try {
+      const refused = problem(await post(`/shipments/${shipment.order_id}/void`, { package: 1 }), 422, 'not_supported_by_carrier');
+      assert.deepEqual(refused.errors.map((e: Json) => e.pointer), ['/package']);
+      assert.match(refused.detail, /voids whole shipments only/);
+      assert.deepEqual((await get(`/shipments/${shipment.id}`)).body.packages.map((p: Json) => p.status), ['purchased', 'purchased', 'purchased']);
+      assert.deepEqual((await ledger(shipment.id)).map((l) => l.kind), ['charge']);
+      const whole = await post(`/shipments/${shipment.order_id}/void`);
+      assert.equal(whole.status, 200, whole.text);
+      assert.equal(whole.body.status, 'voided');
+      assert.equal(sum(await ledger(shipment.id)), 0);
+    } finally {
+      delete (ups as { voidBox?: unknown }).voidBox;
+    }
+  });
+
+  test('a return of two boxes paid on use, one box voided before the first scan: the scan charges the box left only', async () => {
+    const outbound = await buy('ups', '03', [box(2, 'Box 1: mugs'), box(3, 'Box 2: bowls')], 'void-box-return');
+    const made = await post(`/shipments/${outbound.order_id}/return`, { charge: 'on_use' });
+    assert.equal(made.status, 201, made.text);
+    const ret = made.body;
+    assert.equal(ret.packages.length, 2);
+    const voided = await post(`/shipments/${ret.id}/void`, { package: 1 });
+    assert.equal(voided.status, 200, voided.text);
+    assert.deepEqual(voided.body.packages.map((p: Json) => p.status), ['purchased', 'voided']);
+    assert.deepEqual(await ledger(ret.id), [], 'nothing charged, nothing refunded');
+    assert.equal(await orderStatus(outbound.order_id), 'shipped');
+
+    let status = 'unused';
+    for (let step = 0; step < 100 && status === 'unused'; step++) {
+      server.clock.advance(10_000);
+      await post('/tracking', { tracking_number: ret.tracking_number });
+      status = (await get(`/shipments/${ret.id}`)).body.return_status;
+    }
+    assert.equal(status, 'in_transit');
+    const postage = Math.round(Number(ret.postage.amount) * 100);
+    assert.deepEqual(await ledger(ret.id), [{ kind: 'charge', amount_cents: evenShares(postage, 2)[0]! }], "box 1's share only");
+    problem(await post(`/shipments/${ret.id}/void`, { package: 0 }), 409, 'label_in_transit');
+  });
+
+  test("a batch's merged labels leave out a box voided since they were made", async () => {
+    const runner = createJobRunner(server.services, createLogger('silent'), { pollMs: 20 });
+    runner.start();
+    try {
+      const order = await post('/orders', orderBody({ order_number: 'void-box-batch', parcel: undefined, parcels: threeBoxes, requested_service: { carrier: 'ups', service: '03' } }));
+      const single = await post('/orders', orderBody({ order_number: 'void-box-batch-one' }));
+      const created = await post('/batches', { order_ids: [order.body.id, single.body.id], selection: 'requested', label_format: 'pdf' });
+      assert.equal(created.status, 201, created.text);
+      let batch: Json = created.body;
+      for (let i = 0; i < 600 && batch.status !== 'completed'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        batch = (await get(`/batches/${batch.id}`)).body;
+      }
+      assert.equal(batch.status, 'completed', JSON.stringify(batch));
+      const pages = async () => (await openPdf(Buffer.from(await (await fetchLabel(batch.label_url)).arrayBuffer()), 72)).pageTexts;
+      assert.equal((await pages()).length, 4, 'three boxes and the one-box label');
+      assert.equal((await post(`/shipments/${order.body.id}/void`, { package: 1 })).status, 200);
+      const after = await pages();
+      assert.equal(after.length, 3);
+      assert.ok(!after.some((t) => t.includes('Box 2: saucers')), after.join(' | '));
+    } finally {
+      await runner.stop();
+    }
   });
 
   test('MCP: void_label takes the same optional package', async () => {
