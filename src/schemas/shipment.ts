@@ -211,7 +211,7 @@ export const Shipment = Type.Object(
     label_url: Type.String({
       format: 'uri',
       description:
-        'The label file, fetchable without the API key for 7 days (the token in the URL signs it); GET the shipment again for a fresh one. With several boxes, every box\'s label in one file: the pages of one PDF, ZPL formats back to back, or for PNG the labels one below the other in one image',
+        'The label file, fetchable without the API key for 7 days (the token in the URL signs it); GET the shipment again for a fresh one. With several boxes, every box\'s label in one file: the pages of one PDF, ZPL formats back to back, or for PNG the labels one below the other in one image; a box voided on its own is left out',
     }),
     packages: Type.Array(Type.Ref(ShipmentPackage), { description: 'Every box, in the order the order lists them: one entry for a one-box shipment' }),
     master_tracking_number: Type.Union([Type.String(), Type.Null()], {
@@ -228,7 +228,9 @@ export const Shipment = Type.Object(
         "The customs documents the label needs, from its customs declaration; empty for a parcel that crosses no customs border. With a live key, the carrier's own: UPS's and FedEx's commercial invoice; USPS prints its customs form on the label itself, so lists none",
     }),
     postage: Type.Ref(Money, {
-      description: 'What the label cost; for a return with `charge: "on_use"`, what it will cost once scanned (nothing is charged while `return_status` is `unused`)',
+      description:
+        'What the label cost; for a return with `charge: "on_use"`, what it will cost once scanned (nothing is charged while `return_status` is `unused`). ' +
+        'A box voided on its own is refunded its share without changing it',
     }),
     surcharges: Type.Array(Type.Ref(Surcharge), {
       description:
