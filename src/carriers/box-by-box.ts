@@ -42,7 +42,7 @@ export async function buyBoxByBox(
     const undo = bought.length === 0 ? '' : unvoided.length === 0 ? `; the ${bought.length} box(es) bought before it were voided` : `; these boxes bought before it could not be voided: ${unvoided.join(', ')}`;
     return { ok: false, error: { code: one.error.code, detail: `box ${index + 1} of ${n}: ${one.error.detail}${undo}` } };
   }
-  const packages: BoughtBox[] = bought.map((b) => ({ trackingNumber: b.trackingNumber, carrierShipmentId: b.carrierShipmentId, ...(b.file && { file: b.file }) }));
+  const packages: BoughtBox[] = bought.map((b) => ({ trackingNumber: b.trackingNumber, carrierShipmentId: b.carrierShipmentId, postageCents: b.postageCents, ...(b.file && { file: b.file }) }));
   const first = bought[0]!;
   return {
     ok: true,

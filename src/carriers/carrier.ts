@@ -193,6 +193,11 @@ export interface BoughtBox {
   trackingNumber: string;
   /** The carrier's id to void the box by, where each box is its own shipment (USPS); else the shipment's. */
   carrierShipmentId?: string;
+  /**
+   * What the carrier billed for this box alone, in cents of the purchase's currency, where it sells boxes one by one
+   * (USPS): a box voided alone gets this back. Absent where the carrier bills the boxes as one shipment.
+   */
+  postageCents?: number;
   file?: { format: LabelFormat; bytes: Buffer };
 }
 
@@ -225,12 +230,21 @@ export function boughtBoxes(label: PurchasedLabel): BoughtBox[] {
   return label.packages ?? [{ trackingNumber: label.trackingNumber, carrierShipmentId: label.carrierShipmentId, ...(label.file && { file: label.file }) }];
 }
 
+/** One box of a label of several, as the carrier knows it. */
+export interface BoxRef {
+  trackingNumber: string;
+  carrierShipmentId: string;
+}
+
 /** What a void or a tracking request needs to know of a label bought earlier. */
 export interface LabelRef {
   trackingNumber: string;
   carrierShipmentId: string;
-  /** Every box's tracking number and void id, where the label has several: a void voids them all. */
-  boxes?: { trackingNumber: string; carrierShipmentId: string }[];
+  /**
+   * Every box's tracking number and void id, where the label has several. A void voids them all: it is given only the
+   * boxes not voided one by one before (voidBox).
+   */
+  boxes?: BoxRef[];
   service: string;
   purchasedAt: Date;
   /** YYYY-MM-DD, as quoted. */
@@ -313,6 +327,11 @@ export interface Carrier {
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>>;
   purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>>;
   void(label: LabelRef, signal: AbortSignal): Promise<CarrierResult<VoidOutcome>>;
+  /**
+   * Voids one box of a label of several (one of `label.boxes`), leaving the others to ship. Absent where shipd voids
+   * only whole shipments with the carrier: such a label's boxes are voided all together.
+   */
+  voidBox?(label: LabelRef, box: BoxRef, signal: AbortSignal): Promise<CarrierResult<VoidOutcome>>;
   track(label: LabelRef, signal: AbortSignal): Promise<CarrierResult<TrackingResult>>;
   validateAddress?(address: Address, signal: AbortSignal): Promise<CarrierResult<AddressCheck>>;
   /** A street-level check of an address in another country, where the carrier has one (FedEx's covers many). */

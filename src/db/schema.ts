@@ -256,7 +256,8 @@ export interface PostageLedgerTable {
   mode: Mode;
   owner_key_id: string;
   shipment_id: string;
-  kind: 'charge' | 'refund';
+  /** `refund_box{n}`: box n's share, given back when it was voided on its own; `refund` gives back the rest. */
+  kind: 'charge' | 'refund' | `refund_box${number}`;
   /** Positive for a charge, negative for a refund. */
   amount_cents: number;
   payment_method: string;

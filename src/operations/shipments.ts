@@ -4,7 +4,7 @@ import { createReturnLabel } from '../domain/shipments/returns.ts';
 import { getShipment, listShipments } from '../domain/shipments/shipments.ts';
 import { voidLabel } from '../domain/shipments/void.ts';
 import { listQueryFields } from '../schemas/list.ts';
-import { ReturnCreate, Shipment, ShipmentCreate, ShipmentIdParams, ShipmentList, ShipmentOrderParams, ShipmentStatusSchema } from '../schemas/shipment.ts';
+import { ReturnCreate, Shipment, ShipmentCreate, ShipmentIdParams, ShipmentList, ShipmentOrderParams, ShipmentStatusSchema, VoidRequest } from '../schemas/shipment.ts';
 import { defineOperation } from './operation.ts';
 
 /** What a purchase answers when its postage cannot be paid for: before any carrier is asked, nothing is bought. */
@@ -94,16 +94,23 @@ export const shipmentOperations = [
     method: 'POST',
     path: '/shipments/:order_id/void',
     tag,
-    summary: 'Void a label',
+    summary: 'Void a label, or one box of it',
     description:
       "Voids the order's active label (or, given a `shp_` id, that label, such as a return) if the carrier has not scanned it yet. " +
       'The postage is refunded and the order goes back to `incomplete`. Emits `shipment.voided` and `order.updated`. A label the carrier has ' +
-      'scanned answers 409 `label_in_transit`, one on an end-of-day manifest 409 `label_manifested`, one voided before 409 `shipment_already_voided`.',
+      'scanned answers 409 `label_in_transit`, one on an end-of-day manifest 409 `label_manifested`, one voided before 409 `shipment_already_voided`. ' +
+      'With `{ "package": n }`, only box n of a shipment of several (its index in `packages`, from 0): that box gets `status: "voided"`, its label_url ' +
+      "answers 410 and the merged label_url leaves it out, its share of the postage is refunded (USPS: the box's own price; UPS and FedEx: the postage split evenly " +
+      'among the boxes), and the order stays shipped; emits `shipment.updated`. The last box not yet voided voids the whole shipment, as a void without ' +
+      '`package` does. A box voided before answers 409 `shipment_already_voided`, a box the label does not have 400 with the pointer `/package`, and a box ' +
+      "the carrier has scanned 409 `label_in_transit`. Test mode voids single boxes for every carrier; live, where shipd's adapter for the carrier voids whole " +
+      'shipments only, or where the postage was paid by card, one box answers 422 `not_supported_by_carrier`.',
     params: ShipmentOrderParams,
+    body: VoidRequest,
     response: Type.Ref(Shipment),
-    responseDescription: 'The voided shipment',
-    errors: ['not_found', 'order_not_shipped', 'shipment_already_voided', 'label_in_transit', 'label_manifested', 'carrier_error', 'carrier_timeout'],
-    handler: (ctx, { params }) => voidLabel(ctx, params.order_id),
+    responseDescription: 'The shipment, voided or with the box voided',
+    errors: ['not_found', 'order_not_shipped', 'shipment_already_voided', 'label_in_transit', 'label_manifested', 'not_supported_by_carrier', 'carrier_error', 'carrier_timeout'],
+    handler: (ctx, { params, body }) => voidLabel(ctx, params.order_id, body.package),
   }),
   defineOperation({
     id: 'createReturnLabel',

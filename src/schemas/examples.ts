@@ -118,14 +118,27 @@ export const shipment = {
       label_url: `${files}/${ids.shipment}.box1.pdf?token=1796051047.VCaC4I1fOXVEcuDnHn8cjc2sr_ru1BMoTX_bo6VFKls`,
       weight: { value: 2, unit: 'lb' },
       dimensions: { length: 10, width: 8, height: 4, unit: 'in' },
-    } as { tracking_number: string; label_url: string; weight: { value: number; unit: 'lb' }; dimensions?: { length: number; width: number; height: number; unit: 'in' }; reference?: string },
+      status: 'purchased',
+      voided_at: null,
+      tracking_status: 'pre_transit',
+    } as {
+      tracking_number: string;
+      label_url: string;
+      weight: { value: number; unit: 'lb' };
+      dimensions?: { length: number; width: number; height: number; unit: 'in' };
+      reference?: string;
+      status: 'purchased' | 'voided' | 'void_pending';
+      voided_at: string | null;
+      tracking_status: 'pre_transit' | 'in_transit' | 'cancelled';
+    },
   ],
   master_tracking_number: null as string | null,
 };
 
 /**
  * One UPS Ground shipment of three boxes: one label per box, filed under the first box's number; the second box
- * insured for $450 (UPS's $8.50 for it in the postage), the others not.
+ * insured for $450 (UPS's $8.50 for it in the postage), the others not. Box 3 was voided on its own before pickup;
+ * the other two are on their way.
  */
 export const shipmentSeveralBoxes = {
   ...shipment,
@@ -134,9 +147,26 @@ export const shipmentSeveralBoxes = {
   insurance: { amount: { amount: '450.00', currency: 'USD' } },
   master_tracking_number: trackingNumber,
   packages: [
-    { ...shipment.packages[0]!, reference: 'Box 1: mugs' },
-    { tracking_number: '1ZSHPD010332972363', label_url: `${files}/${ids.shipment}.box2.pdf?token=1796051047.VCaC4I1fOXVEcuDnHn8cjc2sr_ru1BMoTX_bo6VFKls`, weight: { value: 1.5, unit: 'lb' as const }, dimensions: { length: 8, width: 6, height: 4, unit: 'in' as const }, reference: 'Box 2: saucers', insurance: { amount: { amount: '450.00', currency: 'USD' as const } } },
-    { tracking_number: '1ZSHPD010332972372', label_url: `${files}/${ids.shipment}.box3.pdf?token=1796051047.VCaC4I1fOXVEcuDnHn8cjc2sr_ru1BMoTX_bo6VFKls`, weight: { value: 4, unit: 'lb' as const } },
+    { ...shipment.packages[0]!, reference: 'Box 1: mugs', tracking_status: 'in_transit' as const },
+    {
+      tracking_number: '1ZSHPD010332972363',
+      label_url: `${files}/${ids.shipment}.box2.pdf?token=1796051047.VCaC4I1fOXVEcuDnHn8cjc2sr_ru1BMoTX_bo6VFKls`,
+      weight: { value: 1.5, unit: 'lb' as const },
+      dimensions: { length: 8, width: 6, height: 4, unit: 'in' as const },
+      reference: 'Box 2: saucers',
+      insurance: { amount: { amount: '450.00', currency: 'USD' as const } },
+      status: 'purchased' as const,
+      voided_at: null,
+      tracking_status: 'in_transit' as const,
+    },
+    {
+      tracking_number: '1ZSHPD010332972372',
+      label_url: `${files}/${ids.shipment}.box3.pdf?token=1796051047.VCaC4I1fOXVEcuDnHn8cjc2sr_ru1BMoTX_bo6VFKls`,
+      weight: { value: 4, unit: 'lb' as const },
+      status: 'voided' as const,
+      voided_at: '2026-11-23T16:12:40.315Z',
+      tracking_status: 'cancelled' as const,
+    },
   ],
 };
 

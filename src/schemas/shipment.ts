@@ -5,6 +5,7 @@ import { Dimensions, Metadata, Money, Weight } from './order.ts';
 import { Surcharge } from './surcharge.ts';
 import { ShipmentOptions } from './options.ts';
 import { Insurance } from './insurance.ts';
+import { TrackingStatus } from './tracker.ts';
 import { ids, returnShipment, shipment, shipmentAbroad, shipmentSeveralBoxes, trackingNumber } from './examples.ts';
 
 export const LabelFormatSchema = StringEnum(['pdf', 'zpl', 'png'], {
@@ -185,11 +186,19 @@ export const ShipmentPackage = Type.Object(
         description: "The value the carrier insures this box for: the box's own `insurance`, or its share of the shipment's; absent for a box not insured (the carrier's own liability only)",
       }),
     ),
+    status: Type.Ref(ShipmentStatusSchema, {
+      description:
+        "Whether the box is still to ship: `purchased`, or `voided` (`void_pending`) once it was voided, on its own (POST /shipments/{order_id}/void with `package`) or with the whole label, whose status it then has. A voided box's label_url answers 410 and the shipment's merged label leaves it out",
+    }),
+    voided_at: timestampOrNull('When the box was voided, on its own or with the label; null while it is to ship'),
+    tracking_status: Type.Ref(TrackingStatus, {
+      description: "Where this box is, as the carrier last reported it (the box's own `status` in tracking and in `tracking.updated` events with its `package`); `cancelled` once voided",
+    }),
   },
   {
     $id: 'ShipmentPackage',
     title: 'ShipmentPackage',
-    description: 'One box of a shipment, with its own tracking number and label',
+    description: 'One box of a shipment, with its own tracking number, label, void and tracking status',
     additionalProperties: false,
     examples: shipmentSeveralBoxes.packages,
   },
@@ -208,7 +217,7 @@ export const Shipment = Type.Object(
     label_url: Type.String({
       format: 'uri',
       description:
-        'The label file, fetchable without the API key for 7 days (the token in the URL signs it); GET the shipment again for a fresh one. With several boxes, every box\'s label in one file: the pages of one PDF, ZPL formats back to back, or for PNG the labels one below the other in one image',
+        'The label file, fetchable without the API key for 7 days (the token in the URL signs it); GET the shipment again for a fresh one. With several boxes, every box\'s label in one file: the pages of one PDF, ZPL formats back to back, or for PNG the labels one below the other in one image; a box voided on its own is left out',
     }),
     packages: Type.Array(Type.Ref(ShipmentPackage), { description: 'Every box, in the order the order lists them: one entry for a one-box shipment' }),
     master_tracking_number: Type.Union([Type.String(), Type.Null()], {
@@ -225,7 +234,9 @@ export const Shipment = Type.Object(
         "The customs documents the label needs, from its customs declaration; empty for a parcel that crosses no customs border. With a live key, the carrier's own: UPS's and FedEx's commercial invoice; USPS prints its customs form on the label itself, so lists none",
     }),
     postage: Type.Ref(Money, {
-      description: 'What the label cost; for a return with `charge: "on_use"`, what it will cost once scanned (nothing is charged while `return_status` is `unused`)',
+      description:
+        'What the label cost; for a return with `charge: "on_use"`, what it will cost once scanned (nothing is charged while `return_status` is `unused`). ' +
+        'A box voided on its own is refunded its share without changing it',
     }),
     surcharges: Type.Array(Type.Ref(Surcharge), {
       description:
@@ -266,6 +277,29 @@ export const Shipment = Type.Object(
 export type Shipment = Static<typeof Shipment>;
 
 export const ShipmentList = ListOf(Shipment, 'ShipmentList', 'Shipments, newest first');
+
+export const VoidRequest = Type.Object(
+  {
+    package: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 19,
+        description:
+          "Void only this box of a shipment of several: its index in the shipment's `packages` (0 for the first), as tracking numbers its boxes. The other boxes ship on; " +
+          "the box's share of the postage is refunded. Voiding the last box not yet voided voids the whole shipment. Without it, every box is voided",
+        examples: [1],
+      }),
+    ),
+  },
+  {
+    $id: 'VoidRequest',
+    title: 'VoidRequest',
+    description: 'What to void: the whole label (no body, or `{}`), or one box of it',
+    additionalProperties: false,
+    examples: [{}, { package: 1 }],
+  },
+);
+export type VoidRequest = Static<typeof VoidRequest>;
 
 export const ShipmentIdParams = Type.Object(
   { id: Type.String({ minLength: 1, maxLength: 100, description: "A shp_ id, or an order's ord_ id for that order's current shipment" }) },

@@ -9,6 +9,7 @@ import { startReceiver, verify, type Receiver } from '../webhook-receiver.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import type { DB } from '../../src/db/schema.ts';
+import { boxShares, storedBoxes } from '../../src/domain/shipments/shipments.ts';
 import { subscribableEventTypes } from '../../src/schemas/webhook.ts';
 
 export { inParallel } from '../harness.ts';
@@ -477,10 +478,11 @@ export async function ordersWithTwoLabels(db: Kysely<DB>): Promise<string[]> {
 
 /**
  * Where the postage ledger and the labels disagree: each purchased platform label charged exactly its postage,
- * once, and nothing charged for a label not bought. Empty when every account's ledger balances.
+ * once, less a refund of its share for each box voided on its own, and nothing charged for a label not bought. Empty
+ * when every account's ledger balances.
  */
 export async function ledgerMismatches(db: Kysely<DB>): Promise<string[]> {
-  const labels = await db.selectFrom('shipments').select(['id', 'account_id', 'status', 'payment', 'postage_cents']).execute();
+  const labels = await db.selectFrom('shipments').select(['id', 'account_id', 'status', 'payment', 'postage_cents', 'quoted_cents', 'packages', 'tracking_number', 'carrier_shipment_id', 'tracking_status']).execute();
   const ledger = await db.selectFrom('postage_ledger').select(['shipment_id', 'account_id', 'kind', 'amount_cents']).execute();
   const charged = new Map<string, { account: string; cents: number; count: number }>();
   for (const l of ledger) {
@@ -491,11 +493,14 @@ export async function ledgerMismatches(db: Kysely<DB>): Promise<string[]> {
   }
   const problems: string[] = [];
   for (const s of labels) {
-    const owed = s.status === 'purchased' && s.payment === 'platform' ? (s.postage_cents ?? 0) : 0;
+    const boxes = s.tracking_number === null ? [] : storedBoxes(s);
+    const shares = boxes.length === 0 ? [] : boxShares(s, boxes);
+    const voidedAlone = boxes.flatMap((b, i) => (b.status === undefined ? [] : [shares[i]!]));
+    const owed = s.status === 'purchased' && s.payment === 'platform' ? (s.postage_cents ?? 0) - voidedAlone.reduce((sum, c) => sum + c, 0) : 0;
     const c = charged.get(s.id);
     charged.delete(s.id);
     if ((c?.cents ?? 0) !== owed) problems.push(`${s.id} (${s.status}) owes ${owed} cents, the ledger holds ${c?.cents ?? 0}`);
-    else if (c && (c.account !== s.account_id || c.count !== 1)) problems.push(`${s.id} has ${c.count} ledger entries, charged to ${c.account}`);
+    else if (c && (c.account !== s.account_id || c.count !== 1 + voidedAlone.length)) problems.push(`${s.id} has ${c.count} ledger entries, charged to ${c.account}`);
   }
   for (const [id] of charged) problems.push(`the ledger charges ${id}, which is no label`);
   return problems;

@@ -8,6 +8,7 @@ import {
   type Carrier,
   type CarrierResult,
   boxKey,
+  type BoxRef,
   type LabelRef,
   type ParcelSpec,
   type PickupRequest,
@@ -365,12 +366,22 @@ export class SimulatedCarrier implements Carrier {
   /** All the boxes or none: one box scanned keeps the whole shipment. */
   async void(label: LabelRef): Promise<CarrierResult<VoidOutcome>> {
     for (const box of label.boxes ?? [label]) {
-      const seen = simulatedTracking({ ...label, trackingNumber: box.trackingNumber }, this.clock.now(), this.options.trackingSpeed, this.options.firstScanAfterMs);
-      if (seen.status !== 'pre_transit') {
-        return failure('label_in_transit', `${this.table.name} has scanned ${box.trackingNumber} (${seen.statusDetail.toLowerCase()}); a label in the carrier's hands cannot be voided`);
-      }
+      const scanned = this.scanned(label, box);
+      if (scanned) return scanned;
     }
     return ok('refunded');
+  }
+
+  /** Each of the three carriers voids a box of a multi-piece shipment (USPS: its own label) while the others ship. */
+  async voidBox(label: LabelRef, box: BoxRef): Promise<CarrierResult<VoidOutcome>> {
+    return this.scanned(label, box) ?? ok('refunded');
+  }
+
+  /** The refusal of a box the carrier has scanned already; null while it is still only a label. */
+  private scanned(label: LabelRef, box: Pick<BoxRef, 'trackingNumber'>): CarrierResult<never> | null {
+    const seen = simulatedTracking({ ...label, trackingNumber: box.trackingNumber }, this.clock.now(), this.options.trackingSpeed, this.options.firstScanAfterMs);
+    if (seen.status === 'pre_transit') return null;
+    return failure('label_in_transit', `${this.table.name} has scanned ${box.trackingNumber} (${seen.statusDetail.toLowerCase()}); a label in the carrier's hands cannot be voided`);
   }
 
   async track(label: LabelRef): Promise<CarrierResult<TrackingResult>> {

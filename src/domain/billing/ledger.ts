@@ -25,13 +25,32 @@ export async function chargePostage(
     .execute();
 }
 
-/** Gives back what the shipment was charged, if it was; at most once. */
+/** The ledger's kind of the refund of box `index` (0-based) voided on its own: one per box, as the ledger's key allows. */
+const boxRefund = (index: number) => `refund_box${index + 1}` as const;
+
+/**
+ * Gives back what the shipment was charged and not yet given back (boxes voided on their own were), if it was
+ * charged; at most once. The shipment's lines then add up to nothing.
+ */
 export async function refundPostage(trx: Kysely<DB>, shipmentId: string, at: string): Promise<void> {
+  const lines = await trx.selectFrom('postage_ledger').selectAll().where('shipment_id', '=', shipmentId).execute();
+  const charge = lines.find((l) => l.kind === 'charge');
+  if (!charge) return;
+  const left = lines.reduce((sum, l) => sum + l.amount_cents, 0);
+  await trx
+    .insertInto('postage_ledger')
+    .values({ ...charge, id: newId('led', Date.parse(at)), kind: 'refund', amount_cents: -left, created_at: at })
+    .onConflict((oc) => oc.columns(['shipment_id', 'kind']).doNothing())
+    .execute();
+}
+
+/** Gives back `cents` of what the shipment was charged, for its box `index` voided on its own, if it was charged; at most once per box. */
+export async function refundBoxPostage(trx: Kysely<DB>, shipmentId: string, index: number, cents: number, at: string): Promise<void> {
   const charge = await trx.selectFrom('postage_ledger').selectAll().where('shipment_id', '=', shipmentId).where('kind', '=', 'charge').executeTakeFirst();
   if (!charge) return;
   await trx
     .insertInto('postage_ledger')
-    .values({ ...charge, id: newId('led', Date.parse(at)), kind: 'refund', amount_cents: -charge.amount_cents, created_at: at })
+    .values({ ...charge, id: newId('led', Date.parse(at)), kind: boxRefund(index), amount_cents: -cents, created_at: at })
     .onConflict((oc) => oc.columns(['shipment_id', 'kind']).doNothing())
     .execute();
 }

@@ -73,6 +73,15 @@ async function onTheSheetAsked(row: ShipmentsTable, file: NonNullable<PurchasedL
  * label shipd drew for a live tracking number would not be the carrier's.
  */
 export async function labelBytes(ctx: Pick<Context, 'db' | 'labels' | 'clock' | 'renderer'>, row: ShipmentsTable, format: LabelFormat, box?: number): Promise<Buffer> {
+  if (box === undefined) {
+    const boxes = storedBoxes(row);
+    // The file merged at purchase holds every box: once one is voided on its own, the boxes left are merged anew on
+    // each download (rarely asked for, and never then a file that would print a voided box's label).
+    if (boxes.some((b) => b.status !== undefined)) {
+      const left = boxes.flatMap((b, i) => (b.status === undefined ? [i] : []));
+      return mergeBoxLabels(format, await Promise.all(left.map((i) => labelBytes(ctx, row, format, i))));
+    }
+  }
   const id = box === undefined ? row.id : boxFileKey(row.id, box);
   const stored = await ctx.labels.get(id, format);
   if (stored) return stored;

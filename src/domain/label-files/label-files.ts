@@ -7,6 +7,7 @@ import { labelBytes } from './label-bytes.ts';
 import { checkLabelToken } from './label-tokens.ts';
 import { shipmentDocument, storedDocument } from './document-files.ts';
 import type { CustomsDocumentType } from '../../labels/customs-data.ts';
+import { activeBox, storedBoxes } from '../shipments/shipments.ts';
 
 const idPattern = /^(shp|bat|man)_[0-9a-z]{26}$/;
 
@@ -35,6 +36,10 @@ export async function labelFile(
   const row = await ctx.db.selectFrom('shipments').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row || row.tracking_number === null) throw new ApiError('not_found', `No label for ${id}`);
   if (row.status !== 'purchased') throw new ApiError('label_voided', `The label of ${id} was voided; printing it would ship an unpaid parcel`);
+  const boxes = storedBoxes(row);
+  if (box !== undefined && box < boxes.length && !activeBox(row, boxes[box]!)) {
+    throw new ApiError('label_voided', `Box ${box + 1} of ${id} was voided on its own; printing its label would ship an unpaid parcel`);
+  }
   const bytes = document ? await shipmentDocument(ctx, row, document) : await labelBytes(ctx, row, format, box);
   return { bytes, contentType: labelContentTypes[format] };
 }

@@ -46,14 +46,20 @@ export async function buildBatchDocument(ctx: Deps, batch: BatchesTable): Promis
 }
 
 /**
- * The batch's merged file as it may be printed now: a label voided since the file was made would ship an unpaid
- * parcel, so the file is made again without it (the batch's updated_at marks when the file was last made).
+ * The batch's merged file as it may be printed now: a label, or a box of one, voided since the file was made would
+ * ship an unpaid parcel, so the file is made again without it (the batch's updated_at marks when the file was last
+ * made).
  */
 export async function currentBatchDocument(ctx: Deps, batch: BatchesTable): Promise<void> {
   const voided = await batchShipments(ctx, batch.id)
     .select('shipments.id')
-    .where('shipments.status', '!=', 'purchased')
-    .where('shipments.voided_at', '>=', batch.updated_at)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('shipments.status', '!=', 'purchased'), eb('shipments.voided_at', '>=', batch.updated_at)]),
+        // A box voided on its own changes the label's boxes and its updated_at (StoredBox.voided_at).
+        eb.and([eb('shipments.updated_at', '>=', batch.updated_at), eb('shipments.packages', 'like', '%"voided_at":%')]),
+      ]),
+    )
     .limit(1)
     .executeTakeFirst();
   if (!voided) return;

@@ -515,7 +515,17 @@ async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel
       status: 'purchased',
       tracking_number: label.trackingNumber,
       carrier_shipment_id: label.carrierShipmentId,
-      packages: boxes.length > 1 ? JSON.stringify(boxes.map((b): StoredBox => ({ tracking_number: b.trackingNumber, ...(b.carrierShipmentId && { carrier_shipment_id: b.carrierShipmentId }) }))) : null,
+      packages:
+        boxes.length > 1
+          ? JSON.stringify(
+              boxes.map((b): StoredBox => ({
+                tracking_number: b.trackingNumber,
+                ...(b.carrierShipmentId && { carrier_shipment_id: b.carrierShipmentId }),
+                // Kept only where it is in dollars, the currency shipd refunds in.
+                ...(b.postageCents !== undefined && !foreign && { postage_cents: b.postageCents }),
+              })),
+            )
+          : null,
       master_tracking_number: label.masterTrackingNumber ?? null,
       postage_cents: postageCents,
       label_format: labelFormat,

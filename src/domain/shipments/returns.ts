@@ -11,7 +11,7 @@ import { ownOrderRow } from '../orders/orders.ts';
 import { buyable, labelChoice, paymentFor, purchase, purchaseByKey, resumePurchase, type PurchasePlan } from './purchase.ts';
 import { orderInputs, quoteAll, rateRequest, rateSurcharges, usdCents, withoutBoxInsurance } from '../rating/rating.ts';
 import { returnEnds } from '../rating/service-area.ts';
-import { currentShipmentRow, serviceName } from './shipments.ts';
+import { activeBox, boxShares, currentShipmentRow, serviceName, storedBoxes } from './shipments.ts';
 
 /**
  * A return label for a shipped order, from the recipient back to the sender: with the carrier asked for, else the
@@ -72,7 +72,9 @@ export async function createReturnLabel(ctx: Context, orderId: string, input: Re
  */
 export async function chargeUsedReturn(trx: Kysely<DB>, row: ShipmentsTable, at: string): Promise<boolean> {
   if (row.payment !== 'platform') return false;
-  const cents = row.postage_cents ?? row.quoted_cents;
+  // Boxes voided before the first scan are not charged for.
+  const boxes = storedBoxes(row);
+  const cents = boxShares(row, boxes).reduce((sum, share, i) => sum + (activeBox(row, boxes[i]!) ? share : 0), 0);
   if (cents <= 0) return false;
   await chargePostage(trx, { accountId: row.account_id, mode: row.mode, ownerKeyId: row.owner_key_id, shipmentId: row.id, cents, paymentMethod: row.payment_method!, at });
   if (!isCardBilled(row)) return false;

@@ -8,6 +8,7 @@ import type { Customs } from '../../schemas/customs.ts';
 import type { CustomsDocumentType } from '../../labels/customs-data.ts';
 import type { LabelResolution, LabelSize } from '../../labels/label-data.ts';
 import type { Shipment } from '../../schemas/shipment.ts';
+import type { Tracker } from '../../schemas/tracker.ts';
 import type { Surcharge } from '../../schemas/surcharge.ts';
 import type { ShipmentOptions } from '../../schemas/options.ts';
 import type { Context } from '../core/context.ts';
@@ -67,12 +68,34 @@ export interface StoredBox {
   tracking_status?: string;
   /** How many of the box's scans were reported (with tracking.updated). */
   tracking_events?: number;
+  /** What the carrier billed for the box alone, in cents, where it sold the boxes one by one (BoughtBox.postageCents). */
+  postage_cents?: number;
+  /** Set once the box was voided on its own (voidBox), the rest of the label shipping on; a whole void leaves it unset. */
+  status?: 'voided' | 'void_pending';
+  voided_at?: string;
 }
 
 /** Every box of a bought label: the stored ones, or the label itself for one box. */
 export function storedBoxes(row: Pick<ShipmentsTable, 'packages' | 'tracking_number' | 'carrier_shipment_id' | 'tracking_status'>): StoredBox[] {
   if (row.packages !== null) return JSON.parse(row.packages);
   return [{ tracking_number: row.tracking_number!, ...(row.carrier_shipment_id && { carrier_shipment_id: row.carrier_shipment_id }), ...(row.tracking_status && { tracking_status: row.tracking_status }) }];
+}
+
+/** Whether the box is still to be shipped: bought, and neither voided on its own nor with its label. */
+export const activeBox = (row: Pick<ShipmentsTable, 'status'>, box: StoredBox): boolean => row.status === 'purchased' && box.status === undefined;
+
+/**
+ * Each box's share of the label's postage, in cents, the shares adding up to it: what a box voided on its own gets
+ * back. Where the carrier sold the boxes one by one (USPS), each box's own price; else (the carrier billed them as one
+ * shipment, or its prices do not add up to the postage recorded) an even split, the first box taking the odd cents,
+ * as the insured value is split among boxes.
+ */
+export function boxShares(row: Pick<ShipmentsTable, 'postage_cents' | 'quoted_cents'>, boxes: readonly StoredBox[]): number[] {
+  const postage = row.postage_cents ?? row.quoted_cents;
+  const own = boxes.map((b) => b.postage_cents);
+  if (own.every((c) => c !== undefined) && own.reduce((sum, c) => sum + c, 0) === postage) return own;
+  const each = Math.floor(postage / boxes.length);
+  return boxes.map((_, i) => (i === 0 ? postage - each * (boxes.length - 1) : each));
 }
 
 /** The file name a box's own label is served under, beside the shipment's (1-based). */
@@ -162,6 +185,7 @@ function packagesOf(ctx: Pick<Context, 'config' | 'clock'>, row: ShipmentsTable,
   return storedBoxes(row).map((box, i) => {
     const spec = specs[i]!;
     const d = spec.dimensionsIn;
+    const active = activeBox(row, box);
     return {
       tracking_number: box.tracking_number,
       label_url: labelUrl(ctx, row.id, `${boxFile(i)}.${row.label_format}`),
@@ -169,6 +193,11 @@ function packagesOf(ctx: Pick<Context, 'config' | 'clock'>, row: ShipmentsTable,
       ...(d && { dimensions: { length: pounds(d.length), width: pounds(d.width), height: pounds(d.height), unit: 'in' } }),
       ...(spec.reference && { reference: spec.reference }),
       ...(spec.insuredCents !== undefined && { insurance: insuranceOf(spec.insuredCents)! }),
+      // A box voided on its own keeps its void; the others share the label's.
+      status: box.status ?? (row.status as Shipment['status']),
+      voided_at: box.voided_at ?? row.voided_at,
+      // Every box starts where the label does; the tracking worker records each box's own once it has asked.
+      tracking_status: (active ? (box.tracking_status ?? row.tracking_status ?? 'unknown') : 'cancelled') as Tracker['status'],
     };
   });
 }

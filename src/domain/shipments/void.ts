@@ -1,8 +1,9 @@
-import type { OrdersTable, ShipmentsTable } from '../../db/schema.ts';
+import type { Kysely } from 'kysely';
+import type { DB, OrdersTable, ShipmentsTable } from '../../db/schema.ts';
 import { carrierForShipment } from '../carrier-accounts/carrier-access.ts';
-import type { LabelRef } from '../../carriers/carrier.ts';
+import type { Carrier, CarrierFailure, CarrierResult, LabelRef, VoidOutcome } from '../../carriers/carrier.ts';
 import type { Shipment } from '../../schemas/shipment.ts';
-import { refundPostage } from '../billing/ledger.ts';
+import { refundBoxPostage, refundPostage } from '../billing/ledger.ts';
 import { isCardBilled, markRefundDue, settleCardChargeNow } from '../billing/card-charges.ts';
 import { callCarrier } from '../carrier-accounts/carrier-call.ts';
 import type { Context } from '../core/context.ts';
@@ -10,7 +11,7 @@ import { ApiError } from '../../kernel/errors.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { hasPrefix } from '../../kernel/ids.ts';
 import { ownOrderRow, toOrder } from '../orders/orders.ts';
-import { currentShipmentRow, storedBoxes, toShipment, visibleShipmentRow, type PurchaseRecord } from './shipments.ts';
+import { activeBox, boxShares, currentShipmentRow, storedBoxes, toShipment, visibleShipmentRow, type PurchaseRecord } from './shipments.ts';
 import { inTransaction } from '../core/transaction.ts';
 
 /** What the carrier needs to know of a bought label to void or track it. */
@@ -44,59 +45,137 @@ async function labelToVoid(ctx: Context, id: string): Promise<ShipmentsTable> {
 }
 
 /**
- * Voids a label the carrier has not yet scanned: refunds its postage, and puts its order back to `incomplete`
- * so another label can be bought. POST /shipments/{order_id}/void.
+ * The label as a void of what is left of it tells the carrier: without the boxes voided on their own before, which
+ * the carrier no longer has to void.
  */
-export async function voidLabel(ctx: Context, id: string): Promise<Shipment> {
+function remainingRef(row: ShipmentsTable): LabelRef {
+  const ref = labelRef(row);
+  if (!ref.boxes) return ref;
+  const boxes = storedBoxes(row);
+  return { ...ref, boxes: ref.boxes.filter((_, i) => activeBox(row, boxes[i]!)) };
+}
+
+/** What a carrier's refusal to void means to the client. */
+function voidRefusal(carrierName: string, error: CarrierFailure, what: string): ApiError {
+  if (error.code === 'label_in_transit') return new ApiError('label_in_transit', error.detail);
+  if (error.code === 'carrier_timeout') return new ApiError('carrier_timeout', `${error.detail}; the ${what} is still active, try again`);
+  return new ApiError('carrier_error', `${carrierName} did not void the ${what}: ${error.detail}`);
+}
+
+/**
+ * The status a void leaves, or the problem it answers. A label (or box) the carrier says is void already while shipd
+ * still holds it bought is one whose void was cut off between the carrier's answer and its transaction (a crash, a
+ * lost answer): the retry records it, rather than leaving the label charged and its order shipped for good.
+ */
+function voidedStatus(carrierName: string, outcome: CarrierResult<VoidOutcome>, what: string): 'voided' | 'void_pending' {
+  if (!outcome.ok && outcome.error.code !== 'already_voided') throw voidRefusal(carrierName, outcome.error, what);
+  return !outcome.ok || outcome.value === 'refunded' ? 'voided' : 'void_pending';
+}
+
+/**
+ * Voids a label the carrier has not yet scanned, or with `box` (an index in its packages) that box alone:
+ * POST /shipments/{order_id}/void. A whole void refunds the postage and puts the order back to `incomplete` so
+ * another label can be bought; a box's void refunds its share and the order stays shipped, unless it was the last box
+ * left, which voids the label as a whole void does.
+ */
+export async function voidLabel(ctx: Context, id: string, box?: number): Promise<Shipment> {
   const row = await labelToVoid(ctx, id);
   if (row.status !== 'purchased') throw new ApiError('shipment_already_voided', `The label ${row.id} was already voided at ${row.voided_at}`);
+  const boxes = storedBoxes(row);
+  if (box !== undefined && box >= boxes.length) {
+    const detail = `the label ${row.id} has ${boxes.length} box(es), numbered 0 to ${boxes.length - 1} as in its packages`;
+    throw new ApiError('validation_failed', `No box ${box} in the label ${row.id}`, [{ in: 'body', pointer: '/package', detail }]);
+  }
+  if (box !== undefined && !activeBox(row, boxes[box]!)) {
+    throw new ApiError('shipment_already_voided', `Box ${box} (${boxes[box]!.tracking_number}) of the label ${row.id} was already voided at ${boxes[box]!.voided_at}`);
+  }
   // A live carrier decides for itself what it still voids after the end of day; the simulator refuses, as most do.
   if (row.manifest_id !== null && row.mode === 'test') {
     throw new ApiError('label_manifested', `The label ${row.id} is on manifest ${row.manifest_id}: it was handed over to the carrier and can no longer be voided`);
   }
   const carrier = await carrierForShipment(ctx, row);
-  const outcome = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.void(labelRef(row), signal));
-  // A label the carrier voided while shipd still holds it bought is one whose void was cut off between the carrier's
-  // answer and the transaction below (a crash, a lost answer): the retry records it, rather than leaving the label
-  // charged and its order shipped for good.
-  const carrierVoided = !outcome.ok && outcome.error.code === 'already_voided';
-  if (!outcome.ok && !carrierVoided) {
-    if (outcome.error.code === 'label_in_transit') throw new ApiError('label_in_transit', outcome.error.detail);
-    if (outcome.error.code === 'carrier_timeout') throw new ApiError('carrier_timeout', `${outcome.error.detail}; the label is still active, try again`);
-    throw new ApiError('carrier_error', `${carrier.name} did not void the label: ${outcome.error.detail}`);
-  }
+  // The last box still to ship takes the label with it.
+  if (box !== undefined && boxes.filter((b) => activeBox(row, b)).length > 1) return voidOneBox(ctx, carrier, row, box);
+  const outcome = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.void(remainingRef(row), signal));
+  const status = voidedStatus(carrier.name, outcome, 'label');
   const at = ctx.clock.now().toISOString();
-  const status = carrierVoided || (outcome.ok && outcome.value === 'refunded') ? 'voided' : 'void_pending';
   const voided = await inTransaction(ctx.db, async (trx) => {
     // Orders before shipments, as in a purchase's completion, so the two never wait on each other.
     const order = await ownOrderRow(trx, ctx, row.order_id, true);
-    const changed = await trx
-      .updateTable('shipments')
-      .set({ status, voided_at: at, updated_at: at, tracking_status: 'cancelled', tracking_next_check_at: null })
-      .where('id', '=', row.id)
-      .where('status', '=', 'purchased')
-      // A manifest may have taken the label since it was read.
-      .$if(row.mode === 'test', (q) => q.where('manifest_id', 'is', null))
-      .executeTakeFirst();
-    if (Number(changed.numUpdatedRows) !== 1) {
-      const now = await trx.selectFrom('shipments').select(['status', 'manifest_id']).where('id', '=', row.id).executeTakeFirstOrThrow();
-      if (now.status === 'purchased') throw new ApiError('label_manifested', `The label ${row.id} was put on manifest ${now.manifest_id} while it was being voided; it can no longer be voided`);
-      throw new ApiError('shipment_already_voided', `The label ${row.id} was voided by another request`);
-    }
-    // Refunded on void whatever the carrier's review: the label is void and the order open again, so charging the
-    // account on until a review that no carrier API reports would bill a second label beside it.
-    await refundPostage(trx, row.id, at);
-    await markRefundDue(trx, row.id, at);
-    const shipment = toShipment(ctx, { ...row, status, voided_at: at, updated_at: at });
-    await recordEvent(trx, ctx, 'shipment.voided', shipment, at);
-    if (row.is_return === 0) {
-      const reopened: OrdersTable = { ...order, status: 'incomplete', shipment_id: null, updated_at: at };
-      await trx.updateTable('orders').set({ status: 'incomplete', shipment_id: null, updated_at: at }).where('id', '=', order.id).execute();
-      await recordEvent(trx, ctx, 'order.updated', toOrder(reopened), at);
-    }
-    return shipment;
+    return recordVoid(trx, ctx, order, row, status, at);
   });
   // The card gets its money back now, or from the settle job if Stripe does not answer.
   if (isCardBilled(row)) await settleCardChargeNow(ctx, row.id);
   return voided;
+}
+
+/** Records the label voided, in the caller's transaction, which holds its order: refunded, and its order open again. */
+async function recordVoid(trx: Kysely<DB>, ctx: Context, order: OrdersTable, row: ShipmentsTable, status: 'voided' | 'void_pending', at: string): Promise<Shipment> {
+  const changed = await trx
+    .updateTable('shipments')
+    .set({ status, voided_at: at, updated_at: at, tracking_status: 'cancelled', tracking_next_check_at: null })
+    .where('id', '=', row.id)
+    .where('status', '=', 'purchased')
+    // A manifest may have taken the label since it was read.
+    .$if(row.mode === 'test', (q) => q.where('manifest_id', 'is', null))
+    .executeTakeFirst();
+  if (Number(changed.numUpdatedRows) !== 1) {
+    const now = await trx.selectFrom('shipments').select(['status', 'manifest_id']).where('id', '=', row.id).executeTakeFirstOrThrow();
+    if (now.status === 'purchased') throw new ApiError('label_manifested', `The label ${row.id} was put on manifest ${now.manifest_id} while it was being voided; it can no longer be voided`);
+    throw new ApiError('shipment_already_voided', `The label ${row.id} was voided by another request`);
+  }
+  // Refunded on void whatever the carrier's review: the label is void and the order open again, so charging the
+  // account on until a review that no carrier API reports would bill a second label beside it.
+  await refundPostage(trx, row.id, at);
+  await markRefundDue(trx, row.id, at);
+  const shipment = toShipment(ctx, { ...row, status, voided_at: at, updated_at: at });
+  await recordEvent(trx, ctx, 'shipment.voided', shipment, at);
+  if (row.is_return === 0) {
+    const reopened: OrdersTable = { ...order, status: 'incomplete', shipment_id: null, updated_at: at };
+    await trx.updateTable('orders').set({ status: 'incomplete', shipment_id: null, updated_at: at }).where('id', '=', order.id).execute();
+    await recordEvent(trx, ctx, 'order.updated', toOrder(reopened), at);
+  }
+  return shipment;
+}
+
+/**
+ * Voids box `index` of a label that keeps others to ship, where the carrier voids boxes one by one: the carrier first,
+ * then the box, its refund and a shipment.updated event in one transaction, as a whole void does. Should the others
+ * have been voided meanwhile, it was the last box after all, and the label is voided as a whole.
+ */
+async function voidOneBox(ctx: Context, carrier: Carrier, row: ShipmentsTable, index: number): Promise<Shipment> {
+  if (!carrier.voidBox) {
+    const detail = `${carrier.name}'s live adapter voids whole shipments only; void the label without \`package\` to void every box`;
+    throw new ApiError('not_supported_by_carrier', `${carrier.name} does not void one box of a shipment through shipd yet: ${detail}`, [{ in: 'body', pointer: '/package', detail }]);
+  }
+  if (isCardBilled(row)) {
+    // A card charge is refunded whole (card-charges.ts): a box voided alone would be refunded here but stay charged on the card.
+    const detail = 'postage paid by card is refunded in one piece, so its boxes are voided together; void the label without `package`';
+    throw new ApiError('not_supported_by_carrier', `The label ${row.id} was paid by card: ${detail}`, [{ in: 'body', pointer: '/package', detail }]);
+  }
+  const ref = labelRef(row);
+  const outcome = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.voidBox!(ref, ref.boxes![index]!, signal));
+  const status = voidedStatus(carrier.name, outcome, `box ${ref.boxes![index]!.trackingNumber}`);
+  const at = ctx.clock.now().toISOString();
+  return inTransaction(ctx.db, async (trx) => {
+    const order = await ownOrderRow(trx, ctx, row.order_id, true);
+    // Held until committed: another box's void, the tracking worker and a manifest all write this row.
+    let query = trx.selectFrom('shipments').selectAll().where('id', '=', row.id);
+    if (ctx.dbKind === 'postgres') query = query.forUpdate();
+    const now = await query.executeTakeFirstOrThrow();
+    if (now.status !== 'purchased') throw new ApiError('shipment_already_voided', `The label ${row.id} was voided by another request`);
+    if (now.manifest_id !== null && now.mode === 'test') {
+      throw new ApiError('label_manifested', `The label ${row.id} was put on manifest ${now.manifest_id} while its box was being voided; it can no longer be voided`);
+    }
+    const boxes = storedBoxes(now);
+    if (!activeBox(now, boxes[index]!)) throw new ApiError('shipment_already_voided', `Box ${index} of the label ${row.id} was voided by another request`);
+    if (boxes.every((b, i) => i === index || !activeBox(now, b))) return recordVoid(trx, ctx, order, now, status, at);
+    boxes[index] = { ...boxes[index]!, status, voided_at: at, tracking_status: 'cancelled' };
+    const packages = JSON.stringify(boxes);
+    await trx.updateTable('shipments').set({ packages, updated_at: at }).where('id', '=', row.id).execute();
+    await refundBoxPostage(trx, row.id, index, boxShares(now, boxes)[index]!, at);
+    const shipment = toShipment(ctx, { ...now, packages, updated_at: at });
+    await recordEvent(trx, ctx, 'shipment.updated', shipment, at);
+    return shipment;
+  });
 }

@@ -12,7 +12,7 @@ import type { Context } from '../core/context.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { ownOrderRow, toOrder } from '../orders/orders.ts';
-import { ownerOf, returnStatusOf, storedBoxes, toShipment, visibleStatuses, type StoredBox } from '../shipments/shipments.ts';
+import { activeBox, ownerOf, returnStatusOf, storedBoxes, toShipment, visibleStatuses, type StoredBox } from '../shipments/shipments.ts';
 import { chargeUsedReturn } from '../shipments/returns.ts';
 import { settleCardChargeNow } from '../billing/card-charges.ts';
 import { inTransaction } from '../core/transaction.ts';
@@ -108,6 +108,15 @@ function shipmentResult(results: TrackingResult[]): TrackingResult {
   };
 }
 
+/** A box voided on its own: the carrier is no longer asked about it, and it holds the shipment's status back no more. */
+const voidedBox: TrackingResult = { status: 'cancelled', statusDetail: 'The box was voided', estimatedDeliveryDate: null, events: [] };
+
+/** The shipment's journey from its boxes' results: those of the boxes still to ship (see activeBox). */
+const journeyOf = (row: ShipmentsTable, results: TrackingResult[]): TrackingResult => {
+  const boxes = storedBoxes(row);
+  return shipmentResult(results.filter((_, i) => activeBox(row, boxes[i]!)));
+};
+
 function voidedTracker(row: ShipmentsTable): Tracker {
   return toTracker(row, { status: 'cancelled', statusDetail: 'The label was voided', estimatedDeliveryDate: null, events: [] });
 }
@@ -121,7 +130,7 @@ function voidedTracker(row: ShipmentsTable): Tracker {
  */
 async function recordProgress(ctx: TrackingContext, trx: Kysely<DB>, row: ShipmentsTable, results: TrackingResult[]): Promise<boolean> {
   const now = ctx.clock.now();
-  const result = shipmentResult(results);
+  const result = journeyOf(row, results);
   const boxes = storedBoxes(row);
   const several = row.packages !== null;
   const seen = row.tracking_events ?? 0;
@@ -154,6 +163,8 @@ async function recordProgress(ctx: TrackingContext, trx: Kysely<DB>, row: Shipme
       }),
     })
     .where((eb) => (seen === 0 ? eb.or([eb('tracking_events', '=', 0), eb('tracking_events', 'is', null)]) : eb('tracking_events', '=', seen)))
+    // The boxes are written whole: a box voided since they were read is not written back as still shipping.
+    .$if(several, (q) => q.where('packages', '=', row.packages!))
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) return false;
   const at = now.toISOString();
@@ -188,6 +199,10 @@ async function askCarrier(ctx: TrackingContext, row: ShipmentsTable): Promise<Tr
   const label = labelRef(row);
   const results: TrackingResult[] = [];
   for (const box of storedBoxes(row)) {
+    if (!activeBox(row, box)) {
+      results.push(voidedBox);
+      continue;
+    }
     const answer = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.track({ ...label, trackingNumber: box.tracking_number }, signal));
     if (!answer.ok) {
       if (answer.error.code === 'carrier_timeout') throw new ApiError('carrier_timeout', answer.error.detail);
@@ -207,7 +222,7 @@ export async function refreshTracking(ctx: TrackingContext, row: ShipmentsTable,
   if (row.status !== 'purchased') return voidedTracker(row);
   const results = await askCarrier(ctx, row);
   if (await inTransaction(ctx.db, (trx) => recordProgress(ctx, trx, row, results))) await settleCardChargeNow(ctx, row.id);
-  return box === undefined ? toTracker(row, shipmentResult(results)) : boxTracker(row, box, results[box]!);
+  return box === undefined ? toTracker(row, journeyOf(row, results)) : boxTracker(row, box, results[box]!);
 }
 
 /** The label an order's tracking is about: its current outbound label, or the last one if it was voided. */
