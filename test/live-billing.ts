@@ -36,6 +36,7 @@ export async function payingLiveKey(server: TestServer): Promise<string> {
 export interface LiveShop {
   server: TestServer;
   fakes: CarrierFakes;
+  stripe: FakeStripe;
   key: string;
   close(): Promise<void>;
 }
@@ -49,6 +50,7 @@ export async function startLiveShop(): Promise<LiveShop> {
   return {
     server,
     fakes,
+    stripe: billing.stripe,
     key,
     async close() {
       await server.close();
