@@ -56,7 +56,7 @@ const severalAbroad = 'shipd sends USPS several boxes within the US only';
 /** Statuses of a box USPS has not taken in yet, so it can still be cancelled. */
 const unscanned: ReadonlySet<TrackingStatus> = new Set(['unknown', 'pre_transit', 'cancelled']);
 
-/** USPS reads an address as a home as every carrier does: stated, else one without a company. */
+/** Whether the parcel goes to a home, as every carrier reads an address: stated, else one without a company. */
 const residential = (to: RateRequest['to']): boolean => to.residential ?? !to.company;
 
 /** USPS's v3 REST APIs (carriers.md 3): OAuth client credentials, plus a payment authorization for labels. */

@@ -38,9 +38,6 @@ export function uspsExtras(service: string, options: ShipmentOptions | undefined
   return { codes, nonstandard };
 }
 
-/** The same extras for every service, as one key: services asked alike can share a search. */
-export const extrasKey = (e: UspsExtras): string => `${e.codes.join(',')}|${e.nonstandard ? 'N' : ''}`;
-
 /**
  * The codes the Labels spec asks `physicalSignatureRequired` with (BaseDomesticPackageDescription: "required to include
  * … 910, 911, 912, 913, 921, 922, 923, 924, 925, 931, 934, 955, 981 or an extraServiceCode value of 930 with a
