@@ -33,23 +33,43 @@ describe('delivery options in test mode', () => {
 
   const same = (a: Json, b: Json) => a.carrier === b.carrier && a.service === b.service;
 
-  test("an adult signature adds FedEx's published $8.65 to each FedEx rate; UPS and USPS, unpriced in test mode, drop out naming it", async () => {
+  test("an adult signature adds FedEx's published $8.65 and USPS's $9.70 to each of their rates; UPS, unpriced in test mode, drops out naming it", async () => {
     const o = await order();
     const plain = await shop({ order_id: o.id });
     const signed = await shop({ order_id: o.id, options: { signature: 'adult' } });
     assert.deepEqual(signed.options, { signature: 'adult' });
-    assert.ok(signed.rates.length > 0);
+    assert.deepEqual([...new Set(signed.rates.map((r: Json) => r.carrier))].sort(), ['fedex', 'usps']);
+    const published: Record<string, number> = { fedex: 865, usps: 970 };
     for (const r of signed.rates as Json[]) {
-      assert.equal(r.carrier, 'fedex');
       const before = plain.rates.find((p: Json) => same(p, r));
-      assert.equal(cents(r.amount) - cents(before.amount), 865, r.service);
-      assert.deepEqual(surcharge(r, 'signature')?.amount, { amount: '8.65', currency: 'USD' });
+      assert.equal(cents(r.amount) - cents(before.amount), published[r.carrier], r.service);
+      assert.equal(cents(r.list_amount) - cents(before.list_amount), published[r.carrier], r.service);
+      assert.equal(cents(surcharge(r, 'signature').amount), published[r.carrier], r.service);
     }
     const errors = Object.fromEntries((signed.errors as Json[]).map((e) => [e.carrier, e]));
-    for (const carrier of ['ups', 'usps']) {
-      assert.equal(errors[carrier]?.code, 'option_not_supported', carrier);
-      assert.match(errors[carrier].detail, /adult's signature/);
-    }
+    assert.deepEqual(Object.keys(errors), ['ups']);
+    assert.equal(errors.ups.code, 'option_not_supported');
+    assert.match(errors.ups.detail, /adult's signature/);
+  });
+
+  test("USPS Signature Confirmation is Notice 123's $4.15 commercial ($5.15 retail) by Ground Advantage and $5.15 by Priority Mail; Priority Mail Express's 981 is unpriced; USPS Tracking is free", async () => {
+    const o = await order();
+    const plain = await shop({ order_id: o.id, carriers: ['usps'] });
+    const signed = await shop({ order_id: o.id, carriers: ['usps'], options: { signature: 'standard' } });
+    const added = (r: Json) => {
+      const before = plain.rates.find((p: Json) => same(p, r));
+      return [r.service, cents(r.amount) - cents(before.amount), cents(r.list_amount) - cents(before.list_amount), cents(surcharge(r, 'signature').amount)];
+    };
+    assert.deepEqual((signed.rates as Json[]).map(added), [
+      ['USPS_GROUND_ADVANTAGE', 415, 515, 415],
+      ['PRIORITY_MAIL', 515, 515, 515],
+    ]);
+    assert.ok(plain.rates.some((r: Json) => r.service === 'PRIORITY_MAIL_EXPRESS'), 'Priority Mail Express is quoted without the option');
+    const confirmed = await shop({ order_id: o.id, carriers: ['usps'], options: { delivery_confirmation: true } });
+    assert.deepEqual(
+      confirmed.rates.map((r: Json) => [r.service, r.amount, r.surcharges.some((x: Json) => x.type === 'delivery_confirmation')]),
+      plain.rates.map((r: Json) => [r.service, r.amount, false]),
+    );
   });
 
   test('Saturday delivery keeps only the FedEx services that deliver on Saturday, each $16 dearer; USPS, which takes no request for it, drops out', async () => {

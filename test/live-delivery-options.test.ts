@@ -109,12 +109,4 @@ describe('delivery options with live keys (fake carrier servers)', () => {
       assert.equal(fakes.fedex.calls.slice(before).filter((c) => ratePath.test(c.path)).length, 0);
     });
   });
-
-  test('USPS, which shipd does not send options to live yet, answers option_not_supported and sells nothing', async () => {
-    const o = await server.request('POST', '/orders', { key, body: anOrder() });
-    const shop = await server.request('POST', '/rates', { key, body: { order_id: o.body.id, carriers: ['usps'], options: { signature: 'adult' } } });
-    assert.equal(shop.status, 200, shop.text);
-    assert.deepEqual(shop.body.rates, []);
-    assert.deepEqual((shop.body.errors as Json[]).map((e) => [e.carrier, e.code]), [['usps', 'option_not_supported']]);
-  });
 });

@@ -1,6 +1,6 @@
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PurchaseRequest, RateRequest } from '../src/carriers/carrier.ts';
+import { boxKey, type PurchaseRequest, type RateRequest } from '../src/carriers/carrier.ts';
 import { isValidTrackingNumber } from '../src/carriers/tracking-numbers.ts';
 import { UspsCarrier } from '../src/carriers/usps/adapter.ts';
 import { uspsIdempotencyKey } from '../src/carriers/usps/idempotency.ts';
@@ -55,6 +55,7 @@ beforeEach(() => {
   fake.imageOverride = null;
   fake.violations.length = 0;
   fake.calls.length = 0;
+  fake.refuseLabelAfter = null;
 });
 after(async () => {
   await Promise.all(carriers.map((c) => c.close()));
@@ -360,4 +361,150 @@ test('validateAddress: standardized, unit missing, and no match', async () => {
   assert.ok(none.ok);
   assert.equal(none.value.valid, false);
   assert.equal(none.value.messages[0]!.detail, 'There is no match for the address requested.');
+});
+
+const twoBoxes = [
+  { weightLb: 2, dimensionsIn: { length: 10, width: 8, height: 4 } },
+  { weightLb: 5, dimensionsIn: { length: 12, width: 10, height: 6 } },
+];
+const searches = () => fake.calls.filter((c) => c.path === '/shipments/v3/options/search').map((c) => (c.body as { packageDescription: Record<string, unknown> }).packageDescription);
+const labelCalls = () => fake.calls.filter((c) => c.method === 'POST' && c.path === '/labels/v3/label');
+
+test('several boxes: one search per different box, a service quoted at the sum of its boxes, boxes alike asked once', async () => {
+  const alone = await Promise.all(twoBoxes.map((p) => usps.rate({ ...rateRequest, parcels: [p] }, signal)));
+  fake.calls.length = 0;
+  const both = await usps.rate({ ...rateRequest, parcels: twoBoxes }, signal);
+  assert.ok(both.ok, JSON.stringify(both));
+  assert.deepEqual(searches().map((p) => p.weight), [2, 5]);
+  for (const q of both.value) {
+    const parts = alone.map((a) => (a.ok ? a.value.find((x) => x.service === q.service)! : assert.fail()));
+    assert.equal(q.amountCents, parts[0]!.amountCents + parts[1]!.amountCents, q.service);
+    assert.equal(q.listAmountCents, parts[0]!.listAmountCents + parts[1]!.listAmountCents, q.service);
+    assert.equal(q.billableWeightLb, 7);
+  }
+  fake.calls.length = 0;
+  const same = await usps.rate({ ...rateRequest, parcels: [twoBoxes[0]!, twoBoxes[0]!, twoBoxes[0]!] }, signal);
+  assert.ok(same.ok);
+  assert.equal(searches().length, 1);
+  assert.equal(same.value[0]!.amountCents, 3 * (alone[0]!.ok ? alone[0]!.value[0]!.amountCents : 0));
+  const heavy = await usps.rate({ ...rateRequest, parcels: [twoBoxes[0]!, { weightLb: 80 }] }, signal);
+  assert.equal(heavy.ok ? null : heavy.error.code, 'parcel_too_large');
+  assert.match(heavy.ok ? '' : heavy.error.detail, /^box 2 of 2: /);
+});
+
+test('several boxes bought: a label per box under its own X-Idempotency-Key, no master, asked again for the same labels', async () => {
+  const request = purchaseRequest({ parcels: twoBoxes, quotedCents: 2500 });
+  const bought = await usps.purchase(request, signal);
+  assert.ok(bought.ok, JSON.stringify(bought));
+  const boxes = bought.value.packages!;
+  assert.equal(boxes.length, 2);
+  assert.equal(bought.value.masterTrackingNumber, undefined);
+  assert.equal(bought.value.trackingNumber, boxes[0]!.trackingNumber);
+  for (const b of boxes) {
+    assert.ok(isValidTrackingNumber('usps', b.trackingNumber), b.trackingNumber);
+    assert.equal(b.carrierShipmentId, b.trackingNumber);
+    assert.equal(b.file?.format, 'pdf');
+  }
+  const sent = labelCalls();
+  assert.deepEqual(sent.map((c) => c.headers['x-idempotency-key']), [0, 1].map((i) => uspsIdempotencyKey(boxKey(request.idempotencyKey, i))));
+  assert.deepEqual(sent.map((c) => (c.body as { packageDescription: { weight: number } }).packageDescription.weight), [2, 5]);
+  const postage = sent.length;
+  assert.equal(fake.paymentRequests, 1);
+  const again = await usps.purchase(request, signal);
+  assert.ok(again.ok);
+  assert.deepEqual(again.value.packages!.map((b) => b.trackingNumber), boxes.map((b) => b.trackingNumber));
+  assert.equal(again.value.postageCents, bought.value.postageCents);
+  assert.equal(labelCalls().length, postage * 2, 'asked again under the same keys');
+  assert.deepEqual(fake.violations, []);
+});
+
+test('a box USPS refuses voids the boxes bought before it and fails the purchase', async () => {
+  fake.refuseLabelAfter = 1;
+  const result = await usps.purchase(purchaseRequest({ parcels: [...twoBoxes, twoBoxes[0]!] }), signal);
+  assert.equal(result.ok ? null : result.error.code, 'carrier_error');
+  assert.match(result.ok ? '' : result.error.detail, /^box 2 of 3: .*the 1 box\(es\) bought before it were voided/);
+  const cancelled = fake.calls.filter((c) => c.method === 'DELETE').map((c) => decodeURIComponent(c.path.split('/').at(-1)!));
+  assert.equal(cancelled.length, 1);
+  assert.equal(labelCalls().length, 2, 'box 3 was not asked for');
+});
+
+test('void of several boxes cancels each label; one box scanned keeps them all; a void stopped halfway finishes when asked again', async () => {
+  const buy = async () => {
+    const r = await usps.purchase(purchaseRequest({ parcels: twoBoxes }), signal);
+    assert.ok(r.ok, JSON.stringify(r));
+    return { trackingNumber: r.value.trackingNumber, carrierShipmentId: r.value.carrierShipmentId, boxes: r.value.packages!.map((b) => ({ trackingNumber: b.trackingNumber, carrierShipmentId: b.carrierShipmentId! })), service: 'PRIORITY_MAIL', purchasedAt: new Date() };
+  };
+  const deletes = () => fake.calls.filter((c) => c.method === 'DELETE').map((c) => decodeURIComponent(c.path.split('/').at(-1)!));
+  const label = await buy();
+  assert.deepEqual(await usps.void(label, signal), { ok: true, value: 'refunded' });
+  assert.deepEqual(deletes(), label.boxes.map((b) => b.trackingNumber));
+
+  fake.calls.length = 0;
+  const scanned = await buy();
+  fake.scan(scanned.boxes[1]!.trackingNumber, 'accepted');
+  const refused = await usps.void(scanned, signal);
+  assert.equal(refused.ok ? null : refused.error.code, 'label_in_transit');
+  assert.match(refused.ok ? '' : refused.error.detail, /box 2 of 2/);
+  assert.deepEqual(deletes(), [], 'nothing was cancelled');
+
+  fake.manifested = true;
+  const disputed = await buy();
+  const firstOnly = await usps.void(labelRef(disputed.boxes[0]!.trackingNumber), signal);
+  assert.deepEqual(firstOnly, { ok: true, value: 'refund_pending' });
+  assert.deepEqual(await usps.void(disputed, signal), { ok: true, value: 'refund_pending' }, 'box 1 answers already submitted, box 2 is cancelled');
+  const twice = await usps.void(disputed, signal);
+  assert.equal(twice.ok ? null : twice.error.code, 'already_voided');
+});
+
+test('options go to USPS as extra service codes, searched class by class, and are priced into the quote and the label', async () => {
+  const signed = { ...rateRequest, options: { signature: 'standard' as const } };
+  const quotes = await usps.rate(signed, signal);
+  assert.ok(quotes.ok, JSON.stringify(quotes));
+  assert.deepEqual(searches().map((p) => [p.mailClass, p.extraServices]), [
+    ['USPS_GROUND_ADVANTAGE', [921]],
+    ['PRIORITY_MAIL', [921]],
+    ['PRIORITY_MAIL_EXPRESS', [981]],
+  ]);
+  assert.deepEqual(quotes.value.map((q) => [q.service, q.surcharges]), [
+    ['USPS_GROUND_ADVANTAGE', [{ type: 'signature', amountCents: 395 }]],
+    ['PRIORITY_MAIL', [{ type: 'signature', amountCents: 395 }]],
+    ['PRIORITY_MAIL_EXPRESS', [{ type: 'signature', amountCents: 125 }]],
+  ]);
+  const pm = quotes.value[1]!;
+  const bought = await usps.purchase(purchaseRequest({ options: signed.options, quotedCents: pm.amountCents }), signal);
+  assert.ok(bought.ok, JSON.stringify(bought));
+  assert.equal(bought.value.postageCents, pm.amountCents);
+  const label = labelCalls().at(-1)!.body as { packageDescription: Record<string, unknown> };
+  assert.deepEqual([label.packageDescription.extraServices, label.packageDescription.physicalSignatureRequired], [[921], false]);
+  // Limited quantities go by Ground Advantage only: only its class is searched.
+  fake.calls.length = 0;
+  const limited = await usps.rate({ ...rateRequest, options: { hazmat: 'limited_quantity' } }, signal);
+  assert.deepEqual(limited.ok && limited.value.map((q) => q.service), ['USPS_GROUND_ADVANTAGE']);
+  assert.deepEqual(searches().map((p) => p.mailClass), ['USPS_GROUND_ADVANTAGE']);
+  // A label on a service that does not do an option is refused before USPS is asked.
+  const before = fake.calls.length;
+  const refused = await usps.purchase(purchaseRequest({ service: 'PRIORITY_MAIL', options: { hazmat: 'limited_quantity' } }), signal);
+  assert.equal(refused.ok ? null : refused.error.code, 'option_not_supported');
+  assert.equal(fake.calls.length, before);
+  const held = await usps.rate({ ...rateRequest, options: { hold_for_pickup: true } }, signal);
+  assert.equal(held.ok ? null : held.error.code, 'option_not_supported');
+  assert.match(held.ok ? '' : held.error.detail, /holding for pickup/);
+  assert.deepEqual(fake.violations, []);
+});
+
+test('the fake refuses an extra service code the published specs do not list, in the search and on the label', async () => {
+  assert.ok((await usps.purchase(purchaseRequest({ options: { signature: 'adult' } }), signal)).ok);
+  const call = labelCalls().at(-1)!;
+  const body = structuredClone(call.body) as { packageDescription: { extraServices: number[] } };
+  body.packageDescription.extraServices = [922, 999];
+  const headers = { 'content-type': 'application/json', authorization: String(call.headers.authorization), 'x-payment-authorization-token': String(call.headers['x-payment-authorization-token']) };
+  const label = await fetch(`${fake.url}/labels/v3/label`, { method: 'POST', headers, body: JSON.stringify(body) });
+  assert.equal(label.status, 400);
+  assert.match(await label.text(), /extraServices\/1 must be equal to one of the allowed values/);
+  await usps.rate({ ...rateRequest, options: { signature: 'adult' } }, signal);
+  const search = structuredClone(fake.calls.findLast((c) => c.path === '/shipments/v3/options/search')!.body) as { packageDescription: { extraServices: number[] } };
+  search.packageDescription.extraServices = [1234];
+  const searched = await fetch(`${fake.url}/shipments/v3/options/search`, { method: 'POST', headers, body: JSON.stringify(search) });
+  assert.equal(searched.status, 400);
+  assert.match(await searched.text(), /OASValidation/);
 });

@@ -113,8 +113,10 @@ const fedexSaturdayServices = ['PRIORITY_OVERNIGHT', 'STANDARD_OVERNIGHT', 'FEDE
  *   Tracking, 921 Signature Confirmation, 922 Adult Signature Required 21 or Over, 981 Signature Requested
  *   (PRIORITY_MAIL_EXPRESS only), 819 HAZMAT Class 9 - Dry Ice Package, 820 HAZMAT Class 9 - Lithium batteries,
  *   unmarked package (the code for cells packed in equipment, ion and metal alike), 831 HAZMAT LTD QTY Ground Package;
- *   processingCategory NONSTANDARD for a parcel that cannot go through the machines. Not offered: holdForPickup (it
- *   needs the Post Office's facilityId), Saturday delivery (USPS takes no request for it), alcohol, carbon neutral.
+ *   hasNonstandardCharacteristics (sent with processingCategory NONSTANDARD) for a parcel that cannot go through the
+ *   machines. shipping-options.yaml 3.1.29 prices the same codes. Not offered: holdForPickup (it needs the Post
+ *   Office's facilityId: "If this field is set as true then the `toAddress` object: 'facilityID' … are required",
+ *   DomesticLabelToAddress), Saturday delivery (USPS takes no request for it), alcohol, carbon neutral.
  * - FedEx: Ship API specialServicesRequested (ship/v1 Shipment-Resource.json, ShipStream/fedex-rest-php-sdk
  *   bc94dcd2): package signatureOptionType DIRECT, ADULT, INDIRECT; shipment SATURDAY_DELIVERY, DRY_ICE; package
  *   ALCOHOL (alcoholDetail.alcoholRecipientType CONSUMER or LICENSEE), NON_STANDARD_CONTAINER, DANGEROUS_GOODS
@@ -140,7 +142,7 @@ export const optionCapabilities: Record<CarrierId, CapabilityTable> = {
     'signature:standard': { code: '921', services: ['USPS_GROUND_ADVANTAGE', 'PRIORITY_MAIL'] },
     'signature:adult': { code: '922' },
     delivery_confirmation: { code: '920' },
-    non_machinable: { code: 'processingCategory NONSTANDARD' },
+    non_machinable: { code: 'hasNonstandardCharacteristics' },
     dry_ice: { code: '819' },
     'hazmat:limited_quantity': { code: '831', services: ['USPS_GROUND_ADVANTAGE'] },
     'hazmat:lithium_ion_in_equipment': { code: '820' },

@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import type { Address } from '../../src/schemas/address.ts';
 import type { ParcelSpec, DomesticPurchaseRequest, DomesticRateRequest } from '../../src/carriers/carrier.ts';
 import { domesticServices } from '../../src/carriers/catalog.ts';
+import { optionCapabilities, optionRule, type OptionAsk } from '../../src/carriers/options.ts';
+import type { ShipmentOptions } from '../../src/schemas/options.ts';
+import { uspsExtras } from '../../src/carriers/usps/extra-services.ts';
 import { buildAddressQuery } from '../../src/carriers/usps/address.ts';
 import { cancelPath } from '../../src/carriers/usps/cancel.ts';
 import { buildPaymentRequest } from '../../src/carriers/usps/payment.ts';
@@ -13,10 +16,10 @@ import { trackPath, trackQuery } from '../../src/carriers/usps/track.ts';
 import { purchaseCases } from './purchase-cases.ts';
 import { assertContract, contractViolations } from './check.ts';
 import { AddressQuery } from './usps/addresses.ts';
-import { CancelHeaders, CancelPath, LabelHeaders, LabelRequest, ReturnLabelRequest } from './usps/labels.ts';
+import { CancelHeaders, CancelPath, labelExtraServiceFaults, LabelHeaders, LabelRequest, ReturnLabelRequest } from './usps/labels.ts';
 import { ClientCredentialsRequest } from './usps/oauth.ts';
 import { PaymentAuthorizationRequest } from './usps/payments.ts';
-import { DomesticOptionsRequest } from './usps/shipping-options.ts';
+import { DomesticOptionsRequest, priceExtraServiceFaults } from './usps/shipping-options.ts';
 import { TrackingPath, TrackingQuery } from './usps/tracking.ts';
 
 // Every request the USPS adapter builds, for every service, label format, direction, parcel and kind of address,
@@ -46,24 +49,98 @@ const parcels: Record<string, ParcelSpec> = {
   boxed: { weightLb: 2, dimensionsIn: { length: 10, width: 8, height: 4 } },
   'no dimensions': { weightLb: 0.5 },
   nonstandard: { weightLb: 30, dimensionsIn: { length: 6, width: 30, height: 12 } },
+  // Above $500: 931, which the Labels spec asks physicalSignatureRequired with.
+  'insured $800': { weightLb: 3, dimensionsIn: { length: 12, width: 10, height: 6 }, insuredCents: 80_000 },
 };
+
+/** Each delivery option USPS does, as a client asks it; a row added to its table without one here fails the tests. */
+const askedAs: Record<OptionAsk, ShipmentOptions | undefined> = {
+  'signature:standard': { signature: 'standard' },
+  'signature:adult': { signature: 'adult' },
+  'signature:indirect': undefined,
+  saturday_delivery: undefined,
+  delivery_confirmation: { delivery_confirmation: true },
+  hold_for_pickup: undefined,
+  additional_handling: undefined,
+  non_machinable: { non_machinable: true },
+  dry_ice: { dry_ice: { weight: { value: 1, unit: 'lb' } } },
+  'alcohol:consumer': undefined,
+  'alcohol:licensee': undefined,
+  'hazmat:limited_quantity': { hazmat: 'limited_quantity' },
+  'hazmat:lithium_ion_in_equipment': { hazmat: 'lithium_ion_in_equipment' },
+  'hazmat:lithium_metal_in_equipment': { hazmat: 'lithium_metal_in_equipment' },
+  carbon_neutral: undefined,
+};
+
+/** No options, each option the service does alone, and several together. */
+function optionSets(service: string): ShipmentOptions[] {
+  const alone = (Object.keys(optionCapabilities.usps) as OptionAsk[]).flatMap((ask) => {
+    const asked = askedAs[ask];
+    if (!asked) throw new Error(`the USPS contract test has no request for ${ask}`);
+    return optionRule('usps', service, ask) ? [asked] : [];
+  });
+  return [{}, ...alone, { signature: 'adult', dry_ice: { weight: { value: 2, unit: 'lb' } }, hazmat: 'lithium_metal_in_equipment', non_machinable: true }];
+}
 
 const base = { shipDate: new Date('2025-01-06T15:00:00Z') };
 
-test('every outbound and return label request keeps LabelRequest / ReturnLabelRequest, with its headers', () => {
+test('every outbound and return label request, with each delivery option the service does, keeps LabelRequest / ReturnLabelRequest and its rules, with its headers', () => {
   let checked = 0;
-  for (const { request: r, what } of purchaseCases({ services, parcels, addresses, shipDate: base.shipDate, reference: 'ORDER-1' })) {
+  const optioned = new Set<string>();
+  for (const { request: r, what } of purchaseCases({ services, parcels, addresses, shipDate: base.shipDate, reference: 'ORDER-1', options: optionSets })) {
+    let body: Record<string, unknown>;
     if (r.isReturn) {
-      const body = buildReturnLabelRequest(r);
-      assert.ok(body.ok, what);
-      assertContract(ReturnLabelRequest, body.value, what);
+      const built = buildReturnLabelRequest(r);
+      assert.ok(built.ok, what);
+      assertContract(ReturnLabelRequest, built.value, what);
+      body = built.value;
     } else {
-      assertContract(LabelRequest, buildLabelRequest(r), what);
+      body = buildLabelRequest(r);
+      assertContract(LabelRequest, body, what);
     }
+    const pkg = body.packageDescription as Record<string, unknown>;
+    assert.deepEqual(labelExtraServiceFaults(pkg, !r.isReturn), [], what);
+    const extras = uspsExtras(r.service, r.options)!;
+    for (const code of extras.codes) assert.ok((pkg.extraServices as number[]).includes(code), `${what}: ${code}`);
+    assert.equal(pkg.hasNonstandardCharacteristics === true, extras.nonstandard, what);
+    if (extras.nonstandard) assert.equal(pkg.processingCategory, 'NONSTANDARD', what);
+    if (r.options) optioned.add(JSON.stringify(r.options));
     assertContract(LabelHeaders, labelHeaders('payment-token', r.idempotencyKey), what);
     checked++;
   }
-  assert.equal(checked, services.length * 3 * 3 * 4 * 4 * 2);
+  assert.equal(checked, services.length * 3 * 4 * 4 * 4 * 2);
+  assert.equal(optioned.size, new Set(services.flatMap((s) => optionSets(s).slice(1).map((o) => JSON.stringify(o)))).size, 'every option set was built');
+});
+
+test('the rate search for a service asks its extra service codes of its class alone, and keeps DomesticOptionsRequest and its rules', () => {
+  for (const service of services)
+    for (const options of optionSets(service))
+      for (const isReturn of [false, true])
+        for (const [parcelName, parcel] of Object.entries(parcels)) {
+          const r: DomesticRateRequest = { ...base, from: addresses.full!, to: addresses.residential!, parcels: [parcel], isReturn, options };
+          const what = `${service} ${JSON.stringify(options)} ${parcelName}${isReturn ? ' (return)' : ''}`;
+          const body = buildRateRequest(r, isReturn, service) as { packageDescription: Record<string, unknown> };
+          assertContract(DomesticOptionsRequest, body, what);
+          assert.deepEqual(priceExtraServiceFaults(body.packageDescription), [], what);
+          assert.equal(body.packageDescription.mailClass, isReturn ? `${service}_RETURN_SERVICE` : service, what);
+          const codes = (body.packageDescription.extraServices as number[] | undefined) ?? [];
+          assert.deepEqual(codes.filter((c) => c !== 930 && c !== 931), uspsExtras(service, options)!.codes, what);
+        }
+});
+
+test('the published contracts refuse an extra service code they do not list, and the rules 981 on another class than Priority Mail Express', () => {
+  const r: DomesticPurchaseRequest = { ...base, from: addresses.full!, to: addresses.minimal!, parcels: [parcels.boxed!], service: 'PRIORITY_MAIL', labelFormat: 'pdf', isReturn: false, quotedCents: 1, idempotencyKey: 'k', options: { signature: 'standard' } };
+  const label = buildLabelRequest(r) as { packageDescription: Record<string, unknown> };
+  assert.deepEqual(label.packageDescription.extraServices, [921]);
+  const withCodes = (codes: number[]) => ({ ...label, packageDescription: { ...label.packageDescription, extraServices: codes } });
+  assert.deepEqual(contractViolations(LabelRequest, withCodes([999])), ['/packageDescription/extraServices/0 must be equal to one of the allowed values']);
+  // 940 Registered Mail is priced by the options search but not sold on a label.
+  assert.equal(contractViolations(LabelRequest, withCodes([940])).length, 1);
+  assert.deepEqual(labelExtraServiceFaults(withCodes([981]).packageDescription, true), ['/packageDescription/extraServices extra service 981 is for PRIORITY_MAIL_EXPRESS only']);
+  const search = buildRateRequest({ ...r, isReturn: false }, false, 'PRIORITY_MAIL') as { packageDescription: Record<string, unknown> };
+  assert.deepEqual(contractViolations(DomesticOptionsRequest, { ...search, packageDescription: { ...search.packageDescription, extraServices: [123] } }), ['/packageDescription/extraServices/0 must be equal to one of the allowed values']);
+  assert.equal(priceExtraServiceFaults({ ...search.packageDescription, extraServices: [981] }).length, 1);
+  assert.deepEqual(priceExtraServiceFaults({ ...search.packageDescription, mailClass: 'PRIORITY_MAIL_EXPRESS', extraServices: [981] }), []);
 });
 
 test('the contract catches what the adapter once sent: customerReference at the top, a shipment id as the key, 0 x 0 x 0', () => {

@@ -6,10 +6,10 @@ import { compileContracts, contractViolations } from '../contracts/check.ts';
 import { AddressQuery } from '../contracts/usps/addresses.ts';
 import { InternationalLabelRequest } from '../contracts/usps/international-labels.ts';
 import { InternationalRateListQuery } from '../contracts/usps/international-prices.ts';
-import { CancelHeaders, CancelPath, LabelHeaders, LabelRequest, labelInsuranceFaults, ReturnLabelRequest } from '../contracts/usps/labels.ts';
+import { CancelHeaders, CancelPath, LabelHeaders, LabelRequest, labelExtraServiceFaults, ReturnLabelRequest } from '../contracts/usps/labels.ts';
 import { ClientCredentialsRequest } from '../contracts/usps/oauth.ts';
 import { PaymentAuthorizationRequest } from '../contracts/usps/payments.ts';
-import { DomesticOptionsRequest, priceInsuranceFaults } from '../contracts/usps/shipping-options.ts';
+import { DomesticOptionsRequest, priceExtraServiceFaults } from '../contracts/usps/shipping-options.ts';
 import { TrackingPath, TrackingQuery } from '../contracts/usps/tracking.ts';
 import { jsonOrText, readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
 import { labelPdf, labelPng } from './label-files.ts';
@@ -50,6 +50,8 @@ export interface UspsFake {
   imageOverride: 'PDF' | 'PNG' | 'ZPL203DPI' | null;
   /** Every contract violation refused so far, for tests to show a request kept the contract. */
   violations: string[];
+  /** Sells this many more labels, then refuses the next one (a 400, as USPS refuses a label it will not sell); null never. */
+  refuseLabelAfter: number | null;
 }
 
 interface SoldLabel {
@@ -81,6 +83,26 @@ function feesFor(length: number): { name: string; price: number; SKU: string }[]
 }
 /** The fake's insurance fee, its own figure as its postage is: $1.55 for each $100 (or part of $100) insured. */
 const insuranceFee = (value: number): number => Math.round(Math.ceil(value / 100) * 155) / 100;
+
+/**
+ * The extra services the fake prices, by code, with the spec's names (ExtraService) and prices of its own, as its
+ * postage is. A code the schema takes but this table lacks is not priced, as USPS leaves out what a class does not
+ * offer; 920, USPS Tracking, comes at no charge, as in the Labels spec's example answer.
+ */
+export const fakeExtraServices: Readonly<Record<number, { name: string; SKU: string; price: number }>> = {
+  920: { name: 'USPS Tracking', SKU: 'DXTP0EXXXCX0000', price: 0 },
+  921: { name: 'Signature Confirmation', SKU: 'DXSX0EXXXCX0000', price: 3.95 },
+  922: { name: 'Adult Signature Required 21 or Over', SKU: 'DXAX0EXXXCX0000', price: 8.8 },
+  981: { name: 'Signature Requested', SKU: 'DXSR0EXXXCX0000', price: 1.25 },
+  819: { name: 'HAZMAT Class 9 - Dry Ice Package', SKU: 'DXHZ0EXXXCX0819', price: 2.5 },
+  820: { name: 'HAZMAT Class 9 - Lithium batteries, unmarked package', SKU: 'DXHZ0EXXXCX0820', price: 1.75 },
+  831: { name: 'HAZMAT LTD QTY Ground Package', SKU: 'DXHZ0EXXXCX0831', price: 1.5 },
+};
+
+/** The priced entries of an answer's extraServices for the codes asked (insurance apart, insuranceEntry). */
+function optionEntries(codes: unknown): { name: string; SKU: string; price: number; extraService: string }[] {
+  return (Array.isArray(codes) ? (codes as number[]) : []).flatMap((c) => (fakeExtraServices[c] ? [{ ...fakeExtraServices[c], extraService: String(c) }] : []));
+}
 
 /**
  * The insurance entry of an answer's extraServices, as the specs' examples write one ({name, SKU, price}, and the
@@ -175,6 +197,7 @@ export async function startUspsFake(): Promise<UspsFake> {
     manifested: false,
     imageOverride: null,
     violations: [],
+    refuseLabelAfter: null,
     scan: (tn, stage) => {
       const label = labels.get(tn);
       if (!label) throw new Error(`the USPS fake sold no label ${tn}`);
@@ -233,8 +256,10 @@ export async function startUspsFake(): Promise<UspsFake> {
 
   function rates(res: ServerResponse, body: unknown): void {
     const pkg = get(body, 'packageDescription');
-    if (refused(res, '/shipments/v3', [[DomesticOptionsRequest, body]], () => priceInsuranceFaults(pkg as Record<string, unknown>))) return;
+    if (refused(res, '/shipments/v3', [[DomesticOptionsRequest, body]], () => priceExtraServiceFaults(pkg as Record<string, unknown>))) return;
     const insured = insuranceEntry(get(pkg, 'extraServices'), get(pkg, 'packageValue'));
+    const extras = [...optionEntries(get(pkg, 'extraServices')), ...(insured ? [insured] : [])];
+    const asked = Array.isArray(get(pkg, 'extraServices')) && (get(pkg, 'extraServices') as unknown[]).length > 0;
     const weight = get(pkg, 'weight') as number;
     const length = get(pkg, 'length') as number;
     const dest = get(body, 'destinationZIPCode');
@@ -249,7 +274,7 @@ export async function startUspsFake(): Promise<UspsFake> {
     const returns = get(pkg, 'mailClass') === 'ALL_RETURNS';
     const mailingDate = String(get(pkg, 'mailingDate') ?? '2025-01-06');
     const fees = feesFor(length);
-    const category = categoryFor(length, weight);
+    const category = get(pkg, 'hasNonstandardCharacteristics') === true ? 'NONSTANDARD' : categoryFor(length, weight);
     const option = (priceType: string, mailClass: string, indicator: string, price: number, processingCategory = category) => {
       const c = classes[outboundOf(mailClass)]!;
       const charged = indicator === 'SP' ? fees : [];
@@ -259,9 +284,9 @@ export async function startUspsFake(): Promise<UspsFake> {
         ...(returns ? {} : { commitment: { name: c.name, expectedDeliveryDate: addDays(mailingDate, c.days), guaranteedDelivery: mailClass === 'PRIORITY_MAIL_EXPRESS', isPriorityMailNextDay: false } }),
         totalBasePrice: Math.round((price + charged.reduce((sum, f) => sum + f.price, 0)) * 100) / 100,
         // "Only returned when `extraServices` are passed in the request" (RateOptions.totalPrice).
-        ...(insured ? { totalPrice: Math.round((price + charged.reduce((sum, f) => sum + f.price, 0) + insured.price) * 100) / 100 } : {}),
+        ...(asked ? { totalPrice: Math.round((price + charged.reduce((sum, f) => sum + f.price, 0) + extras.reduce((sum, e) => sum + e.price, 0)) * 100) / 100 } : {}),
         rates: fake.singleObjects ? rate : [rate],
-        extraServices: insured ? [{ ...insured, priceType }] : [],
+        extraServices: extras.map((e) => ({ ...e, priceType })),
       };
     };
     const price = (priceType: string, mailClass: string) => {
@@ -318,7 +343,7 @@ export async function startUspsFake(): Promise<UspsFake> {
       return;
     }
     const pkg = get(body, 'packageDescription');
-    if (refused(res, '/labels/v3', [[LabelHeaders, req.headers], [returns ? ReturnLabelRequest : LabelRequest, body]], () => labelInsuranceFaults(pkg as Record<string, unknown>, !returns))) return;
+    if (refused(res, '/labels/v3', [[LabelHeaders, req.headers], [returns ? ReturnLabelRequest : LabelRequest, body]], () => labelExtraServiceFaults(pkg as Record<string, unknown>, !returns))) return;
     const key = String(req.headers['x-idempotency-key'] ?? '');
     const earlier = key ? byIdempotencyKey.get(key) : undefined;
     if (earlier && earlier.body === raw) {
@@ -334,6 +359,11 @@ export async function startUspsFake(): Promise<UspsFake> {
     }
     if (/nowhere/i.test(String(get(to, 'streetAddress')))) {
       sendJson(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: '010101', detail: 'The address requested is an invalid delivery address.', parameter: 'toAddress.streetAddress' }]));
+      return;
+    }
+    if (fake.refuseLabelAfter !== null && fake.refuseLabelAfter-- <= 0) {
+      fake.refuseLabelAfter = null;
+      sendJson(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: '020012', detail: 'The label could not be created for this package.', parameter: 'packageDescription' }]));
       return;
     }
     const imageType = fake.imageOverride ?? String(get(get(body, 'imageInfo'), 'imageType') ?? 'PDF');
@@ -357,7 +387,8 @@ export async function startUspsFake(): Promise<UspsFake> {
       trackingNumber,
       SKU: 'DPXX0XXXXC01020',
       postage,
-      extraServices: insuredLabel ? [{ name: insuredLabel.name, SKU: insuredLabel.SKU, price: insuredLabel.price }] : [],
+      // The label's entries name and price each service, without its code (ExtraServiceResponse).
+      extraServices: [...optionEntries(get(pkg, 'extraServices')), ...(insuredLabel ? [insuredLabel] : [])].map((e) => ({ name: e.name, SKU: e.SKU, price: e.price })),
       fees: feesFor(Number(get(pkg, 'length'))),
       zone: '08',
       weightUOM: 'lb',

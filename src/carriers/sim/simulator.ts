@@ -79,16 +79,18 @@ function priceOptions(carrier: CarrierId, service: string, asks: readonly Option
   if (asks.length === 0) return { ok: true, price };
   const items: Surcharge[] = [...price.surcharges];
   let added = 0;
+  let listAdded = 0;
   for (const ask of asks) {
-    const cents = optionPriceCents(carrier, service, ask, zone);
-    if (cents === undefined) return { ok: false, ask };
+    const published = optionPriceCents(carrier, service, ask, zone);
+    if (published === undefined) return { ok: false, ask };
     const handled = ask === 'additional_handling' ? handlingAlreadyCharged(price.surcharges) : 0;
-    const charge = Math.max(0, cents - handled);
+    const charge = Math.max(0, published.cents - handled);
     added += charge;
+    listAdded += Math.max(0, published.listCents - handled);
     items.push({ type: askSurchargeType[ask], amountCents: charge });
   }
   const amountCents = price.amountCents + added;
-  return { ok: true, price: { amountCents, listAmountCents: price.listAmountCents + added, surcharges: includedSurcharges(amountCents, items) } };
+  return { ok: true, price: { amountCents, listAmountCents: price.listAmountCents + listAdded, surcharges: includedSurcharges(amountCents, items) } };
 }
 
 /** A size or weight charge the package draws already; an oversize package counts as handled at any price. */

@@ -1,4 +1,4 @@
-import { optionsNotSentLive } from '../options.ts';
+import { askName, liveOptionsRefusal, optionAsks } from '../options.ts';
 import type { Address } from '../../schemas/address.ts';
 import {
   failure,
@@ -6,16 +6,24 @@ import {
   type AddressCheck,
   type Carrier,
   type CarrierResult,
+  type DomesticPurchaseRequest,
+  type DomesticRateRequest,
   type LabelRef,
   type PurchasedLabel,
   type PurchaseRequest,
   type Quote,
   type RateRequest,
   type TrackingResult,
+  type TrackingStatus,
   type VoidOutcome,
   isDomestic,
   severalBoxesRefusal,
 } from '../carrier.ts';
+import { buyBoxByBox } from '../box-by-box.ts';
+import { domesticServices } from '../catalog.ts';
+import { distinctBoxes, shipmentQuotes } from './boxes.ts';
+import { uspsExtras } from './extra-services.ts';
+import { returnClassOf } from './mail-classes.ts';
 import { abroad } from '../abroad.ts';
 import { buildInternationalLabelRequest, buildInternationalRatesRequest, internationalLabelPath, internationalRatesPath, parseInternationalLabel, parseInternationalRates } from './international.ts';
 import { carrierCatalog } from '../catalog.ts';
@@ -41,6 +49,15 @@ const info = carrierCatalog.find((c) => c.id === 'usps')!;
 const uninsurableAbroad = failure('service_unavailable', 'shipd does not send USPS insurance with international labels yet; leave insurance out, or choose UPS or FedEx declared value');
 
 const words = (what: string): GuardWords => ({ network: `USPS ${what}`, unexpected: `USPS ${what} failed` });
+
+/** Several boxes abroad: the international label carries one parcel's customs form. */
+const severalAbroad = 'shipd sends USPS several boxes within the US only';
+
+/** Statuses of a box USPS has not taken in yet, so it can still be cancelled. */
+const unscanned: ReadonlySet<TrackingStatus> = new Set(['unknown', 'pre_transit', 'cancelled']);
+
+/** Whether the parcel goes to a home, as every carrier reads an address: stated, else one without a company. */
+const residential = (to: RateRequest['to']): boolean => to.residential ?? !to.company;
 
 /** USPS's v3 REST APIs (carriers.md 3): OAuth client credentials, plus a payment authorization for labels. */
 export class UspsCarrier implements Carrier {
@@ -70,44 +87,95 @@ export class UspsCarrier implements Carrier {
   }
 
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
-    const unsent = optionsNotSentLive('USPS', request.options);
-    if (unsent) return Promise.resolve(unsent);
+    const refused = liveOptionsRefusal(this, request, isDomestic(request), residential(request.to));
+    if (refused) return Promise.resolve(refused);
     return guard(words('rate search'), async () => {
-      const boxes = severalBoxesRefusal(this.name, request);
-      if (boxes) return boxes;
-      if (!isDomestic(request)) return request.parcels.every((p) => p.insuredCents === undefined) ? this.rateAbroad(request, signal) : uninsurableAbroad;
-      const search = (returns: boolean) => this.client.send({ method: 'POST', path: ratePath, json: buildRateRequest(request, returns), idempotent: true, signal });
-      const res = await search(request.isReturn === true);
-      if (!request.isReturn) return this.answer(res, 'the rate search', (json) => parseRates(json, request));
-      const outbound = await search(false);
-      const commitments = this.answer(outbound, 'the delivery commitments of the return route', (json) => ok(parseCommitments(json)));
-      if (!commitments.ok) return commitments;
-      return this.answer(res, 'the return rate search', (json) => parseRates(json, request, commitments.value));
+      if (!isDomestic(request)) {
+        const boxes = severalBoxesRefusal(this.name, request, severalAbroad);
+        if (boxes) return boxes;
+        return request.parcels.every((p) => p.insuredCents === undefined) ? this.rateAbroad(request, signal) : uninsurableAbroad;
+      }
+      // Each box is priced on its own (boxes.ts); boxes alike are asked about once.
+      const { boxes, indexOf } = distinctBoxes(request.parcels);
+      const answers = await Promise.all(boxes.map((parcel) => this.rateBox({ ...request, parcels: [parcel] }, signal)));
+      const n = request.parcels.length;
+      for (const [i, answer] of answers.entries()) {
+        if (!answer.ok) return n === 1 ? answer : { ok: false, error: { code: answer.error.code, detail: `box ${indexOf.indexOf(i) + 1} of ${n}: ${answer.error.detail}` } };
+      }
+      const quotes = shipmentQuotes(indexOf.map((i) => (answers[i] as { value: Quote[] }).value));
+      return quotes.length > 0 ? ok(quotes) : failure('service_unavailable', `USPS offered no service that takes every one of these ${n} boxes`);
     });
   }
 
-  purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
-    const unsent = optionsNotSentLive('USPS', request.options);
-    if (unsent) return Promise.resolve(unsent);
-    return guard(words('label purchase'), async () => {
-      const boxes = severalBoxesRefusal(this.name, request);
-      if (boxes) return boxes;
-      if (!isDomestic(request)) return request.parcels.every((p) => p.insuredCents === undefined) ? this.purchaseAbroad(request, signal) : uninsurableAbroad;
-      const body = request.isReturn ? buildReturnLabelRequest(request) : ok(buildLabelRequest(request));
-      if (!body.ok) return body;
-      const payment = await this.paymentToken(signal);
-      if (!payment.ok) return payment;
-      const res = await this.client.send({
-        method: 'POST',
-        path: request.isReturn ? returnLabelPath : labelPath,
-        headers: labelHeaders(payment.value, request.idempotencyKey),
-        json: body.value,
-        // USPS answers a repeated X-Idempotency-Key with the label it already sold, so a resend cannot buy twice.
-        idempotent: true,
-        signal,
-      });
-      return this.answer(res, request.isReturn ? 'the return label purchase' : 'the label purchase', parseLabel);
+  /**
+   * One box's quotes. Without options, one search for every class; with them, one search per service that does
+   * them, each asking its own extra service codes (rate.ts buildRateRequest).
+   */
+  private async rateBox(request: DomesticRateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
+    const returns = request.isReturn === true;
+    const search = (outbound: boolean, service?: string) => this.client.send({ method: 'POST', path: ratePath, json: buildRateRequest(request, !outbound, service), idempotent: true, signal });
+    let classes: (string | undefined)[] = [undefined];
+    if (optionAsks(request.options).length > 0) {
+      classes = domesticServices('usps')
+        .map((s) => s.code)
+        .filter((code) => (!request.services || request.services.includes(code)) && uspsExtras(code, request.options) !== undefined && (!returns || returnClassOf(code) !== undefined));
+      if (classes.length === 0) return failure('option_not_supported', `No USPS service asked does ${optionAsks(request.options).map(askName).join(', ')}`);
+    }
+    const answers = await Promise.all(classes.map((service) => search(!returns, service)));
+    // USPS gives return classes no delivery commitment: a return quote takes the outbound class's (parseCommitments).
+    let commitments = new Map<string, unknown>();
+    if (returns) {
+      const outbound = this.answer(await search(true), 'the delivery commitments of the return route', (json) => ok(parseCommitments(json)));
+      if (!outbound.ok) return outbound;
+      commitments = outbound.value;
+    }
+    const what = returns ? 'the return rate search' : 'the rate search';
+    const found = answers.map((res, i) => {
+      const service = classes[i];
+      return this.answer(res, what, (json) => parseRates(json, service === undefined ? request : { ...request, services: [service] }, commitments));
     });
+    // Searched service by service, a class USPS does not offer here is left out rather than failing the others.
+    const quotes = found.flatMap((f) => (f.ok ? f.value : []));
+    return quotes.length > 0 ? ok(quotes) : found[0]!;
+  }
+
+  purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
+    const refused = liveOptionsRefusal(this, request, isDomestic(request), residential(request.to));
+    if (refused) return Promise.resolve(refused);
+    return guard(words('label purchase'), async () => {
+      if (!isDomestic(request)) {
+        const boxes = severalBoxesRefusal(this.name, request, severalAbroad);
+        if (boxes) return boxes;
+        return request.parcels.every((p) => p.insuredCents === undefined) ? this.purchaseAbroad(request, signal) : uninsurableAbroad;
+      }
+      if (request.parcels.length === 1) return this.buyBox(request, signal);
+      // A label per box, each under its own X-Idempotency-Key (boxKey), so a purchase asked again gets back the boxes
+      // USPS sold already; a box USPS refuses voids those bought before it.
+      return buyBoxByBox(
+        request,
+        (box) => guard(words('label purchase'), () => this.buyBox({ ...request, parcels: [box.parcel], idempotencyKey: box.idempotencyKey, quotedCents: box.quotedCents }, signal)),
+        (label, s) => guard(words('cancel'), () => this.cancel(label.trackingNumber, s)),
+        signal,
+      );
+    });
+  }
+
+  /** One label, for the first parcel of the request. */
+  private async buyBox(request: DomesticPurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
+    const body = request.isReturn ? buildReturnLabelRequest(request) : ok(buildLabelRequest(request));
+    if (!body.ok) return body;
+    const payment = await this.paymentToken(signal);
+    if (!payment.ok) return payment;
+    const res = await this.client.send({
+      method: 'POST',
+      path: request.isReturn ? returnLabelPath : labelPath,
+      headers: labelHeaders(payment.value, request.idempotencyKey),
+      json: body.value,
+      // USPS answers a repeated X-Idempotency-Key with the label it already sold, so a resend cannot buy twice.
+      idempotent: true,
+      signal,
+    });
+    return this.answer(res, request.isReturn ? 'the return label purchase' : 'the label purchase', parseLabel);
   }
 
   /** The international price lists, the account's and the retail one, for every mail class abroad. */
@@ -137,20 +205,54 @@ export class UspsCarrier implements Carrier {
   }
 
   void(label: LabelRef, signal: AbortSignal): Promise<CarrierResult<VoidOutcome>> {
-    return guard(words('cancel'), async () => {
-      const payment = await this.paymentToken(signal);
-      if (!payment.ok) return payment;
-      const res = await this.client.send({
-        method: 'DELETE',
-        path: cancelPath(label.trackingNumber),
-        headers: { 'x-payment-authorization-token': payment.value },
-        // Not resent: a second refund request the same day is refused as "already submitted", which would read as a void done before.
-        idempotent: false,
-        signal,
-      });
-      if (res.status === 400 || res.status === 404) return { ok: false, error: parseCancelError(res.status, res.json, label.trackingNumber) };
-      return this.answer(res, `the cancel of ${label.trackingNumber}`, parseCancel);
+    return guard(words('cancel'), () => (label.boxes && label.boxes.length > 1 ? this.voidBoxes(label, label.boxes, signal) : this.cancel(label.trackingNumber, signal)));
+  }
+
+  /**
+   * Every box's label cancelled, or none: USPS cancels label by label and refuses a scanned one, so each box's
+   * tracking is read first and a box in USPS's hands keeps the whole shipment. A box cancelled by an earlier void
+   * that stopped halfway counts as done.
+   */
+  private async voidBoxes(label: LabelRef, boxes: NonNullable<LabelRef['boxes']>, signal: AbortSignal): Promise<CarrierResult<VoidOutcome>> {
+    const n = boxes.length;
+    const seen = await Promise.all(boxes.map((b) => this.track({ ...label, trackingNumber: b.trackingNumber, carrierShipmentId: b.carrierShipmentId }, signal)));
+    for (const [i, t] of seen.entries()) {
+      const tn = boxes[i]!.trackingNumber;
+      if (!t.ok) return { ok: false, error: { code: t.error.code, detail: `box ${i + 1} of ${n} (${tn}) could not be checked before voiding, so none was voided: ${t.error.detail}` } };
+      if (!unscanned.has(t.value.status)) {
+        return failure('label_in_transit', `USPS has scanned box ${i + 1} of ${n} (${tn}: ${t.value.statusDetail || t.value.status}); a box in USPS's hands cannot be voided, so none of the ${n} was`);
+      }
+    }
+    const outcomes: VoidOutcome[] = [];
+    const cancelled: string[] = [];
+    for (const [i, b] of boxes.entries()) {
+      const one = await guard(words('cancel'), () => this.cancel(b.trackingNumber, signal));
+      if (one.ok || one.error.code === 'already_voided') {
+        if (one.ok) outcomes.push(one.value);
+        cancelled.push(b.trackingNumber);
+        continue;
+      }
+      const before = cancelled.length > 0 ? `; ${cancelled.join(', ')} before it were cancelled: void again to cancel the rest` : '';
+      return { ok: false, error: { code: one.error.code, detail: `box ${i + 1} of ${n}: ${one.error.detail}${before}` } };
+    }
+    if (outcomes.length === 0) return failure('already_voided', `USPS had cancelled all ${n} boxes already`);
+    return ok(outcomes.includes('refund_pending') ? 'refund_pending' : 'refunded');
+  }
+
+  /** One label's cancel (carriers.md 3.4). */
+  private async cancel(trackingNumber: string, signal: AbortSignal): Promise<CarrierResult<VoidOutcome>> {
+    const payment = await this.paymentToken(signal);
+    if (!payment.ok) return payment;
+    const res = await this.client.send({
+      method: 'DELETE',
+      path: cancelPath(trackingNumber),
+      headers: { 'x-payment-authorization-token': payment.value },
+      // Not resent: a second refund request the same day is refused as "already submitted", which would read as a void done before.
+      idempotent: false,
+      signal,
     });
+    if (res.status === 400 || res.status === 404) return { ok: false, error: parseCancelError(res.status, res.json, trackingNumber) };
+    return this.answer(res, `the cancel of ${trackingNumber}`, parseCancel);
   }
 
   track(label: LabelRef, signal: AbortSignal): Promise<CarrierResult<TrackingResult>> {

@@ -99,12 +99,13 @@ export function uspsDimensions(parcel: ParcelSpec): { length: number; width: num
 /**
  * Machinable parcels (DMM 201.7.5 as revised with the 2025-01-19 move from IRREGULAR/NON_MACHINABLE to
  * NONSTANDARD, which the spec notes in processingCategory): no side past 22 × 18 × 15 in and no more than 25 lb.
- * Anything larger or heavier is NONSTANDARD. The rate search quotes only rates of this category and the label
+ * Anything larger or heavier is NONSTANDARD, and so is a parcel asked as `non_machinable` (`nonstandard`). The rate search quotes only rates of this category and the label
  * sends it, so the two agree.
  */
 const machinableMax = { sides: [22, 18, 15], weightLb: 25 } as const;
 
-export function processingCategory(parcel: ParcelSpec): 'MACHINABLE' | 'NONSTANDARD' {
+export function processingCategory(parcel: ParcelSpec, nonstandard = false): 'MACHINABLE' | 'NONSTANDARD' {
+  if (nonstandard) return 'NONSTANDARD';
   const d = uspsDimensions(parcel);
   const sides = [d.length, d.width, d.height];
   const fits = sides.every((side, i) => side <= machinableMax.sides[i]!) && parcel.weightLb <= machinableMax.weightLb;

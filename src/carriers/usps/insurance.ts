@@ -23,23 +23,3 @@ export function uspsInsurance(parcel: Pick<ParcelSpec, 'insuredCents'>): UspsIns
   if (cents === undefined) return undefined;
   return { code: cents > limitOf930Cents ? uspsInsuranceCodes.above500 : uspsInsuranceCodes.upTo500, packageValue: cents / 100 };
 }
-
-/** The options search's packageDescription fields (DomesticPackageDescription: extraServices and packageValue side by side). */
-export function insuranceToPrice(parcel: Pick<ParcelSpec, 'insuredCents'>): Record<string, unknown> {
-  const insured = uspsInsurance(parcel);
-  return insured ? { extraServices: [insured.code], packageValue: insured.packageValue } : {};
-}
-
-/**
- * The label's packageDescription fields: the value goes under `packageOptions` there (PackageOptions.packageValue).
- * An outbound label insured above $500 also states `physicalSignatureRequired`, which the Labels spec says is
- * "required to include" 931 or 930 above $500 (BaseDomesticPackageDescription); false keeps what USPS does without it,
- * a signature either on paper or electronic, as nothing beyond insurance was asked. Return labels have no such field
- * (BaseReturnsPackageDescription).
- */
-export function insuranceToLabel(parcel: Pick<ParcelSpec, 'insuredCents'>, outbound: boolean): Record<string, unknown> {
-  const insured = uspsInsurance(parcel);
-  if (!insured) return {};
-  const signed = outbound && insured.code === uspsInsuranceCodes.above500 ? { physicalSignatureRequired: false } : {};
-  return { extraServices: [insured.code], packageOptions: { packageValue: insured.packageValue }, ...signed };
-}

@@ -122,3 +122,48 @@ test('a return search asks ALL_RETURNS; return classes are quoted under the outb
   // An outbound search does not read return classes.
   assert.equal(parseRates(fixture('options-return-spec-example.json'), request).ok, false);
 });
+
+/** A search answer for one class: one single-piece option per price type, with these extraServices entries. */
+function answer(mailClass: string, extraServices: object[], processingCategory = 'MACHINABLE') {
+  const option = (priceType: string, price: number) => ({
+    commitment: { name: '2 Days', expectedDeliveryDate: '2025-01-08' },
+    totalBasePrice: price,
+    totalPrice: price + extraServices.reduce((sum, e) => sum + (e as { price: number }).price, 0),
+    rates: [{ priceType, price, weight: 2, mailClass, zone: '05', processingCategory, rateIndicator: 'SP' }],
+    extraServices,
+  });
+  return { pricingOptions: ['RETAIL', 'COMMERCIAL'].map((priceType) => ({ priceType, shippingOptions: [{ mailClass, rateOptions: [option(priceType, priceType === 'RETAIL' ? 12 : 10)] }] })) };
+}
+
+test("a search for a service with options names its class and asks its extra service codes: Priority Mail Express's 981, a nonstandard parcel", () => {
+  const signed = { ...request, options: { signature: 'standard' as const, dry_ice: { weight: { value: 1, unit: 'lb' as const } } } };
+  const pm = buildRateRequest(signed, false, 'PRIORITY_MAIL') as { packageDescription: Record<string, unknown> };
+  assert.deepEqual([pm.packageDescription.mailClass, pm.packageDescription.extraServices], ['PRIORITY_MAIL', [921, 819]]);
+  const pme = buildRateRequest({ ...signed, parcels: [{ ...request.parcels[0]!, insuredCents: 30_000 }] }, true, 'PRIORITY_MAIL_EXPRESS') as { packageDescription: Record<string, unknown> };
+  assert.deepEqual([pme.packageDescription.mailClass, pme.packageDescription.extraServices, pme.packageDescription.packageValue], ['PRIORITY_MAIL_EXPRESS_RETURN_SERVICE', [981, 819, 930], 300]);
+  const odd = buildRateRequest({ ...request, options: { non_machinable: true } }, false, 'USPS_GROUND_ADVANTAGE') as { packageDescription: Record<string, unknown> };
+  assert.equal(odd.packageDescription.hasNonstandardCharacteristics, true);
+  assert.equal('extraServices' in odd.packageDescription, false);
+});
+
+test('a quote with options includes the price of each extra service asked, shown as its surcharge; one USPS does not price is not quoted', () => {
+  const adult = { ...request, options: { signature: 'adult' as const, hazmat: 'lithium_ion_in_equipment' as const }, services: ['PRIORITY_MAIL'] };
+  const priced = parseRates(answer('PRIORITY_MAIL', [{ name: 'Adult Signature Required 21 or Over', price: 8.8, extraService: '922' }, { name: 'HAZMAT', price: 1.75, extraService: 820 }]), adult);
+  assert.ok(priced.ok);
+  assert.deepEqual(
+    priced.value.map((q) => [q.service, q.amountCents, q.listAmountCents, q.surcharges]),
+    [['PRIORITY_MAIL', 1000 + 880 + 175, 1200 + 880 + 175, [{ type: 'signature', amountCents: 880 }, { type: 'hazmat', amountCents: 175 }]]],
+  );
+  const unpriced = parseRates(answer('PRIORITY_MAIL', [{ name: 'Adult Signature Required 21 or Over', price: 8.8, extraService: '922' }]), adult);
+  assert.equal(unpriced.ok ? null : unpriced.error.code, 'service_unavailable');
+  // Limited quantities go by Ground Advantage only: no other class is read for them.
+  const limited = parseRates(answer('PRIORITY_MAIL', [{ price: 1.5, extraService: '831' }]), { ...request, options: { hazmat: 'limited_quantity' } });
+  assert.equal(limited.ok, false);
+});
+
+test('a non-machinable parcel is quoted at the nonstandard single-piece rate only', () => {
+  const odd = { ...request, options: { non_machinable: true }, services: ['USPS_GROUND_ADVANTAGE'] };
+  assert.equal(parseRates(answer('USPS_GROUND_ADVANTAGE', []), odd).ok, false);
+  const quoted = parseRates(answer('USPS_GROUND_ADVANTAGE', [], 'NONSTANDARD'), odd);
+  assert.deepEqual(quoted.ok && quoted.value.map((q) => q.amountCents), [1000]);
+});

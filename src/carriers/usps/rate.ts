@@ -3,32 +3,37 @@ import { domesticServices } from '../catalog.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
 import { deliveryDate } from '../sim/calendar.ts';
 import { asFlag, datePart, processingCategory, rateIndicator, splitZip, uspsDimensions, ymd } from './fields.ts';
-import { serviceOfReturnClass } from './mail-classes.ts';
+import { returnClassOf, serviceOfReturnClass } from './mail-classes.ts';
 import { includedSurcharges } from '../surcharges.ts';
-import { uspsFees, uspsInsuranceFees } from './surcharges.ts';
-import { insuranceToPrice } from './insurance.ts';
+import { uspsFees } from './surcharges.ts';
+import { allCodes, extraServiceSurcharges, extrasToPrice, noExtras, pricesEvery, uspsExtras } from './extra-services.ts';
 
 export const ratePath = '/shipments/v3/options/search';
 
 const services = domesticServices('usps');
 
 /**
- * One Shipping Options search (carriers.md 3.2 option B) for every outbound mail class (`ALL_OUTBOUND`), or every
- * return class (`ALL_RETURNS`) when `returns`, priced twice: RETAIL for the list price and COMMERCIAL for what the
- * account pays. The parcel goes with the same size the label will send (fields.ts uspsDimensions), and insured as
- * the label will be (insurance.ts).
+ * One Shipping Options search (carriers.md 3.2 option B) for the first parcel of `r`: for every outbound mail class
+ * (`ALL_OUTBOUND`), or every return class (`ALL_RETURNS`) when `returns`, or for `service`'s class alone, priced
+ * twice: RETAIL for the list price and COMMERCIAL for what the account pays. The parcel goes with the same size the
+ * label will send (fields.ts uspsDimensions), insured as the label will be, and, for a `service`, with the extra
+ * services its options are on that service (extra-services.ts): codes differ between classes (921 and Priority Mail
+ * Express's 981), so a search with options names its class.
  */
-export function buildRateRequest(r: DomesticRateRequest, returns = r.isReturn === true): Record<string, unknown> {
+export function buildRateRequest(r: DomesticRateRequest, returns = r.isReturn === true, service?: string): Record<string, unknown> {
+  const parcel = r.parcels[0]!;
+  const extras = (service !== undefined && uspsExtras(service, r.options)) || noExtras;
+  const mailClass = service === undefined ? (returns ? 'ALL_RETURNS' : 'ALL_OUTBOUND') : returns ? (returnClassOf(service) ?? service) : service;
   return {
     originZIPCode: splitZip(r.from.zip).ZIPCode,
     destinationZIPCode: splitZip(r.to.zip).ZIPCode,
     destinationEntryFacilityType: 'NONE',
     packageDescription: {
-      weight: r.parcels[0]!.weightLb,
-      ...uspsDimensions(r.parcels[0]!),
-      mailClass: returns ? 'ALL_RETURNS' : 'ALL_OUTBOUND',
+      weight: parcel.weightLb,
+      ...uspsDimensions(parcel),
+      mailClass,
       mailingDate: ymd(r.shipDate),
-      ...insuranceToPrice(r.parcels[0]!),
+      ...extrasToPrice(parcel, extras),
     },
     pricingOptions: [{ priceType: 'RETAIL' }, { priceType: 'COMMERCIAL' }],
   };
@@ -38,6 +43,8 @@ interface Priced {
   cents: number;
   option: unknown;
   firstRate: unknown;
+  /** The extra service codes asked of it. */
+  codes: number[];
 }
 
 const daysInName = /(\d+)\s*-?\s*Day/i;
@@ -50,14 +57,14 @@ function businessDaysUntil(shipDate: Date, date: string): number | undefined {
 
 /**
  * What an option costs: the base postage of each of its rates with their fees (a nonstandard length fee, for
- * one) and the insurance asked, or USPS's own total when it is higher (`totalPrice` when extra services were
- * asked, else `totalBasePrice`, "the price of the rate, fees, and pound postage"; shipping-options.yaml 3.1.29
- * RateOptions).
+ * one) and the extra services asked (insurance, a signature…), or USPS's own total when it is higher (`totalPrice`
+ * when extra services were asked, else `totalBasePrice`, "the price of the rate, fees, and pound postage";
+ * shipping-options.yaml 3.1.29 RateOptions).
  */
-function optionCents(option: unknown): number | undefined {
+function optionCents(option: unknown, codes: readonly number[]): number | undefined {
   const rates = asArray(at(option, 'rates'));
-  const insured = uspsInsuranceFees(option).map((s) => s.amountCents);
-  const parts = [...rates.flatMap((rate) => [asCents(at(rate, 'price')), ...asArray(at(rate, 'fees')).map((f) => asCents(at(f, 'price')) ?? 0)]), ...insured];
+  const extras = extraServiceSurcharges(option, codes).map((s) => s.amountCents);
+  const parts = [...rates.flatMap((rate) => [asCents(at(rate, 'price')), ...asArray(at(rate, 'fees')).map((f) => asCents(at(f, 'price')) ?? 0)]), ...extras];
   const summed = rates.length > 0 && parts.every((p) => p !== undefined) ? (parts as number[]).reduce((a, b) => a + b, 0) : undefined;
   const stated = asCents(at(option, 'totalPrice')) ?? asCents(at(option, 'totalBasePrice'));
   const known = [summed, stated].filter((c): c is number => c !== undefined);
@@ -108,7 +115,7 @@ function quoteFrom(code: string, prices: { retail?: Priced; commercial?: Priced 
     deliveryDays: promised.days,
     estimatedDeliveryDate: promised.date ?? deliveryDate(r.shipDate, promised.days),
     guaranteed: promised.guaranteed,
-    surcharges: includedSurcharges(chosen.cents, [...uspsFees(chosen.option), ...uspsInsuranceFees(chosen.option)]),
+    surcharges: includedSurcharges(chosen.cents, [...uspsFees(chosen.option), ...extraServiceSurcharges(chosen.option, chosen.codes)]),
   };
 }
 
@@ -137,25 +144,28 @@ export function parseCommitments(json: unknown): Map<string, unknown> {
 }
 
 /**
- * Per mail class in our catalog (and in request.services), the cheapest buyable option of each price type. A
- * return search answers in return classes, quoted under the outbound code they return.
+ * Per mail class in our catalog (and in request.services) that does the options asked, the cheapest buyable option
+ * of each price type that prices every extra service they are on it, for the first parcel of `r`. A return search
+ * answers in return classes, quoted under the outbound code they return.
  */
 export function parseRates(json: unknown, r: RateRequest, commitments: Map<string, unknown> = new Map()): CarrierResult<Quote[]> {
   if (asArray(at(json, 'pricingOptions')).length === 0) return failure('carrier_error', 'USPS answered the rate search without pricingOptions');
-  const wanted = services.map((s) => s.code).filter((c) => !r.services || r.services.includes(c));
-  const category = processingCategory(r.parcels[0]!);
+  const wanted = services.map((s) => s.code).filter((c) => (!r.services || r.services.includes(c)) && uspsExtras(c, r.options) !== undefined);
   const found = new Map<string, { retail?: Priced; commercial?: Priced }>();
   for (const { priceType, mailClass, options } of shippingOptions(json)) {
     const code = r.isReturn ? serviceOfReturnClass(mailClass) : mailClass;
     if (!code || !wanted.includes(code)) continue;
+    const extras = uspsExtras(code, r.options)!;
+    const category = processingCategory(r.parcels[0]!, extras.nonstandard);
+    const codes = allCodes(r.parcels[0]!, extras);
     for (const option of options) {
-      if (!buyable(option, category)) continue;
-      const cents = optionCents(option);
+      if (!buyable(option, category) || !pricesEvery(option, extras.codes)) continue;
+      const cents = optionCents(option, codes);
       if (cents === undefined) continue;
       const firstRate = asArray(at(option, 'rates'))[0];
       const slot = (priceType ?? asString(at(firstRate, 'priceType'))) === 'RETAIL' ? 'retail' : 'commercial';
       const prices = found.get(code) ?? {};
-      if (!prices[slot] || cents < prices[slot].cents) prices[slot] = { cents, option, firstRate };
+      if (!prices[slot] || cents < prices[slot].cents) prices[slot] = { cents, option, firstRate, codes };
       found.set(code, prices);
     }
   }

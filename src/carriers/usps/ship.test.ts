@@ -179,3 +179,20 @@ test('cancel refusals: already submitted today is already_voided, cannot be subm
   assert.equal(notFound.code, 'carrier_error');
   assert.match(notFound.detail, /Order not found/);
 });
+
+test('a label with options carries their extra service codes beside the insurance, states the signature the spec asks with them, and a non-machinable parcel as nonstandard', () => {
+  const pkg = (r: Partial<DomesticPurchaseRequest>) => {
+    const built = r.isReturn ? buildReturnLabelRequest({ ...purchase, ...r }) : { ok: true as const, value: buildLabelRequest({ ...purchase, ...r }) };
+    assert.ok(built.ok);
+    return (built.value as { packageDescription: Record<string, unknown> }).packageDescription;
+  };
+  const signed = pkg({ service: 'USPS_GROUND_ADVANTAGE', options: { signature: 'standard' }, parcels: [{ weightLb: 2, insuredCents: 20_000 }] });
+  assert.deepEqual([signed.extraServices, signed.packageOptions, signed.physicalSignatureRequired], [[921, 930], { packageValue: 200 }, false]);
+  assert.deepEqual(pkg({ service: 'PRIORITY_MAIL_EXPRESS', options: { signature: 'standard' } }).extraServices, [981]);
+  const tracked = pkg({ options: { delivery_confirmation: true } });
+  assert.deepEqual([tracked.extraServices, 'physicalSignatureRequired' in tracked], [[920], false]);
+  const odd = pkg({ options: { non_machinable: true, hazmat: 'lithium_metal_in_equipment' } });
+  assert.deepEqual([odd.processingCategory, odd.hasNonstandardCharacteristics, odd.extraServices], ['NONSTANDARD', true, [820]]);
+  const returned = pkg({ isReturn: true, options: { signature: 'adult' } });
+  assert.deepEqual([returned.extraServices, 'physicalSignatureRequired' in returned], [[922], false]);
+});

@@ -4,7 +4,7 @@ import { clipReference, processingCategory, rateIndicator, toUspsAddress, uspsDi
 import { uspsIdempotencyKey } from './idempotency.ts';
 import { labelFormatOf } from '../live/image-kind.ts';
 import { returnClassOf } from './mail-classes.ts';
-import { insuranceToLabel } from './insurance.ts';
+import { extrasToLabel, noExtras, uspsExtras, type UspsExtras } from './extra-services.ts';
 
 export const labelPath = '/labels/v3/label';
 export const returnLabelPath = '/labels/v3/return-label';
@@ -23,16 +23,22 @@ export function uspsImageType(r: Pick<PurchaseRequest, 'labelFormat' | 'labelRes
 }
 
 /** The parcel as every label operation describes it, priced as the rate search quoted it (rate.ts). */
-export function parcelOf(r: { parcels: ParcelSpec[] }) {
+export function parcelOf(r: { parcels: ParcelSpec[] }, extras: UspsExtras = noExtras) {
   return {
     rateIndicator,
     weightUOM: 'lb',
     weight: r.parcels[0]!.weightLb,
     dimensionsUOM: 'in',
     ...uspsDimensions(r.parcels[0]!),
-    processingCategory: processingCategory(r.parcels[0]!),
+    processingCategory: processingCategory(r.parcels[0]!, extras.nonstandard),
   };
 }
+
+/**
+ * The extra services of the options on the label's service (extra-services.ts). The adapter refuses a service that
+ * does not do them before anything is built (liveOptionsRefusal), so every option asked is here.
+ */
+const extrasOf = (r: Pick<PurchaseRequest, 'service' | 'options'>): UspsExtras => uspsExtras(r.service, r.options) ?? noExtras;
 
 /**
  * `packageDescription.customerReference[]` is where the spec puts references (DomesticCustomerReference), each
@@ -43,8 +49,9 @@ export function uspsReferences(r: Pick<PurchaseRequest, 'reference' | 'reference
   return refs.length > 0 ? { customerReference: refs.map((referenceNumber) => ({ referenceNumber, printReferenceNumber: true })) } : {};
 }
 
-/** `POST /labels/v3/label`: an outbound label (LabelRequest, domestic-labels.yaml 3.9.13). */
+/** `POST /labels/v3/label`: an outbound label (LabelRequest, domestic-labels.yaml 3.9.13) of the first parcel. */
 export function buildLabelRequest(r: DomesticPurchaseRequest): Record<string, unknown> {
+  const extras = extrasOf(r);
   return {
     imageInfo: {
       imageType: uspsImageType(r),
@@ -58,11 +65,11 @@ export function buildLabelRequest(r: DomesticPurchaseRequest): Record<string, un
     fromAddress: toUspsAddress(r.from),
     packageDescription: {
       mailClass: r.service,
-      ...parcelOf(r),
+      ...parcelOf(r, extras),
       mailingDate: ymd(r.shipDate),
       destinationEntryFacilityType: 'NONE',
       ...uspsReferences(r),
-      ...insuranceToLabel(r.parcels[0]!, true),
+      ...extrasToLabel(r.parcels[0]!, extras, true),
     },
   };
 }
@@ -82,7 +89,7 @@ export function buildReturnLabelRequest(r: DomesticPurchaseRequest): CarrierResu
     imageInfo: { imageType: uspsImageType(r), labelType: '4X6LABEL', receiptOption: 'NONE' },
     toAddress: toUspsAddress(r.to),
     fromAddress: toUspsAddress(r.from),
-    packageDescription: { mailClass, ...parcelOf(r), ...uspsReferences(r), ...insuranceToLabel(r.parcels[0]!, false) },
+    packageDescription: { mailClass, ...parcelOf(r, extrasOf(r)), ...uspsReferences(r), ...extrasToLabel(r.parcels[0]!, extrasOf(r), false) },
   });
 }
 

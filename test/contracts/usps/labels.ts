@@ -31,7 +31,12 @@ const customerReference = Type.Array(
   Type.Object({ referenceNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 30 })), printReferenceNumber: Type.Optional(Type.Boolean()) }, { additionalProperties: true }),
   { minItems: 0, maxItems: 4 },
 );
-const extraServices = Type.Array(Type.Integer(), { minItems: 0, maxItems: 5 });
+/** `ExtraService`: the codes the Labels spec lists (365 Global Direct Entry … 991 Sunday Delivery); any other is refused. */
+export const labelExtraServiceCodes = [
+  365, 415, 480, 481, 482, 483, 484, 485, 486, 487, 488, 489, 810, 811, 812, 813, 814, 815, 816, 817, 818, 819, 820, 821, 822, 823, 824, 825, 826,
+  827, 828, 829, 830, 831, 832, 857, 910, 911, 912, 913, 920, 921, 922, 923, 924, 925, 930, 931, 934, 955, 957, 981, 986, 991,
+] as const;
+const extraServices = Type.Array(Type.Integer({ enum: [...labelExtraServiceCodes] }), { minItems: 0, maxItems: 5 });
 /** `PackageOptions` (shared by DomesticPackageOptions and DomesticPackageReturnOptions): packageValue in US dollars. */
 const packageOptions = Type.Object({ packageValue: Type.Optional(Type.Number({ minimum: 0 })) }, { additionalProperties: true });
 
@@ -98,19 +103,25 @@ const ReturnPackage = Type.Object(
   { additionalProperties: true },
 );
 
+/** Codes the specs give one mail class (ExtraService: "981 - Signature Requested (PRIORITY_MAIL_EXPRESS only)", "986 - PO to Addressee (PRIORITY_MAIL_EXPRESS only)"). */
+export const expressOnlyCodes = [981, 986];
+
 /**
- * What the Labels spec asks of insurance beyond the schema, for the fake to refuse: a value with insurance
+ * What the Labels spec asks of extra services beyond the schema, for the fake to refuse: a value with insurance
  * ("Package value is required when an 'extraServiceCode' value of '930' is provided", PackageOptions; 931 insures
- * more than $500, which cannot be judged without one either), and on an outbound label `physicalSignatureRequired`
- * with 931 or with 930 above $500, and only with the signature and insurance codes the spec lists for it
- * (BaseDomesticPackageDescription.physicalSignatureRequired: "required to include … 910, 911, 912, 913, 921, 922,
- * 923, 924, 925, 931, 934, 955, 981 or an extraServiceCode value of 930 with a packageValue greater than 500").
+ * more than $500, which cannot be judged without one either); 981 and 986 on Priority Mail Express only; and on an
+ * outbound label `physicalSignatureRequired` with 931 or with 930 above $500, and only with the signature and
+ * insurance codes the spec lists for it (BaseDomesticPackageDescription.physicalSignatureRequired: "required to
+ * include … 910, 911, 912, 913, 921, 922, 923, 924, 925, 931, 934, 955, 981 or an extraServiceCode value of 930 with a
+ * packageValue greater than 500").
  */
-export function labelInsuranceFaults(packageDescription: Record<string, unknown>, outbound: boolean): string[] {
+export function labelExtraServiceFaults(packageDescription: Record<string, unknown>, outbound: boolean): string[] {
   const codes = (packageDescription.extraServices as number[] | undefined) ?? [];
   const value = (packageDescription.packageOptions as { packageValue?: number } | undefined)?.packageValue;
   const faults: string[] = [];
   if ((codes.includes(930) || codes.includes(931)) && value === undefined) faults.push('/packageDescription/packageOptions/packageValue is required with extra service 930 or 931');
+  const express = String(packageDescription.mailClass).startsWith('PRIORITY_MAIL_EXPRESS');
+  for (const c of codes) if (expressOnlyCodes.includes(c) && !express) faults.push(`/packageDescription/extraServices extra service ${c} is for PRIORITY_MAIL_EXPRESS only`);
   if (!outbound) return faults;
   const signed = codes.some((c) => [910, 911, 912, 913, 921, 922, 923, 924, 925, 931, 934, 955, 981].includes(c)) || (codes.includes(930) && value !== undefined && value > 500);
   const stated = packageDescription.physicalSignatureRequired !== undefined;

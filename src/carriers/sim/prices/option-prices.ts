@@ -4,7 +4,10 @@ import { zoneBands, type ZoneCharge } from './types.ts';
 
 /** A published charge for one option, per package: the same everywhere, or by zone band. */
 export interface OptionPrice {
+  /** What the account pays. */
   cents: number | ZoneCharge;
+  /** The retail (list) charge, where the carrier publishes one apart from the account's (USPS retail and commercial). */
+  listCents?: number;
   /** The services it is published for; absent, every service that does the option (carriers/options.ts). */
   services?: readonly string[];
 }
@@ -33,11 +36,17 @@ const fedexExpress = ['FEDEX_EXPRESS_SAVER', 'FEDEX_2_DAY', 'STANDARD_OVERNIGHT'
  * in the stored material: UPS's 2026 charges for Delivery Confirmation signatures, Saturday delivery (that
  * transcription leaves it empty), dry ice, alcohol and carbon neutral.
  *
- * USPS: none. Notice 123's extra services (Signature Confirmation, Adult Signature, USPS Tracking, hazardous
- * materials, nonstandard handling) are not in the stored copy of Notice 123 (./usps-2026.ts) or any other stored
- * copy of its 2026 edition; the Prices API's examples quote 2025 prices only.
+ * USPS: Notice 123 (Price List), domestic extra services, in the copy captured on 2026-09-28 that ./usps-2026.ts
+ * reads (github.com/Lxr-max/WebHarbor sites/usps/source_data/pricing.json, commit 16df088,
+ * `domestic_extra_services`), the edition in force then, effective 2026-07-12 (see ./usps-2026.ts): Signature
+ * Confirmation, USPS Ground Advantage — Commercial $4.15 and — Retail $5.15, Priority Mail $5.15 (the copy gives one
+ * Priority Mail figure, so the account pays it too); Adult Signature Required $9.70, one figure for every class; USPS
+ * Tracking "Per piece" $0.00 (its one charge, $0.36, is for USPS Marketing Mail parcels, which shipd does not sell).
+ * Not in that copy or any other stored material: Priority Mail Express's Signature Requested (981), a charge for a
+ * nonstandard (non-machinable) parcel beside the length and volume fees, and any charge for dry ice or hazardous
+ * materials; holding for pickup is not offered (carriers/options.ts).
  */
-export const optionPrices: Record<CarrierId, Partial<Record<OptionAsk, OptionPrice>>> = {
+export const optionPrices: Record<CarrierId, Partial<Record<OptionAsk, OptionPrice | readonly OptionPrice[]>>> = {
   fedex: {
     'signature:standard': { cents: 715 },
     'signature:indirect': { cents: 715 },
@@ -50,12 +59,25 @@ export const optionPrices: Record<CarrierId, Partial<Record<OptionAsk, OptionPri
   ups: {
     additional_handling: { cents: zoneBands(2675, 3100, 3325, 3375) },
   },
-  usps: {},
+  usps: {
+    'signature:standard': [
+      { cents: 415, listCents: 515, services: ['USPS_GROUND_ADVANTAGE'] },
+      { cents: 515, services: ['PRIORITY_MAIL'] },
+    ],
+    'signature:adult': { cents: 970 },
+    delivery_confirmation: { cents: 0 },
+  },
 };
 
-/** The published charge for an ask on a service to a zone, or undefined where test mode has none. */
-export function optionPriceCents(carrier: CarrierId, service: string, ask: OptionAsk, zone: string): number | undefined {
-  const price = optionPrices[carrier][ask];
-  if (!price || (price.services && !price.services.includes(service))) return undefined;
-  return typeof price.cents === 'number' ? price.cents : price.cents[zone];
+/**
+ * The published charge for an ask on a service to a zone, to the account and at list (the same unless the carrier
+ * publishes the two apart), or undefined where test mode has none.
+ */
+export function optionPriceCents(carrier: CarrierId, service: string, ask: OptionAsk, zone: string): { cents: number; listCents: number } | undefined {
+  const listed = optionPrices[carrier][ask];
+  const prices: readonly OptionPrice[] = listed === undefined ? [] : 'cents' in listed ? [listed] : listed;
+  const price = prices.find((p) => !p.services || p.services.includes(service));
+  if (!price) return undefined;
+  const cents = typeof price.cents === 'number' ? price.cents : price.cents[zone];
+  return cents === undefined ? undefined : { cents, listCents: price.listCents ?? cents };
 }
