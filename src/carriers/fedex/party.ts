@@ -125,3 +125,9 @@ export function fedexDimensions(d: { length: number; width: number; height: numb
 export function fedexDeclaredValue(parcel: Pick<ParcelSpec, 'insuredCents'>, key: 'declaredValue' | 'totalDeclaredValue') {
   return parcel.insuredCents === undefined ? {} : { [key]: { amount: parcel.insuredCents / 100, currency: 'USD' } };
 }
+
+/** The ship request's totalDeclaredValue: the boxes' declared values summed, when any box is insured. */
+export function fedexTotalDeclaredValue(parcels: readonly Pick<ParcelSpec, 'insuredCents'>[]) {
+  const insured = parcels.flatMap((p) => (p.insuredCents === undefined ? [] : [p.insuredCents]));
+  return insured.length === 0 ? {} : { totalDeclaredValue: { amount: insured.reduce((sum, cents) => sum + cents, 0) / 100, currency: 'USD' } };
+}
