@@ -29,7 +29,7 @@ import { fedexFailure, isFedexError } from './errors.ts';
 import { buildRateRequest, parseRateResponse, ratePath } from './rate.ts';
 import { buildShipRequest, parseShipResponse, shipPath } from './ship.ts';
 import { buildTokenRequest, parseToken, tokenPath } from './token.ts';
-import { isResidential } from './party.ts';
+import { declaredTotalRefusal, isResidential } from './party.ts';
 import { buildTrackRequest, parseTrackResponse, trackPath } from './track.ts';
 
 const info = carrierCatalog.find((c) => c.id === 'fedex')!;
@@ -65,6 +65,8 @@ export class FedexCarrier implements Carrier {
     const refused = liveOptionsRefusal(this, request, isDomestic(request), isResidential(request.to));
     if (refused) return Promise.resolve(refused);
     return guard(words, async () => {
+      const declared = declaredTotalRefusal(request.parcels);
+      if (declared) return declared;
       const body = isDomestic(request) ? ok(buildRateRequest(request, this.account())) : this.rateAbroad(request);
       if (!body.ok) return body;
       const res = await this.api({ method: 'POST', path: ratePath, json: body.value, idempotent: true, signal });

@@ -2,7 +2,7 @@ import { currencyOf } from '../live/currency.ts';
 import type { LabelFormat, LabelSize } from '../../labels/label-data.ts';
 import { failure, labelReferences, ok, type BoughtBox, type CarrierResult, type DomesticPurchaseRequest, type ParcelSpec, type PurchasedLabel, type PurchaseRequest } from '../carrier.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
-import { cityMax, contactNames, fedexAddress, fedexDate, fedexDeclaredValue, fedexDimensions, fedexTotalDeclaredValue, isResidential, usPhone, type FedexAddress } from './party.ts';
+import { cityMax, contactNames, declaredTotalRefusal, fedexAddress, fedexDate, fedexDeclaredValue, fedexDimensions, fedexTotalDeclaredValue, isResidential, usPhone, type FedexAddress } from './party.ts';
 import { labelFormatOf } from '../live/image-kind.ts';
 import type { Address } from '../../schemas/address.ts';
 import { packageSpecialServices, shipmentSpecialServices } from './special-services.ts';
@@ -110,6 +110,8 @@ export type FedexShipBody = ReturnType<typeof shipBody>;
  * as the label needs a number to call.
  */
 export function buildShipRequest(request: DomesticPurchaseRequest, accountNumber: string): CarrierResult<FedexShipBody> {
+  const declared = declaredTotalRefusal(request.parcels);
+  if (declared) return declared;
   const merchant = request.isReturn ? request.to : request.from;
   const customer = request.isReturn ? request.from : request.to;
   const merchantPhone = usPhone(merchant.phone);
