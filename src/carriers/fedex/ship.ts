@@ -164,7 +164,7 @@ export function parseShipResponse(json: unknown, request: PurchaseRequest): Carr
     const boxes = severalBoxes(pieces, request.parcels.length, trackingNumber);
     if (!boxes.ok) return boxes;
     const first = boxes.value[0]!;
-    return ok({ trackingNumber: first.trackingNumber, carrierShipmentId: trackingNumber, masterTrackingNumber: trackingNumber, packages: boxes.value, file: first.file!, ...paid });
+    return ok({ trackingNumber: first.trackingNumber, carrierShipmentId: trackingNumber, masterTrackingNumber: trackingNumber, packages: boxes.value, file: first.file, ...paid });
   }
   const label = documents.find(isLabel);
   if (!label) return failure('carrier_error', `FedEx sold shipment ${trackingNumber} but sent no label image; void it and buy again`);
@@ -179,12 +179,12 @@ export function parseShipResponse(json: unknown, request: PurchaseRequest): Carr
  * number and label; a piece short is the whole shipment failed, to be voided by its master and bought again, since a
  * box without its label cannot be sent.
  */
-function severalBoxes(pieces: unknown[], asked: number, master: string): CarrierResult<BoughtBox[]> {
+function severalBoxes(pieces: unknown[], asked: number, master: string): CarrierResult<Required<Pick<BoughtBox, 'trackingNumber' | 'file'>>[]> {
   const sequence = (p: unknown) => asNumber(at(p, 'packageSequenceNumber'));
   const ordered = pieces.every((p) => sequence(p) !== undefined) ? [...pieces].sort((a, b) => sequence(a)! - sequence(b)!) : pieces;
   const again = `void shipment ${master} and buy again`;
   if (ordered.length !== asked) return failure('carrier_error', `FedEx sold shipment ${master} with ${ordered.length} piece(s) for ${asked} boxes; ${again}`);
-  const boxes: BoughtBox[] = [];
+  const boxes: Required<Pick<BoughtBox, 'trackingNumber' | 'file'>>[] = [];
   for (const [i, piece] of ordered.entries()) {
     const trackingNumber = asString(at(piece, 'trackingNumber'));
     if (!trackingNumber) return failure('carrier_error', `FedEx gave box ${i + 1} of shipment ${master} no tracking number; ${again}`);
