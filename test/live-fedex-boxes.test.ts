@@ -109,6 +109,8 @@ describe('several boxes with a live FedEx key (fake FedEx, fake Stripe)', () => 
     assert.ok(postage <= cents(rate.amount));
     assert.deepEqual(await ledger(shipment.id), [{ kind: 'charge', amount_cents: postage }]);
     assert.deepEqual((await card(shipment.id)).map((c) => [c.status, c.captured_cents]), [['captured', postage]]);
+    const stripe = () => live.stripe.charges().filter((c) => c.metadata.shipd_shipment === shipment.id);
+    assert.deepEqual(stripe().map((c) => c.captured), [postage], 'one card charge');
 
     // Tracking asks FedEx about each box.
     const tracked = await post('/tracking', { tracking_number: numbers[1] });
@@ -127,6 +129,7 @@ describe('several boxes with a live FedEx key (fake FedEx, fake Stripe)', () => 
     const refunded = await card(shipment.id);
     assert.equal(refunded[0]!.status, 'refunded');
     assert.ok(refunded[0]!.refund_id);
+    assert.deepEqual(stripe().map((c) => [c.captured, c.refunded]), [[postage, postage]], 'the card is refunded the whole');
     assert.equal((await fetchLabel(shipment.packages[1].label_url)).status, 410, "a voided shipment's boxes no longer print");
   });
 
@@ -149,5 +152,18 @@ describe('several boxes with a live FedEx key (fake FedEx, fake Stripe)', () => 
       [{ amount: 450.01, currency: 'USD' }, services],
       [{ amount: 450, currency: 'USD' }, services],
     ]);
+  });
+
+  test("a box insured on its own is the only one declared: its line item carries the value, and the shipment's total is that box's", async () => {
+    const boxes = [threeBoxes[0], { ...threeBoxes[1], insurance: { amount: { amount: '250.00', currency: 'USD' } } }];
+    const order = await post('/orders', orderBody({ order_number: 'fedex-box-insured', ship_from: shipFrom, parcel: undefined, parcels: boxes }));
+    assert.equal(order.status, 201, order.text);
+    const rate = await fedexRate({ order_id: order.body.id });
+    assert.deepEqual(sent('/rate/v1/rates/quotes').requestedShipment.requestedPackageLineItems.map((i: Json) => i.declaredValue), [undefined, { amount: 250, currency: 'USD' }]);
+    const bought = await post('/shipments', { order_id: order.body.id, rate_id: rate.id });
+    assert.equal(bought.status, 201, bought.text);
+    const shipped = sent('/ship/v1/shipments').requestedShipment;
+    assert.deepEqual(shipped.requestedPackageLineItems.map((i: Json) => i.declaredValue), [undefined, { amount: 250, currency: 'USD' }]);
+    assert.deepEqual(shipped.totalDeclaredValue, { amount: 250, currency: 'USD' });
   });
 });
