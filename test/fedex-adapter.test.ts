@@ -295,3 +295,80 @@ test('a service FedEx prices without transit data is quoted with the days FedEx 
   // Wednesday 1 May 2024 plus three business days.
   assert.deepEqual([result.value[0]!.deliveryDays, result.value[0]!.estimatedDeliveryDate], [3, '2024-05-06']);
 });
+
+const threeBoxes = [{ weightLb: 2, dimensionsIn: { length: 10, width: 8, height: 6 } }, { weightLb: 1.5 }, { weightLb: 4.2, reference: 'Box 3: the lamp' }];
+const apiBody = (path: string) => fake.calls.filter((c) => c.path === path).at(-1)!.body as { requestedShipment: Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- the request as FedEx read it
+
+test('several boxes are rated in one call, for the whole shipment: what each box costs alone, added up', async () => {
+  const alone = await Promise.all(threeBoxes.slice(0, 2).map((p) => carrier.rate({ ...rateRequest, parcels: [p], services: ['FEDEX_2_DAY'] }, signal)));
+  const before = fake.calls.length;
+  const both = await carrier.rate({ ...rateRequest, parcels: threeBoxes.slice(0, 2), services: ['FEDEX_2_DAY'] }, signal);
+  assert.ok(both.ok, JSON.stringify(both));
+  assert.equal(fake.calls.slice(before).filter((c) => c.path === '/rate/v1/rates/quotes').length, 1);
+  assert.equal(apiBody('/rate/v1/rates/quotes').requestedShipment.totalPackageCount, 2);
+  const sum = alone.reduce((cents, r) => cents + (r.ok ? r.value[0]!.amountCents : NaN), 0);
+  assert.equal(both.value[0]!.amountCents, sum);
+  assert.equal(both.value[0]!.billableWeightLb, 4);
+});
+
+test('several boxes are bought as one multiple-piece shipment: a master, a valid number and a label per box, voided together', async () => {
+  const bought = await carrier.purchase({ ...purchaseRequest, parcels: threeBoxes, labelFormat: 'zpl' }, signal);
+  assert.ok(bought.ok, JSON.stringify(bought));
+  const label = bought.value;
+  const sent = apiBody('/ship/v1/shipments').requestedShipment;
+  assert.equal(sent.totalPackageCount, 3);
+  assert.deepEqual(sent.requestedPackageLineItems.map((i: { sequenceNumber: number }) => i.sequenceNumber), [1, 2, 3]);
+  assert.ok(isValidTrackingNumber('fedex', label.masterTrackingNumber!));
+  assert.equal(label.carrierShipmentId, label.masterTrackingNumber);
+  const numbers = label.packages!.map((p) => p.trackingNumber);
+  assert.equal(new Set(numbers).size, 3);
+  for (const n of numbers) assert.ok(isValidTrackingNumber('fedex', n), n);
+  assert.deepEqual(fake.sold.get(label.masterTrackingNumber!)!.pieces, numbers, 'the pieces in the order asked');
+  for (const p of label.packages!) assert.match(p.file!.bytes.toString(), new RegExp(`\\^FD${p.trackingNumber}\\^FS`), "each box's label is its own");
+  assert.equal(label.postageCents, 3 * 2650, "the shipment's total");
+
+  const boxes = numbers.map((trackingNumber) => ({ trackingNumber, carrierShipmentId: label.carrierShipmentId }));
+  fake.tendered.add(numbers[2]!);
+  const held = await carrier.void({ ...labelRef(numbers[0]!), carrierShipmentId: label.carrierShipmentId, boxes }, signal);
+  assert.equal(!held.ok && held.error.code, 'label_in_transit', 'one box in FedEx hands keeps the whole shipment');
+  fake.tendered.delete(numbers[2]!);
+  const voided = await carrier.void({ ...labelRef(numbers[0]!), carrierShipmentId: label.carrierShipmentId, boxes }, signal);
+  assert.deepEqual(voided, { ok: true, value: 'refunded' });
+  assert.equal((fake.calls.filter((c) => c.path === '/ship/v1/shipments/cancel').at(-1)!.body as { trackingNumber: string }).trackingNumber, label.masterTrackingNumber);
+  assert.ok(numbers.every((n) => fake.sold.get(n)!.cancelled), 'every box is cancelled');
+});
+
+test('abroad, several boxes are still refused before FedEx is asked', async () => {
+  const before = fake.calls.length;
+  const abroadTo = { name: 'Ada', street1: '1 Rue de Rivoli', city: 'Paris', zip: '75001', country: 'FR' };
+  const rated = await carrier.rate({ ...rateRequest, to: abroadTo, parcels: threeBoxes }, signal);
+  assert.equal(!rated.ok && rated.error.code, 'not_serviced');
+  const bought = await carrier.purchase({ ...purchaseRequest, to: abroadTo, parcels: threeBoxes }, signal);
+  assert.equal(!bought.ok && bought.error.code, 'not_serviced');
+  assert.equal(fake.calls.length, before);
+});
+
+test('the fake refuses package counts FedEx would: a wrong totalPackageCount, a repeated sequence, 41 packages at once, dry ice not on the boxes counted', async () => {
+  assert.ok((await carrier.purchase({ ...purchaseRequest, parcels: threeBoxes, options: { dry_ice: { weight: { value: 1, unit: 'kg' } } } }, signal)).ok);
+  const call = fake.calls.filter((c) => c.path === '/ship/v1/shipments').at(-1)!;
+  const sent = call.body as { requestedShipment: Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- edited as raw JSON
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${fake.url}${path}`, { method: 'POST', headers: { authorization: String(call.headers.authorization), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.status, code: ((await res.json()) as { errors?: { code: string }[] }).errors?.[0]?.code };
+  };
+  const ship = (change: Record<string, unknown>, top: Record<string, unknown> = {}) => post('/ship/v1/shipments', { ...sent, ...top, requestedShipment: { ...sent.requestedShipment, ...change } });
+  const items = sent.requestedShipment.requestedPackageLineItems as Record<string, unknown>[];
+  assert.deepEqual(await ship({ totalPackageCount: 2 }), { status: 400, code: 'PACKAGECOUNT.SEQUENCENUMBER.INVALID' });
+  assert.deepEqual(await ship({ requestedPackageLineItems: items.map((i) => ({ ...i, sequenceNumber: 1 })) }), { status: 400, code: 'PACKAGECOUNT.SEQUENCENUMBER.INVALID' });
+  const iced = sent.requestedShipment.shipmentSpecialServices;
+  assert.deepEqual(await ship({ shipmentSpecialServices: { ...iced, shipmentDryIceDetail: { ...iced.shipmentDryIceDetail, packageCount: 1 } } }), { status: 400, code: 'DRYICE.PACKAGECOUNT.INVALID' });
+  const many = { requestedPackageLineItems: [{ weight: { units: 'LB', value: 1 }, groupPackageCount: 41 }], totalPackageCount: 41, shipmentSpecialServices: undefined };
+  assert.deepEqual(await ship(many, { processingOptionType: 'SYNCHRONOUS_ONLY' }), { status: 400, code: 'INVALID.INPUT.EXCEPTION' });
+  const twoGroups = { requestedPackageLineItems: [21, 21].map((groupPackageCount) => ({ weight: { units: 'LB', value: 1 }, groupPackageCount })), totalPackageCount: undefined, shipmentSpecialServices: undefined };
+  assert.deepEqual(await ship(twoGroups), { status: 400, code: 'PROCESSINGOPTIONTYPE.ASYNCHRONOUS.REQUIRED' }, '42 packages in two groups of 21');
+  assert.equal((await ship({ requestedPackageLineItems: items.slice(0, 2), totalPackageCount: 2, shipmentSpecialServices: undefined })).status, 200, 'the same boxes, counted right, sell');
+
+  assert.ok((await carrier.rate({ ...rateRequest, parcels: threeBoxes }, signal)).ok);
+  const rated = apiBody('/rate/v1/rates/quotes');
+  assert.deepEqual(await post('/rate/v1/rates/quotes', { ...rated, requestedShipment: { ...rated.requestedShipment, totalPackageCount: 4 } }), { status: 400, code: 'PACKAGECOUNT.SEQUENCENUMBER.INVALID' });
+});

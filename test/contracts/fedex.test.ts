@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Address } from '../../src/schemas/address.ts';
+import type { ShipmentOptions } from '../../src/schemas/options.ts';
 import type { LabelRef, ParcelSpec, DomesticPurchaseRequest, DomesticRateRequest } from '../../src/carriers/carrier.ts';
 import { domesticServices } from '../../src/carriers/catalog.ts';
 import { buildAddressRequest } from '../../src/carriers/fedex/address.ts';
@@ -42,33 +43,43 @@ const addresses: Record<string, Address> = {
   },
 };
 
-const parcels: Record<string, ParcelSpec> = {
+const boxes = {
   boxed: { weightLb: 2, dimensionsIn: { length: 10.5, width: 8, height: 4.2 } },
   'no dimensions': { weightLb: 0.5 },
   huge: { weightLb: 68.4, dimensionsIn: { length: 1200, width: 30, height: 12 } },
   insured: { weightLb: 2, dimensionsIn: { length: 10, width: 8, height: 4 }, insuredCents: 45_000 },
+} satisfies Record<string, ParcelSpec>;
+
+/** Shipments of several boxes: a multiple-piece shipment's line items keep the same documents. */
+const boxSets: Record<string, ParcelSpec[]> = {
+  '3 boxes': [boxes.boxed, { ...boxes['no dimensions'], reference: 'Box 2 of 3: the saucers and cups' }, boxes.huge],
+  // A box insured on its own: totalDeclaredValue is that box's alone.
+  '2 boxes, the second insured': [boxes.boxed, boxes.insured],
+  // shipd's most boxes, declared at the most a shipment's totalDeclaredValue holds ($99,999.80 in all).
+  '20 insured boxes': Array.from({ length: 20 }, (_, i) => ({ ...boxes.insured, insuredCents: 4_999_99, reference: `Box ${i + 1}` })),
 };
+const shipments: Record<string, ParcelSpec[]> = { ...Object.fromEntries(Object.entries(boxes).map(([name, box]) => [name, [box]])), ...boxSets };
 
 const shipDate = new Date('2025-01-06T15:00:00Z');
 
 test('every rate request, outbound and return, keeps the rate document', () => {
   let checked = 0;
-  for (const [parcelName, parcel] of Object.entries(parcels))
+  for (const [parcelName, parcels] of Object.entries(shipments))
     for (const [fromName, from] of Object.entries(addresses))
       for (const [toName, to] of Object.entries(addresses))
         for (const isReturn of [false, true])
           for (const only of [undefined, ...services.map((s) => [s])]) {
-            const r: DomesticRateRequest = { from, to, parcels: [parcel], shipDate, isReturn, ...(only ? { services: only } : {}) };
+            const r: DomesticRateRequest = { from, to, parcels, shipDate, isReturn, ...(only ? { services: only } : {}) };
             assertContract(fedexRateRequest, buildRateRequest(r, account), `${isReturn ? 'return' : 'outbound'} rate ${only ?? 'shop'} ${parcelName} from ${fromName} to ${toName}`);
             checked++;
           }
-  assert.equal(checked, Object.keys(parcels).length * 5 * 5 * 2 * (services.length + 1));
+  assert.equal(checked, Object.keys(shipments).length * 5 * 5 * 2 * (services.length + 1));
 });
 
 test('every ship request, for every service, label format and direction, keeps the ship document or is refused before it is sent', () => {
   let built = 0;
   let refused = 0;
-  for (const { request: r, what } of purchaseCases({ services, parcels, addresses, shipDate, reference: 'ORDER-2025-000000000000000000001234' })) {
+  for (const { request: r, what } of purchaseCases({ services, parcels: boxes, boxSets, addresses, shipDate, reference: 'ORDER-2025-000000000000000000001234' })) {
     const body = buildShipRequest(r, account);
     // The merchant (the shipper, or for a return the recipient) must have a phone FedEx takes.
     const merchant = r.isReturn ? r.to : r.from;
@@ -82,8 +93,8 @@ test('every ship request, for every service, label format and direction, keeps t
     assert.equal(body.value.requestedShipment.shipmentSpecialServices !== undefined, r.isReturn, what);
     built++;
   }
-  assert.equal(built + refused, services.length * 3 * Object.keys(parcels).length * 5 * 5 * 2);
-  assert.equal(refused, services.length * 3 * Object.keys(parcels).length * 5 * 2);
+  assert.equal(built + refused, services.length * 3 * Object.keys(shipments).length * 5 * 5 * 2);
+  assert.equal(refused, services.length * 3 * Object.keys(shipments).length * 5 * 2);
 });
 
 test('cancel, track, address resolve and the token form keep their documents', () => {
@@ -100,7 +111,7 @@ test('cancel, track, address resolve and the token form keep their documents', (
 });
 
 test('the contracts catch what the adapter once sent, and what FedEx would refuse or ignore', () => {
-  const r: DomesticPurchaseRequest = { from: addresses.business!, to: addresses.home!, parcels: [parcels.boxed!], shipDate, service: 'FEDEX_GROUND', labelFormat: 'zpl', isReturn: false, quotedCents: 1, idempotencyKey: 'k' };
+  const r: DomesticPurchaseRequest = { from: addresses.business!, to: addresses.home!, parcels: [boxes.boxed], shipDate, service: 'FEDEX_GROUND', labelFormat: 'zpl', isReturn: false, quotedCents: 1, idempotencyKey: 'k' };
   const built = buildShipRequest(r, account);
   assert.ok(built.ok);
   const body = built.value;
@@ -134,11 +145,66 @@ test('the contracts catch what the adapter once sent, and what FedEx would refus
   assert.ok(breaks({ serviceType: 'FEDEX_GROUND_EXPRESS' }).length > 0);
 
   // The rate document's RateAddress has no street lines: the old rate request sent them.
-  const rate = buildRateRequest({ from: addresses.business!, to: addresses.home!, parcels: [parcels.boxed!], shipDate }, account);
+  const rate = buildRateRequest({ from: addresses.business!, to: addresses.home!, parcels: [boxes.boxed], shipDate }, account);
   const withStreets = { ...rate, requestedShipment: { ...rate.requestedShipment, recipient: { address: { ...rate.requestedShipment.recipient.address, streetLines: ['350 5th Ave'] } } } };
   assert.deepEqual(contractViolations(fedexRateRequest, withStreets), ['/requestedShipment/recipient/address must NOT have additional properties (streetLines)']);
   assert.ok(contractViolations(fedexRateRequest, { ...rate, requestedShipment: { ...rate.requestedShipment, rateRequestType: ['RETAIL'] } }).length > 0);
   assert.ok(contractViolations(fedexTrackRequest, { includeDetailedScans: true, trackingInfo: [] }).length > 0);
   assert.ok(contractViolations(fedexTokenForm, { grant_type: 'client_credentials', client_id: 'x' }).length > 0);
   assert.ok(contractViolations(fedexAddressRequest, { addressesToValidate: [{ address: { streetLines: ['1 Main St'], city: 'Nashville', postalCode: '37201', residential: true } }] }).length > 0);
+});
+
+test("the contracts hold several boxes to FedEx's limits: 100 packages a rate, 30 line items a label request, 40 packages without asynchronous processing", () => {
+  const from = addresses.business!;
+  const to = addresses.home!;
+  const rate = buildRateRequest({ from, to, parcels: [boxes.boxed, boxes.insured], shipDate }, account);
+  assert.equal(rate.requestedShipment.totalPackageCount, 2);
+  const rated = (change: Record<string, unknown>) => contractViolations(fedexRateRequest, { ...rate, requestedShipment: { ...rate.requestedShipment, ...change } });
+  assert.deepEqual(rated({ totalPackageCount: 100 }), []);
+  assert.ok(rated({ totalPackageCount: 101 }).some((f) => f.startsWith('/requestedShipment/totalPackageCount')));
+  assert.ok(rated({ requestedPackageLineItems: Array.from({ length: 100 }, () => ({ weight: { units: 'LB', value: 1 } })) }).some((f) => f.startsWith('/requestedShipment/requestedPackageLineItems')));
+  // The ship document's line items are its own: a sequence number is no rate field.
+  assert.ok(rated({ requestedPackageLineItems: [{ sequenceNumber: 1, weight: { units: 'LB', value: 1 } }] }).length > 0);
+
+  const built = buildShipRequest({ from, to, parcels: [boxes.boxed, boxes.huge], shipDate, service: 'FEDEX_2_DAY', labelFormat: 'pdf', isReturn: false, quotedCents: 1, idempotencyKey: 'k' }, account);
+  assert.ok(built.ok);
+  const body = built.value;
+  const shipped = (change: Record<string, unknown>, top: Record<string, unknown> = {}) =>
+    contractViolations(fedexShipRequest, { ...body, ...top, requestedShipment: { ...body.requestedShipment, ...change } });
+  const items = (n: number) => Array.from({ length: n }, (_, i) => ({ sequenceNumber: i + 1, weight: { units: 'LB', value: 1 } }));
+  assert.deepEqual(shipped({ requestedPackageLineItems: items(30), totalPackageCount: 30 }), []);
+  assert.ok(shipped({ requestedPackageLineItems: items(31), totalPackageCount: 31 }).some((f) => f.startsWith('/requestedShipment/requestedPackageLineItems')));
+  const grouped = [{ weight: { units: 'LB', value: 1 }, groupPackageCount: 41 }];
+  assert.ok(shipped({ requestedPackageLineItems: grouped, totalPackageCount: 41 }).length > 0, 'more than 40 packages need ALLOW_ASYNCHRONOUS');
+  assert.ok(shipped({ requestedPackageLineItems: grouped }).length > 0, 'a group of more than 40 needs it too');
+  assert.deepEqual(shipped({ requestedPackageLineItems: grouped, totalPackageCount: 41 }, { processingOptionType: 'ALLOW_ASYNCHRONOUS' }), []);
+  assert.ok(shipped({}, { processingOptionType: 'ASYNC' }).length > 0);
+});
+
+test("boxes declared at more than a shipment's totalDeclaredValue holds are refused before FedEx is asked", () => {
+  const parcels = [boxes.insured, { ...boxes.insured, insuredCents: 4_999_999 }, { ...boxes.insured, insuredCents: 4_999_999 }];
+  const built = buildShipRequest({ from: addresses.business!, to: addresses.home!, parcels, shipDate, service: 'FEDEX_2_DAY', labelFormat: 'pdf', isReturn: false, quotedCents: 1, idempotencyKey: 'k' }, account);
+  assert.equal(!built.ok && built.error.code, 'insurance_above_limit');
+  assert.match(!built.ok ? built.error.detail : '', /these 3 boxes are declared at \$100449\.98 together/);
+});
+
+test('several boxes with delivery options keep both documents: the package services on every box, the dry ice counted over all', () => {
+  const optionSets: ShipmentOptions[] = [
+    { signature: 'adult', alcohol: { recipient: 'licensee' }, additional_handling: true, dry_ice: { weight: { value: 12, unit: 'oz' } }, hazmat: 'lithium_metal_in_equipment' },
+    { saturday_delivery: true, signature: 'indirect', hazmat: 'limited_quantity' },
+  ];
+  const threeBoxes = boxSets['3 boxes']!;
+  for (const options of optionSets) {
+    const rate = buildRateRequest({ from: addresses.business!, to: addresses.home!, parcels: threeBoxes, shipDate, options }, account);
+    assertContract(fedexRateRequest, rate, `rate ${JSON.stringify(options)}`);
+    const built = buildShipRequest({ from: addresses.business!, to: addresses.home!, parcels: threeBoxes, shipDate, options, service: 'FEDEX_2_DAY', labelFormat: 'pdf', isReturn: false, quotedCents: 1, idempotencyKey: 'k' }, account);
+    assert.ok(built.ok);
+    assertContract(fedexShipRequest, built.value, `ship ${JSON.stringify(options)}`);
+    for (const body of [rate, built.value]) {
+      const items = body.requestedShipment.requestedPackageLineItems;
+      assert.equal(items.length, 3);
+      assert.ok(items.every((i) => JSON.stringify(i.packageSpecialServices) === JSON.stringify(items[0]!.packageSpecialServices)), 'every box carries the package services');
+    }
+    if (options.dry_ice) assert.deepEqual((built.value.requestedShipment.shipmentSpecialServices as Record<string, unknown>).shipmentDryIceDetail, { totalWeight: { units: 'KG', value: 0.9 }, packageCount: 3 }, '12 oz is 0.3 kg a box, as each box declares it');
+  }
 });

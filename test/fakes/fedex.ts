@@ -6,8 +6,9 @@ import { compileContracts, contractViolations } from '../contracts/check.ts';
 import { fedexAddressRequest } from '../contracts/fedex/address.ts';
 import { fedexTokenForm } from '../contracts/fedex/oauth.ts';
 import { fedexRateRequest } from '../contracts/fedex/rate.ts';
-import { fedexCancelRequest, fedexShipRequest } from '../contracts/fedex/ship.ts';
+import { fedexCancelRequest, fedexShipRequest, synchronousPackages } from '../contracts/fedex/ship.ts';
 import { fedexTrackRequest } from '../contracts/fedex/track.ts';
+import { labelPdf, labelPng } from './label-files.ts';
 import { jsonOrText, readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
 
 /** What the next API call (not the token call) answers instead of the normal answer. */
@@ -33,12 +34,21 @@ export interface FedexFake {
   singleObjects: boolean;
   /** Tracking numbers of sold shipments that FedEx has since picked up: a cancel is refused, and tracking shows them moving. */
   tendered: Set<string>;
+  /** Every package sold, by its tracking number: the shipment it is a piece of (a multiple-piece one's pieces share it). */
+  sold: ReadonlyMap<string, SoldShipment>;
   /**
    * An account billed in another currency than USD: rates abroad and labels are priced in it. A PREFERRED request
    * for USD gets `preferred` entries in USD (PREFERRED_CURRENCY), or, with `exchange`, the account entry's
    * currencyExchangeRate into USD; with neither, no US-dollar figure at all.
    */
   accountCurrency?: { code: string; usdPerUnit: number; states: 'preferred' | 'exchange' | 'none' };
+}
+
+/** A shipment sold: its master tracking number, its pieces' numbers in sequence (the master's first), cancelled or not. */
+export interface SoldShipment {
+  master: string;
+  pieces: string[];
+  cancelled: boolean;
 }
 
 /** The countries the fake's address check knows streets in; elsewhere it answers CountrySupported false, as FedEx does. */
@@ -108,6 +118,40 @@ function declaredValueRefusal(shipment: Record<string, any>): { code: string; me
   const sum = values.reduce((t, v) => t + cents(v.amount), 0);
   if (!total || cents(total.amount) !== sum || values.some((v) => v.currency !== total.currency)) {
     return { code: 'TOTALDECLAREDVALUE.MISMATCH', message: 'Total declared value does not equal the sum of the package declared values in one currency.' };
+  }
+  return undefined;
+}
+
+/** The packages a shipment's line items stand for, in sequence: each item groupPackageCount times ("identical package(s)"), else once. */
+const packagesOf = (shipment: Record<string, any>): Record<string, any>[] =>
+  ((shipment.requestedPackageLineItems ?? []) as Record<string, any>[]).flatMap((item) => Array.from({ length: Number(item.groupPackageCount ?? 1) }, () => item));
+
+/**
+ * What FedEx refuses in a shipment's packages beyond the schema, in the rate and ship documents' own words: a
+ * totalPackageCount other than "the total number of packages in the shipment"; sequence numbers, "a unique
+ * identifier of each requested package", that repeat or whose master is not 1; in one synchronous Create Shipment
+ * call, more than 40 packages ("Must provide element with value ALLOW_ASYNCHRONOUS when groupPackageCount is greater
+ * than 40"); and a dry-ice shipment detail whose packageCount ("packages in the shipment that contain dry ice") or
+ * total weight is not the packages' own. The message on the counts is FedEx Web Services' (error 2021); the codes are
+ * the fake's own.
+ */
+function packageRefusal(body: Record<string, any>, api: 'rate' | 'ship'): { code: string; message: string } | undefined {
+  const shipment = body.requestedShipment ?? {};
+  const packages = packagesOf(shipment);
+  const sequenced = ((shipment.requestedPackageLineItems ?? []) as Record<string, any>[]).flatMap((p) => (p.sequenceNumber === undefined ? [] : [Number(p.sequenceNumber)]));
+  const countWrong = shipment.totalPackageCount !== undefined && Number(shipment.totalPackageCount) !== packages.length;
+  if (countWrong || new Set(sequenced).size !== sequenced.length || (sequenced.length > 0 && sequenced[0] !== 1)) {
+    return { code: 'PACKAGECOUNT.SEQUENCENUMBER.INVALID', message: 'Invalid package count or invalid package sequence number.' };
+  }
+  if (api === 'ship' && packages.length > synchronousPackages && body.processingOptionType !== 'ALLOW_ASYNCHRONOUS') {
+    return { code: 'PROCESSINGOPTIONTYPE.ASYNCHRONOUS.REQUIRED', message: `More than ${synchronousPackages} packages need processingOptionType ALLOW_ASYNCHRONOUS.` };
+  }
+  const iced = packages.filter((p) => p.packageSpecialServices?.specialServiceTypes?.includes('DRY_ICE'));
+  const dryIce = shipment.shipmentSpecialServices?.shipmentDryIceDetail;
+  if (dryIce) {
+    const kg = iced.reduce((sum, p) => sum + Number(p.packageSpecialServices.dryIceWeight?.value ?? 0), 0);
+    const weighed = dryIce.totalWeight === undefined || Math.abs(Number(dryIce.totalWeight.value) - kg) < 0.05;
+    if (Number(dryIce.packageCount) !== iced.length || !weighed) return { code: 'DRYICE.PACKAGECOUNT.INVALID', message: 'Dry ice package count or total weight does not match the packages with dry ice.' };
   }
   return undefined;
 }
@@ -196,7 +240,7 @@ const mockTracking: Record<string, { code: string; description: string; scans: R
  */
 export async function startFedexFake(): Promise<FedexFake> {
   const tokens = new Set<string>();
-  const sold = new Map<string, { cancelled: boolean }>();
+  const sold = new Map<string, SoldShipment>();
   let expireNext = false;
   let sequence = 0;
   const fake: Omit<FedexFake, 'url' | 'close'> = {
@@ -208,6 +252,7 @@ export async function startFedexFake(): Promise<FedexFake> {
     faults: [],
     singleObjects: false,
     tendered: new Set(),
+    sold,
     expireTokens() {
       tokens.clear();
       expireNext = true;
@@ -239,12 +284,12 @@ export async function startFedexFake(): Promise<FedexFake> {
     if (country === 'US' && !/^\d{5}(-?\d{4})?$/.test(String(to.postalCode ?? ''))) {
       return sendJson(res, 400, envelope('RECIPIENT.POSTALCODE.INVALID', 'Recipient postal code is invalid.'));
     }
-    const refusedAbroad = country === 'US' ? undefined : abroadRefusal(shipment);
-    if (refusedAbroad) return sendJson(res, 400, envelope(refusedAbroad.code, refusedAbroad.message));
-    const pieces: any[] = shipment.requestedPackageLineItems ?? [];
-    const weight = Number(pieces[0]?.weight?.value ?? 0);
+    const refused = (country === 'US' ? undefined : abroadRefusal(shipment)) ?? packageRefusal(body, 'rate');
+    if (refused) return sendJson(res, 400, envelope(refused.code, refused.message));
+    // Each package is priced on its own billable pounds and the shipment is their sum, as the simulators price boxes.
+    const billables = packagesOf(shipment).map((p) => Math.ceil(Number(p.weight?.value ?? 0)));
     const shipDate = String(shipment.shipDateStamp ?? '2024-05-01');
-    const billable = Math.ceil(weight);
+    const billable = billables.reduce((sum, lb) => sum + lb, 0);
     const abroad = servicesAbroad(country).map((type, i) => ({ type, name: type, base: 6400 + 1500 * i, days: 3 + i }));
     const offered = (country === 'US' ? services : abroad).filter(
       (s) => (!shipment.serviceType || s.type === shipment.serviceType) && (!('residential' in s) || s.residential === Boolean(to.residential)),
@@ -252,7 +297,7 @@ export async function startFedexFake(): Promise<FedexFake> {
     const foreign = country === 'US' ? undefined : fake.accountCurrency;
     const wantsUsd = foreign && (shipment.rateRequestType ?? []).includes('PREFERRED') && shipment.preferredCurrency === 'USD';
     const rateReplyDetails = offered.map((s) => {
-      const account = s.base + billable * 100;
+      const account = s.base * billables.length + billable * 100;
       const list = Math.round(account * 1.25);
       // Surcharges inside the net charge, as RateQuotes-Resource.json's examples itemize them (type, description, amount).
       const surCharges = (cents: number) => [
@@ -304,19 +349,21 @@ export async function startFedexFake(): Promise<FedexFake> {
     if (!sells) return sendJson(res, 400, envelope('SERVICETYPE.NOT.ALLOWED', 'This service type is not allowed.'));
     const refusedAbroad = country === 'US' ? undefined : abroadRefusal(shipment);
     if (refusedAbroad) return sendJson(res, 400, envelope(refusedAbroad.code, refusedAbroad.message));
-    const declared = declaredValueRefusal(shipment);
+    const declared = declaredValueRefusal(shipment) ?? packageRefusal(body, 'ship');
     if (declared) return sendJson(res, 400, envelope(declared.code, declared.message));
     if (spec.imageType === 'EPL2') return sendJson(res, 400, envelope('LABELSPECIFICATION.IMAGETYPE.INVALID', 'The fake prints no EPL2 labels.'));
-    const trackingNumber = fedexTrackingNumber(String(79400000000 + ++sequence));
-    sold.set(trackingNumber, { cancelled: false });
-    const image: Record<string, Buffer> = {
-      PDF: Buffer.from('%PDF-1.4\n1 0 obj << /Type /Page /MediaBox [0 0 288 432] >> endobj\n%%EOF\n'),
-      PNG: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-      ZPLII: Buffer.from(`^XA^FO50,50^BCN,100^FD${trackingNumber}^FS^XZ`),
-    };
+    // A multiple-piece shipment is filed under its first package's number, its master (the first package in the
+    // request "is considered the master package"); every package has its own number and label.
+    const numbers = packagesOf(shipment).map(() => fedexTrackingNumber(String(79400000000 + ++sequence)));
+    const trackingNumber = numbers[0]!;
+    const record: SoldShipment = { master: trackingNumber, pieces: numbers, cancelled: false };
+    for (const n of numbers) sold.set(n, record);
+    const image = (n: string): Buffer => (spec.imageType === 'PDF' ? labelPdf(n) : spec.imageType === 'PNG' ? labelPng() : Buffer.from(`^XA^FO50,50^BCN,100^FD${n}^FS^XZ`));
+    // Each package is charged the same here; the shipment's rating is their sum.
     const cents = 2650;
     const billedIn = country === 'US' ? 'USD' : (fake.accountCurrency?.code ?? 'USD');
     const listCents = 3300;
+    const level = numbers.length > 1 ? 'SHIPMENT' : 'PACKAGE';
     sendJson(res, 200, {
       transactionId: 'fake-txn',
       output: {
@@ -325,13 +372,15 @@ export async function startFedexFake(): Promise<FedexFake> {
             masterTrackingNumber: trackingNumber,
             serviceType: shipment.serviceType,
             shipDatestamp: shipment.shipDatestamp,
-            pieceResponses: many([
-              {
-                trackingNumber,
+            pieceResponses: many(
+              numbers.map((n, i) => ({
+                trackingNumber: n,
+                masterTrackingNumber: trackingNumber,
+                packageSequenceNumber: i + 1,
                 netChargeAmount: money(cents),
-                packageDocuments: many([{ contentType: 'LABEL', docType: spec.imageType, copiesToPrint: 1, encodedLabel: image[spec.imageType]!.toString('base64') }]),
-              },
-            ]),
+                packageDocuments: many([{ contentType: 'LABEL', docType: spec.imageType, copiesToPrint: 1, trackingNumber: n, encodedLabel: image(n).toString('base64') }]),
+              })),
+            ),
             // The invoice asked for in shippingDocumentSpecification, printed (or, with ETD, uploaded and returned too).
             ...(shipment.shippingDocumentSpecification?.shippingDocumentTypes?.includes('COMMERCIAL_INVOICE')
               ? { shipmentDocuments: many([{ contentType: 'COMMERCIAL_INVOICE', docType: 'PDF', copiesToPrint: 3, encodedLabel: Buffer.from(`%PDF-1.4\n% FedEx commercial invoice ${trackingNumber}\n%%EOF\n`).toString('base64') }]) }
@@ -341,10 +390,10 @@ export async function startFedexFake(): Promise<FedexFake> {
               masterTrackingId: { trackingNumber, formId: '0201', trackingIdType: 'FEDEX' },
               // The list entry first, as FedEx may order them: actualRateType names the one charged.
               shipmentRating: {
-                actualRateType: 'PAYOR_ACCOUNT_PACKAGE',
+                actualRateType: `PAYOR_ACCOUNT_${level}`,
                 shipmentRateDetails: many([
-                  ...(fake.singleObjects ? [] : [{ rateType: 'PAYOR_LIST_PACKAGE', totalNetCharge: money(listCents), currency: billedIn }]),
-                  { rateType: 'PAYOR_ACCOUNT_PACKAGE', totalNetCharge: money(cents), currency: billedIn },
+                  ...(fake.singleObjects ? [] : [{ rateType: `PAYOR_LIST_${level}`, totalNetCharge: money(listCents * numbers.length), currency: billedIn }]),
+                  { rateType: `PAYOR_ACCOUNT_${level}`, totalNetCharge: money(cents * numbers.length), currency: billedIn },
                 ]),
               },
               carrierCode: 'FDXE',
@@ -355,12 +404,13 @@ export async function startFedexFake(): Promise<FedexFake> {
     });
   }
 
+  /** DELETE_ALL_PACKAGES "will cancel all tracking numbers associated to the shipment": any one of them names it. */
   function cancel(body: Record<string, any>, res: ServerResponse): void {
     const number = String(body.trackingNumber ?? '');
     const known = sold.get(number);
     if (!known) return sendJson(res, 404, envelope('TRACKING.TRACKINGNUMBER.NOTFOUND', 'Tracking number cannot be found.'));
     if (known.cancelled) return sendJson(res, 200, { transactionId: 'fake-txn', output: { cancelledShipment: false, cancelledHistory: true, message: 'Shipment has already been cancelled.' } });
-    if (fake.tendered.has(number)) {
+    if (known.pieces.some((n) => fake.tendered.has(n))) {
       return sendJson(res, 200, { transactionId: 'fake-txn', output: { cancelledShipment: false, cancelledHistory: false, message: 'Shipment has already been tendered to FedEx and cannot be cancelled.' } });
     }
     known.cancelled = true;

@@ -29,12 +29,15 @@ import { fedexFailure, isFedexError } from './errors.ts';
 import { buildRateRequest, parseRateResponse, ratePath } from './rate.ts';
 import { buildShipRequest, parseShipResponse, shipPath } from './ship.ts';
 import { buildTokenRequest, parseToken, tokenPath } from './token.ts';
-import { isResidential } from './party.ts';
+import { declaredTotalRefusal, isResidential } from './party.ts';
 import { buildTrackRequest, parseTrackResponse, trackPath } from './track.ts';
 
 const info = carrierCatalog.find((c) => c.id === 'fedex')!;
 
 const words: GuardWords = { network: 'FedEx', unexpected: 'FedEx answer could not be read' };
+
+/** Several boxes go as one multiple-piece shipment at home; abroad, a customs declaration is drawn for one parcel. */
+const severalAbroad = 'shipd sends FedEx several boxes in one shipment within the US only';
 
 function readToken(res: CarrierResponse): CarrierResult<IssuedToken> {
   if (isFedexError(res.status, res.json)) return { ok: false, error: fedexFailure(res.status, res.json) };
@@ -62,8 +65,8 @@ export class FedexCarrier implements Carrier {
     const refused = liveOptionsRefusal(this, request, isDomestic(request), isResidential(request.to));
     if (refused) return Promise.resolve(refused);
     return guard(words, async () => {
-      const boxes = severalBoxesRefusal(this.name, request);
-      if (boxes) return boxes;
+      const declared = declaredTotalRefusal(request.parcels);
+      if (declared) return declared;
       const body = isDomestic(request) ? ok(buildRateRequest(request, this.account())) : this.rateAbroad(request);
       if (!body.ok) return body;
       const res = await this.api({ method: 'POST', path: ratePath, json: body.value, idempotent: true, signal });
@@ -73,6 +76,8 @@ export class FedexCarrier implements Carrier {
 
   /** The rate request abroad, with the customs commodities FedEx rates by. */
   private rateAbroad(request: RateRequest): CarrierResult<Record<string, unknown>> {
+    const boxes = severalBoxesRefusal(this.name, request, severalAbroad);
+    if (boxes) return boxes;
     const r = abroad(request, this);
     return r.ok ? buildRateRequestAbroad(r.value, this.account()) : r;
   }
@@ -82,6 +87,8 @@ export class FedexCarrier implements Carrier {
    * mode where the carrier supports it; FedEx still returns it as a PDF for the parcel.
    */
   private shipAbroad(request: PurchaseRequest): CarrierResult<Record<string, unknown>> {
+    const boxes = severalBoxesRefusal(this.name, request, severalAbroad);
+    if (boxes) return boxes;
     const r = abroad(request, this);
     return r.ok ? buildShipRequestAbroad(r.value, this.account(), { electronicTradeDocuments: true }) : r;
   }
@@ -90,8 +97,6 @@ export class FedexCarrier implements Carrier {
     const refused = liveOptionsRefusal(this, request, isDomestic(request), isResidential(request.to));
     if (refused) return Promise.resolve(refused);
     return guard(words, async () => {
-      const boxes = severalBoxesRefusal(this.name, request);
-      if (boxes) return boxes;
       if (!this.services.some((s) => s.code === request.service)) return failure('service_unavailable', `FedEx has no service ${request.service} in shipd`);
       const body = isDomestic(request) ? buildShipRequest(request, this.account()) : this.shipAbroad(request);
       if (!body.ok) return body;

@@ -36,3 +36,14 @@ test('refusals in the error envelope are read too', () => {
 test("an answer in the ship document's cancel shape is refunded", () => {
   assert.deepEqual(parseCancelResponse(200, fixture('cancel-spec-shape'), label), { ok: true, value: 'refunded' });
 });
+
+test('several boxes are cancelled together by their master tracking number, and a refusal names the shipment', () => {
+  const boxes = [
+    { trackingNumber: '794953535000', carrierShipmentId: '794953535000' },
+    { trackingNumber: '794953535011', carrierShipmentId: '794953535000' },
+  ];
+  const mps: LabelRef = { ...label, trackingNumber: '794953535000', carrierShipmentId: '794953535000', boxes };
+  assert.equal(buildCancelRequest({ ...mps, trackingNumber: '794953535011' }, '740561073').trackingNumber, '794953535000');
+  const tendered = parseCancelResponse(200, fixture('cancel-tendered'), mps);
+  assert.match(!tendered.ok ? tendered.error.detail : '', /^FedEx has shipment 794953535000 \(2 boxes\) in hand/);
+});

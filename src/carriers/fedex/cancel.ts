@@ -4,11 +4,18 @@ import { fedexErrors, fedexFailure, isFedexError } from './errors.ts';
 
 export const cancelPath = '/ship/v1/shipments/cancel';
 
-/** The whole shipment is cancelled, every package of it (carriers.md 4.5). */
+/** What FedEx files the shipment under: the master tracking number of several boxes, else the one box's number. */
+const shipmentNumber = (label: LabelRef) => label.carrierShipmentId || label.trackingNumber;
+
+/**
+ * The whole shipment is cancelled, every package of it (carriers.md 4.5): the cancel document's one deletionControl,
+ * DELETE_ALL_PACKAGES, "will cancel all tracking numbers associated to the shipment", so the boxes of a
+ * multiple-piece shipment go with its master tracking number.
+ */
 export function buildCancelRequest(label: LabelRef, accountNumber: string) {
   return {
     accountNumber: { value: accountNumber },
-    trackingNumber: label.carrierShipmentId || label.trackingNumber,
+    trackingNumber: shipmentNumber(label),
     deletionControl: 'DELETE_ALL_PACKAGES',
     senderCountryCode: 'US',
     emailShipment: false,
@@ -25,15 +32,16 @@ const handedOver = /tender|in.transit|picked.up|cannot be (cancel|delet)|not.*ca
  * FedEx bills only shipments it carries, so a cancelled one costs nothing: `refunded`.
  */
 export function parseCancelResponse(status: number, json: unknown, label: LabelRef): CarrierResult<VoidOutcome> {
+  const shipment = label.boxes ? `shipment ${shipmentNumber(label)} (${label.boxes.length} boxes)` : label.trackingNumber;
   const errors = fedexErrors(json);
   const said = [asString(at(json, 'output', 'message')), asString(at(json, 'output', 'successMessage')), ...errors.flatMap((e) => [e.code, e.message])]
     .filter(Boolean)
     .join('; ');
   const cancelled = at(json, 'output', 'cancelledShipment');
   if (cancelled === true || cancelled === 'true') return ok('refunded');
-  if (alreadyCancelled.test(said)) return failure('already_voided', `FedEx has already cancelled ${label.trackingNumber}`);
-  if (handedOver.test(said)) return failure('label_in_transit', `FedEx has ${label.trackingNumber} in hand and cannot cancel it (${said})`);
+  if (alreadyCancelled.test(said)) return failure('already_voided', `FedEx has already cancelled ${shipment}`);
+  if (handedOver.test(said)) return failure('label_in_transit', `FedEx has ${shipment} in hand and cannot cancel it (${said})`);
   if (isFedexError(status, json)) return { ok: false, error: fedexFailure(status, json) };
-  if (cancelled === false || cancelled === 'false') return failure('carrier_error', `FedEx did not cancel ${label.trackingNumber}${said ? ` (${said})` : ''}`);
+  if (cancelled === false || cancelled === 'false') return failure('carrier_error', `FedEx did not cancel ${shipment}${said ? ` (${said})` : ''}`);
   return failure('carrier_error', 'FedEx answered the cancel request without output.cancelledShipment');
 }

@@ -125,3 +125,24 @@ export function fedexDimensions(d: { length: number; width: number; height: numb
 export function fedexDeclaredValue(parcel: Pick<ParcelSpec, 'insuredCents'>, key: 'declaredValue' | 'totalDeclaredValue') {
   return parcel.insuredCents === undefined ? {} : { [key]: { amount: parcel.insuredCents / 100, currency: 'USD' } };
 }
+
+const declaredCents = (parcels: readonly Pick<ParcelSpec, 'insuredCents'>[]) => parcels.reduce((sum, p) => sum + (p.insuredCents ?? 0), 0);
+
+/** The ship request's totalDeclaredValue: the boxes' declared values summed, when any box is insured. */
+export function fedexTotalDeclaredValue(parcels: readonly Pick<ParcelSpec, 'insuredCents'>[]) {
+  return parcels.some((p) => p.insuredCents !== undefined) ? { totalDeclaredValue: { amount: declaredCents(parcels) / 100, currency: 'USD' } } : {};
+}
+
+/** The ship document's Money: "Maximum limit is 5 digits before decimal". */
+const mostDeclaredCents = 99_999_99;
+
+/**
+ * Several boxes each declared within FedEx's limit can add up to more than totalDeclaredValue holds: refused before
+ * FedEx is asked, in the rate as in the purchase, so the rate shop drops FedEx rather than sell what it cannot buy.
+ */
+export function declaredTotalRefusal(parcels: readonly Pick<ParcelSpec, 'insuredCents'>[]): CarrierResult<never> | null {
+  const cents = declaredCents(parcels);
+  if (cents <= mostDeclaredCents) return null;
+  const asked = parcels.length > 1 ? `these ${parcels.length} boxes are declared at $${(cents / 100).toFixed(2)} together` : `this one asks $${(cents / 100).toFixed(2)}`;
+  return failure('insurance_above_limit', `FedEx takes a shipment's total declared value (totalDeclaredValue) of at most $99,999.99; ${asked}`);
+}

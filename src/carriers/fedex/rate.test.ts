@@ -205,3 +205,29 @@ test("an answer in the rate document's shape: the ACCOUNT entry after the LIST o
   // "Deliverydate unavailable": Express Saver's third business day.
   assert.deepEqual(pick(byService.FEDEX_EXPRESS_SAVER!), [3357, 3357, 'USD', '05', 3, '2024-05-06', true]);
 });
+
+test('several boxes are rated together: a line item per box, totalPackageCount, options and declared value on each', () => {
+  const parcels = [
+    { weightLb: 2, dimensionsIn: { length: 10, width: 8, height: 6 }, insuredCents: 45_000 },
+    { weightLb: 3.5, insuredCents: 45_000 },
+  ];
+  const body = buildRateRequest({ ...request, parcels, options: { signature: 'standard' } }, '740561073');
+  const shipment = body.requestedShipment;
+  assert.equal(shipment.totalPackageCount, 2);
+  assert.deepEqual(shipment.requestedPackageLineItems, [
+    { weight: { units: 'LB', value: 2 }, dimensions: { length: 10, width: 8, height: 6, units: 'IN' }, declaredValue: { amount: 450, currency: 'USD' }, packageSpecialServices: { specialServiceTypes: ['SIGNATURE_OPTION'], signatureOptionType: 'DIRECT' } },
+    { weight: { units: 'LB', value: 3.5 }, declaredValue: { amount: 450, currency: 'USD' }, packageSpecialServices: { specialServiceTypes: ['SIGNATURE_OPTION'], signatureOptionType: 'DIRECT' } },
+  ]);
+});
+
+test("a quote for several boxes is FedEx's shipment total, with the shipment's surcharges; its billable weight the boxes' own", () => {
+  const parcels = [{ weightLb: 2.2 }, { weightLb: 3.5 }];
+  const detail = { rateType: 'ACCOUNT', totalNetCharge: 41.7, shipmentRateDetail: { currency: 'USD', rateZone: '5', surCharges: [{ type: 'FUEL', amount: 3.8 }, { type: 'FUEL', amount: 0.4 }] } };
+  const result = parseRateResponse(reply('FEDEX_2_DAY', [detail]), { ...request, parcels }, services);
+  assert.ok(result.ok);
+  const quote = result.value[0]!;
+  assert.equal(quote.amountCents, 4170);
+  assert.deepEqual(quote.surcharges, [{ type: 'fuel', amountCents: 420 }]);
+  // No totalBillingWeight stated: each box rounded up to the pound, summed.
+  assert.equal(quote.billableWeightLb, 7);
+});

@@ -1,5 +1,5 @@
 import { currencyOf } from '../live/currency.ts';
-import { failure, ok, type CarrierResult, type DomesticRateRequest, type Quote, type RateRequest } from '../carrier.ts';
+import { failure, ok, type CarrierResult, type DomesticRateRequest, type ParcelSpec, type Quote, type RateRequest } from '../carrier.ts';
 import type { ServiceInfo } from '../catalog.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
 import { deliveryDate } from '../sim/calendar.ts';
@@ -29,18 +29,13 @@ export function transitDays(word: unknown): number | undefined {
 }
 
 /**
- * A printed return label, in the rate API's words (RateQuotes-Resource.json International_Return_Rate_Quote):
- * the same special service the label is bought with, so the quote prices the label that will be sold.
- */
-export const printedReturn = { specialServiceTypes: ['RETURN_SHIPMENT'], returnShipmentDetail: { returnType: 'PRINT_RETURN_LABEL' } };
-
-/**
  * One call for every service: no serviceType is FedEx's rate shop (carriers.md 4.3). A return's shipper is the
  * customer sending it back (request.from) and its recipient the merchant (request.to), as on the label. The delivery
- * options go as special services, so the quote prices them.
+ * options go as special services, so the quote prices them. Several boxes are one line item each, with its own
+ * weight, size and declared value, and totalPackageCount, "the total number of packages in the shipment" (at most 100
+ * in a rate request, beyond shipd's 20): FedEx prices the whole shipment in one answer.
  */
 export function buildRateRequest(request: DomesticRateRequest, accountNumber: string) {
-  const dimensions = fedexDimensions(request.parcels[0]!.dimensionsIn);
   return {
     accountNumber: { value: accountNumber },
     rateRequestControlParameters: { returnTransitTimes: true },
@@ -51,15 +46,17 @@ export function buildRateRequest(request: DomesticRateRequest, accountNumber: st
       packagingType: 'YOUR_PACKAGING',
       rateRequestType: ['ACCOUNT', 'LIST'],
       shipDateStamp: fedexDate(request.shipDate),
-      ...shipmentSpecialServices(request.options, request.isReturn ? printedReturn : undefined),
-      requestedPackageLineItems: [
-        {
-          weight: { units: 'LB', value: request.parcels[0]!.weightLb },
+      ...shipmentSpecialServices(request.options, request.isReturn, request.parcels.length),
+      totalPackageCount: request.parcels.length,
+      requestedPackageLineItems: request.parcels.map((parcel) => {
+        const dimensions = fedexDimensions(parcel.dimensionsIn);
+        return {
+          weight: { units: 'LB', value: parcel.weightLb },
           ...(dimensions ? { dimensions } : {}),
-          ...fedexDeclaredValue(request.parcels[0]!, 'declaredValue'),
+          ...fedexDeclaredValue(parcel, 'declaredValue'),
           ...packageSpecialServices(request.options, 'rate'),
-        },
-      ],
+        };
+      }),
     },
   };
 }
@@ -81,10 +78,11 @@ const isoDay = (v: unknown): string | undefined => {
   return s && /^\d{4}-\d{2}-\d{2}/.test(s) ? s.slice(0, 10) : undefined;
 };
 
-function billableLb(detail: unknown, fallback: number): number {
+/** The shipment's billing weight as FedEx states it; else each box's weight rounded up to the pound, summed. */
+function billableLb(detail: unknown, parcels: readonly ParcelSpec[]): number {
   const weight = at(detail, 'shipmentRateDetail', 'totalBillingWeight');
   const value = asNumber(at(weight, 'value'));
-  if (value === undefined) return Math.ceil(fallback);
+  if (value === undefined) return parcels.reduce((sum, p) => sum + Math.ceil(p.weightLb), 0);
   return asString(at(weight, 'units'))?.toUpperCase() === 'KG' ? Math.ceil(value * 2.20462) : value;
 }
 
@@ -121,7 +119,8 @@ function usdCents(details: unknown[], account: unknown, currency: string): numbe
 /**
  * output.rateReplyDetails[] as quotes for our catalog's services, filtered by request.services. The account price
  * is what the caller pays and the list price the retail one; a service with only one of them uses it for both.
- * A priced service without transit data is given the days FedEx commits to for it (commitments.ts).
+ * A priced service without transit data is given the days FedEx commits to for it (commitments.ts). Each rated
+ * detail is the whole shipment's (its totalNetCharge and surcharges sum every box), so several boxes need no adding up.
  */
 export function parseRateResponse(json: unknown, request: RateRequest, catalog: readonly ServiceInfo[]): CarrierResult<Quote[]> {
   const replies = at(json, 'output', 'rateReplyDetails');
@@ -158,7 +157,7 @@ export function parseRateResponse(json: unknown, request: RateRequest, catalog: 
       listAmountCents: listCents,
       currency,
       ...(usd !== undefined && { usdAmountCents: usd }),
-      billableWeightLb: billableLb(account, request.parcels[0]!.weightLb),
+      billableWeightLb: billableLb(account, request.parcels),
       zone: zone ?? '',
       deliveryDays: days,
       estimatedDeliveryDate: commitDate ?? deliveryDate(request.shipDate, days),

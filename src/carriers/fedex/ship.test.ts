@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DomesticPurchaseRequest } from '../carrier.ts';
+import { boughtBoxes, type DomesticPurchaseRequest } from '../carrier.ts';
 import { fixture } from './fixtures.ts';
 import { buildShipRequest, parseShipResponse } from './ship.ts';
 
@@ -30,6 +30,7 @@ test('the ship request asks for the label format with its matching stock, inline
   assert.deepEqual(body.requestedShipment.recipients[0]!.address.streetLines, ['415 Mission St', 'Floor 5']);
   assert.deepEqual(body.requestedShipment.shippingChargesPayment, { paymentType: 'SENDER' });
   assert.deepEqual(body.requestedShipment.requestedPackageLineItems[0], {
+    sequenceNumber: 1,
     weight: { units: 'LB', value: 2.5 },
     customerReferences: [{ customerReferenceType: 'CUSTOMER_REFERENCE', value: 'ORDER-1001' }],
   });
@@ -154,4 +155,90 @@ test("an answer in the ship document's shape is charged at the entry its actualR
     [result.value.trackingNumber, result.value.carrierShipmentId, result.value.postageCents, result.value.currency, result.value.file?.format],
     ['794953535000', '794953535000', 2730, 'USD', 'pdf'],
   );
+});
+
+const boxes = [
+  { weightLb: 2, dimensionsIn: { length: 10, width: 8, height: 6 }, insuredCents: 30_001, reference: 'Box 1: mugs' },
+  { weightLb: 1.5, dimensionsIn: { length: 10, width: 8, height: 5.5 }, insuredCents: 30_000 },
+  { weightLb: 0.1, insuredCents: 30_000, reference: 'Box 3: a reference longer than thirty characters' },
+];
+
+test('several boxes are one multiple-piece shipment: a line item per box, in sequence, with the totals FedEx checks', () => {
+  const options = { signature: 'adult' as const, dry_ice: { weight: { value: 1, unit: 'kg' as const } }, saturday_delivery: true };
+  const built = buildShipRequest({ ...request, parcels: boxes, options, references: ['PO-88213'] }, '740561073');
+  assert.ok(built.ok, JSON.stringify(built));
+  const shipment = built.value.requestedShipment;
+  assert.equal(shipment.totalPackageCount, 3);
+  // 3.6 lb: 2 + 1.5 + 0.1 summed without float dust, to one decimal.
+  assert.equal(shipment.totalWeight, 3.6);
+  assert.deepEqual(shipment.totalDeclaredValue, { amount: 900.01, currency: 'USD' });
+  const items = shipment.requestedPackageLineItems;
+  assert.deepEqual(items.map((i) => i.sequenceNumber), [1, 2, 3]);
+  assert.deepEqual(items.map((i) => i.weight.value), [2, 1.5, 0.1]);
+  assert.deepEqual(items.map((i) => i.dimensions?.height), [6, 6, undefined]);
+  assert.deepEqual(items.map((i) => (i as Record<string, unknown>).declaredValue), [{ amount: 300.01, currency: 'USD' }, { amount: 300, currency: 'USD' }, { amount: 300, currency: 'USD' }]);
+  // The shipment's reference on every box, and a box's own after it, cut to FedEx's 30.
+  assert.deepEqual(items.map((i) => i.customerReferences?.map((r) => `${r.customerReferenceType}=${r.value}`)), [
+    ['CUSTOMER_REFERENCE=PO-88213', 'P_O_NUMBER=Box 1: mugs'],
+    ['CUSTOMER_REFERENCE=PO-88213'],
+    ['CUSTOMER_REFERENCE=PO-88213', 'P_O_NUMBER=Box 3: a reference longer than'],
+  ]);
+  // Each box carries the package options; the shipment's dry ice counts every box.
+  for (const item of items) assert.deepEqual(item.packageSpecialServices, { specialServiceTypes: ['SIGNATURE_OPTION', 'DRY_ICE'], signatureOptionType: 'ADULT', dryIceWeight: { units: 'KG', value: 1 } });
+  assert.deepEqual(shipment.shipmentSpecialServices, {
+    specialServiceTypes: ['SATURDAY_DELIVERY', 'DRY_ICE'],
+    shipmentDryIceDetail: { totalWeight: { units: 'KG', value: 3 }, packageCount: 3 },
+  });
+});
+
+/** A multiple-piece answer in the ship document's shape: the pieces listed out of order, each with its own label. */
+const mpsAnswer = (pieces: { n: string; seq?: number; label?: string }[]) => ({
+  output: {
+    transactionShipments: [
+      {
+        masterTrackingNumber: '794953535000',
+        pieceResponses: pieces.map((p) => ({
+          trackingNumber: p.n,
+          masterTrackingNumber: '794953535000',
+          ...(p.seq !== undefined && { packageSequenceNumber: p.seq }),
+          netChargeAmount: 10,
+          ...(p.label !== undefined && { packageDocuments: [{ contentType: 'LABEL', docType: 'ZPLII', encodedLabel: p.label }] }),
+        })),
+        completedShipmentDetail: {
+          masterTrackingId: { trackingNumber: '794953535000', trackingIdType: 'FEDEX' },
+          shipmentRating: { actualRateType: 'PAYOR_ACCOUNT_SHIPMENT', shipmentRateDetails: [{ rateType: 'PAYOR_ACCOUNT_SHIPMENT', totalNetCharge: 79.5, currency: 'USD' }] },
+        },
+      },
+    ],
+  },
+});
+const zplOf = (n: string) => Buffer.from(`^XA^FD${n}^FS^XZ`).toString('base64');
+
+test('a multiple-piece answer: the master, every box in the order asked with its own label, the whole shipment charged once', () => {
+  const numbers = ['794953535000', '794953535011', '794953535022'];
+  const answer = mpsAnswer([
+    { n: numbers[2]!, seq: 3, label: zplOf(numbers[2]!) },
+    { n: numbers[0]!, seq: 1, label: zplOf(numbers[0]!) },
+    { n: numbers[1]!, seq: 2, label: zplOf(numbers[1]!) },
+  ]);
+  const result = parseShipResponse(answer, { ...request, parcels: boxes });
+  assert.ok(result.ok, JSON.stringify(result));
+  const label = result.value;
+  assert.equal(label.masterTrackingNumber, '794953535000');
+  assert.equal(label.carrierShipmentId, '794953535000', 'voided by its master');
+  assert.equal(label.postageCents, 7950, "the shipment's total, not a piece's");
+  assert.deepEqual(boughtBoxes(label).map((b) => b.trackingNumber), numbers);
+  assert.deepEqual(boughtBoxes(label).map((b) => [b.file?.format, b.file?.bytes.toString()]), numbers.map((n) => ['zpl', `^XA^FD${n}^FS^XZ`]));
+  assert.equal(label.trackingNumber, numbers[0]);
+  assert.equal(label.file?.bytes.toString(), `^XA^FD${numbers[0]}^FS^XZ`);
+});
+
+test('a multiple-piece answer short of a piece, a number or a label is a carrier_error naming the master to void', () => {
+  const parcels = boxes.slice(0, 2);
+  const short = parseShipResponse(mpsAnswer([{ n: '794953535000', label: zplOf('a') }]), { ...request, parcels });
+  assert.match(!short.ok ? short.error.detail : '', /1 piece\(s\) for 2 boxes; void shipment 794953535000/);
+  const unlabelled = parseShipResponse(mpsAnswer([{ n: '794953535000', label: zplOf('a') }, { n: '794953535011' }]), { ...request, parcels });
+  assert.match(!unlabelled.ok ? unlabelled.error.detail : '', /no label image for box 2 \(794953535011\)/);
+  const gif = parseShipResponse(mpsAnswer([{ n: '794953535000', label: zplOf('a') }, { n: '794953535011', label: Buffer.from('GIF89a').toString('base64') }]), { ...request, parcels });
+  assert.equal(!gif.ok && gif.error.code, 'carrier_error');
 });

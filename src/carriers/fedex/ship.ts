@@ -1,8 +1,8 @@
 import { currencyOf } from '../live/currency.ts';
 import type { LabelFormat, LabelSize } from '../../labels/label-data.ts';
-import { failure, labelReferences, ok, type CarrierResult, type DomesticPurchaseRequest, type PurchasedLabel, type PurchaseRequest } from '../carrier.ts';
-import { asArray, asCents, asString, at } from '../live/lenient.ts';
-import { cityMax, contactNames, fedexAddress, fedexDate, fedexDeclaredValue, fedexDimensions, isResidential, usPhone, type FedexAddress } from './party.ts';
+import { failure, labelReferences, ok, type BoughtBox, type CarrierResult, type DomesticPurchaseRequest, type ParcelSpec, type PurchasedLabel, type PurchaseRequest } from '../carrier.ts';
+import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
+import { cityMax, contactNames, declaredTotalRefusal, fedexAddress, fedexDate, fedexDeclaredValue, fedexDimensions, fedexTotalDeclaredValue, isResidential, usPhone, type FedexAddress } from './party.ts';
 import { labelFormatOf } from '../live/image-kind.ts';
 import type { Address } from '../../schemas/address.ts';
 import { packageSpecialServices, shipmentSpecialServices } from './special-services.ts';
@@ -33,21 +33,15 @@ export function labelSpecification(r: Pick<PurchaseRequest, 'labelFormat' | 'lab
 
 /**
  * The label's references as customerReferences, in the order of their types: FedEx prints each type once, and the
- * client's references are untyped. 30 characters: FedEx's limit for all but an Express customer reference.
+ * client's references are untyped. 30 characters: FedEx's limit for all but an Express customer reference. A box's
+ * own reference goes after the shipment's, within the three types, as on the labels shipd draws.
  */
 const referenceTypes = ['CUSTOMER_REFERENCE', 'P_O_NUMBER', 'INVOICE_NUMBER'] as const;
-export function customerReferences(r: Pick<PurchaseRequest, 'reference' | 'references'>) {
-  const refs = labelReferences(r, 30).slice(0, referenceTypes.length);
+export function customerReferences(r: Pick<PurchaseRequest, 'reference' | 'references'>, box?: Pick<ParcelSpec, 'reference'>) {
+  const own = box?.reference?.slice(0, 30).trim();
+  const refs = [...labelReferences(r, 30), ...(own ? [own] : [])].slice(-referenceTypes.length);
   return refs.length > 0 ? { customerReferences: refs.map((value, i) => ({ customerReferenceType: referenceTypes[i]!, value })) } : {};
 }
-
-/**
- * A printed return label (Shipment-Resource.json ReturnShipmentDetail: "Required to be set to PRINT_RETURN_LABEL for
- * printed return label shipments"; "RETURN_SHIPMENT is required for creating return shipments"). FedEx charges one
- * only once it receives the return, and nothing for a label never used (FedEx Global Returns FAQ, fedex.com, as read
- * in 2026): the pay-on-use return a `charge: "on_use"` return is.
- */
-const printedReturn = { specialServiceTypes: ['RETURN_SHIPMENT'], returnShipmentDetail: { returnType: 'PRINT_RETURN_LABEL' } };
 
 interface FedexParty {
   contact: { personName: string; companyName?: string; phoneNumber: string };
@@ -64,8 +58,17 @@ function party(a: Address, phone: string, residential: boolean | undefined, role
   return ok({ contact: { ...names, phoneNumber: phone }, address: address.value });
 }
 
+/** Rounded up to 0.1, past the float dust of a sum (0.1 + 0.2 is 0.3, not 0.4). */
+const upToTenth = (n: number) => Math.ceil(Math.round(n * 1e6) / 1e5) / 10;
+
+/**
+ * A multiple-piece shipment (MPS) for several boxes, bought in one call: every box is a line item, sequenceNumber 1
+ * (FedEx's master package) to n, with totalPackageCount "the total number of packages in the shipment", the total
+ * weight ("1 explicit decimal position", rounded up so it never falls short of the boxes) and the declared values'
+ * total. The ship document takes at most 30 line items and, without ALLOW_ASYNCHRONOUS processing, 40 packages: shipd's
+ * 20 boxes fit both, so the labels all come back in the answer.
+ */
 function shipBody(request: DomesticPurchaseRequest, accountNumber: string, shipper: FedexParty, recipient: FedexParty) {
-  const dimensions = fedexDimensions(request.parcels[0]!.dimensionsIn);
   return {
     labelResponseOptions: 'LABEL',
     accountNumber: { value: accountNumber },
@@ -77,19 +80,22 @@ function shipBody(request: DomesticPurchaseRequest, accountNumber: string, shipp
       packagingType: 'YOUR_PACKAGING',
       pickupType: 'DROPOFF_AT_FEDEX_LOCATION',
       shippingChargesPayment: { paymentType: 'SENDER' },
-      ...shipmentSpecialServices(request.options, request.isReturn ? printedReturn : undefined),
+      ...shipmentSpecialServices(request.options, request.isReturn, request.parcels.length),
       labelSpecification: labelSpecification(request),
-      totalWeight: request.parcels[0]!.weightLb,
-      ...fedexDeclaredValue(request.parcels[0]!, 'totalDeclaredValue'),
-      requestedPackageLineItems: [
-        {
-          weight: { units: 'LB', value: request.parcels[0]!.weightLb },
+      totalWeight: upToTenth(request.parcels.reduce((sum, p) => sum + p.weightLb, 0)),
+      ...fedexTotalDeclaredValue(request.parcels),
+      totalPackageCount: request.parcels.length,
+      requestedPackageLineItems: request.parcels.map((parcel, i) => {
+        const dimensions = fedexDimensions(parcel.dimensionsIn);
+        return {
+          sequenceNumber: i + 1,
+          weight: { units: 'LB', value: parcel.weightLb },
           ...(dimensions ? { dimensions } : {}),
-          ...fedexDeclaredValue(request.parcels[0]!, 'declaredValue'),
-          ...customerReferences(request),
+          ...fedexDeclaredValue(parcel, 'declaredValue'),
+          ...customerReferences(request, parcel),
           ...packageSpecialServices(request.options, 'ship'),
-        },
-      ],
+        };
+      }),
     },
   };
 }
@@ -104,6 +110,8 @@ export type FedexShipBody = ReturnType<typeof shipBody>;
  * as the label needs a number to call.
  */
 export function buildShipRequest(request: DomesticPurchaseRequest, accountNumber: string): CarrierResult<FedexShipBody> {
+  const declared = declaredTotalRefusal(request.parcels);
+  if (declared) return declared;
   const merchant = request.isReturn ? request.to : request.from;
   const customer = request.isReturn ? request.from : request.to;
   const merchantPhone = usPhone(merchant.phone);
@@ -116,40 +124,77 @@ export function buildShipRequest(request: DomesticPurchaseRequest, accountNumber
   return ok(shipBody(request, accountNumber, shipper.value, recipient.value));
 }
 
+/** A package or shipment document that is a label with its image inline. */
+const isLabel = (d: unknown) => (asString(at(d, 'contentType')) ?? 'LABEL').toUpperCase() === 'LABEL' && asString(at(d, 'encodedLabel')) !== undefined;
+
+/** A label's bytes, in the format they are: the one FedEx names, or the one we asked for, may not be what came. */
+function labelFile(label: unknown, trackingNumber: string): CarrierResult<NonNullable<PurchasedLabel['file']>> {
+  const bytes = Buffer.from(asString(at(label, 'encodedLabel'))!, 'base64');
+  const format = labelFormatOf(bytes);
+  if (format) return ok({ format, bytes });
+  const named = asString(at(label, 'docType')) ?? 'an unnamed type';
+  return failure('carrier_error', `FedEx sent ${trackingNumber}'s label as ${named}, which is neither PDF, PNG nor ZPL`);
+}
+
+/** The master tracking number: completedShipmentDetail.masterTrackingId, else the shipment's masterTrackingNumber. */
+const masterOf = (shipment: unknown) =>
+  asString(at(shipment, 'completedShipmentDetail', 'masterTrackingId', 'trackingNumber')) ?? asString(at(shipment, 'masterTrackingNumber'));
+
 /**
  * output.transactionShipments[0]: the master tracking number, the label FedEx encoded inline (we ask for LABEL,
- * not URL_ONLY), and the net charge, falling back to the quoted price when FedEx states none. The label's format
- * is read from its bytes: the one FedEx names, or the one we asked for, may not be what came.
+ * not URL_ONLY), and the net charge, falling back to the quoted price when FedEx states none. Several boxes are read
+ * piece by piece (severalBoxes).
  */
 export function parseShipResponse(json: unknown, request: PurchaseRequest): CarrierResult<PurchasedLabel> {
   const shipment = asArray(at(json, 'output', 'transactionShipments'))[0];
   if (!shipment) return failure('carrier_error', 'FedEx answered the shipment request without output.transactionShipments');
   const pieces = asArray(at(shipment, 'pieceResponses'));
-  const trackingNumber =
-    asString(at(shipment, 'masterTrackingNumber')) ??
-    asString(at(shipment, 'completedShipmentDetail', 'masterTrackingId', 'trackingNumber')) ??
-    asString(at(pieces[0], 'trackingNumber'));
+  const trackingNumber = masterOf(shipment) ?? asString(at(pieces[0], 'trackingNumber'));
   if (!trackingNumber) return failure('carrier_error', 'FedEx sold a shipment but gave no tracking number');
   const documents = [...pieces.flatMap((p) => asArray(at(p, 'packageDocuments'))), ...asArray(at(shipment, 'shipmentDocuments'))];
-  const label = documents.find((d) => (asString(at(d, 'contentType')) ?? 'LABEL').toUpperCase() === 'LABEL' && asString(at(d, 'encodedLabel')));
-  if (!label) return failure('carrier_error', `FedEx sold shipment ${trackingNumber} but sent no label image; void it and buy again`);
-  const bytes = Buffer.from(asString(at(label, 'encodedLabel'))!, 'base64');
-  const format = labelFormatOf(bytes);
-  if (!format) {
-    const named = asString(at(label, 'docType')) ?? 'an unnamed type';
-    return failure('carrier_error', `FedEx sent shipment ${trackingNumber}'s label as ${named}, which is neither PDF, PNG nor ZPL`);
-  }
   const rated = actualRate(shipment);
   const charge = rated ? { cents: asCents(at(rated, 'totalNetCharge'))!, currency: currencyOf(at(rated, 'currency')) } : pieceCharges(pieces);
   const invoice = printedInvoice(documents);
-  return ok({
-    trackingNumber,
-    carrierShipmentId: trackingNumber,
+  const paid = {
     postageCents: charge?.cents ?? request.quotedCents,
     currency: charge?.currency ?? currencyOf(undefined),
-    file: { format, bytes },
     ...(invoice && { documents: [{ type: 'commercial_invoice' as const, bytes: invoice }] }),
-  });
+  };
+  if (request.parcels.length > 1) {
+    const boxes = severalBoxes(pieces, request.parcels.length, trackingNumber);
+    if (!boxes.ok) return boxes;
+    const first = boxes.value[0]!;
+    return ok({ trackingNumber: first.trackingNumber, carrierShipmentId: trackingNumber, masterTrackingNumber: trackingNumber, packages: boxes.value, file: first.file, ...paid });
+  }
+  const label = documents.find(isLabel);
+  if (!label) return failure('carrier_error', `FedEx sold shipment ${trackingNumber} but sent no label image; void it and buy again`);
+  const file = labelFile(label, `shipment ${trackingNumber}`);
+  if (!file.ok) return file;
+  return ok({ trackingNumber, carrierShipmentId: trackingNumber, file: file.value, ...paid });
+}
+
+/**
+ * The boxes of a multiple-piece shipment, in the order they were asked: pieceResponses by packageSequenceNumber (the
+ * line items' sequenceNumber) where FedEx numbers every piece, else as listed. Each piece brings its own tracking
+ * number and label; a piece short is the whole shipment failed, to be voided by its master and bought again, since a
+ * box without its label cannot be sent.
+ */
+function severalBoxes(pieces: unknown[], asked: number, master: string): CarrierResult<Required<Pick<BoughtBox, 'trackingNumber' | 'file'>>[]> {
+  const sequence = (p: unknown) => asNumber(at(p, 'packageSequenceNumber'));
+  const ordered = pieces.every((p) => sequence(p) !== undefined) ? [...pieces].sort((a, b) => sequence(a)! - sequence(b)!) : pieces;
+  const again = `void shipment ${master} and buy again`;
+  if (ordered.length !== asked) return failure('carrier_error', `FedEx sold shipment ${master} with ${ordered.length} piece(s) for ${asked} boxes; ${again}`);
+  const boxes: Required<Pick<BoughtBox, 'trackingNumber' | 'file'>>[] = [];
+  for (const [i, piece] of ordered.entries()) {
+    const trackingNumber = asString(at(piece, 'trackingNumber'));
+    if (!trackingNumber) return failure('carrier_error', `FedEx gave box ${i + 1} of shipment ${master} no tracking number; ${again}`);
+    const label = asArray(at(piece, 'packageDocuments')).find(isLabel);
+    if (!label) return failure('carrier_error', `FedEx sent no label image for box ${i + 1} (${trackingNumber}) of shipment ${master}; ${again}`);
+    const file = labelFile(label, `box ${i + 1} (${trackingNumber})`);
+    if (!file.ok) return file;
+    boxes.push({ trackingNumber, file: file.value });
+  }
+  return ok(boxes);
 }
 
 /**

@@ -28,7 +28,10 @@ function batteryDetail(api: Api, material: string) {
     : { material, packing: 'CONTAINED_IN_EQUIPMENT' };
 }
 
-/** packageSpecialServices for the one package, or nothing when no option is a package one. */
+/**
+ * packageSpecialServices for each package: the options are the shipment's, so every box carries them (a signature on
+ * each, each box's own dry ice); nothing when no option is a package one.
+ */
 export function packageSpecialServices(options: ShipmentOptions | undefined, api: Api) {
   if (!options) return {};
   const types: string[] = [];
@@ -58,18 +61,29 @@ export function packageSpecialServices(options: ShipmentOptions | undefined, api
 }
 
 /**
+ * A printed return label, the same special service in both documents so the quote prices the label that will be
+ * sold: the ship document's ReturnShipmentDetail ("Required to be set to PRINT_RETURN_LABEL for printed return label
+ * shipments"; "RETURN_SHIPMENT is required for creating return shipments"), and the rate document's
+ * International_Return_Rate_Quote. FedEx charges one only once it receives the return, and nothing for a label never
+ * used (FedEx Global Returns FAQ, fedex.com, as read in 2026): the pay-on-use return a `charge: "on_use"` return is.
+ */
+export const printedReturn = { specialServiceTypes: ['RETURN_SHIPMENT'], returnShipmentDetail: { returnType: 'PRINT_RETURN_LABEL' } };
+
+/**
  * shipmentSpecialServices: Saturday delivery, and dry ice's shipment totals ("This element is required when
  * SpecialServiceType DRY_ICE is selected", ShipmentDryIceDetail_1; the rate document: "Dry ice is supported in both
- * shipment level and package level services"), beside a printed return's services when the label is a return.
+ * shipment level and package level services"), beside a printed return's services when the label is a return. Each
+ * of the `boxes` holds the dry ice asked, so packageCount, "the total number of packages in the shipment that contain
+ * dry ice", is all of them, and the total weight is the sum of the packages' dryIceWeight as sent.
  */
-export function shipmentSpecialServices(options: ShipmentOptions | undefined, printedReturn: { specialServiceTypes: string[]; returnShipmentDetail: object } | undefined) {
-  const types = [...(printedReturn?.specialServiceTypes ?? [])];
-  const detail: Record<string, unknown> = printedReturn ? { returnShipmentDetail: printedReturn.returnShipmentDetail } : {};
+export function shipmentSpecialServices(options: ShipmentOptions | undefined, isReturn: boolean | undefined, boxes: number) {
+  const types = isReturn ? [...printedReturn.specialServiceTypes] : [];
+  const detail: Record<string, unknown> = isReturn ? { returnShipmentDetail: printedReturn.returnShipmentDetail } : {};
   if (options?.saturday_delivery) types.push('SATURDAY_DELIVERY');
   const dryIce = options && dryIceKg(options);
   if (dryIce) {
     types.push('DRY_ICE');
-    detail.shipmentDryIceDetail = { totalWeight: dryIce, packageCount: 1 };
+    detail.shipmentDryIceDetail = { totalWeight: { units: 'KG', value: Math.round(dryIce.value * boxes * 10) / 10 }, packageCount: boxes };
   }
   return types.length > 0 ? { shipmentSpecialServices: { specialServiceTypes: types, ...detail } } : {};
 }

@@ -34,13 +34,16 @@ const rateAddress = closed(
 
 const rateParty = closed({ address: rateAddress }, { required: ['address'] });
 
-/** RequestedPackageLineItem: weight required; "Maximum occurrences is 99". */
 const money = closed({ amount: Type.Number(), currency: Type.String({ minLength: 3, maxLength: 3 }) }, { required: ['amount', 'currency'] });
 
 /** BatteryClassificationDetail of the rate document (the ship document names these fields otherwise). */
 const batteryDetail = closed({ material: strings(['LITHIUM_METAL', 'LITHIUM_ION']), regulatorySubType: strings(['IATA_SECTION_II']), packing: strings(['CONTAINED_IN_EQUIPMENT', 'PACKED_WITH_EQUIPMENT']) });
 
-/** RequestedPackageLineItem: declaredValue is Money (amount a number, currency a code). */
+/**
+ * RequestedPackageLineItem: weight required; declaredValue is Money (amount a number, currency a code);
+ * groupPackageCount "the number of identical package(s)". No sequenceNumber or customerReferences: those are the
+ * ship document's.
+ */
 const packageLineItem = closed(
   { weight, dimensions, groupPackageCount: Type.Integer({ minimum: 1 }), subPackagingType: Type.String(), declaredValue: money, packageSpecialServices: packageSpecialServices(batteryDetail) },
   { required: ['weight'] },
@@ -105,8 +108,11 @@ export const fedexRateRequest = closed(
         shipDateStamp: isoDate,
         pickupType: strings(pickupTypes),
         packagingType: strings(packagingTypes),
+        // "Maximum occurrences is 99."
         requestedPackageLineItems: Type.Array(packageLineItem, { minItems: 1, maxItems: 99 }),
-        totalPackageCount: Type.Integer({ minimum: 1 }),
+        // "Indicate the total number of packages in the shipment. The Maximum number of packages in a rate request is
+        // 100." (the fake checks it against the line items).
+        totalPackageCount: Type.Integer({ minimum: 1, maximum: 100 }),
         totalWeight: Type.Number(),
         shipmentSpecialServices: specialServices(rateReturnTypes),
         customsClearanceDetail,

@@ -184,7 +184,6 @@ const customerReference = closed(
   },
 );
 
-/** RequestedPackageLineItem: weight required; "Maximum occurrences is 30"; itemDescription at most 50. */
 /** Money of the ship document: an amount with "Maximum limit is 5 digits before decimal", and a currency code. */
 const declaredValue = closed({ amount: Type.Number({ minimum: 0, exclusiveMaximum: 100_000 }), currency: Type.String({ minLength: 3, maxLength: 3 }) }, { required: ['amount', 'currency'] });
 
@@ -195,6 +194,11 @@ const batteryDetail = closed({
   batteryMaterialType: strings(['LITHIUM_METAL', 'LITHIUM_ION']),
 });
 
+/**
+ * RequestedPackageLineItem: weight required; itemDescription at most 50; sequenceNumber "a unique identifier of each
+ * requested package" (unique across the items, and 1 for the master, the fake checks); groupPackageCount "the
+ * number of identical package(s)".
+ */
 const packageLineItem = closed(
   {
     sequenceNumber: Type.Integer({ minimum: 1 }),
@@ -219,9 +223,32 @@ const returnDetailFields = {
 
 const groundServices = ['FEDEX_GROUND', 'GROUND_HOME_DELIVERY', 'SMART_POST'];
 
+/**
+ * processingOptionType (AsynchronousProcessingOptionType_1) of a multiple-piece shipment bought in one call: "Value or
+ * element is not needed when groupPackageCount is less than or equal to 40", "Must provide element with value
+ * ALLOW_ASYNCHRONOUS when groupPackageCount is greater than 40" (held against the shipment's totalPackageCount and
+ * each line item's groupPackageCount; the fake checks the line items' sum).
+ */
+export const synchronousPackages = 40;
+const asynchronousRule = {
+  if: {
+    required: ['requestedShipment'],
+    properties: {
+      requestedShipment: {
+        anyOf: [
+          { required: ['totalPackageCount'], properties: { totalPackageCount: { minimum: synchronousPackages + 1 } } },
+          { required: ['requestedPackageLineItems'], properties: { requestedPackageLineItems: { contains: { required: ['groupPackageCount'], properties: { groupPackageCount: { minimum: synchronousPackages + 1 } } } } } },
+        ],
+      },
+    },
+  },
+  then: { required: ['processingOptionType'], properties: { processingOptionType: { const: 'ALLOW_ASYNCHRONOUS' } } },
+};
+
 export const fedexShipRequest = closed(
   {
     labelResponseOptions: strings(['URL_ONLY', 'LABEL']),
+    processingOptionType: strings(['SYNCHRONOUS_ONLY', 'ALLOW_ASYNCHRONOUS']),
     mergeLabelDocOption: strings(['NONE', 'LABELS_AND_DOCS', 'LABELS_ONLY']),
     accountNumber,
     oneLabelAtATime: Type.Boolean(),
@@ -244,7 +271,10 @@ export const fedexShipRequest = closed(
         blockInsightVisibility: Type.Boolean(),
         rateRequestType: Type.Array(strings(['LIST', 'NONE', 'PREFERRED', 'INCENTIVE', 'ACCOUNT', 'RETAIL'])),
         preferredCurrency: Type.String({ minLength: 3, maxLength: 3 }),
+        // "For an MPS, this is the total number of packages in the shipment" (the fake checks it against the line items).
         totalPackageCount: Type.Integer({ minimum: 1 }),
+        // "Single piece requests will have one RequestedPackageLineItem. Multiple piece requests will have multiple
+        // RequestedPackageLineItems. Maximum occurrences is 30."
         requestedPackageLineItems: Type.Array(packageLineItem, { minItems: 1, maxItems: 30 }),
       },
       {
@@ -259,7 +289,7 @@ export const fedexShipRequest = closed(
       },
     ),
   },
-  { required: ['accountNumber', 'labelResponseOptions', 'requestedShipment'] },
+  { required: ['accountNumber', 'labelResponseOptions', 'requestedShipment'], ...asynchronousRule },
 );
 
 /** Full_Schema_Cancel_Shipment. */

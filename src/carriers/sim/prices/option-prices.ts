@@ -27,7 +27,10 @@ const fedexExpress = ['FEDEX_EXPRESS_SAVER', 'FEDEX_2_DAY', 'STANDARD_OVERNIGHT'
  * "no surcharge applies for Limited Quantity" by FedEx Ground and Home Delivery; Additional Handling Surcharge,
  * Packaging (non-standard packaging): zone 2 $25, zones 3–4 $29, zones 5–6 $31, zones 7+ $31.50 per package.
  * Not found in that guide: a charge for alcohol (FedEx prices it in the shipper's alcohol agreement), for dry ice by
- * FedEx Ground, for lithium batteries in equipment.
+ * FedEx Ground, for lithium batteries in equipment (its "Hazardous Materials" entry assesses "a surcharge on each
+ * package containing hazardous materials" but that copy gives no amount), nor in FedEx's 2026 surcharge figures as
+ * transcribed in github.com/jfdelascarreras/logifacts lib/pricing/data/fedex-accessorials.json (commit eaac9f1), read
+ * 2026-11-27.
  *
  * UPS: additional handling for packaging (a package not in a corrugated box: AdditionalHandlingIndicator), zone 2
  * $26.75, zones 3–4 $31.00, zones 5–6 $33.25, zones 7 and up $33.75, from UPS's 2026 "Revised Rates for Value-Added
