@@ -321,6 +321,43 @@ test('several boxes: one shipment, a 1Z and a label per box in order, PDFs recov
   }
 });
 
+test("one box of several is voided by its 1Z under the shipment's number, the others tracked on; one picked up is label_in_transit, a stranger refused; the rest are voided by theirs", async () => {
+  const ups = carrier();
+  const parcels = [{ weightLb: 2 }, { weightLb: 3 }, { weightLb: 4 }];
+  const bought = await ups.purchase(purchaseRequest('zpl', { parcels, idempotencyKey: 'void-one-box' }), signal);
+  assert.ok(bought.ok);
+  const shipmentId = bought.value.carrierShipmentId;
+  const boxes = bought.value.packages!.map((b) => ({ trackingNumber: b.trackingNumber, carrierShipmentId: shipmentId }));
+  const label: LabelRef = { ...ref(shipmentId), boxes };
+  const status = async (tn: string) => {
+    const t = await ups.track(ref(tn), signal);
+    return t.ok ? t.value.status : t.error.code;
+  };
+  const deletes = () => fake.calls.filter((c) => c.method === 'DELETE').map((c) => [c.path, c.query]);
+  const before = deletes().length;
+
+  assert.deepEqual(await ups.voidBox(label, boxes[1]!, signal), { ok: true, value: 'refunded' });
+  assert.deepEqual(deletes().slice(before), [[`/api/shipments/v2409/void/cancel/${shipmentId}`, { trackingnumber: boxes[1]!.trackingNumber }]]);
+  assert.deepEqual(await Promise.all(boxes.map((b) => status(b.trackingNumber))), ['pre_transit', 'cancelled', 'pre_transit']);
+  assert.deepEqual(await ups.voidBox(label, boxes[1]!, signal), { ok: true, value: 'refunded' }, 'UPS answers a package voided before as voided ("1 = Voided or Already Voided")');
+
+  fake.setStage(boxes[2]!.trackingNumber, 'in_transit');
+  const moving = await ups.voidBox(label, boxes[2]!, signal);
+  assert.equal(!moving.ok && moving.error.code, 'label_in_transit');
+  assert.match(!moving.ok ? moving.error.detail : '', new RegExp(boxes[2]!.trackingNumber));
+  const stranger = await ups.voidBox(label, { trackingNumber: '1Z023E2X0214323462', carrierShipmentId: shipmentId }, signal);
+  assert.equal(!stranger.ok && stranger.error.code, 'carrier_error');
+  assert.match(!stranger.ok ? stranger.error.detail : '', /No package 1Z023E2X0214323462 in shipment/);
+
+  fake.setStage(boxes[2]!.trackingNumber, 'label');
+  const rest = [boxes[0]!, boxes[2]!];
+  assert.deepEqual(await ups.void({ ...label, boxes: rest, boxesVoidedBefore: 1 }, signal), { ok: true, value: 'refunded' }, 'the boxes left are voided');
+  assert.deepEqual(deletes().at(-1), [`/api/shipments/v2409/void/cancel/${shipmentId}`, { trackingnumber: JSON.stringify(rest.map((b) => b.trackingNumber)) }], 'by their own numbers');
+  assert.deepEqual(await Promise.all(boxes.map((b) => status(b.trackingNumber))), ['cancelled', 'cancelled', 'cancelled']);
+  const again = await ups.voidBox(label, boxes[0]!, signal);
+  assert.equal(!again.ok && again.error.code, 'already_voided');
+});
+
 test('several boxes abroad or in a return stay refused with not_serviced, before UPS is asked', async () => {
   const ups = carrier();
   const before = fake.calls.length;

@@ -456,6 +456,38 @@ test('void of several boxes cancels each label; one box scanned keeps them all; 
   assert.equal(twice.ok ? null : twice.error.code, 'already_voided');
 });
 
+test("one box's own label is cancelled alone, once its tracking shows it unscanned; a last box left is cancelled by its own number", async () => {
+  const r = await usps.purchase(purchaseRequest({ parcels: [...twoBoxes, twoBoxes[0]!], idempotencyKey: 'void-one-box' }), signal);
+  assert.ok(r.ok, JSON.stringify(r));
+  const boxes = r.value.packages!.map((b) => ({ trackingNumber: b.trackingNumber, carrierShipmentId: b.carrierShipmentId! }));
+  const label = { ...labelRef(r.value.trackingNumber), boxes };
+  const deletes = () => fake.calls.filter((c) => c.method === 'DELETE').map((c) => decodeURIComponent(c.path.split('/').at(-1)!));
+  fake.calls.length = 0;
+
+  assert.deepEqual(await usps.voidBox(label, boxes[0]!, signal), { ok: true, value: 'refunded' });
+  assert.deepEqual(deletes(), [boxes[0]!.trackingNumber], 'that box alone');
+
+  fake.scan(boxes[2]!.trackingNumber, 'accepted');
+  const scanned = await usps.voidBox(label, boxes[2]!, signal);
+  assert.equal(scanned.ok ? null : scanned.error.code, 'label_in_transit');
+  assert.match(scanned.ok ? '' : scanned.error.detail, /USPS has scanned box 3 of 3 .*it was not voided/);
+  assert.deepEqual(deletes(), [boxes[0]!.trackingNumber], 'a scanned box is not asked to be cancelled');
+
+  // Box 3 shipped on its own, the void of what is left is box 2's, by its number, not the shipment's first box's.
+  const rest = await usps.void({ ...label, boxes: [boxes[1]!] }, signal);
+  assert.deepEqual(rest, { ok: true, value: 'refunded' });
+  assert.deepEqual(deletes(), [boxes[0]!.trackingNumber, boxes[1]!.trackingNumber]);
+
+  const later = await usps.purchase(purchaseRequest({ parcels: twoBoxes, idempotencyKey: 'void-one-box-disputed' }), signal);
+  assert.ok(later.ok, JSON.stringify(later));
+  const laterBoxes = later.value.packages!.map((b) => ({ trackingNumber: b.trackingNumber, carrierShipmentId: b.carrierShipmentId! }));
+  const laterLabel = { ...labelRef(later.value.trackingNumber), boxes: laterBoxes };
+  fake.manifested = true;
+  assert.deepEqual(await usps.voidBox(laterLabel, laterBoxes[0]!, signal), { ok: true, value: 'refund_pending' }, 'after the manifest, a refund request');
+  const twice = await usps.voidBox(laterLabel, laterBoxes[0]!, signal);
+  assert.equal(twice.ok ? null : twice.error.code, 'already_voided');
+});
+
 test('options go to USPS as extra service codes, searched class by class, and are priced into the quote and the label', async () => {
   const signed = { ...rateRequest, options: { signature: 'standard' as const } };
   const quotes = await usps.rate(signed, signal);

@@ -245,6 +245,8 @@ export interface LabelRef {
    * boxes not voided one by one before (voidBox).
    */
   boxes?: BoxRef[];
+  /** How many of the label's boxes were voided one by one before, where a void is given the rest only (`boxes`). */
+  boxesVoidedBefore?: number;
   service: string;
   purchasedAt: Date;
   /** YYYY-MM-DD, as quoted. */
@@ -332,6 +334,8 @@ export interface Carrier {
    * only whole shipments with the carrier: such a label's boxes are voided all together.
    */
   voidBox?(label: LabelRef, box: BoxRef, signal: AbortSignal): Promise<CarrierResult<VoidOutcome>>;
+  /** Where voidBox is absent because the carrier's own API cancels only whole shipments: how it says so, for the client. */
+  readonly wholeShipmentVoids?: string;
   track(label: LabelRef, signal: AbortSignal): Promise<CarrierResult<TrackingResult>>;
   validateAddress?(address: Address, signal: AbortSignal): Promise<CarrierResult<AddressCheck>>;
   /** A street-level check of an address in another country, where the carrier has one (FedEx's covers many). */

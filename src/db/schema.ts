@@ -73,6 +73,23 @@ export interface CardChargesTable {
   updated_at: string;
 }
 
+/**
+ * A box's share of a card-paid label given back to the card when the box is voided on its own: `due` until Stripe has
+ * refunded it (`refunded`), or `covered` when the card charge itself was let go of or refunded whole meanwhile: the
+ * card then has everything back, whether or not the box's own refund had reached Stripe first.
+ */
+export interface CardBoxRefundsTable {
+  shipment_id: string;
+  /** The box's index in the shipment's packages, from 0. */
+  box: number;
+  amount_cents: number;
+  status: 'due' | 'refunded' | 'covered';
+  refund_id: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface LocationsTable {
   id: string;
   account_id: string;
@@ -469,6 +486,7 @@ export interface DB {
   postage_ledger: PostageLedgerTable;
   billing_customers: BillingCustomersTable;
   card_charges: CardChargesTable;
+  card_box_refunds: CardBoxRefundsTable;
   label_files: LabelFilesTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;

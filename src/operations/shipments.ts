@@ -103,8 +103,9 @@ export const shipmentOperations = [
       "answers 410 and the merged label_url leaves it out, its share of the postage is refunded (USPS: the box's own price; UPS and FedEx: the postage split evenly " +
       'among the boxes), and the order stays shipped; emits `shipment.updated`. The last box not yet voided voids the whole shipment, as a void without ' +
       '`package` does. A box voided before answers 409 `shipment_already_voided`, a box the label does not have 400 with the pointer `/package`, and a box ' +
-      "the carrier has scanned 409 `label_in_transit`. Test mode voids single boxes for every carrier; live, where shipd's adapter for the carrier voids whole " +
-      'shipments only, or where the postage was paid by card, one box answers 422 `not_supported_by_carrier`.',
+      'the carrier has scanned 409 `label_in_transit`. Test mode voids single boxes for every carrier; live, UPS (the package alone, under its shipment) and ' +
+      "USPS (the box's own label) do too, and postage paid by card gets the box's share back as a partial refund of its charge. FedEx cancels whole shipments " +
+      'only, so one FedEx box answers 422 `not_supported_by_carrier` with the pointer `/package`.',
     params: ShipmentOrderParams,
     body: VoidRequest,
     response: Type.Ref(Shipment),

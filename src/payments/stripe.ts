@@ -228,12 +228,34 @@ export class StripeGateway {
     );
   }
 
-  /** Gives a voided label's postage back to the card. */
+  /** Gives a voided label's postage back to the card: without an amount, all Stripe has not refunded yet (boxes voided alone were). */
   async refund(paymentIntent: string, shipmentId: string): Promise<string> {
     const refund = await this.call('refund the charge', () =>
       this.stripe.refunds.create(
         { payment_intent: paymentIntent, reason: 'requested_by_customer', metadata: { shipd_shipment: shipmentId } },
         { idempotencyKey: key('refund', shipmentId) },
+      ),
+    );
+    return refund.id;
+  }
+
+  /**
+   * Gives one box's share of a captured charge back to the card (`box` counted from 1), at most once: the refund
+   * Stripe already made for that box, found by its metadata, is answered instead of a second. The Idempotency-Key
+   * alone would not do, as Stripe keeps it a day and a partial refund asked again after that is made again.
+   */
+  async refundBox(paymentIntent: string, shipmentId: string, box: number, amountCents: number): Promise<string> {
+    const made = await this.call('list the refunds', async () => {
+      for await (const refund of this.stripe.refunds.list({ payment_intent: paymentIntent, limit: 100 })) {
+        if (refund.metadata?.shipd_shipment === shipmentId && refund.metadata.shipd_box === String(box)) return refund.id;
+      }
+      return null;
+    });
+    if (made) return made;
+    const refund = await this.call('refund the box', () =>
+      this.stripe.refunds.create(
+        { payment_intent: paymentIntent, amount: amountCents, reason: 'requested_by_customer', metadata: { shipd_shipment: shipmentId, shipd_box: String(box) } },
+        { idempotencyKey: key('refund', `${shipmentId}-box${box}`) },
       ),
     );
     return refund.id;

@@ -135,6 +135,12 @@ test('a hold is captured in part and refunded; over-refunds and cancelling a cap
   assert.equal((await stripeError(stripe.refunds.create({ payment_intent: intent.id }))).code, 'charge_already_refunded');
   const summary = fake.charges().find((c) => c.paymentIntent === intent.id);
   assert.deepEqual([summary?.captured, summary?.refunded, summary?.metadata.shipd_shipment], [1500, 1500, 'shp_cap']);
+
+  const listed: Stripe.Refund[] = [];
+  for await (const r of stripe.refunds.list({ payment_intent: intent.id, limit: 1 })) listed.push(r);
+  assert.deepEqual(listed.map((r) => [r.amount, r.metadata?.shipd_shipment]), [[1000, undefined], [500, 'shp_cap']], "the PaymentIntent's refunds, newest first, page by page");
+  const elsewhere = await stripe.refunds.list({ payment_intent: (await stripe.paymentIntents.create(hold(customer, paymentMethod))).id });
+  assert.deepEqual(elsewhere.data, [], "another PaymentIntent's refunds are its own");
 });
 
 test('a hold is released by cancelling it, and cannot then be captured or refunded', async () => {

@@ -119,9 +119,23 @@ test('the ship contract refuses what UPS refuses: lines over 35, a fourth line, 
 
 test('void, label recovery, tracking and address validation requests keep their specs', () => {
   assertContract(voidCall, buildVoidRequest('1z023e2x0214323462'), 'void');
+  assertContract(voidCall, buildVoidRequest('1Z023E2X0214323462', ['1z023e2x0214323471']), 'void of one package');
+  assertContract(voidCall, buildVoidRequest('1Z023E2X0214323462', Array.from({ length: 20 }, (_, i) => `1Z023E2X02143234${String(i).padStart(2, '0')}`)), 'void of 20 packages');
   assertContract(labelRecoveryCall, buildLabelRecoveryRequest('1Z023E2X0214323462'), 'label recovery');
   assertContract(trackCall, buildTrackRequest('1Z023E2X0214323462'), 'track');
   for (const [name, a] of Object.entries(addresses)) assertContract(xavCall, built(buildAddressRequest(a)), `xav ${name}`);
+});
+
+test("the void contract takes one package's 1Z or the spec's bracketed list of up to 20, and refuses anything else", () => {
+  const path = buildVoidRequest('1Z023E2X0214323462').path;
+  const asked = (trackingnumber: string) => contractViolations(voidCall, { path, query: { trackingnumber } }).join('\n');
+  const ones = Array.from({ length: 21 }, (_, i) => `"1Z023E2X02143234${String(i).padStart(2, '0')}"`);
+  assert.equal(asked('1Z023E2X0214323471'), '');
+  assert.equal(asked(`[${ones.slice(0, 20).join(',')}]`), '');
+  for (const wrong of ['1z023e2x0214323471', '1Z023E2X021432347', `[${ones.join(',')}]`, '1Z023E2X0214323471,1Z023E2X0214323489']) {
+    assert.match(asked(wrong), /trackingnumber must match pattern/, wrong);
+  }
+  assert.match(contractViolations(voidCall, { path, query: { trackingnumbers: '1Z023E2X0214323471' } }).join('\n'), /must NOT have additional properties \(trackingnumbers\)/);
 });
 
 test('label recovery as it was built (version v2409, no Request) breaks Shipping.yaml', () => {

@@ -5,12 +5,14 @@ import type { AddressInfo } from 'node:net';
 export interface RecordedCall {
   method: string;
   path: string;
+  /** The query string's parameters. */
+  query: Record<string, string>;
   headers: Record<string, unknown>;
   body: unknown;
 }
 
 export function recordedCall(req: IncomingMessage, path: string, body: unknown): RecordedCall {
-  return { method: req.method ?? '', path, headers: { ...req.headers }, body };
+  return { method: req.method ?? '', path, query: Object.fromEntries(new URL(req.url ?? '/', 'http://fake').searchParams), headers: { ...req.headers }, body };
 }
 
 export async function readText(req: IncomingMessage): Promise<string> {

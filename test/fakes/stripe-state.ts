@@ -480,6 +480,17 @@ export class StripeAccount {
 
   // Refunds
 
+  /** A PaymentIntent's refunds (or a charge's), newest first, as Stripe lists them. */
+  listRefunds(form: Form): Answer {
+    const limit = form.limit === undefined ? 10 : Number(form.limit);
+    if (limit < 1 || limit > 100) return invalid('This value must be less than or equal to 100.', { param: 'limit' });
+    let all = this.all('refund')
+      .filter((r) => (form.payment_intent === undefined || r.payment_intent === form.payment_intent) && (form.charge === undefined || r.charge === form.charge))
+      .reverse();
+    if (form.starting_after !== undefined) all = all.slice(all.findIndex((r) => r.id === form.starting_after) + 1);
+    return { status: 200, body: { object: 'list', url: '/v1/refunds', has_more: all.length > limit, data: all.slice(0, limit) } };
+  }
+
   createRefund(form: Form): Answer | StripeObject {
     const piId = form.payment_intent as string;
     const intent = this.find('payment_intent', piId);

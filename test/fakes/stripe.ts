@@ -6,7 +6,7 @@ import { cancelPaymentIntent, capturePaymentIntent, createPaymentIntent, listPay
 import { createCheckoutSession, retrieveCheckoutSession, retrieveSetupIntent } from '../contracts/stripe/checkout.ts';
 import { createCustomer, retrieveCustomer, updateCustomer } from '../contracts/stripe/customers.ts';
 import { attachPaymentMethod, detachPaymentMethod, retrievePaymentMethod } from '../contracts/stripe/payment-methods.ts';
-import { createRefund } from '../contracts/stripe/refunds.ts';
+import { createRefund, listRefunds } from '../contracts/stripe/refunds.ts';
 import { testCards } from './stripe-cards.ts';
 import { deliver, stripeEvent, type Delivery } from './stripe-events.ts';
 import { contractError, parseForm, type Form, type StripeError } from './stripe-form.ts';
@@ -162,6 +162,7 @@ export async function startFakeStripe(options: { now?: () => number; extraSecret
     { method: 'GET', path: /^\/v1\/payment_intents$/, contract: listPaymentIntents, run: (_, f) => account.listPaymentIntents(f) },
     { method: 'GET', path: /^\/v1\/payment_intents\/([^/]+)$/, contract: retrievePaymentIntent, run: read('payment_intent', 'payment_intent') },
     { method: 'POST', path: /^\/v1\/refunds$/, contract: createRefund, run: (_, f) => account.createRefund(f) },
+    { method: 'GET', path: /^\/v1\/refunds$/, contract: listRefunds, run: (_, f) => account.listRefunds(f) },
   ];
   compileContracts(routes.map((r) => r.contract));
 

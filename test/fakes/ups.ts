@@ -39,6 +39,8 @@ interface Shipment {
 interface Piece {
   shipment: Shipment;
   stage: UpsTrackingStage;
+  /** Voided on its own (the void's `trackingnumber`), its shipment shipping on. */
+  voided: boolean;
 }
 
 export interface UpsFake {
@@ -54,6 +56,8 @@ export interface UpsFake {
   failNext(shape: UpsFailureShape, pathPrefix?: string): void;
   /** Move a package along (a shipment's number is its first package's), for tracking and void. */
   setStage(trackingNumber: string, stage: UpsTrackingStage): void;
+  /** Whether the package is voided, on its own or with its shipment. */
+  isVoided(trackingNumber: string): boolean;
   /** Track unknown numbers with HTTP 404 instead of a 200 with warning TW0001; UPS does both (carriers.md 2.6). */
   notFoundAs404: boolean;
   /** When set, Label Recovery answers these bytes whatever format was asked, as a UPS answering the wrong image type would. */
@@ -262,6 +266,11 @@ export async function startUpsFake(): Promise<UpsFake> {
       if (!piece) throw new Error(`the UPS fake has no package ${tn}`);
       piece.stage = stage;
     },
+    isVoided: (tn) => {
+      const piece = pieces.get(tn);
+      if (!piece) throw new Error(`the UPS fake has no package ${tn}`);
+      return piece.voided || piece.shipment.voided;
+    },
   };
   const list = <T>(items: T[]): T | T[] => (fake.singleObjects && items.length === 1 ? items[0]! : items);
 
@@ -412,7 +421,7 @@ export async function startUpsFake(): Promise<UpsFake> {
     const tn = numbers[0]!;
     const record: Shipment = { id: tn, service, format, voided: false, packages: numbers };
     shipments.set(tn, record);
-    for (const n of numbers) pieces.set(n, { shipment: record, stage: 'label' });
+    for (const n of numbers) pieces.set(n, { shipment: record, stage: 'label', voided: false });
     const p = priceShipment(shipment, known);
     const image = (n: string) => (format === 'GIF' ? gif1x1 : Buffer.from(fakeZpl(n)));
     sendJson(res, 200, {
@@ -461,20 +470,43 @@ export async function startUpsFake(): Promise<UpsFake> {
     });
   }
 
-  function cancel(id: string, res: ServerResponse): void {
+  /**
+   * A whole shipment's void, or with `trackingnumber` (one 1Z, or the spec's bracketed list) those packages alone. A
+   * package voided before answers "1" again, as Shipping.yaml's PackageLevelResults has it ("1 = Voided or Already
+   * Voided"); one picked up answers "0" (Not Voided) and the others asked are voided.
+   */
+  function cancel(id: string, trackingNumbers: string | undefined, res: ServerResponse): void {
     const s = shipments.get(id);
     if (!s) return sendJson(res, 400, errorBody('190102', 'No shipment found within the allowed void period'));
     if (s.voided) return sendJson(res, 400, errorBody('190117', 'The shipment has already been voided'));
-    if (s.packages.some((n) => pieces.get(n)!.stage !== 'label')) return sendJson(res, 400, errorBody('190118', 'The package has been picked up and cannot be voided'));
-    s.voided = true;
-    sendJson(res, 200, {
-      VoidShipmentResponse: {
-        Response: { ResponseStatus: { Code: '1', Description: 'Success' } },
-        SummaryResult: { Status: { Code: '1', Description: 'Voided' } },
-        // A multi-piece shipment's void says it of each package.
-        ...(s.packages.length > 1 ? { PackageLevelResults: s.packages.map((TrackingNumber) => ({ TrackingNumber, Status: { Code: '1', Description: 'Voided' } })) } : {}),
-      },
+    const ok = { Code: '1', Description: 'Voided' };
+    const voided = (summary: typeof ok, packageResults: unknown[] | undefined) =>
+      sendJson(res, 200, {
+        VoidShipmentResponse: {
+          Response: { ResponseStatus: { Code: '1', Description: 'Success' } },
+          SummaryResult: { Status: summary },
+          // A multi-piece shipment's void, and a void of packages, says it of each package.
+          ...(packageResults ? { PackageLevelResults: packageResults } : {}),
+        },
+      });
+    if (trackingNumbers === undefined) {
+      if (s.packages.some((n) => !pieces.get(n)!.voided && pieces.get(n)!.stage !== 'label')) return sendJson(res, 400, errorBody('190118', 'The package has been picked up and cannot be voided'));
+      s.voided = true;
+      return voided(ok, s.packages.length > 1 ? s.packages.map((TrackingNumber) => ({ TrackingNumber, Status: ok })) : undefined);
+    }
+    const asked = trackingNumbers.startsWith('[') ? (JSON.parse(trackingNumbers) as string[]) : [trackingNumbers];
+    const strangers = asked.filter((n) => !s.packages.includes(n));
+    if (strangers.length > 0) return sendJson(res, 400, errorBody('190102', `No package ${strangers.join(', ')} in shipment ${id}`));
+    const results = asked.map((n) => {
+      const piece = pieces.get(n)!;
+      if (piece.voided) return { TrackingNumber: n, Status: ok };
+      if (piece.stage !== 'label') return { TrackingNumber: n, Status: { Code: '0', Description: 'Not Voided' } };
+      piece.voided = true;
+      return { TrackingNumber: n, Status: ok };
     });
+    // Every package voided, one by one or now, voids the shipment.
+    if (s.packages.every((n) => pieces.get(n)!.voided)) s.voided = true;
+    voided(results.every((r) => r.Status.Code === '1') ? ok : { Code: '0', Description: 'Not Voided' }, results);
   }
 
   function track(req: IncomingMessage, tn: string, res: ServerResponse): void {
@@ -486,7 +518,7 @@ export async function startUpsFake(): Promise<UpsFake> {
       return sendJson(res, 200, { trackResponse: { shipment: [{ inquiryNumber: tn, warnings: [{ code: 'TW0001', message: 'Tracking Information Not Found' }] }] } });
     }
     const s = piece.shipment;
-    const acts = s.voided ? [{ ...(activities('label')[0] as object), status: { type: 'MV', code: 'MV', description: 'Shipment Information Voided', statusCode: '007' } }] : activities(piece.stage);
+    const acts = s.voided || piece.voided ? [{ ...(activities('label')[0] as object), status: { type: 'MV', code: 'MV', description: 'Shipment Information Voided', statusCode: '007' } }] : activities(piece.stage);
     const latest = acts[0] as { status: unknown };
     sendJson(res, 200, {
       trackResponse: {
@@ -568,7 +600,7 @@ export async function startUpsFake(): Promise<UpsFake> {
     if (req.method === 'POST' && /^\/api\/rating\/v\w+\/(Rate|Shop|Ratetimeintransit|Shoptimeintransit)$/.test(path)) return rate(path, body, res);
     if (req.method === 'POST' && /^\/api\/shipments\/v\w+\/ship$/.test(path)) return ship(path, body, res);
     if (req.method === 'POST' && /^\/api\/labels\/v\w+\/recovery$/.test(path)) return recover(body, res);
-    if (req.method === 'DELETE' && (m = /^\/api\/shipments\/v\w+\/void\/cancel\/([^/]+)$/.exec(path))) return cancel(decodeURIComponent(m[1]!), res);
+    if (req.method === 'DELETE' && (m = /^\/api\/shipments\/v\w+\/void\/cancel\/([^/]+)$/.exec(path))) return cancel(decodeURIComponent(m[1]!), query.trackingnumber, res);
     if (req.method === 'GET' && (m = /^\/api\/track\/v1\/details\/([^/]+)$/.exec(path))) return track(req, decodeURIComponent(m[1]!), res);
     if (req.method === 'POST' && /^\/api\/addressvalidation\/v2\/[123]$/.test(path)) return validate(body, res);
     sendJson(res, 404, errorBody('404', `No such UPS resource: ${req.method} ${path}`));

@@ -46,6 +46,8 @@ export interface UspsFake {
   manifested: boolean;
   /** Moves a sold label's tracking along; a scanned label can no longer be refunded. */
   scan(trackingNumber: string, stage: UspsScanStage): void;
+  /** What became of a sold label's cancel: CANCELED, DISPUTED (a refund request), or null while it stands. */
+  cancelOf(trackingNumber: string): 'CANCELED' | 'DISPUTED' | null;
   /** Labels come back as this image type whatever was asked (USPS answering a PNG to a PDF purchase). */
   imageOverride: 'PDF' | 'PNG' | 'ZPL203DPI' | null;
   /** Every contract violation refused so far, for tests to show a request kept the contract. */
@@ -202,6 +204,11 @@ export async function startUspsFake(): Promise<UspsFake> {
       const label = labels.get(tn);
       if (!label) throw new Error(`the USPS fake sold no label ${tn}`);
       label.stage = stage;
+    },
+    cancelOf: (tn) => {
+      const label = labels.get(tn);
+      if (!label) throw new Error(`the USPS fake sold no label ${tn}`);
+      return label.cancel;
     },
   };
 

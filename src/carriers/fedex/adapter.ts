@@ -54,6 +54,12 @@ export class FedexCarrier implements Carrier {
   idempotentPurchase(): boolean {
     return false;
   }
+  /**
+   * Cancel Shipment takes one deletionControl, DELETE_ALL_PACKAGES, and "will cancel all packages within the
+   * shipment" (Ship API 1.0.0, Full_Schema_Cancel_Shipment; test/contracts/fedex/ship.ts names the copy): the legacy
+   * SOAP services' DELETE_ONE_PACKAGE has no REST counterpart, so FedEx boxes are voided together.
+   */
+  readonly wholeShipmentVoids = "FedEx's Ship API cancels a shipment with all its packages (its one deletionControl is DELETE_ALL_PACKAGES)";
   private readonly client: BearerClient;
 
   constructor(private readonly options: LiveCarrierOptions) {

@@ -3,6 +3,7 @@ import {
   failure,
   ok,
   type AddressCheck,
+  type BoxRef,
   type Carrier,
   type CarrierResult,
   type LabelRef,
@@ -166,10 +167,26 @@ export class UpsCarrier implements Carrier {
     this.options.log?.warn({ carrier: 'ups', tracking_number: trackingNumber }, message);
   }
 
+  /**
+   * The whole shipment, by its number; once some of its packages were voided one by one, the packages left by theirs,
+   * so that what UPS is asked to void is exactly what still ships, whichever package gave the shipment its number.
+   */
   void(label: LabelRef, signal: AbortSignal): Promise<CarrierResult<VoidOutcome>> {
+    const left = label.boxesVoidedBefore ? label.boxes?.map((b) => b.trackingNumber) : undefined;
     return guard(words, async () => {
-      const res = await this.call('DELETE', buildVoidRequest(label.carrierShipmentId || label.trackingNumber), false, signal);
+      const res = await this.call('DELETE', buildVoidRequest(label.carrierShipmentId || label.trackingNumber, left), false, signal);
       return this.answer(res, `void ${label.carrierShipmentId}`, parseVoidResponse);
+    });
+  }
+
+  /**
+   * One package of a multi-piece shipment, by its 1Z under the shipment's number; the others ship on. UPS sells no
+   * return of several packages here, and Shipping.yaml says "Package level Void is not applicable for return service".
+   */
+  voidBox(label: LabelRef, box: BoxRef, signal: AbortSignal): Promise<CarrierResult<VoidOutcome>> {
+    return guard(words, async () => {
+      const res = await this.call('DELETE', buildVoidRequest(label.carrierShipmentId || label.trackingNumber, [box.trackingNumber]), false, signal);
+      return this.answer(res, `void ${box.trackingNumber} of ${label.carrierShipmentId}`, parseVoidResponse);
     });
   }
 

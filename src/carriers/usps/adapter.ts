@@ -4,6 +4,7 @@ import {
   failure,
   ok,
   type AddressCheck,
+  type BoxRef,
   type Carrier,
   type CarrierResult,
   type DomesticPurchaseRequest,
@@ -204,8 +205,23 @@ export class UspsCarrier implements Carrier {
     return this.answer(res, 'the international label purchase', parseInternationalLabel);
   }
 
+  /**
+   * Each box is its own label. The boxes left are what a void is given once some were voided one by one (LabelRef),
+   * so a last box left is cancelled by its own number, not by the first box's.
+   */
   void(label: LabelRef, signal: AbortSignal): Promise<CarrierResult<VoidOutcome>> {
-    return guard(words('cancel'), () => (label.boxes && label.boxes.length > 1 ? this.voidBoxes(label, label.boxes, signal) : this.cancel(label.trackingNumber, signal)));
+    const boxes = label.boxes;
+    return guard(words('cancel'), () => (boxes && boxes.length > 1 ? this.voidBoxes(label, boxes, signal) : this.cancel(boxes?.[0]?.trackingNumber ?? label.trackingNumber, signal)));
+  }
+
+  /** One box's own label, once its tracking shows USPS has not taken it in, as a void of every box checks each. */
+  voidBox(label: LabelRef, box: BoxRef, signal: AbortSignal): Promise<CarrierResult<VoidOutcome>> {
+    return guard(words('cancel'), async () => {
+      const n = label.boxes?.length ?? 1;
+      const i = label.boxes?.findIndex((b) => b.trackingNumber === box.trackingNumber) ?? 0;
+      const refused = await this.scannedRefusal(label, box, `box ${i + 1} of ${n}`, 'it was not voided', signal);
+      return refused ?? this.cancel(box.trackingNumber, signal);
+    });
   }
 
   /**
@@ -215,14 +231,9 @@ export class UspsCarrier implements Carrier {
    */
   private async voidBoxes(label: LabelRef, boxes: NonNullable<LabelRef['boxes']>, signal: AbortSignal): Promise<CarrierResult<VoidOutcome>> {
     const n = boxes.length;
-    const seen = await Promise.all(boxes.map((b) => this.track({ ...label, trackingNumber: b.trackingNumber, carrierShipmentId: b.carrierShipmentId }, signal)));
-    for (const [i, t] of seen.entries()) {
-      const tn = boxes[i]!.trackingNumber;
-      if (!t.ok) return { ok: false, error: { code: t.error.code, detail: `box ${i + 1} of ${n} (${tn}) could not be checked before voiding, so none was voided: ${t.error.detail}` } };
-      if (!unscanned.has(t.value.status)) {
-        return failure('label_in_transit', `USPS has scanned box ${i + 1} of ${n} (${tn}: ${t.value.statusDetail || t.value.status}); a box in USPS's hands cannot be voided, so none of the ${n} was`);
-      }
-    }
+    const seen = await Promise.all(boxes.map((b, i) => this.scannedRefusal(label, b, `box ${i + 1} of ${n}`, `none of the ${n} was voided`, signal)));
+    const refused = seen.find((r) => r !== null);
+    if (refused) return refused;
     const outcomes: VoidOutcome[] = [];
     const cancelled: string[] = [];
     for (const [i, b] of boxes.entries()) {
@@ -237,6 +248,18 @@ export class UspsCarrier implements Carrier {
     }
     if (outcomes.length === 0) return failure('already_voided', `USPS had cancelled all ${n} boxes already`);
     return ok(outcomes.includes('refund_pending') ? 'refund_pending' : 'refunded');
+  }
+
+  /**
+   * Why the box cannot be voided, from its tracking: USPS has scanned it (a refund asked for it then would be
+   * reviewed, and shipd refunds on asking), or its tracking could not be read; null while it is only a label.
+   */
+  private async scannedRefusal(label: LabelRef, box: BoxRef, which: string, so: string, signal: AbortSignal): Promise<CarrierResult<never> | null> {
+    const tn = box.trackingNumber;
+    const t = await this.track({ ...label, trackingNumber: tn, carrierShipmentId: box.carrierShipmentId }, signal);
+    if (!t.ok) return { ok: false, error: { code: t.error.code, detail: `${which} (${tn}) could not be checked before voiding, so ${so}: ${t.error.detail}` } };
+    if (unscanned.has(t.value.status)) return null;
+    return failure('label_in_transit', `USPS has scanned ${which} (${tn}: ${t.value.statusDetail || t.value.status}); a box in USPS's hands cannot be voided, so ${so}`);
   }
 
   /** One label's cancel (carriers.md 3.4). */

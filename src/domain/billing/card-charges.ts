@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { CardChargesTable, DB, ShipmentsTable } from '../../db/schema.ts';
+import type { CardBoxRefundsTable, CardChargesTable, DB, ShipmentsTable } from '../../db/schema.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { PaymentsRefused, PaymentsUnavailable, type StripeGateway } from '../../payments/stripe.ts';
 import type { BillingDeps } from './payment-methods.ts';
@@ -13,7 +13,9 @@ import { inTransaction } from '../core/transaction.ts';
  * asked, and each Stripe request carries a key made of the shipment's id, so the settle job can finish whatever a
  * crash or a lost answer interrupted without ever charging twice: once settled, a label has one charge and a
  * purchase without a label has none. A return paid on use has no hold while unused: its first scan records the
- * charge, and the card is then held and captured at once, by the same steps.
+ * charge, and the card is then held and captured at once, by the same steps. A box voided on its own gets its share
+ * back as a partial refund once the charge is captured (card_box_refunds); the whole label's refund then gives back
+ * whatever is left, so a label's refunds never add up to more than its charge.
  */
 
 /** Whether the label's postage goes on a card: live platform postage. Test mode's methods never reach Stripe. */
@@ -194,15 +196,75 @@ export async function markRefundDue(trx: Kysely<DB>, shipmentId: string, at: str
     .execute();
 }
 
+/**
+ * In a box void's transaction: the box's share, as the ledger gave it back, is now owed to the card. Nothing where
+ * the label has no card charge yet (a return paid on use before its first scan, which charges only the boxes left).
+ */
+export async function markBoxRefundDue(trx: Kysely<DB>, shipmentId: string, box: number, cents: number, at: string): Promise<void> {
+  if (cents <= 0 || !(await chargeOf(trx, shipmentId))) return;
+  await trx
+    .insertInto('card_box_refunds')
+    .values({ shipment_id: shipmentId, box, amount_cents: cents, status: 'due', refund_id: null, last_error: null, created_at: at, updated_at: at })
+    .onConflict((oc) => oc.columns(['shipment_id', 'box']).doNothing())
+    .execute();
+}
+
+async function moveBox(deps: BillingDeps, refund: CardBoxRefundsTable, set: Partial<CardBoxRefundsTable>): Promise<void> {
+  await deps.db
+    .updateTable('card_box_refunds')
+    .set({ ...set, updated_at: deps.clock.now().toISOString() })
+    .where('shipment_id', '=', refund.shipment_id)
+    .where('box', '=', refund.box)
+    .where('status', '=', 'due')
+    .execute();
+}
+
+/**
+ * The boxes' partial refunds still due. They wait for the capture (a hold is captured whole, then refunded in part);
+ * a charge let go of, or refunded whole since the label was voided, took every box's share with it, which makes them
+ * `covered`. The whole refund may also reach Stripe while a box's is on its way: Stripe then refuses the box's, with
+ * nothing left to refund.
+ */
+async function settleBoxRefunds(deps: BillingDeps, shipmentId: string): Promise<void> {
+  const due = await deps.db.selectFrom('card_box_refunds').selectAll().where('shipment_id', '=', shipmentId).where('status', '=', 'due').orderBy('box').execute();
+  if (due.length === 0) return;
+  const charge = await chargeOf(deps.db, shipmentId);
+  if (!charge || charge.status === 'authorizing' || charge.status === 'authorized') return;
+  if (charge.status !== 'captured') {
+    for (const refund of due) await moveBox(deps, refund, { status: 'covered', last_error: null });
+    return;
+  }
+  const stripe = await gateway(deps);
+  for (const refund of due) {
+    try {
+      const id = await stripe.refundBox(charge.payment_intent_id!, shipmentId, refund.box + 1, refund.amount_cents);
+      await moveBox(deps, refund, { status: 'refunded', refund_id: id, last_error: null });
+    } catch (err) {
+      if (err instanceof PaymentsRefused && (await chargeOf(deps.db, shipmentId))?.status !== 'captured') {
+        await moveBox(deps, refund, { status: 'covered', last_error: null });
+        continue;
+      }
+      await moveBox(deps, refund, { last_error: err instanceof Error ? err.message : String(err) });
+      throw err;
+    }
+  }
+}
+
 type Shipment = Pick<ShipmentsTable, 'id' | 'account_id' | 'status' | 'postage_cents' | 'quoted_cents' | 'return_charge'>;
 const settledColumns = ['id', 'account_id', 'status', 'postage_cents', 'quoted_cents', 'return_charge'] as const;
 
 /**
  * Brings a label's card charge to where its shipment says it should be: captured for a bought label, released for
- * a purchase that bought nothing or a label voided before its capture, refunded for a voided one. Every step is
- * safe to repeat; a step Stripe cannot take now is left for the settle job.
+ * a purchase that bought nothing or a label voided before its capture, refunded for a voided one, and the share of
+ * each box voided on its own refunded. Every step is safe to repeat; a step Stripe cannot take now is left for the
+ * settle job.
  */
 export async function settleCardCharge(deps: BillingDeps, shipment: Shipment): Promise<void> {
+  await settleHold(deps, shipment);
+  await settleBoxRefunds(deps, shipment.id);
+}
+
+async function settleHold(deps: BillingDeps, shipment: Shipment): Promise<void> {
   let charge = await chargeOf(deps.db, shipment.id);
   if (!charge || shipment.status === 'pending') return;
   const stripe = await gateway(deps);
@@ -281,6 +343,18 @@ export async function settleCardCharges(deps: BillingDeps, staleMs: number, log:
     .orderBy('card_charges.updated_at')
     .limit(100)
     .execute();
+  // A box's refund waits on its charge: one of those above, or a captured charge whose boxes' refunds are left.
+  const boxes = await deps.db
+    .selectFrom('card_box_refunds')
+    .innerJoin('shipments', 'shipments.id', 'card_box_refunds.shipment_id')
+    .innerJoin('card_charges', 'card_charges.shipment_id', 'card_box_refunds.shipment_id')
+    .select([...settledColumns.map((c) => `shipments.${c}` as const), 'card_charges.status as charge'])
+    .distinct()
+    .where('card_box_refunds.status', '=', 'due')
+    .where('card_box_refunds.updated_at', '<=', before)
+    .limit(100)
+    .execute();
+  for (const box of boxes) if (!rows.some((r) => r.id === box.id)) rows.push(box);
   for (const row of rows) {
     try {
       await settleCardCharge(deps, row);

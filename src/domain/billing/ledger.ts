@@ -44,13 +44,21 @@ export async function refundPostage(trx: Kysely<DB>, shipmentId: string, at: str
     .execute();
 }
 
-/** Gives back `cents` of what the shipment was charged, for its box `index` voided on its own, if it was charged; at most once per box. */
-export async function refundBoxPostage(trx: Kysely<DB>, shipmentId: string, index: number, cents: number, at: string): Promise<void> {
-  const charge = await trx.selectFrom('postage_ledger').selectAll().where('shipment_id', '=', shipmentId).where('kind', '=', 'charge').executeTakeFirst();
-  if (!charge) return;
+/**
+ * Gives back `cents` of what the shipment was charged, for its box `index` voided on its own, if it was charged; at
+ * most once per box, and never more than is left of the charge (a card charge is capped at the hold the quote made,
+ * which a carrier's dearer price does not move). Answers what it gave back, for the card to give back the same.
+ */
+export async function refundBoxPostage(trx: Kysely<DB>, shipmentId: string, index: number, cents: number, at: string): Promise<number> {
+  const lines = await trx.selectFrom('postage_ledger').selectAll().where('shipment_id', '=', shipmentId).execute();
+  const charge = lines.find((l) => l.kind === 'charge');
+  if (!charge || lines.some((l) => l.kind === boxRefund(index))) return 0;
+  const given = Math.min(cents, lines.reduce((sum, l) => sum + l.amount_cents, 0));
+  if (given <= 0) return 0;
   await trx
     .insertInto('postage_ledger')
-    .values({ ...charge, id: newId('led', Date.parse(at)), kind: boxRefund(index), amount_cents: -cents, created_at: at })
+    .values({ ...charge, id: newId('led', Date.parse(at)), kind: boxRefund(index), amount_cents: -given, created_at: at })
     .onConflict((oc) => oc.columns(['shipment_id', 'kind']).doNothing())
     .execute();
+  return given;
 }

@@ -4,7 +4,7 @@ import { carrierForShipment } from '../carrier-accounts/carrier-access.ts';
 import type { Carrier, CarrierFailure, CarrierResult, LabelRef, VoidOutcome } from '../../carriers/carrier.ts';
 import type { Shipment } from '../../schemas/shipment.ts';
 import { refundBoxPostage, refundPostage } from '../billing/ledger.ts';
-import { isCardBilled, markRefundDue, settleCardChargeNow } from '../billing/card-charges.ts';
+import { isCardBilled, markBoxRefundDue, markRefundDue, settleCardChargeNow } from '../billing/card-charges.ts';
 import { callCarrier } from '../carrier-accounts/carrier-call.ts';
 import type { Context } from '../core/context.ts';
 import { ApiError } from '../../kernel/errors.ts';
@@ -52,7 +52,8 @@ function remainingRef(row: ShipmentsTable): LabelRef {
   const ref = labelRef(row);
   if (!ref.boxes) return ref;
   const boxes = storedBoxes(row);
-  return { ...ref, boxes: ref.boxes.filter((_, i) => activeBox(row, boxes[i]!)) };
+  const left = ref.boxes.filter((_, i) => activeBox(row, boxes[i]!));
+  return { ...ref, boxes: left, ...(left.length < boxes.length && { boxesVoidedBefore: boxes.length - left.length }) };
 }
 
 /** What a carrier's refusal to void means to the client. */
@@ -140,24 +141,21 @@ async function recordVoid(trx: Kysely<DB>, ctx: Context, order: OrdersTable, row
 
 /**
  * Voids box `index` of a label that keeps others to ship, where the carrier voids boxes one by one: the carrier first,
- * then the box, its refund and a shipment.updated event in one transaction, as a whole void does. Should the others
- * have been voided meanwhile, it was the last box after all, and the label is voided as a whole.
+ * then the box, its refund (owed to the card too, where it paid) and a shipment.updated event in one transaction, as a
+ * whole void does. Should the others have been voided meanwhile, it was the last box after all, and the label is
+ * voided as a whole.
  */
 async function voidOneBox(ctx: Context, carrier: Carrier, row: ShipmentsTable, index: number): Promise<Shipment> {
   if (!carrier.voidBox) {
-    const detail = `${carrier.name}'s live adapter voids whole shipments only; void the label without \`package\` to void every box`;
-    throw new ApiError('not_supported_by_carrier', `${carrier.name} does not void one box of a shipment through shipd yet: ${detail}`, [{ in: 'body', pointer: '/package', detail }]);
-  }
-  if (isCardBilled(row)) {
-    // A card charge is refunded whole (card-charges.ts): a box voided alone would be refunded here but stay charged on the card.
-    const detail = 'postage paid by card is refunded in one piece, so its boxes are voided together; void the label without `package`';
-    throw new ApiError('not_supported_by_carrier', `The label ${row.id} was paid by card: ${detail}`, [{ in: 'body', pointer: '/package', detail }]);
+    const why = carrier.wholeShipmentVoids ?? `shipd's ${carrier.name} adapter voids no single box`;
+    const detail = `${carrier.name} voids whole shipments only: ${why}. Void the label without \`package\` to void every box`;
+    throw new ApiError('not_supported_by_carrier', `${carrier.name} does not void one box of a shipment: ${detail}`, [{ in: 'body', pointer: '/package', detail }]);
   }
   const ref = labelRef(row);
   const outcome = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.voidBox!(ref, ref.boxes![index]!, signal));
   const status = voidedStatus(carrier.name, outcome, `box ${ref.boxes![index]!.trackingNumber}`);
   const at = ctx.clock.now().toISOString();
-  return inTransaction(ctx.db, async (trx) => {
+  const voided = await inTransaction(ctx.db, async (trx) => {
     const order = await ownOrderRow(trx, ctx, row.order_id, true);
     // Held until committed: another box's void, the tracking worker and a manifest all write this row.
     let query = trx.selectFrom('shipments').selectAll().where('id', '=', row.id);
@@ -173,9 +171,14 @@ async function voidOneBox(ctx: Context, carrier: Carrier, row: ShipmentsTable, i
     boxes[index] = { ...boxes[index]!, status, voided_at: at, tracking_status: 'cancelled' };
     const packages = JSON.stringify(boxes);
     await trx.updateTable('shipments').set({ packages, updated_at: at }).where('id', '=', row.id).execute();
-    await refundBoxPostage(trx, row.id, index, boxShares(now, boxes)[index]!, at);
+    const refunded = await refundBoxPostage(trx, row.id, index, boxShares(now, boxes)[index]!, at);
+    // The card gets back what the ledger does, as a partial refund of its charge.
+    if (isCardBilled(now)) await markBoxRefundDue(trx, row.id, index, refunded, at);
     const shipment = toShipment(ctx, { ...now, packages, updated_at: at });
     await recordEvent(trx, ctx, 'shipment.updated', shipment, at);
     return shipment;
   });
+  // Now, or from the settle job if Stripe does not answer; this also settles a last box's void of the whole label.
+  if (isCardBilled(row)) await settleCardChargeNow(ctx, row.id);
+  return voided;
 }

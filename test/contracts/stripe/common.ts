@@ -48,6 +48,12 @@ export const metadata = Type.Union([
 /** `expand`: an array of field paths (items `maxLength: 5000`). */
 export const expand = Type.Array(text(5000));
 
+/** A range filter (the spec's `range_query_specs`): gt, gte, lt, lte, each a Unix time. */
+export const range = Type.Object(
+  { gt: Type.Optional(integer), gte: Type.Optional(integer), lt: Type.Optional(integer), lte: Type.Optional(integer) },
+  { additionalProperties: false },
+);
+
 /** Currency codes shipd charges in. The spec has `format: currency`; the fake's account settles in usd alone. */
 export const currency = oneOf(['usd']);
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { boolean, call, currency, expand, id, integer, metadata, oneOf, params, text } from './common.ts';
+import { boolean, call, currency, expand, id, integer, metadata, oneOf, params, range, text } from './common.ts';
 
 // PaymentIntents, from the spec's PostPaymentIntents, PostPaymentIntentsIntentCapture,
 // PostPaymentIntentsIntentCancel, GetPaymentIntentsIntent and GetPaymentIntents operations (common.ts names the commit).
@@ -41,12 +41,6 @@ export const cancelPaymentIntent = call(
 );
 
 export const retrievePaymentIntent = call(/^\/v1\/payment_intents\/[^/]+$/, params({ expand: Type.Optional(expand) }), 'GET');
-
-/** A range filter (the spec's `range_query_specs`): gt, gte, lt, lte, each a Unix time. */
-const range = Type.Object(
-  { gt: Type.Optional(integer), gte: Type.Optional(integer), lt: Type.Optional(integer), lte: Type.Optional(integer) },
-  { additionalProperties: false },
-);
 
 /** GetPaymentIntents: `limit` from 1 to 100 (the spec's description), `created` a time or a range. */
 export const listPaymentIntents = call(

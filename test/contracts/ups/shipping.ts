@@ -282,13 +282,19 @@ export const shipCall = call(new RegExp(`^/api/shipments/(${shipVersions.join('|
   body: shipRequestBody,
 });
 
+/** A package's or shipment's 1Z: "Alpha-numeric. Must pass 1Z rules. Must be upper case. Length 18". */
+const oneZ = '1Z[0-9A-Z]{16}';
+
 /**
- * Void: no body; the shipment identification number is "Alpha-numeric. Must pass 1Z rules. Must be upper case.
- * Length 18". The `trackingnumber` query voids single packages, which "is not applicable for return service";
- * shipd voids whole shipments and sends none.
+ * Void: no body; the shipment identification number is a 1Z (oneZ). The `trackingnumber` query voids single
+ * packages: "You may have up to 20 different tracking numbers listed. If more than one tracking number, pass this value
+ * as: trackingnumber= ["1Z…","1Z…"] with a coma separating each number" (its example's numbers elided), each a 1Z;
+ * "Package level Void is not applicable for return service".
  */
-export const voidCall = call(new RegExp(`^/api/shipments/(${shipVersions.join('|')})/void/cancel/1Z[0-9A-Z]{16}$`), {
-  query: container({}),
+export const voidCall = call(new RegExp(`^/api/shipments/(${shipVersions.join('|')})/void/cancel/${oneZ}$`), {
+  query: container({
+    trackingnumber: Type.Optional(Type.String({ pattern: `^(${oneZ}|\\[\\s*"${oneZ}"(\\s*,\\s*"${oneZ}"){0,19}\\s*\\])$` })),
+  }),
 });
 
 /**
