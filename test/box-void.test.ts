@@ -8,7 +8,6 @@ import { orderBody } from './fixtures.ts';
 import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 import { openPdf } from './barcodes.ts';
 import { accountWithUser, DashboardClient, password } from './dashboard/client.ts';
-import { carriersFor } from '../src/carriers/registry.ts';
 import { createJobRunner } from '../src/jobs/index.ts';
 import { createLogger } from '../src/http/logger.ts';
 
@@ -175,7 +174,7 @@ describe('voiding one box of several (test mode)', () => {
   });
 
   test('refusals: a box the label does not have (400 at /package), a box the carrier scanned (409 label_in_transit); a one-box label voided by its box 0 is voided whole', async () => {
-    const shipment = await buy('fedex', 'GROUND_HOME_DELIVERY', threeBoxes, 'void-box-errors');
+    const shipment = await buy('ups', '03', threeBoxes, 'void-box-errors');
     for (const n of [3, 19]) {
       const refused = problem(await post(`/shipments/${shipment.order_id}/void`, { package: n }), 400, 'validation_failed');
       assert.deepEqual(refused.errors.map((e: Json) => [e.in, e.pointer]), [['body', '/package']], JSON.stringify(refused));
@@ -264,23 +263,17 @@ describe('voiding one box of several (test mode)', () => {
     assert.doesNotMatch((await client.get(`/dashboard/test/shipments/${one.body.id}`)).text, /<h2>Boxes<\/h2>/, 'a one-box label lists no boxes');
   });
 
-  test("a carrier without single-box voids (the live adapters' case) refuses one box with 422 not_supported_by_carrier, and voids the whole", async () => {
-    const shipment = await buy('ups', '03', threeBoxes, 'void-box-unsupported');
-    const ups = carriersFor('test', server.services.config, server.clock).ups;
-    Object.defineProperty(ups, 'voidBox', { value: undefined, configurable: true });
-    try {
-      const refused = problem(await post(`/shipments/${shipment.order_id}/void`, { package: 1 }), 422, 'not_supported_by_carrier');
-      assert.deepEqual(refused.errors.map((e: Json) => e.pointer), ['/package']);
-      assert.match(refused.detail, /voids whole shipments only/);
-      assert.deepEqual((await get(`/shipments/${shipment.id}`)).body.packages.map((p: Json) => p.status), ['purchased', 'purchased', 'purchased']);
-      assert.deepEqual((await ledger(shipment.id)).map((l) => l.kind), ['charge']);
-      const whole = await post(`/shipments/${shipment.order_id}/void`);
-      assert.equal(whole.status, 200, whole.text);
-      assert.equal(whole.body.status, 'voided');
-      assert.equal(sum(await ledger(shipment.id)), 0);
-    } finally {
-      delete (ups as { voidBox?: unknown }).voidBox;
-    }
+  test("a carrier without single-box voids (FedEx, whose API cancels whole shipments) refuses one box with 422 not_supported_by_carrier, and voids the whole", async () => {
+    const shipment = await buy('fedex', 'GROUND_HOME_DELIVERY', threeBoxes, 'void-box-unsupported');
+    const refused = problem(await post(`/shipments/${shipment.order_id}/void`, { package: 1 }), 422, 'not_supported_by_carrier');
+    assert.deepEqual(refused.errors.map((e: Json) => e.pointer), ['/package']);
+    assert.match(refused.detail, /voids whole shipments only/);
+    assert.deepEqual((await get(`/shipments/${shipment.id}`)).body.packages.map((p: Json) => p.status), ['purchased', 'purchased', 'purchased']);
+    assert.deepEqual((await ledger(shipment.id)).map((l) => l.kind), ['charge']);
+    const whole = await post(`/shipments/${shipment.order_id}/void`);
+    assert.equal(whole.status, 200, whole.text);
+    assert.equal(whole.body.status, 'voided');
+    assert.equal(sum(await ledger(shipment.id)), 0);
   });
 
   test('a return of two boxes paid on use, one box voided before the first scan: the scan charges the box left only', async () => {
@@ -333,7 +326,7 @@ describe('voiding one box of several (test mode)', () => {
   });
 
   test('MCP: void_label takes the same optional package', async () => {
-    const shipment = await buy('fedex', 'GROUND_HOME_DELIVERY', threeBoxes.slice(0, 2), 'void-box-mcp');
+    const shipment = await buy('ups', '03', threeBoxes.slice(0, 2), 'void-box-mcp');
     const client = new Client({ name: 'shipd-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/integrations/v1/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
     try {

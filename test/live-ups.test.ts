@@ -127,6 +127,19 @@ describe('UPS with live keys: several boxes and delivery options (fake UPS over 
     }
   });
 
+  test("a 2-box PNG purchase: each box's PDF is drawn from its own PNG, not from the shipment's merged one", async () => {
+    const { shipment } = await shopAndBuy({ order_number: 'ups-boxes-png', parcel: undefined, parcels: [box(3), box(5)] }, { services: ['03'] }, { label_format: 'png' });
+    assert.equal(shipment.label_format, 'png');
+    const asPdf = (url: string) => url.replace(/\.png\?/, '.pdf?');
+    const whole = await download(asPdf(shipment.label_url));
+    for (const p of shipment.packages) {
+      const own = await download(asPdf(p.label_url));
+      const pdf = await openPdf(own, 72);
+      assert.deepEqual([pdf.pages, pdf.width, pdf.height], [1, 288, 432]);
+      assert.ok(!own.equals(whole), `box ${p.tracking_number}'s PDF is its own label, not the merged file`);
+    }
+  });
+
   const surcharge = (rate: Json, type: string) => rate.surcharges.find((s: Json) => s.type === type)?.amount.amount;
 
   // Each option UPS offers: where it reached the fake in both requests, and the charge the fake itemized for it.

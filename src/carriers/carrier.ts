@@ -185,6 +185,14 @@ export function labelReferences(r: Pick<PurchaseRequest, 'reference' | 'referenc
   return refs.map((ref) => ref.slice(0, maxLength).trim());
 }
 
+/**
+ * A box's references: the shipment's and then the box's own, within the `max` a label or carrier field holds. The
+ * box's own stays (it tells the boxes apart) and the shipment's first ones with it (the order or PO number leads).
+ */
+export function boxReferences(shipment: readonly string[], own: string | undefined, max: number): string[] {
+  return own ? [...shipment.slice(0, max - 1), own] : shipment.slice(0, max);
+}
+
 /** The idempotency key of box `index` (0-based) of a purchase sold box by box: the same on every try. */
 export const boxKey = (idempotencyKey: string, index: number): string => (index === 0 ? idempotencyKey : `${idempotencyKey}.box${index + 1}`);
 

@@ -24,7 +24,7 @@ import type { CarrierRequest, CarrierResponse } from '../live/http.ts';
 import type { IssuedToken } from '../live/oauth.ts';
 import type { LiveCarrierOptions } from '../live/options.ts';
 import { addressPath, buildAddressRequest, buildAddressRequestAbroad, parseAddressResponse } from './address.ts';
-import { buildCancelRequest, cancelPath, parseCancelResponse } from './cancel.ts';
+import { buildCancelRequest, cancelPath, fedexWholeShipmentVoids, parseCancelResponse } from './cancel.ts';
 import { fedexFailure, isFedexError } from './errors.ts';
 import { buildRateRequest, parseRateResponse, ratePath } from './rate.ts';
 import { buildShipRequest, parseShipResponse, shipPath } from './ship.ts';
@@ -54,12 +54,7 @@ export class FedexCarrier implements Carrier {
   idempotentPurchase(): boolean {
     return false;
   }
-  /**
-   * Cancel Shipment takes one deletionControl, DELETE_ALL_PACKAGES, and "will cancel all packages within the
-   * shipment" (Ship API 1.0.0, Full_Schema_Cancel_Shipment; test/contracts/fedex/ship.ts names the copy): the legacy
-   * SOAP services' DELETE_ONE_PACKAGE has no REST counterpart, so FedEx boxes are voided together.
-   */
-  readonly wholeShipmentVoids = "FedEx's Ship API cancels a shipment with all its packages (its one deletionControl is DELETE_ALL_PACKAGES)";
+  readonly wholeShipmentVoids = fedexWholeShipmentVoids;
   private readonly client: BearerClient;
 
   constructor(private readonly options: LiveCarrierOptions) {

@@ -4,6 +4,13 @@ import { fedexErrors, fedexFailure, isFedexError } from './errors.ts';
 
 export const cancelPath = '/ship/v1/shipments/cancel';
 
+/**
+ * Cancel Shipment takes one deletionControl, DELETE_ALL_PACKAGES, and "will cancel all packages within the shipment"
+ * (Ship API 1.0.0, Full_Schema_Cancel_Shipment; test/contracts/fedex/ship.ts names the copy): the legacy SOAP services'
+ * DELETE_ONE_PACKAGE has no REST counterpart, so FedEx boxes are voided together, live and in test mode alike.
+ */
+export const fedexWholeShipmentVoids = "FedEx's Ship API cancels a shipment with all its packages (its one deletionControl is DELETE_ALL_PACKAGES)";
+
 /** What FedEx files the shipment under: the master tracking number of several boxes, else the one box's number. */
 const shipmentNumber = (label: LabelRef) => label.carrierShipmentId || label.trackingNumber;
 

@@ -1,6 +1,6 @@
 import { currencyOf } from '../live/currency.ts';
 import type { LabelFormat, LabelSize } from '../../labels/label-data.ts';
-import { failure, labelReferences, ok, type BoughtBox, type CarrierResult, type DomesticPurchaseRequest, type ParcelSpec, type PurchasedLabel, type PurchaseRequest } from '../carrier.ts';
+import { boxReferences, failure, labelReferences, ok, type BoughtBox, type CarrierResult, type DomesticPurchaseRequest, type ParcelSpec, type PurchasedLabel, type PurchaseRequest } from '../carrier.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
 import { cityMax, contactNames, declaredTotalRefusal, fedexAddress, fedexDate, fedexDeclaredValue, fedexDimensions, fedexTotalDeclaredValue, isResidential, usPhone, type FedexAddress } from './party.ts';
 import { labelFormatOf } from '../live/image-kind.ts';
@@ -34,12 +34,12 @@ export function labelSpecification(r: Pick<PurchaseRequest, 'labelFormat' | 'lab
 /**
  * The label's references as customerReferences, in the order of their types: FedEx prints each type once, and the
  * client's references are untyped. 30 characters: FedEx's limit for all but an Express customer reference. A box's
- * own reference goes after the shipment's, within the three types, as on the labels shipd draws.
+ * own reference goes after the shipment's first two, within the three types, as on the labels shipd draws.
  */
 const referenceTypes = ['CUSTOMER_REFERENCE', 'P_O_NUMBER', 'INVOICE_NUMBER'] as const;
 export function customerReferences(r: Pick<PurchaseRequest, 'reference' | 'references'>, box?: Pick<ParcelSpec, 'reference'>) {
   const own = box?.reference?.slice(0, 30).trim();
-  const refs = [...labelReferences(r, 30), ...(own ? [own] : [])].slice(-referenceTypes.length);
+  const refs = boxReferences(labelReferences(r, 30), own, referenceTypes.length);
   return refs.length > 0 ? { customerReferences: refs.map((value, i) => ({ customerReferenceType: referenceTypes[i]!, value })) } : {};
 }
 

@@ -27,6 +27,7 @@ import { simulatedTracking } from './tracking-timeline.ts';
 import { carrierCatalog, type ServiceInfo } from '../catalog.ts';
 import { priceAbroad } from './international/quote.ts';
 import { upsPuertoRicoRefusal } from '../ups/puerto-rico.ts';
+import { fedexWholeShipmentVoids } from '../fedex/cancel.ts';
 import { refusalAbroad } from '../carrier-limits.ts';
 import type { IntlRequest } from './international/types.ts';
 import { billableWeightLb } from './billable-weight.ts';
@@ -150,6 +151,8 @@ export class SimulatedCarrier implements Carrier {
   readonly name: string;
   readonly services: readonly ServiceInfo[];
   readonly usable = true;
+  readonly voidBox?: Carrier['voidBox'];
+  readonly wholeShipmentVoids?: string;
   /** The simulators derive the label from the key, as USPS's API does. */
   idempotentPurchase(): boolean {
     return true;
@@ -167,6 +170,9 @@ export class SimulatedCarrier implements Carrier {
     // The domestic services of the table, then the catalog's international ones, priced by ./international.
     const international = carrierCatalog.find((c) => c.id === table.id)!.services.filter((s) => !s.domestic);
     this.services = [...table.services.map((s) => ({ code: s.code, name: s.name, domestic: true })), ...international];
+    // One box of several is voided as the carrier's own API allows, so an integration built in test mode holds live.
+    if (table.id === 'fedex') this.wholeShipmentVoids = fedexWholeShipmentVoids;
+    else this.voidBox = async (label, box) => this.scanned(label, box) ?? ok('refunded');
   }
 
   async rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
@@ -374,10 +380,6 @@ export class SimulatedCarrier implements Carrier {
     return ok('refunded');
   }
 
-  /** Each of the three carriers voids a box of a multi-piece shipment (USPS: its own label) while the others ship. */
-  async voidBox(label: LabelRef, box: BoxRef): Promise<CarrierResult<VoidOutcome>> {
-    return this.scanned(label, box) ?? ok('refunded');
-  }
 
   /** The refusal of a box the carrier has scanned already; null while it is still only a label. */
   private scanned(label: LabelRef, box: Pick<BoxRef, 'trackingNumber'>): CarrierResult<never> | null {

@@ -22,11 +22,14 @@ export function buildLabelRecoveryRequest(trackingNumber: string): UpsCall {
 
 /**
  * LabelResults, like the other UPS lists, may be one object. Of several, the one of `trackingNumber` when given (a
- * box of a multi-piece shipment), else the first. The bytes are whatever UPS sent; the caller reads their format.
+ * box of a multi-piece shipment): another box's label is never handed out for it. The bytes are whatever UPS sent;
+ * the caller reads their format.
  */
 export function parseLabelRecoveryResponse(json: unknown, trackingNumber?: string): CarrierResult<Buffer> {
   const results = asArray(at(json, 'LabelRecoveryResponse', 'LabelResults'));
-  const result = results.find((r) => trackingNumber !== undefined && asString(at(r, 'TrackingNumber'))?.toUpperCase() === trackingNumber.toUpperCase()) ?? results[0];
+  const result =
+    trackingNumber === undefined || results.length === 1 ? results[0] : results.find((r) => asString(at(r, 'TrackingNumber'))?.toUpperCase() === trackingNumber.toUpperCase());
+  if (results.length > 1 && !result) return failure('carrier_error', `UPS label recovery answered ${results.length} labels, none of them ${trackingNumber}'s`);
   const image = asString(at(result, 'LabelImage', 'GraphicImage'));
   if (!image) return failure('carrier_error', 'UPS label recovery answer has no LabelResults.LabelImage.GraphicImage');
   return ok(Buffer.from(image, 'base64'));

@@ -1,5 +1,5 @@
 import type { CarrierId } from '../../config.ts';
-import { boughtBoxes, type PurchasedLabel } from '../../carriers/carrier.ts';
+import { boughtBoxes, boxReferences, type PurchasedLabel } from '../../carriers/carrier.ts';
 import type { ShipmentsTable } from '../../db/schema.ts';
 import type { LabelData, LabelFormat } from '../../labels/label-data.ts';
 import type { Context } from '../core/context.ts';
@@ -24,8 +24,7 @@ export function labelDataFor(row: ShipmentsTable, trackingNumber: string, box = 
     ...(parcel.dimensionsIn && { dimensionsIn: parcel.dimensionsIn }),
     shipDate: record.shipDate.slice(0, 10),
     ...(record.zone !== null && { zone: record.zone }),
-    // The box's own reference goes with the shipment's, within the three a label prints.
-    references: parcel.reference ? [...ask.references, parcel.reference].slice(-3) : ask.references,
+    references: boxReferences(ask.references, parcel.reference, 3),
     size: ask.size,
     ...(record.labelResolution && { resolution: record.labelResolution }),
     isReturn: row.is_return === 1,
@@ -85,7 +84,7 @@ export async function labelBytes(ctx: Pick<Context, 'db' | 'labels' | 'clock' | 
   const id = box === undefined ? row.id : boxFileKey(row.id, box);
   const stored = await ctx.labels.get(id, format);
   if (stored) return stored;
-  if (row.mode === 'live') return carrierFileAs(ctx, row, format);
+  if (row.mode === 'live') return carrierFileAs(ctx, row, id, format);
   const boxes = storedBoxes(row);
   if (box !== undefined && box >= boxes.length) throw new ApiError('not_found', `Shipment ${row.id} has ${boxes.length} box(es); there is no box ${box + 1}`);
   const bytes =
@@ -101,12 +100,13 @@ export async function labelBytes(ctx: Pick<Context, 'db' | 'labels' | 'clock' | 
 /** Where box `index`'s own label file is kept: beside the shipment's, as its customs documents are. */
 const boxFileKey = (shipmentId: string, index: number) => `${shipmentId}.${boxFile(index)}`;
 
-async function carrierFileAs(ctx: Pick<Context, 'db' | 'labels' | 'clock'>, row: ShipmentsTable, format: LabelFormat): Promise<Buffer> {
-  const png = format === 'pdf' ? await ctx.labels.get(row.id, 'png') : undefined;
+/** The live file kept under `id` (the shipment's, or one box's: boxFileKey) in `format`, from the carrier's PNG if need be. */
+async function carrierFileAs(ctx: Pick<Context, 'db' | 'labels' | 'clock'>, row: ShipmentsTable, id: string, format: LabelFormat): Promise<Buffer> {
+  const png = format === 'pdf' ? await ctx.labels.get(id, 'png') : undefined;
   if (png) {
     const [{ mergeLabels }, { pageSizes }] = await Promise.all([import('../../labels/merge.ts'), import('../../labels/layout.ts')]);
     const pdf = await mergeLabels('png', [png], pageSizes[labelAskOf(JSON.parse(row.purchase), 'png').size]);
-    await ctx.labels.put(ctx.db, row.id, 'pdf', pdf, ctx.clock.now().toISOString());
+    await ctx.labels.put(ctx.db, id, 'pdf', pdf, ctx.clock.now().toISOString());
     return pdf;
   }
   throw new ApiError(
