@@ -23,6 +23,7 @@ import * as insurance from './021_insurance.ts';
 import * as returnCharge from './022_return_charge.ts';
 import * as severalBoxes from './023_several_boxes.ts';
 import * as batchOptions from './024_batch_options.ts';
+import * as trackers from './099_trackers.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '022_return_charge': returnCharge,
   '023_several_boxes': severalBoxes,
   '024_batch_options': batchOptions,
+  '099_trackers': trackers,
 };
