@@ -33,7 +33,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('deleted_at', 'text')
     .execute();
   // One key follows one number once: creating it again answers the tracker it has.
-  await sql`create unique index trackers_number on trackers (owner_key_id, carrier, tracking_number) where deleted_at is null`.execute(db);
+  await sql`create unique index trackers_number on trackers (owner_key_id, tracking_number, carrier) where deleted_at is null`.execute(db);
   await sql`create index trackers_owner on trackers (owner_key_id, id) where deleted_at is null`.execute(db);
   await sql`create index trackers_owner_status on trackers (owner_key_id, status, id) where deleted_at is null`.execute(db);
   await sql`create index trackers_shipment on trackers (shipment_id) where shipment_id is not null`.execute(db);
