@@ -258,7 +258,7 @@ export const externalTracker = {
   events: [
     scan('2026-11-24T09:00:02.000Z', 'pre_transit', 'Shipping label created, awaiting item', 'CHICAGO', 'IL', '60601'),
     scan('2026-11-24T18:00:00.000Z', 'in_transit', 'Picked up', 'CHICAGO', 'IL', '60601'),
-    scan('2026-11-25T09:30:00.000Z', 'in_transit', 'Arrived at facility', 'INDIANAPOLIS', 'IN', '46201'),
+    scan('2026-11-25T09:30:00.000Z', 'in_transit', 'Arrived at facility', 'MINNEAPOLIS', 'MN', '55401'),
   ],
   metadata: { marketplace_order: '113-4471' },
   last_checked_at: '2026-11-25T09:30:00.652Z',
