@@ -11,6 +11,7 @@ import { pollTracking } from '../src/domain/tracking/tracking.ts';
 import { ApiError } from '../src/kernel/errors.ts';
 import { serviceContext } from '../src/services.ts';
 import { createJobRunner } from '../src/jobs/index.ts';
+import { backfillLabelTrackers } from '../src/db/migrations/099_trackers.ts';
 import { createLogger } from '../src/http/logger.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
@@ -407,6 +408,25 @@ describe("labels' trackers", () => {
     const sent = await updates(id);
     assert.equal(sent.length, now.events.length, "one tracking.updated per scan, as a label's always had");
     assert.deepEqual(sent.at(-1)!.data, now);
+  });
+
+  test('labels bought before trackers get theirs from the migration, with the status last recorded', async () => {
+    const one = await buy();
+    const voided = await buy();
+    assert.equal((await post(`/shipments/${voided.order_id}/void`, {})).status, 200);
+    const box = (lb: number) => ({ weight: { value: lb, unit: 'lb' }, dimensions: { length: 10, width: 8, height: 6, unit: 'in' } });
+    const several = await buy(orderBody({ parcel: undefined, parcels: [box(2), box(3)], requested_service: { carrier: 'ups', service: '03' } }));
+    const ids = [one.id, voided.id, several.id];
+    const db = server.services.database.db;
+    const made = await db.selectFrom('trackers').selectAll().where('shipment_id', 'in', ids).orderBy('id').execute();
+    assert.equal(made.length, 4);
+    await db.deleteFrom('trackers').where('shipment_id', 'in', ids).execute();
+    await backfillLabelTrackers(db as never);
+    await backfillLabelTrackers(db as never);
+    const back = await db.selectFrom('trackers').selectAll().where('shipment_id', 'in', ids).orderBy('id').execute();
+    const shape = (t: (typeof made)[number]) => [t.id, t.tracking_number, t.carrier, t.origin, t.shipment_id, t.package, t.order_id, t.owner_key_id, t.status, t.next_check_at];
+    assert.deepEqual(back.map(shape), made.map(shape));
+    assert.deepEqual(back.map((t) => t.status), ['pre_transit', 'cancelled', 'pre_transit', 'pre_transit']);
   });
 
   test("a label's tracker is cancelled with its void and checked no more", async () => {

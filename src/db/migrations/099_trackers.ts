@@ -40,7 +40,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // The trackers worker's queue: a tracker whose journey has ended, or that was stopped, has no next check and no entry.
   await sql`create index trackers_due on trackers (next_check_at) where next_check_at is not null and origin = 'external'`.execute(db);
 
-  // Labels bought before: a tracker each, with the status last recorded; their scans are filled in at their next change.
+  await backfillLabelTrackers(db);
+}
+
+/**
+ * Labels bought before trackers: a tracker for each box, with the status last recorded and no scans yet (those are
+ * written at the label's next change). One-box labels, nearly all, in one statement; a label's existing trackers stay.
+ */
+export async function backfillLabelTrackers(db: Kysely<unknown>): Promise<void> {
   await sql`
     insert into trackers (id, owner_key_id, account_id, mode, carrier, tracking_number, origin, shipment_id, package, order_id, status,
       status_detail, events, estimated_delivery_date, signed_by, metadata, last_checked_at, next_check_at, created_at, updated_at, deleted_at)
@@ -54,6 +61,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     owner_key_id: string;
     account_id: string;
     mode: string;
+    status: string;
     carrier: string;
     order_id: string;
     tracking_status: string | null;
@@ -61,12 +69,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     packages: string;
     created_at: string;
     updated_at: string;
-  }>`select id, owner_key_id, account_id, mode, carrier, order_id, tracking_status, tracking_next_check_at, packages, created_at, updated_at
+  }>`select id, owner_key_id, account_id, mode, status, carrier, order_id, tracking_status, tracking_next_check_at, packages, created_at, updated_at
      from shipments where tracking_number is not null and packages is not null and status in ('purchased', 'voided', 'void_pending')`.execute(db);
   for (const s of several.rows) {
     const boxes = JSON.parse(s.packages) as { tracking_number: string; tracking_status?: string; status?: string }[];
     for (const [i, box] of boxes.entries()) {
-      const status = i === 0 ? (s.tracking_status ?? 'unknown') : box.status !== undefined ? 'cancelled' : (box.tracking_status ?? 'unknown');
+      const voided = s.status !== 'purchased' || box.status !== undefined;
+      // A box not yet tracked on its own is where its shipment is, as GET /shipments shows it.
+      const status = voided ? 'cancelled' : ((i === 0 ? s.tracking_status : (box.tracking_status ?? s.tracking_status)) ?? 'unknown');
       await sql`
         insert into trackers (id, owner_key_id, account_id, mode, carrier, tracking_number, origin, shipment_id, package, order_id, status,
           status_detail, events, estimated_delivery_date, signed_by, metadata, last_checked_at, next_check_at, created_at, updated_at, deleted_at)

@@ -69,6 +69,7 @@ export async function labelTrackers(trx: Kysely<DB>, row: ShipmentsTable, at: st
   const rows = await trx.selectFrom('trackers').selectAll().where('shipment_id', '=', row.id).execute();
   if (rows.length >= boxes.length) return byBox(rows);
   const have = new Set(rows.map((r) => r.package ?? 0));
+  let taken = false;
   for (const [i, box] of boxes.entries()) {
     if (have.has(i)) continue;
     const voided = box.status !== undefined || row.status !== 'purchased';
@@ -77,32 +78,33 @@ export async function labelTrackers(trx: Kysely<DB>, row: ShipmentsTable, at: st
       shipment_id: row.id,
       package: i === 0 ? null : i,
       order_id: row.order_id,
-      status: voided ? 'cancelled' : ((i === 0 ? row.tracking_status : box.tracking_status) ?? 'unknown'),
+      // A box not yet tracked on its own is where its shipment is, as GET /shipments shows it.
+      status: voided ? 'cancelled' : ((i === 0 ? row.tracking_status : (box.tracking_status ?? row.tracking_status)) ?? 'unknown'),
       next_check_at: voided ? null : row.tracking_next_check_at,
       updated_at: at,
     };
-    const inserted = await trx
-      .insertInto('trackers')
-      .values({
-        ...state,
-        id: labelTrackerId(row.id, i),
-        owner_key_id: row.owner_key_id,
-        account_id: row.account_id,
-        mode: row.mode,
-        carrier: row.carrier,
-        tracking_number: box.tracking_number,
-        status_detail: '',
-        events: '[]',
-        estimated_delivery_date: null,
-        signed_by: null,
-        metadata: '{}',
-        last_checked_at: null,
-        created_at: at,
-        deleted_at: null,
-      })
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
+    const made: TrackersTable = {
+      ...state,
+      id: labelTrackerId(row.id, i),
+      owner_key_id: row.owner_key_id,
+      account_id: row.account_id,
+      mode: row.mode,
+      carrier: row.carrier,
+      tracking_number: box.tracking_number,
+      status_detail: '',
+      events: '[]',
+      estimated_delivery_date: null,
+      signed_by: null,
+      metadata: '{}',
+      last_checked_at: null,
+      created_at: at,
+      deleted_at: null,
+    };
+    const inserted = await trx.insertInto('trackers').values(made).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) {
+      rows.push(made);
+    } else {
+      taken = true;
       await trx
         .updateTable('trackers')
         .set(state)
@@ -114,7 +116,8 @@ export async function labelTrackers(trx: Kysely<DB>, row: ShipmentsTable, at: st
         .execute();
     }
   }
-  return byBox(await trx.selectFrom('trackers').selectAll().where('shipment_id', '=', row.id).execute());
+  // Rows made meanwhile by another writer, or taken over from external trackers, are read back as they now are.
+  return byBox(taken ? await trx.selectFrom('trackers').selectAll().where('shipment_id', '=', row.id).execute() : rows);
 }
 
 /** A voided label's trackers (or one box's, voided on its own), in the void's transaction: cancelled and no longer checked. */
