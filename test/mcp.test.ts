@@ -10,6 +10,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { orderBody, torontoOrderBody } from './fixtures.ts';
 import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
+import { fedexTrackingNumber } from '../src/carriers/tracking-numbers.ts';
+import { randomInt } from 'node:crypto';
 
 // The MCP tools over both transports, driven by the SDK's own client: the same operations, ownership,
 // idempotency and error codes as the REST API.
@@ -43,6 +45,9 @@ const toolNames = [
   'void_label',
   'create_return_label',
   'track_shipment',
+  'create_tracker',
+  'list_trackers',
+  'get_tracker',
   'list_carriers',
   'list_packages',
   'list_ship_from',
@@ -109,7 +114,7 @@ for (const transport of transports) {
       return problemBody;
     }
 
-    test('lists the 15 tools, with standalone object schemas and annotations', async () => {
+    test('lists the 18 tools, with standalone object schemas and annotations', async () => {
       const { tools } = await client.listTools();
       assert.deepEqual(tools.map((t) => t.name).sort(), [...toolNames].sort());
       const byName = new Map(tools.map((t) => [t.name, t]));
@@ -289,7 +294,7 @@ for (const transport of transports) {
       });
       problem(retried, 409, 'order_not_purchasable');
       assert.equal(retried.headers.get('idempotent-replayed'), 'true');
-      assert.equal((await client.listTools()).tools.length, 15);
+      assert.equal((await client.listTools()).tools.length, 18);
     });
 
     test('bad input is validation_failed naming each field, as the REST API names them', async () => {
@@ -326,6 +331,22 @@ for (const transport of transports) {
       assert.ok(ids.includes(mine.id));
       assert.ok(!ids.includes(theirs.id));
       assert.deepEqual((await ok('get_order', { id: theirs.id }, other)).data.id, theirs.id);
+    });
+
+    test('trackers: create_tracker follows a number once, list_trackers and get_tracker show it, to its key only', async () => {
+      const number = fedexTrackingNumber(String(randomInt(10_000_000_000, 99_999_999_999)));
+      const made = await ok('create_tracker', { tracking_number: number, metadata: { via: 'mcp' }, idempotency_key: `follow-${number}` });
+      assert.equal(made.data.object, 'tracker');
+      assert.deepEqual([made.data.carrier, made.data.origin, made.data.shipment_id, made.data.metadata], ['fedex', 'external', null, { via: 'mcp' }]);
+      assert.equal(made.text, `Tracker ${made.data.id} created: fedex ${number}: pre_transit (Shipping label created, awaiting item)`);
+      assert.equal((await ok('create_tracker', { tracking_number: number })).data.id, made.data.id);
+      const listed = (await ok('list_trackers', { carrier: 'fedex', limit: 100 })).data;
+      assert.ok(listed.data.some((t: Json) => t.id === made.data.id));
+      assert.deepEqual((await ok('get_tracker', { id: made.data.id })).data, made.data);
+      await refused('get_tracker', { id: made.data.id }, 'tracker_not_found', 404, other);
+      assert.ok(!(await ok('list_trackers', { limit: 100 }, other)).data.data.some((t: Json) => t.id === made.data.id));
+      const bad = await refused('create_tracker', { tracking_number: '12345678' }, 'validation_failed', 400);
+      assert.deepEqual(bad.errors.map((e: Json) => e.pointer), ['/tracking_number']);
     });
 
     test('the account resources: carriers, packages, ship-from, address validation', async () => {

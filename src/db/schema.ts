@@ -267,6 +267,40 @@ export interface ShipmentsTable {
 
 export type ReturnCharge = 'on_create' | 'on_use';
 
+/**
+ * A tracking number a key follows: a label's (`label`, written with the label's tracking) or one bought elsewhere
+ * (`external`, checked by the trackers worker). `events` is the JSON array of the API's TrackingEvents, oldest first.
+ */
+export interface TrackersTable {
+  id: string;
+  owner_key_id: string;
+  account_id: string;
+  mode: Mode;
+  carrier: string;
+  tracking_number: string;
+  origin: 'label' | 'external';
+  /** The label's shipment; null for an external tracker. */
+  shipment_id: string | null;
+  /** A later box's index in its shipment's packages (1 and up); null for the shipment's own tracker and external ones. */
+  package: number | null;
+  order_id: string | null;
+  status: string;
+  status_detail: string;
+  events: string;
+  estimated_delivery_date: string | null;
+  signed_by: string | null;
+  metadata: string;
+  /** When the tracking worker last asked the carrier (or the tracker was made, which asks it too). */
+  last_checked_at: string | null;
+  /** When the carrier is next asked; null once the journey has ended or the tracker was stopped. */
+  next_check_at: string | null;
+  created_at: string;
+  /** When shipd last recorded a change: a scan, a status, the tracker stopped. */
+  updated_at: string;
+  /** When DELETE /trackers/{id} stopped it; null while it is followed. */
+  deleted_at: string | null;
+}
+
 export interface PostageLedgerTable {
   id: string;
   account_id: string;
@@ -483,6 +517,7 @@ export interface DB {
   rate_shops: RateShopsTable;
   packages: PackagesTable;
   shipments: ShipmentsTable;
+  trackers: TrackersTable;
   postage_ledger: PostageLedgerTable;
   billing_customers: BillingCustomersTable;
   card_charges: CardChargesTable;

@@ -5,6 +5,7 @@ import { JobRunner, type RunnerOptions } from './runner.ts';
 import { pendingStaleMs, reconcilePending } from '../domain/shipments/purchase.ts';
 import { settleCardCharges } from '../domain/billing/card-charges.ts';
 import { pollTracking, trackingBatch } from '../domain/tracking/tracking.ts';
+import { pollTrackers, trackerPollBatch } from '../domain/tracking/trackers.ts';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../events/delivery-worker.ts';
 import { batchJob } from '../domain/ops/batches.ts';
 import { runBatchRound } from '../domain/ops/batch-run.ts';
@@ -44,6 +45,9 @@ export function createJobRunner(
         // Keep going while a pass finds a full batch: a backlog is worked off now, not one batch a second.
         while ((await pollTracking(serviceContext(services, 'job:tracking.poll'), log)) === trackingBatch);
       },
+      'trackers.poll': async () => {
+        while ((await pollTrackers(serviceContext(services, 'job:trackers.poll'), log)) === trackerPollBatch);
+      },
       [batchJob]: async (payload) => {
         const { batch_id, round } = payload as { batch_id: string; round: number };
         await runBatchRound(serviceContext(services, `job:${batchJob}`), batch_id, round, { concurrency: services.config.batchConcurrency, roundMs: batchRoundMs }, log);
@@ -69,6 +73,8 @@ export function createJobRunner(
       { name: 'billing.settle', everyMs: 5_000 },
       // Labels say when they next change (simulated ones exactly), so a second's poll finds each change within a second.
       { name: 'tracking.poll', everyMs: 1_000 },
+      // Numbers bought elsewhere say when they next change as labels do; a stopped or ended one is not in the queue.
+      { name: 'trackers.poll', everyMs: 1_000 },
     ],
     services.clock,
     log,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hasPrefix, newId } from './ids.ts';
+import { hasPrefix, newId, siblingId } from './ids.ts';
 
 test('ids carry their prefix and 26 base32 characters', () => {
   const id = newId('ord');
@@ -22,4 +22,14 @@ test('a clock that steps back does not break the order', () => {
   const a = newId('evt', 2_000_000_000_000);
   const b = newId('evt', 1_999_999_999_000);
   assert.ok(b > a);
+});
+
+test("a sibling id keeps the id's time, sorts after it, and wraps within its random part", () => {
+  const id = newId('shp', 1_700_000_000_000);
+  const sibling = siblingId('trk', id, 2);
+  assert.ok(hasPrefix(sibling, 'trk'));
+  assert.equal(sibling.slice(4, 14), id.slice(4, 14));
+  assert.ok(sibling.slice(4) > id.slice(4));
+  assert.equal(siblingId('trk', id, 0), `trk_${id.slice(4)}`);
+  assert.equal(siblingId('trk', 'shp_0000000000zzzzzzzzzzzzzzzz', 1), 'trk_00000000000000000000000000');
 });

@@ -60,6 +60,17 @@ export function randomTimeKey(length: number, now: number = Date.now()): string 
   return encode(BigInt(now), 10) + encode(random, randomChars);
 }
 
+/**
+ * The id `offset` places after `id` in its random part, under `prefix`: made from another resource's id, so it can be
+ * found again without being stored, and it sorts beside the id it comes from.
+ */
+export function siblingId(prefix: IdPrefix, id: string, offset: number): string {
+  const body = id.slice(id.indexOf('_') + 1);
+  let random = 0n;
+  for (const c of body.slice(10)) random = (random << 5n) | BigInt(alphabet.indexOf(c));
+  return `${prefix}_${body.slice(0, 10)}${encode((random + BigInt(offset)) & randomMax, 16)}`;
+}
+
 export function hasPrefix(id: string, prefix: IdPrefix): boolean {
   return id.startsWith(prefix + '_') && /^[0-9a-hjkmnp-tv-z]{26}$/.test(id.slice(prefix.length + 1));
 }

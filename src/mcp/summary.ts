@@ -25,7 +25,7 @@ export function summarize(result: Json, done?: string): string {
         : `No rates${failed}`;
     }
     case 'tracker':
-      return `${result.carrier} ${result.tracking_number}: ${result.status} (${result.status_detail})`;
+      return `${done ? `Tracker ${result.id}${verb}: ` : ''}${result.carrier} ${result.tracking_number}: ${result.status} (${result.status_detail})`;
     case 'list':
       return `${result.data.length} result(s)${result.has_more ? `; more with cursor ${result.next_cursor}` : ''}`;
   }

@@ -21,19 +21,20 @@ import { accountResourceOperations } from './account-resources.ts';
 import { shipmentOperations } from './shipments.ts';
 import { LabelFormatSchema, LabelResolutionSchema, LabelSizeSchema, ReturnChargeSchema, ReturnCreate, ReturnStatusSchema, Shipment, ShipmentCreate, ShipmentDocument, ShipmentList, ShipmentPackage, ShipmentStatusSchema, VoidRequest } from '../schemas/shipment.ts';
 import { DeletedWebhooks, DeliveryStatus, Webhook, WebhookCreate, WebhookDelivery, WebhookDeliveryList, WebhookEventType, WebhookList, WebhookUpdate, WebhookWithSecret } from '../schemas/webhook.ts';
-import { Tracker, TrackingEvent, TrackingRequest, TrackingStatus } from '../schemas/tracker.ts';
+import { Tracker, TrackerBatch, TrackerBatchCreate, TrackerCreate, TrackerList, TrackerOrigin, TrackingEvent, TrackingRequest, TrackingStatus } from '../schemas/tracker.ts';
 import { webhookOperations } from './webhooks.ts';
 import { batchOperations } from './batches.ts';
 import { manifestOperations } from './manifests.ts';
 import { Manifest, ManifestCreate, ManifestList } from '../schemas/manifest.ts';
 import { Batch, BatchCreate, BatchList, BatchSelection, BatchStatus } from '../schemas/batch.ts';
 import { trackingOperations } from './tracking.ts';
+import { trackerOperations } from './trackers.ts';
 import { pickupOperations } from './pickups.ts';
 import { Pickup, PickupCreate, PickupList, PickupStatus, PickupWindow } from '../schemas/pickup.ts';
 import type { AnyOperation } from './operation.ts';
 import type { Feature } from '../config.ts';
 
-export const operations: AnyOperation[] = [...carrierOperations, ...accountResourceOperations, ...addressOperations, ...orderOperations, ...rateOperations, ...shipmentOperations, ...trackingOperations, ...webhookOperations, ...eventOperations, ...batchOperations, ...manifestOperations, ...pickupOperations];
+export const operations: AnyOperation[] = [...carrierOperations, ...accountResourceOperations, ...addressOperations, ...orderOperations, ...rateOperations, ...shipmentOperations, ...trackingOperations, ...trackerOperations, ...webhookOperations, ...eventOperations, ...batchOperations, ...manifestOperations, ...pickupOperations];
 
 /** Schemas with an $id: registered once, referenced everywhere, named components in OpenAPI. */
 export const sharedSchemas: TSchema[] = [
@@ -90,7 +91,12 @@ export const sharedSchemas: TSchema[] = [
   TrackingStatus,
   TrackingEvent,
   TrackingRequest,
+  TrackerOrigin,
   Tracker,
+  TrackerCreate,
+  TrackerBatchCreate,
+  TrackerBatch,
+  TrackerList,
   WebhookEventType,
   WebhookCreate,
   WebhookUpdate,

@@ -232,7 +232,39 @@ export const tracker = {
   status_detail: 'Delivered, front door',
   estimated_delivery_date: '2026-11-27',
   events: trackingEvents,
-  updated_at: '2026-11-27T14:00:00.000Z',
+  origin: 'label' as const,
+  signed_by: null,
+  metadata: {},
+  last_checked_at: '2026-11-27T14:00:00.431Z',
+  next_check_at: null,
+  created_at: '2026-11-23T15:04:07.880Z',
+  updated_at: '2026-11-27T14:00:00.431Z',
+};
+
+/** A FedEx number bought in a marketplace, followed since the morning after the story's label. */
+export const externalTrackingNumber = '770818234654';
+export const externalTracker = {
+  id: 'trk_01m878qbg0gvmvzqbb8b4f6prz',
+  object: 'tracker',
+  tracking_number: externalTrackingNumber,
+  carrier: 'fedex',
+  origin: 'external' as const,
+  order_id: null,
+  shipment_id: null,
+  status: 'in_transit',
+  status_detail: 'Arrived at facility',
+  estimated_delivery_date: '2026-11-26',
+  signed_by: null,
+  events: [
+    scan('2026-11-24T09:00:02.000Z', 'pre_transit', 'Shipping label created, awaiting item', 'CHICAGO', 'IL', '60601'),
+    scan('2026-11-24T18:00:00.000Z', 'in_transit', 'Picked up', 'CHICAGO', 'IL', '60601'),
+    scan('2026-11-25T09:30:00.000Z', 'in_transit', 'Arrived at facility', 'MINNEAPOLIS', 'MN', '55401'),
+  ],
+  metadata: { marketplace_order: '113-4471' },
+  last_checked_at: '2026-11-25T09:30:00.652Z',
+  next_check_at: '2026-11-25T12:30:00.000Z',
+  created_at: '2026-11-24T09:00:02.000Z',
+  updated_at: '2026-11-25T09:30:00.652Z',
 };
 
 export const location = {

@@ -1,7 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum, timestamp } from './common.ts';
+import { ListOf, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { CarrierIdSchema } from './carrier.ts';
-import { ids, tracker, trackingEvents, trackingNumber } from './examples.ts';
+import { listQueryFields } from './list.ts';
+import { Metadata } from './order.ts';
+import { externalTracker, externalTrackingNumber, ids, problem, tracker, trackingEvents, trackingNumber } from './examples.ts';
 
 export const trackingStatuses = [
   'unknown',
@@ -38,11 +40,21 @@ export const TrackingEvent = Type.Object(
   { $id: 'TrackingEvent', title: 'TrackingEvent', description: 'One scan of the parcel by the carrier', additionalProperties: false, examples: [trackingEvents[2]] },
 );
 
+export const TrackerOrigin = StringEnum(['label', 'external'] as const, {
+  $id: 'TrackerOrigin',
+  title: 'TrackerOrigin',
+  description: '`label`: a label bought through shipd, followed from its purchase; `external`: a number bought elsewhere, followed with POST /trackers',
+});
+
 export const Tracker = Type.Object(
   {
-    id: Type.String({ description: "trk_ and the label's own id; for a magic test number, trk_ and the number", examples: [tracker.id] }),
+    id: Type.String({
+      description:
+        "trk_…: a label's tracker has the label's own id after trk_ (a later box's, the next ids after it); POST /tracking answers a magic test number that no tracker follows as trk_ and the number",
+      examples: [tracker.id],
+    }),
     object: Type.Literal('tracker', { description: 'Always `tracker`' }),
-    tracking_number: Type.String({ description: "The label's tracking number; in a box's tracker, the box's own number", examples: [trackingNumber] }),
+    tracking_number: Type.String({ description: "The number followed; in a box's tracker, the box's own number", examples: [trackingNumber] }),
     package: Type.Optional(
       Type.Integer({
         minimum: 0,
@@ -53,18 +65,31 @@ export const Tracker = Type.Object(
       }),
     ),
     carrier: Type.Ref(CarrierIdSchema, { description: 'The carrier carrying the parcel' }),
-    order_id: Type.Union([Type.String(), Type.Null()], { description: 'null only for the magic test numbers' }),
-    shipment_id: Type.Union([Type.String(), Type.Null()], { description: 'null only for the magic test numbers' }),
+    origin: Type.Ref(TrackerOrigin, { description: 'Whether shipd sold the label or the number was brought to it' }),
+    order_id: Type.Union([Type.String(), Type.Null()], { description: "A label's order, or the order given when an external tracker was made; null otherwise" }),
+    shipment_id: Type.Union([Type.String(), Type.Null()], { description: "The label's shipment; null for an external tracker" }),
     status: Type.Ref(TrackingStatus, {
       description:
         'Where the parcel is now: the status of the latest scan. For a shipment of several boxes: `delivered` once every box is; else `failure`, `return_to_sender` or `error` as soon as one box has it; else the least advanced box\'s status',
     }),
     status_detail: Type.String({ description: "The carrier's words for the latest scan", examples: ['Delivered, front door'] }),
     estimated_delivery_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: 'The day the carrier expects to deliver; null when it gives none' }),
+    signed_by: Type.Union([Type.String(), Type.Null()], { description: 'Who signed for the parcel, where the carrier says; null otherwise' }),
     events: Type.Array(Type.Ref(TrackingEvent), { description: 'Carrier scans, oldest first' }),
-    updated_at: timestamp('When the latest scan happened; before any, when the label was bought'),
+    metadata: Type.Ref(Metadata, { description: 'Your own keys and values; `{}` for a label\'s tracker' }),
+    last_checked_at: timestampOrNull("When shipd's tracking worker last asked the carrier, or the tracker was made (which asks it too); null for a label's tracker until its first check"),
+    next_check_at: timestampOrNull('When shipd next asks the carrier; null once the journey has ended (delivered, returned, failed, voided) or the tracker was stopped'),
+    created_at: timestamp('When it was made: for a label, when the label was bought'),
+    updated_at: timestamp('When shipd last recorded a change to it: a new scan or status, or its stopping'),
+    deleted: Type.Optional(Type.Literal(true, { description: 'Only on a tracker stopped with DELETE /trackers/{id}: it is checked no more and sends no more events' })),
   },
-  { $id: 'Tracker', title: 'Tracker', description: "A label's journey: its status now and every carrier scan", additionalProperties: false, examples: [tracker] },
+  {
+    $id: 'Tracker',
+    title: 'Tracker',
+    description: "A parcel's journey, whoever sold its label: its status now and every carrier scan",
+    additionalProperties: false,
+    examples: [tracker, externalTracker],
+  },
 );
 export type Tracker = Static<typeof Tracker>;
 
@@ -83,3 +108,104 @@ export const TrackingRequest = Type.Object(
   },
 );
 export type TrackingRequest = Static<typeof TrackingRequest>;
+
+export const TrackerCreate = Type.Object(
+  {
+    tracking_number: Type.String({
+      minLength: 4,
+      maxLength: 64,
+      pattern: '^[A-Za-z0-9_ -]+$',
+      description: "A UPS, USPS or FedEx number, in the carrier's real format with its check digit; spaces and dashes are ignored, and letter case. In test mode also the magic numbers (SHIPD_TEST_DELIVERED…)",
+      examples: [externalTrackingNumber],
+    }),
+    carrier: Type.Optional(Type.Ref(CarrierIdSchema, { description: "The number's carrier; told from its format when not given" })),
+    order_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'An order of yours the parcel belongs to, say one whose label was bought elsewhere' })),
+    metadata: Type.Optional(Type.Ref(Metadata, { description: 'Your own keys and values, kept with the tracker' })),
+  },
+  {
+    $id: 'TrackerCreate',
+    title: 'TrackerCreate',
+    description: 'A number to follow',
+    additionalProperties: false,
+    examples: [{ tracking_number: externalTrackingNumber, metadata: externalTracker.metadata }, { tracking_number: '1Z SHP D01 03 3297 2354', carrier: 'ups' }],
+  },
+);
+export type TrackerCreate = Static<typeof TrackerCreate>;
+
+export const trackerBatchLimit = 1000;
+
+export const TrackerBatchCreate = Type.Object(
+  {
+    trackers: Type.Array(Type.Ref(TrackerCreate), {
+      minItems: 1,
+      maxItems: trackerBatchLimit,
+      description: `Up to ${trackerBatchLimit} numbers, each as POST /trackers takes it. One that cannot be followed gets its own problem in \`results\`; the others are made all the same.`,
+    }),
+  },
+  {
+    $id: 'TrackerBatchCreate',
+    title: 'TrackerBatchCreate',
+    description: 'Numbers to follow at once',
+    additionalProperties: false,
+    examples: [{ trackers: [{ tracking_number: externalTrackingNumber }, { tracking_number: '1234', carrier: 'usps' }] }],
+  },
+);
+export type TrackerBatchCreate = Static<typeof TrackerBatchCreate>;
+
+const TrackerBatchResult = Type.Object(
+  {
+    tracking_number: Type.String({ description: 'The number, as given' }),
+    tracker: Type.Union([Type.Ref(Tracker), Type.Null()], { description: 'The tracker made, or the one the key already had for the number; null when refused' }),
+    error: Type.Union([Type.Ref('Problem'), Type.Null()], { description: 'Why the number is not followed: the problem POST /trackers would have answered' }),
+  },
+  { additionalProperties: false },
+);
+
+export const TrackerBatch = Type.Object(
+  {
+    object: Type.Literal('tracker_batch', { description: 'Always `tracker_batch`' }),
+    results: Type.Array(TrackerBatchResult, { description: 'Each number, in the order given' }),
+  },
+  {
+    $id: 'TrackerBatch',
+    title: 'TrackerBatch',
+    description: 'What became of each number of a POST /trackers/batch',
+    additionalProperties: false,
+    examples: [
+      {
+        object: 'tracker_batch',
+        results: [
+          { tracking_number: externalTrackingNumber, tracker: externalTracker, error: null },
+          {
+            tracking_number: '1234',
+            tracker: null,
+            error: {
+              ...problem,
+              type: 'http://localhost:8080/problems/validation_failed',
+              title: 'The request is not valid',
+              status: 400,
+              code: 'validation_failed',
+              detail: '1234 is not in any USPS number format',
+              errors: [{ in: 'body', pointer: '/carrier', detail: 'the number is not a USPS number' }],
+            },
+          },
+        ],
+      },
+    ],
+  },
+);
+export type TrackerBatch = Static<typeof TrackerBatch>;
+
+export const TrackerList = ListOf(Tracker, 'TrackerList', "The calling key's trackers, newest first, stopped ones left out", externalTracker);
+
+export const TrackerIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: "The tracker's trk_ id" }) }, { additionalProperties: false });
+export const TrackerListQuery = Type.Object(
+  {
+    ...listQueryFields,
+    status: Type.Optional(Type.Ref(TrackingStatus, { description: 'Only trackers in this status' })),
+    carrier: Type.Optional(Type.Ref(CarrierIdSchema, { description: "Only this carrier's" })),
+    updated_after: Type.Optional(timestamp('Only those updated at or after this time')),
+    updated_before: Type.Optional(timestamp('Only those updated before this time')),
+  },
+  { additionalProperties: false },
+);

@@ -12,6 +12,7 @@ import { addPackage } from '../../src/domain/packages/packages.ts';
 import { createJobRunner } from '../../src/jobs/index.ts';
 import { createLogger } from '../../src/http/logger.ts';
 import type { JobRunner } from '../../src/jobs/runner.ts';
+import { detectCarrier } from '../../src/carriers/tracking-numbers.ts';
 import { Harvest, Rng, fillPath, matchRoute, paramRole, resolve, routesOf, validValue, type ApiDocument, type Json, type Route } from './api-document.ts';
 
 // test/isolation.test.ts shows the rule on orders and events; this applies it to every route of the served
@@ -181,6 +182,16 @@ function normal(res: Response, value: string): string {
     .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>');
 }
 
+/** A number in the same carrier's format as `number` (or in none, as it is) that nobody follows. */
+function unheardOf(number: string): string {
+  const form = JSON.stringify(detectCarrier(number));
+  for (let i = 0; i < 10_000; i++) {
+    const candidate = madeUp(number);
+    if (candidate !== number && JSON.stringify(detectCarrier(candidate)) === form) return candidate;
+  }
+  throw new Error(`no other number of the form of ${number}`);
+}
+
 interface Pair {
   name: string;
   owner: () => World;
@@ -292,6 +303,27 @@ async function tryRoute(r: Route, owner: World, other: World): Promise<number> {
       const own = Object.fromEntries(required.filter((k) => k !== slot.name).map((k) => [k, validValue(doc, properties[k], new Rng(1), lookupOf(other), k)]));
       return { path: r.template, body: { ...own, [slot.name]: value } };
     };
+    if (r.creates && slot.name === 'tracking_number') {
+      // A number is nobody's: any key may follow one it was given (POST /trackers), and gets a tracker of its own.
+      // Following the owner's must answer as following a number nobody has does, with nothing of the owner's label in
+      // it. Both trackers are stopped at once, so they send nothing and later routes find the number unfollowed.
+      const fresh = unheardOf(slot.shown);
+      const answers = [];
+      for (const value of [slot.value, fresh]) {
+        const req = build(value);
+        answers.push(await send(req.path, req.body));
+      }
+      const [foreign, missing] = answers as [Response, Response];
+      const shape = (res: Response) => [res.status, res.body?.code, res.body?.origin, res.body?.carrier, res.body?.shipment_id, res.body?.order_id, res.body?.events?.length];
+      assert.deepEqual(shape(foreign), shape(missing), `${r.method} ${r.template} with the tracking_number of ${owner.name}`);
+      for (const res of answers.filter((a) => a.status < 300)) {
+        const stopped = await server.request('DELETE', `${r.template.slice(apiPath.length)}/${res.body.id}`, { key: other.key });
+        assert.equal(stopped.status, 200, stopped.text);
+      }
+      assertNoLeak(foreign, owner, other, [slot.shown]);
+      cases++;
+      continue;
+    }
     const fake = madeUp(slot.shown);
     const foreignReq = build(slot.value);
     const missingReq = build(Array.isArray(slot.value) ? [fake] : fake);

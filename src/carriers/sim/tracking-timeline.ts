@@ -14,7 +14,7 @@ type Place = NonNullable<TrackingEvent['location']>;
 
 const dayStart = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
 
-function nextBusinessDay(d: Date): Date {
+export function nextBusinessDay(d: Date): Date {
   const next = new Date(d);
   do next.setUTCDate(next.getUTCDate() + 1);
   while (next.getUTCDay() === 0 || next.getUTCDay() === 6);

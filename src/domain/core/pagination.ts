@@ -6,6 +6,9 @@ export interface ListInput {
   cursor?: string;
   created_after?: string;
   created_before?: string;
+  /** Only the lists whose query offers them, on rows with an updated_at. */
+  updated_after?: string;
+  updated_before?: string;
 }
 
 export interface Page<T> {
@@ -72,6 +75,8 @@ export async function fetchPage<R extends { id: string; created_at: string }, T>
   let q = query;
   if (input.created_after) q = q.where(sql.ref('created_at'), '>=', instant(input.created_after, 'created_after'));
   if (input.created_before) q = q.where(sql.ref('created_at'), '<', instant(input.created_before, 'created_before'));
+  if (input.updated_after) q = q.where(sql.ref('updated_at'), '>=', instant(input.updated_after, 'updated_after'));
+  if (input.updated_before) q = q.where(sql.ref('updated_at'), '<', instant(input.updated_before, 'updated_before'));
   if (input.cursor) q = q.where(sql.ref('id'), '<', decodeCursor(input.cursor, prefix));
   const rows = await q.orderBy(sql.ref('id'), 'desc').limit(limit + 1).execute();
   return toPage(rows, limit, map);

@@ -13,7 +13,7 @@ import { ApiError } from '../../kernel/errors.ts';
 import { toOrder } from '../orders/orders.ts';
 import { fetchPage, type ListInput, type Page } from '../core/pagination.ts';
 import { toShipment, visibleStatuses } from '../shipments/shipments.ts';
-import { trackerId } from '../tracking/tracking.ts';
+import { labelTrackerId } from '../tracking/tracker-rows.ts';
 import { toWebhook } from '../webhooks/webhooks.ts';
 
 export interface AccountScope {
@@ -118,7 +118,7 @@ export async function lastTracker(db: Kysely<DB>, scope: AccountScope, shipmentI
     .where('account_id', '=', scope.accountId)
     .where('mode', '=', scope.mode)
     .where('type', '=', 'tracking.updated')
-    .where('resource_id', '=', trackerId(shipmentId))
+    .where('resource_id', '=', labelTrackerId(shipmentId))
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();

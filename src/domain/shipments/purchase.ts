@@ -34,6 +34,7 @@ import { optionAsks } from '../../carriers/options.ts';
 import { checkOptions, storedOptions } from './delivery-options.ts';
 import { failIfAllAboveLimit, insuredCents } from '../rating/insurance.ts';
 import { money } from '../core/money.ts';
+import { labelTrackers } from '../tracking/tracker-rows.ts';
 import type { Insurance } from '../../schemas/insurance.ts';
 
 /**
@@ -562,6 +563,8 @@ async function complete(ctx: Context, row: ShipmentsTable, label: PurchasedLabel
         at,
       });
     }
+    // Its tracker is listed with the key's others from the moment the label exists.
+    await labelTrackers(trx, done, at);
     const shipment = toShipment(ctx, done);
     if (row.is_return === 0) {
       const shipped: OrdersTable = { ...order, status: 'shipped', shipment_id: row.id, updated_at: at };

@@ -13,6 +13,7 @@ import { hasPrefix } from '../../kernel/ids.ts';
 import { ownOrderRow, toOrder } from '../orders/orders.ts';
 import { activeBox, boxShares, currentShipmentRow, storedBoxes, toShipment, visibleShipmentRow, type PurchaseRecord } from './shipments.ts';
 import { inTransaction } from '../core/transaction.ts';
+import { cancelLabelTrackers } from '../tracking/tracker-rows.ts';
 
 /** What the carrier needs to know of a bought label to void or track it. */
 export function labelRef(row: ShipmentsTable): LabelRef {
@@ -129,6 +130,7 @@ async function recordVoid(trx: Kysely<DB>, ctx: Context, order: OrdersTable, row
   // account on until a review that no carrier API reports would bill a second label beside it.
   await refundPostage(trx, row.id, at);
   await markRefundDue(trx, row.id, at);
+  await cancelLabelTrackers(trx, row.id, at);
   const shipment = toShipment(ctx, { ...row, status, voided_at: at, updated_at: at });
   await recordEvent(trx, ctx, 'shipment.voided', shipment, at);
   if (row.is_return === 0) {
@@ -171,6 +173,8 @@ async function voidOneBox(ctx: Context, carrier: Carrier, row: ShipmentsTable, i
     boxes[index] = { ...boxes[index]!, status, voided_at: at, tracking_status: 'cancelled' };
     const packages = JSON.stringify(boxes);
     await trx.updateTable('shipments').set({ packages, updated_at: at }).where('id', '=', row.id).execute();
+    // The first box's number is the shipment's tracker's, which goes on with the boxes left.
+    await cancelLabelTrackers(trx, row.id, at, index);
     const refunded = await refundBoxPostage(trx, row.id, index, boxShares(now, boxes)[index]!, at);
     // The card gets back what the ledger does, as a partial refund of its charge.
     if (isCardBilled(now)) await markBoxRefundDue(trx, row.id, index, refunded, at);

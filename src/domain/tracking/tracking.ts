@@ -1,10 +1,10 @@
 import { setImmediate } from 'node:timers/promises';
 import type { CarrierId } from '../../config.ts';
 import type { Kysely } from 'kysely';
-import type { DB, OrdersTable, ShipmentsTable } from '../../db/schema.ts';
+import type { DB, OrdersTable, ShipmentsTable, TrackersTable } from '../../db/schema.ts';
 import { detectCarrier } from '../../carriers/tracking-numbers.ts';
 import { magicTracking } from '../../carriers/sim/magic-tracking.ts';
-import type { TrackingEvent, TrackingResult } from '../../carriers/carrier.ts';
+import type { TrackingResult } from '../../carriers/carrier.ts';
 import type { Tracker, TrackingRequest } from '../../schemas/tracker.ts';
 import { carrierForShipment } from '../carrier-accounts/carrier-access.ts';
 import { callCarrier } from '../carrier-accounts/carrier-call.ts';
@@ -17,14 +17,12 @@ import { chargeUsedReturn } from '../shipments/returns.ts';
 import { settleCardChargeNow } from '../billing/card-charges.ts';
 import { inTransaction } from '../core/transaction.ts';
 import { labelRef } from '../shipments/void.ts';
+import { asOfScan, finalStatuses, labelTrackers, pollMs, toEvents, toTracker } from './tracker-rows.ts';
+import { followedTracker, refreshExternal } from './trackers.ts';
 
 /** A job or a request: tracking reports to the shipment's owner whoever asks. */
 export type TrackingContext = Omit<Context, 'principal'>;
 
-/** Statuses after which a label's tracking never changes again. */
-const finalStatuses = new Set(['delivered', 'return_to_sender', 'failure', 'cancelled']);
-/** How often a label is asked about when its carrier cannot say when it will next change. */
-const pollMs = { test: 30_000, live: 3_600_000 } as const;
 /** Labels one tracking pass takes; a full batch means more may be due. */
 export const trackingBatch = 200;
 /** A label being asked about is not asked about again by another worker for this long. */
@@ -36,51 +34,6 @@ const claimLeaseMs = 60_000;
  * poll interval instead of every minute.
  */
 class CarrierNotConnected extends ApiError {}
-
-/** A tracker is its label's: the same time-sortable id, under the tracker prefix. */
-export const trackerId = (shipmentId: string) => `trk_${shipmentId.slice(shipmentId.indexOf('_') + 1)}`;
-
-function toEvents(events: TrackingEvent[]): Tracker['events'] {
-  return events.map((e) => ({ occurred_at: e.occurredAt.toISOString(), status: e.status, description: e.description, location: e.location }));
-}
-
-/** What names a tracker: its label, or for a magic test number the number alone. */
-type TrackerIdentity = Pick<Tracker, 'id' | 'tracking_number' | 'carrier' | 'order_id' | 'shipment_id'>;
-
-const labelIdentity = (row: ShipmentsTable): TrackerIdentity => ({
-  id: trackerId(row.id),
-  tracking_number: row.tracking_number!,
-  carrier: row.carrier as CarrierId,
-  order_id: row.order_id,
-  shipment_id: row.id,
-});
-
-/**
- * The tracker as of its first `seen` scans: each tracking.updated event shows the label as that scan left it.
- * `since` stands in for the time of the last scan while there is none.
- */
-function trackerOf(identity: TrackerIdentity, result: TrackingResult, since: Date, seen = result.events.length): Tracker {
-  const events = result.events.slice(0, seen);
-  const last = events[events.length - 1];
-  const current = seen === result.events.length;
-  return {
-    ...identity,
-    object: 'tracker',
-    status: current ? result.status : (last?.status ?? 'unknown'),
-    status_detail: current ? result.statusDetail : (last?.description ?? ''),
-    estimated_delivery_date: result.estimatedDeliveryDate,
-    events: toEvents(events),
-    updated_at: (last?.occurredAt ?? since).toISOString(),
-  };
-}
-
-const toTracker = (row: ShipmentsTable, result: TrackingResult, seen?: number) => trackerOf(labelIdentity(row), result, new Date(row.updated_at), seen);
-
-/** One box's tracker, in a shipment of several: the shipment's tracker id, so the box's events are the label's too. */
-const boxTracker = (row: ShipmentsTable, box: number, result: TrackingResult, seen?: number): Tracker => ({
-  ...trackerOf({ ...labelIdentity(row), tracking_number: storedBoxes(row)[box]!.tracking_number }, result, new Date(row.updated_at), seen),
-  package: box,
-});
 
 /** How far a box has come, for the shipment's status: the least advanced box holds the shipment back. */
 const progress: Partial<Record<TrackingResult['status'], number>> = { unknown: 0, pre_transit: 1, in_transit: 2, out_for_delivery: 3, available_for_pickup: 3, delivered: 4 };
@@ -117,19 +70,17 @@ const journeyOf = (row: ShipmentsTable, results: TrackingResult[]): TrackingResu
   return shipmentResult(results.filter((_, i) => activeBox(row, boxes[i]!)));
 };
 
-function voidedTracker(row: ShipmentsTable): Tracker {
-  return toTracker(row, { status: 'cancelled', statusDetail: 'The label was voided', estimatedDeliveryDate: null, events: [] });
-}
-
 /**
  * Records what the carrier says now, in the caller's transaction: one tracking.updated event per scan not reported
  * before, each carrying the tracker as that scan left it, and the order `delivered` when its outbound label is. A
  * return label whose return_status moves on is reported with shipment.updated, and one paid on use is charged at
  * its first scan. The scan count guards the update, so a request and the worker that see the same scans report
- * (and charge) them once between them. True when a card charge was opened, for the caller to settle once committed.
+ * (and charge) them once between them. The label's trackers are written with it, the time of the check only when
+ * the worker made it (`byWorker`). True when a card charge was opened, for the caller to settle once committed.
  */
-async function recordProgress(ctx: TrackingContext, trx: Kysely<DB>, row: ShipmentsTable, results: TrackingResult[]): Promise<boolean> {
+async function recordProgress(ctx: TrackingContext, trx: Kysely<DB>, row: ShipmentsTable, results: TrackingResult[], byWorker: boolean): Promise<boolean> {
   const now = ctx.clock.now();
+  const at = now.toISOString();
   const result = journeyOf(row, results);
   const boxes = storedBoxes(row);
   const several = row.packages !== null;
@@ -138,11 +89,14 @@ async function recordProgress(ctx: TrackingContext, trx: Kysely<DB>, row: Shipme
   const nextCheck = results.every((r) => finalStatuses.has(r.status))
     ? null
     : new Date(Math.max(now.getTime() + 1_000, result.nextEventAt?.getTime() ?? now.getTime() + pollMs[row.mode])).toISOString();
+  const checked = byWorker ? { last_checked_at: at } : {};
   const boxMoved = several && results.some((r, i) => r.status !== boxes[i]!.tracking_status);
   const changed = result.events.length > seen || result.status !== row.tracking_status || boxMoved;
   const shipment = trx.updateTable('shipments').where('id', '=', row.id).where('status', '=', 'purchased');
   if (!changed) {
     await shipment.set({ tracking_next_check_at: nextCheck }).execute();
+    // A box voided on its own keeps no next check.
+    await trx.updateTable('trackers').set({ next_check_at: nextCheck, ...checked }).where('shipment_id', '=', row.id).where('status', '!=', 'cancelled').execute();
     return false;
   }
   const delivers = result.status === 'delivered' && row.is_return === 0;
@@ -167,19 +121,46 @@ async function recordProgress(ctx: TrackingContext, trx: Kysely<DB>, row: Shipme
     .$if(several, (q) => q.where('packages', '=', row.packages!))
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) return false;
-  const at = now.toISOString();
   const owner = ownerOf(row);
+  const trackers = await labelTrackers(trx, row, at);
+  /** Writes a tracker's journey as the carrier now tells it, and answers it; its updated_at moves only if it moved. */
+  const write = async (tracker: TrackersTable, r: TrackingResult): Promise<Tracker> => {
+    const events = JSON.stringify(toEvents(r.events));
+    const moved = events !== tracker.events || r.status !== tracker.status;
+    const next = {
+      status: r.status,
+      status_detail: r.statusDetail,
+      events,
+      estimated_delivery_date: r.estimatedDeliveryDate,
+      next_check_at: nextCheck,
+      ...checked,
+      ...(moved && { updated_at: at }),
+    };
+    await trx.updateTable('trackers').set(next).where('id', '=', tracker.id).execute();
+    return toTracker({ ...tracker, ...next });
+  };
+  const own = trackers.find((t) => t.package === null);
+  if (!own) throw new Error(`The label ${row.id} has no tracker of its own: another label of its key has the number ${row.tracking_number}`);
+  const whole = await write(own, result);
   if (several) {
-    // Each box's scans are reported as that box's tracker; the shipment's own tracker when its status moves.
+    // Each box's scans are reported as that box's tracker (the first box's as the shipment's tracker with package 0,
+    // its number being the shipment's); the shipment's own tracker when its status moves.
     for (const [b, r] of results.entries()) {
-      const boxSeen = boxes[b]!.tracking_events ?? 0;
-      for (let i = boxSeen; i < r.events.length; i++) await recordEvent(trx, owner, 'tracking.updated', boxTracker(row, b, r, i + 1), at);
-      if (r.events.length <= boxSeen && r.status !== boxes[b]!.tracking_status) await recordEvent(trx, owner, 'tracking.updated', boxTracker(row, b, r), at);
+      const box = boxes[b]!;
+      // A box voided on its own was cancelled with its tracker, and is asked about no more.
+      if (!activeBox(row, box)) continue;
+      const boxRow = b === 0 ? undefined : trackers.find((t) => t.package === b);
+      const view: Tracker = boxRow
+        ? await write(boxRow, r)
+        : { ...whole, package: b, tracking_number: box.tracking_number, status: r.status, status_detail: r.statusDetail, estimated_delivery_date: r.estimatedDeliveryDate, events: toEvents(r.events) };
+      const boxSeen = box.tracking_events ?? 0;
+      for (let i = boxSeen; i < r.events.length; i++) await recordEvent(trx, owner, 'tracking.updated', asOfScan(view, i + 1), at);
+      if (r.events.length <= boxSeen && r.status !== box.tracking_status) await recordEvent(trx, owner, 'tracking.updated', view, at);
     }
-    if (result.status !== row.tracking_status) await recordEvent(trx, owner, 'tracking.updated', toTracker(row, result), at);
+    if (result.status !== row.tracking_status) await recordEvent(trx, owner, 'tracking.updated', whole, at);
   } else {
-    for (let i = seen; i < result.events.length; i++) await recordEvent(trx, owner, 'tracking.updated', toTracker(row, result, i + 1), at);
-    if (result.events.length <= seen) await recordEvent(trx, owner, 'tracking.updated', toTracker(row, result), at);
+    for (let i = seen; i < result.events.length; i++) await recordEvent(trx, owner, 'tracking.updated', asOfScan(whole, i + 1), at);
+    if (result.events.length <= seen) await recordEvent(trx, owner, 'tracking.updated', whole, at);
   }
   if (order && order.status === 'shipped' && order.shipment_id === row.id) {
     await trx.updateTable('orders').set({ status: 'delivered', updated_at: at }).where('id', '=', order.id).execute();
@@ -216,13 +197,17 @@ async function askCarrier(ctx: TrackingContext, row: ShipmentsTable): Promise<Tr
 
 /**
  * Asks the carrier about a label's boxes now, records any progress, and answers the shipment's tracker, or with
- * `box` (an index in its packages) that box's.
+ * `box` (an index in its packages, 1 and up) that box's. A voided label's is answered as its void left it.
  */
 export async function refreshTracking(ctx: TrackingContext, row: ShipmentsTable, box?: number): Promise<Tracker> {
-  if (row.status !== 'purchased') return voidedTracker(row);
-  const results = await askCarrier(ctx, row);
-  if (await inTransaction(ctx.db, (trx) => recordProgress(ctx, trx, row, results))) await settleCardChargeNow(ctx, row.id);
-  return box === undefined ? toTracker(row, journeyOf(row, results)) : boxTracker(row, box, results[box]!);
+  if (row.status === 'purchased') {
+    const results = await askCarrier(ctx, row);
+    if (await inTransaction(ctx.db, (trx) => recordProgress(ctx, trx, row, results, false))) await settleCardChargeNow(ctx, row.id);
+  }
+  const trackers = await inTransaction(ctx.db, (trx) => labelTrackers(trx, row, ctx.clock.now().toISOString()));
+  const tracker = trackers.find((t) => t.package === (box ?? null));
+  if (!tracker) throw new Error(`The label ${row.id} has no tracker for ${box === undefined ? 'itself' : `box ${box}`}`);
+  return toTracker(tracker);
 }
 
 /** The label an order's tracking is about: its current outbound label, or the last one if it was voided. */
@@ -258,7 +243,31 @@ async function laterBox(ctx: Context, number: string, carrier: CarrierId | undef
   return undefined;
 }
 
-/** POST /tracking: by order, or by a tracking number of a label the key bought (or a magic test number). */
+/** A magic test number no tracker of the key follows, answered as it stands now and kept nowhere. */
+function magicTracker(number: string, carrier: CarrierId, result: TrackingResult): Tracker {
+  const events = toEvents(result.events);
+  return {
+    id: `trk_${number.toLowerCase()}`,
+    object: 'tracker',
+    tracking_number: number,
+    carrier,
+    origin: 'external',
+    order_id: null,
+    shipment_id: null,
+    status: result.status,
+    status_detail: result.statusDetail,
+    estimated_delivery_date: result.estimatedDeliveryDate,
+    signed_by: null,
+    events,
+    metadata: {},
+    last_checked_at: null,
+    next_check_at: null,
+    created_at: events[0]!.occurred_at,
+    updated_at: events.at(-1)!.occurred_at,
+  };
+}
+
+/** POST /tracking: by order, or by a tracking number of a label the key bought, of a tracker it has, or a magic test number. */
 export async function track(ctx: Context, input: TrackingRequest): Promise<Tracker> {
   if ((input.order_id === undefined) === (input.tracking_number === undefined)) {
     throw new ApiError('validation_failed', 'Send either order_id or tracking_number', [
@@ -283,13 +292,11 @@ export async function track(ctx: Context, input: TrackingRequest): Promise<Track
   if (row) return refreshTracking(ctx, row);
   const box = await laterBox(ctx, number, input.carrier);
   if (box) return refreshTracking(ctx, box.row, box.index);
+  const followed = await followedTracker(ctx, number, input.carrier);
+  if (followed) return refreshExternal(ctx, followed);
   if (ctx.principal.mode === 'test') {
-    const now = ctx.clock.now();
-    const magic = magicTracking(number, now);
-    if (magic) {
-      const identity = { id: `trk_${number.toLowerCase()}`, tracking_number: number, carrier: input.carrier ?? 'usps', order_id: null, shipment_id: null } as const;
-      return trackerOf(identity, magic, now);
-    }
+    const magic = magicTracking(number, ctx.clock.now());
+    if (magic) return magicTracker(number, input.carrier ?? 'usps', magic);
   }
   const looksLike = detectCarrier(number);
   const hint = looksLike.length > 0 ? ` (it has the form of a ${looksLike.map((c) => c.toUpperCase()).join(' or ')} number)` : '';
@@ -305,12 +312,12 @@ async function recordAll(ctx: TrackingContext, log: { warn(o: object, m: string)
   const cardCharges: string[] = [];
   try {
     await inTransaction(ctx.db, async (trx) => {
-      for (const { row, results } of answers) if (await recordProgress(ctx, trx, row, results)) cardCharges.push(row.id);
+      for (const { row, results } of answers) if (await recordProgress(ctx, trx, row, results, true)) cardCharges.push(row.id);
     });
   } catch {
     cardCharges.length = 0;
     for (const { row, results } of answers) {
-      await inTransaction(ctx.db, (trx) => recordProgress(ctx, trx, row, results))
+      await inTransaction(ctx.db, (trx) => recordProgress(ctx, trx, row, results, true))
         .then((opened) => opened && cardCharges.push(row.id))
         .catch((err: unknown) => log.warn({ err, shipment_id: row.id }, 'could not record tracking'));
     }

@@ -1,0 +1,131 @@
+import type { Kysely } from 'kysely';
+import type { CarrierId } from '../../config.ts';
+import type { DB, ShipmentsTable, TrackersTable } from '../../db/schema.ts';
+import type { TrackingEvent } from '../../carriers/carrier.ts';
+import type { Tracker } from '../../schemas/tracker.ts';
+import { siblingId } from '../../kernel/ids.ts';
+import { storedBoxes } from '../shipments/shipments.ts';
+
+/** Statuses after which a parcel's tracking never changes again. */
+export const finalStatuses = new Set(['delivered', 'return_to_sender', 'failure', 'cancelled']);
+/** How often a parcel is asked about when its carrier cannot say when it will next change. */
+export const pollMs = { test: 30_000, live: 3_600_000 } as const;
+
+export function toEvents(events: TrackingEvent[]): Tracker['events'] {
+  return events.map((e) => ({ occurred_at: e.occurredAt.toISOString(), status: e.status, description: e.description, location: e.location }));
+}
+
+export function toTracker(row: TrackersTable): Tracker {
+  return {
+    id: row.id,
+    object: 'tracker',
+    tracking_number: row.tracking_number,
+    ...(row.package !== null && { package: row.package }),
+    carrier: row.carrier as CarrierId,
+    origin: row.origin,
+    order_id: row.order_id,
+    shipment_id: row.shipment_id,
+    status: row.status as Tracker['status'],
+    status_detail: row.status_detail,
+    estimated_delivery_date: row.estimated_delivery_date,
+    signed_by: row.signed_by,
+    events: JSON.parse(row.events),
+    metadata: JSON.parse(row.metadata),
+    last_checked_at: row.last_checked_at,
+    next_check_at: row.next_check_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    ...(row.deleted_at !== null && { deleted: true as const }),
+  };
+}
+
+/** The tracker as its first `seen` scans left it: each tracking.updated event shows the parcel as that scan did. */
+export function asOfScan(tracker: Tracker, seen: number): Tracker {
+  if (seen >= tracker.events.length) return tracker;
+  const events = tracker.events.slice(0, seen);
+  const last = events.at(-1);
+  return { ...tracker, events, status: last?.status ?? 'unknown', status_detail: last?.description ?? '' };
+}
+
+/** Who a tracker's events belong to: the key that made it, whoever asked. */
+export const trackerOwner = (row: Pick<TrackersTable, 'owner_key_id' | 'account_id' | 'mode'>) => ({
+  principal: { keyId: row.owner_key_id, accountId: row.account_id, mode: row.mode },
+});
+
+/**
+ * The id of a label's tracker: the label's own id after trk_ for the shipment's (its first box's number), the ids
+ * after it for each later box, so each is found from the shipment alone and lists beside it.
+ */
+export const labelTrackerId = (shipmentId: string, box = 0): string => siblingId('trk', shipmentId, box);
+
+/**
+ * A label's trackers, the shipment's own first and then each later box's, made where missing: at the purchase (in its
+ * transaction), or for a label completed by a server of a version without trackers. A number the key was already
+ * following as an external tracker becomes the label's, keeping its id.
+ */
+export async function labelTrackers(trx: Kysely<DB>, row: ShipmentsTable, at: string): Promise<TrackersTable[]> {
+  const boxes = storedBoxes(row);
+  const byBox = (rows: TrackersTable[]) => rows.sort((a, b) => (a.package ?? 0) - (b.package ?? 0));
+  const rows = await trx.selectFrom('trackers').selectAll().where('shipment_id', '=', row.id).execute();
+  if (rows.length >= boxes.length) return byBox(rows);
+  const have = new Set(rows.map((r) => r.package ?? 0));
+  let taken = false;
+  for (const [i, box] of boxes.entries()) {
+    if (have.has(i)) continue;
+    const voided = box.status !== undefined || row.status !== 'purchased';
+    const state = {
+      origin: 'label' as const,
+      shipment_id: row.id,
+      package: i === 0 ? null : i,
+      order_id: row.order_id,
+      // A box not yet tracked on its own is where its shipment is, as GET /shipments shows it.
+      status: voided ? 'cancelled' : ((i === 0 ? row.tracking_status : (box.tracking_status ?? row.tracking_status)) ?? 'unknown'),
+      next_check_at: voided ? null : row.tracking_next_check_at,
+      updated_at: at,
+    };
+    const made: TrackersTable = {
+      ...state,
+      id: labelTrackerId(row.id, i),
+      owner_key_id: row.owner_key_id,
+      account_id: row.account_id,
+      mode: row.mode,
+      carrier: row.carrier,
+      tracking_number: box.tracking_number,
+      status_detail: '',
+      events: '[]',
+      estimated_delivery_date: null,
+      signed_by: null,
+      metadata: '{}',
+      last_checked_at: null,
+      created_at: at,
+      deleted_at: null,
+    };
+    const inserted = await trx.insertInto('trackers').values(made).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) {
+      rows.push(made);
+    } else {
+      taken = true;
+      await trx
+        .updateTable('trackers')
+        .set(state)
+        .where('owner_key_id', '=', row.owner_key_id)
+        .where('carrier', '=', row.carrier)
+        .where('tracking_number', '=', box.tracking_number)
+        .where('deleted_at', 'is', null)
+        .where('shipment_id', 'is', null)
+        .execute();
+    }
+  }
+  // Rows made meanwhile by another writer, or taken over from external trackers, are read back as they now are.
+  return byBox(taken ? await trx.selectFrom('trackers').selectAll().where('shipment_id', '=', row.id).execute() : rows);
+}
+
+/** A voided label's trackers (or one box's, voided on its own), in the void's transaction: cancelled and no longer checked. */
+export async function cancelLabelTrackers(trx: Kysely<DB>, shipmentId: string, at: string, box?: number): Promise<void> {
+  await trx
+    .updateTable('trackers')
+    .set({ status: 'cancelled', status_detail: box === undefined ? 'The label was voided' : 'The box was voided', next_check_at: null, updated_at: at })
+    .where('shipment_id', '=', shipmentId)
+    .$if(box !== undefined, (q) => q.where('package', '=', box!))
+    .execute();
+}
