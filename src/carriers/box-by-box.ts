@@ -1,3 +1,4 @@
+import { evenShares } from '../kernel/shares.ts';
 import { boxKey, type BoughtBox, type CarrierResult, type LabelRef, type ParcelSpec, type PurchasedLabel, type PurchaseRequest, type VoidOutcome } from './carrier.ts';
 
 /** One box of a purchase sold box by box: its parcel, its own idempotency key and its share of the quote. */
@@ -22,12 +23,11 @@ export async function buyBoxByBox(
   signal: AbortSignal,
 ): Promise<CarrierResult<PurchasedLabel>> {
   const n = request.parcels.length;
-  // The quote is for the whole shipment; each box asks for its share, the first one taking the odd cents.
-  const share = Math.floor(request.quotedCents / n);
+  // The quote is for the whole shipment; each box asks for its share.
+  const quoted = evenShares(request.quotedCents, n);
   const bought: OneLabel[] = [];
   for (const [index, parcel] of request.parcels.entries()) {
-    const quotedCents = index === 0 ? request.quotedCents - share * (n - 1) : share;
-    const one = await buyOne({ parcel, idempotencyKey: boxKey(request.idempotencyKey, index), quotedCents }, index);
+    const one = await buyOne({ parcel, idempotencyKey: boxKey(request.idempotencyKey, index), quotedCents: quoted[index]! }, index);
     if (one.ok) {
       bought.push(one.value);
       continue;

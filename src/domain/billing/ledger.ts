@@ -1,3 +1,4 @@
+import { shares } from '../../kernel/shares.ts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { Mode } from '../../kernel/mode.ts';
@@ -45,15 +46,16 @@ export async function refundPostage(trx: Kysely<DB>, shipmentId: string, at: str
 }
 
 /**
- * Gives back `cents` of what the shipment was charged, for its box `index` voided on its own, if it was charged; at
- * most once per box, and never more than is left of the charge (a card charge is capped at the hold the quote made,
- * which a carrier's dearer price does not move). Answers what it gave back, for the card to give back the same.
+ * Gives back box `index`'s share of what the shipment was charged (split by the boxes' `weights`), for the box voided
+ * on its own, if it was charged; at most once per box, and never more than is left of the charge. Answers what it
+ * gave back, for the card to give back the same.
  */
-export async function refundBoxPostage(trx: Kysely<DB>, shipmentId: string, index: number, cents: number, at: string): Promise<number> {
+export async function refundBoxPostage(trx: Kysely<DB>, shipmentId: string, index: number, weights: readonly number[], at: string): Promise<number> {
   const lines = await trx.selectFrom('postage_ledger').selectAll().where('shipment_id', '=', shipmentId).execute();
   const charge = lines.find((l) => l.kind === 'charge');
   if (!charge || lines.some((l) => l.kind === boxRefund(index))) return 0;
-  const given = Math.min(cents, lines.reduce((sum, l) => sum + l.amount_cents, 0));
+  // The box's share of what was charged, which is less than the carrier's price where a card's hold capped it.
+  const given = Math.min(shares(charge.amount_cents, weights)[index]!, lines.reduce((sum, l) => sum + l.amount_cents, 0));
   if (given <= 0) return 0;
   await trx
     .insertInto('postage_ledger')

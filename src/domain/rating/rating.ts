@@ -1,3 +1,4 @@
+import { evenShares } from '../../kernel/shares.ts';
 import { createHash } from 'node:crypto';
 import type { CarrierId } from '../../config.ts';
 import type { Carrier, ParcelSpec, Quote, RateRequest } from '../../carriers/carrier.ts';
@@ -132,9 +133,7 @@ export const carrierBoxOf = (inputs: Pick<ShipmentInputs, 'boxes'>) => inputs.bo
  * taking the odd cents, as carriers insure each package for its own declared value.
  */
 export function insuredShares(cents: number | undefined, boxes: number): (number | undefined)[] {
-  if (cents === undefined) return Array.from({ length: boxes }, () => undefined);
-  const each = Math.floor(cents / boxes);
-  return Array.from({ length: boxes }, (_, i) => (i === 0 ? cents - each * (boxes - 1) : each));
+  return cents === undefined ? Array.from({ length: boxes }, () => undefined) : evenShares(cents, boxes);
 }
 
 /** Each box's insured value, in cents: its share of the shipment's, else its own; undefined for a box not insured. */

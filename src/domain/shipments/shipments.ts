@@ -1,3 +1,4 @@
+import { shares } from '../../kernel/shares.ts';
 import type { Kysely } from 'kysely';
 import type { CarrierId } from '../../config.ts';
 import type { DB, ShipmentsTable } from '../../db/schema.ts';
@@ -85,18 +86,17 @@ export function storedBoxes(row: Pick<ShipmentsTable, 'packages' | 'tracking_num
 export const activeBox = (row: Pick<ShipmentsTable, 'status'>, box: StoredBox): boolean => row.status === 'purchased' && box.status === undefined;
 
 /**
- * Each box's share of the label's postage, in cents, the shares adding up to it: what a box voided on its own gets
- * back. Where the carrier sold the boxes one by one (USPS), each box's own price; else (the carrier billed them as one
- * shipment, or its prices do not add up to the postage recorded) an even split, the first box taking the odd cents,
- * as the insured value is split among boxes.
+ * What each box weighs in a split of the label's money among its boxes (kernel/shares.ts): where the carrier sold the
+ * boxes one by one (USPS), each box's own price; else (the carrier billed them as one shipment) all alike.
  */
-export function boxShares(row: Pick<ShipmentsTable, 'postage_cents' | 'quoted_cents'>, boxes: readonly StoredBox[]): number[] {
-  const postage = row.postage_cents ?? row.quoted_cents;
+export function boxWeights(boxes: readonly StoredBox[]): number[] {
   const own = boxes.map((b) => b.postage_cents);
-  if (own.every((c) => c !== undefined) && own.reduce((sum, c) => sum + c, 0) === postage) return own;
-  const each = Math.floor(postage / boxes.length);
-  return boxes.map((_, i) => (i === 0 ? postage - each * (boxes.length - 1) : each));
+  return own.every((c) => c !== undefined && c > 0) ? (own as number[]) : boxes.map(() => 1);
 }
+
+/** Each box's share of the label's postage, in cents, the shares adding up to it. */
+export const boxShares = (row: Pick<ShipmentsTable, 'postage_cents' | 'quoted_cents'>, boxes: readonly StoredBox[]): number[] =>
+  shares(row.postage_cents ?? row.quoted_cents, boxWeights(boxes));
 
 /** The file name a box's own label is served under, beside the shipment's (1-based). */
 export const boxFile = (index: number) => `box${index + 1}`;

@@ -11,7 +11,7 @@ import { ApiError } from '../../kernel/errors.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { hasPrefix } from '../../kernel/ids.ts';
 import { ownOrderRow, toOrder } from '../orders/orders.ts';
-import { activeBox, boxShares, currentShipmentRow, storedBoxes, toShipment, visibleShipmentRow, type PurchaseRecord } from './shipments.ts';
+import { activeBox, boxWeights, currentShipmentRow, storedBoxes, toShipment, visibleShipmentRow, type PurchaseRecord } from './shipments.ts';
 import { inTransaction } from '../core/transaction.ts';
 import { cancelLabelTrackers } from '../tracking/tracker-rows.ts';
 
@@ -175,7 +175,7 @@ async function voidOneBox(ctx: Context, carrier: Carrier, row: ShipmentsTable, i
     await trx.updateTable('shipments').set({ packages, updated_at: at }).where('id', '=', row.id).execute();
     // The first box's number is the shipment's tracker's, which goes on with the boxes left.
     await cancelLabelTrackers(trx, row.id, at, index);
-    const refunded = await refundBoxPostage(trx, row.id, index, boxShares(now, boxes)[index]!, at);
+    const refunded = await refundBoxPostage(trx, row.id, index, boxWeights(boxes), at);
     // The card gets back what the ledger does, as a partial refund of its charge.
     if (isCardBilled(now)) await markBoxRefundDue(trx, row.id, index, refunded, at);
     const shipment = toShipment(ctx, { ...now, packages, updated_at: at });
