@@ -250,8 +250,8 @@ async function settleBoxRefunds(deps: BillingDeps, shipmentId: string): Promise<
   }
 }
 
-type Shipment = Pick<ShipmentsTable, 'id' | 'account_id' | 'status' | 'postage_cents' | 'quoted_cents' | 'return_charge'>;
-const settledColumns = ['id', 'account_id', 'status', 'postage_cents', 'quoted_cents', 'return_charge'] as const;
+type Shipment = Pick<ShipmentsTable, 'id' | 'account_id' | 'status' | 'postage_cents' | 'quoted_cents' | 'return_charge' | 'packages'>;
+const settledColumns = ['id', 'account_id', 'status', 'postage_cents', 'quoted_cents', 'return_charge', 'packages'] as const;
 
 /**
  * Brings a label's card charge to where its shipment says it should be: captured for a bought label, released for
@@ -261,7 +261,8 @@ const settledColumns = ['id', 'account_id', 'status', 'postage_cents', 'quoted_c
  */
 export async function settleCardCharge(deps: BillingDeps, shipment: Shipment): Promise<void> {
   await settleHold(deps, shipment);
-  await settleBoxRefunds(deps, shipment.id);
+  // Only a label of several boxes has boxes to void on their own: a one-box label is not asked about them.
+  if (shipment.packages !== null) await settleBoxRefunds(deps, shipment.id);
 }
 
 async function settleHold(deps: BillingDeps, shipment: Shipment): Promise<void> {
