@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { TestServer } from './harness.ts';
+import { problem, type TestServer } from './harness.ts';
 import { austin, orderBody, sanFrancisco } from './fixtures.ts';
 import type { CarrierFakes } from './fakes/carriers.ts';
 import { startLiveShop, type LiveShop } from './live-billing.ts';
@@ -165,5 +165,14 @@ describe('several boxes with a live FedEx key (fake FedEx, fake Stripe)', () => 
     const shipped = sent('/ship/v1/shipments').requestedShipment;
     assert.deepEqual(shipped.requestedPackageLineItems.map((i: Json) => i.declaredValue), [undefined, { amount: 250, currency: 'USD' }]);
     assert.deepEqual(shipped.totalDeclaredValue, { amount: 250, currency: 'USD' });
+  });
+
+  test('boxes FedEx takes one by one but not together (a declared total above its five digits of dollars) are a 400 in its own words, not a call to split them', async () => {
+    const insured = (lb: number) => ({ ...box(lb), insurance: { amount: { amount: '30000.00', currency: 'USD' } } });
+    const refused = await post('/rates', { ship_from: shipFrom, ship_to: sanFrancisco, parcels: [insured(2), insured(3), insured(4), insured(5)], carriers: ['fedex'] });
+    const p = problem(refused, 400, 'insurance_above_limit');
+    assert.match(p.detail, /together/);
+    assert.doesNotMatch(p.detail, /split/);
+    assert.deepEqual(p.errors.map((e: Json) => e.pointer), ['/parcels/0/insurance', '/parcels/1/insurance', '/parcels/2/insurance', '/parcels/3/insurance'].map((x) => `${x}/amount`));
   });
 });

@@ -67,9 +67,13 @@ export function failIfAllAboveLimit(quoted: number, errors: readonly RateError[]
   }
   const highest = Math.max(...errors.map((e) => insuranceLimitCents(e.carrier)));
   const above = asks.filter((a) => a.cents > highest);
-  const blamed = above.length > 0 ? above : asks;
+  // No box above every package limit: a carrier refused the boxes together (FedEx's total declared value has five
+  // digits of dollars), so the carriers' own words say what to change, and splitting would not help.
+  if (above.length === 0) {
+    throw new ApiError('insurance_above_limit', `No carrier asked insures these boxes together: ${carriersDetail}`, asks.map((a) => askFault(a, carriersDetail)));
+  }
   const limits = errors.map((e) => `${carrierName(e.carrier)} at most ${dollars(insuranceLimitCents(e.carrier))}`).join(', ');
-  const faults = blamed.map((a) => askFault(a, `asks ${dollars(a.cents)}, more than any carrier asked insures a package for (${limits})`));
-  const which = blamed.map((a) => `${a.orderId === undefined ? '' : `order ${a.orderId}'s `}${a.field.slice(1)} (${money(a.cents).amount} USD)`).join(', ');
+  const faults = above.map((a) => askFault(a, `asks ${dollars(a.cents)}, more than any carrier asked insures a package for (${limits})`));
+  const which = above.map((a) => `${a.orderId === undefined ? '' : `order ${a.orderId}'s `}${a.field.slice(1)} (${money(a.cents).amount} USD)`).join(', ');
   throw new ApiError('insurance_above_limit', `No carrier asked insures ${which}: each insures a package for at most ${limits}. Insure that box for less, or split its contents into several boxes`, faults);
 }
