@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB, OrdersTable, ShipmentsTable } from '../../db/schema.ts';
 import { carrierForShipment } from '../carrier-accounts/carrier-access.ts';
-import type { Carrier, CarrierFailure, CarrierResult, LabelRef, VoidedBox, VoidOutcome } from '../../carriers/carrier.ts';
+import type { Carrier, CarrierFailure, CarrierResult, LabelRef, VoidOutcome } from '../../carriers/carrier.ts';
 import type { Shipment } from '../../schemas/shipment.ts';
 import { refundBoxPostage, refundPostage } from '../billing/ledger.ts';
 import { isCardBilled, markBoxRefundDue, markRefundDue, settleCardChargeNow } from '../billing/card-charges.ts';
@@ -99,7 +99,7 @@ export async function voidLabel(ctx: Context, id: string, box?: number): Promise
   // The last box still to ship takes the label with it.
   if (box !== undefined && boxes.filter((b) => activeBox(row, b)).length > 1) return voidOneBox(ctx, carrier, row, box);
   const outcome = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.void(remainingRef(row), signal));
-  if (!outcome.ok && outcome.error.voided?.length) return recordPartialVoid(ctx, carrier.name, row, outcome.error, outcome.error.voided);
+  if (!outcome.ok && outcome.error.voided?.length) return recordPartialVoid(ctx, carrier.name, row, outcome.error);
   const status = voidedStatus(carrier.name, outcome, 'label');
   const at = ctx.clock.now().toISOString();
   const voided = await inTransaction(ctx.db, async (trx) => {
@@ -213,8 +213,8 @@ async function recordBoxVoids(trx: Kysely<DB>, ctx: Context, row: ShipmentsTable
  * failure is answered; otherwise a box scanned before the client tries again would keep their refunds from it for
  * good. Should no box be left to ship, the label is voided as a whole void does, and that is the answer.
  */
-async function recordPartialVoid(ctx: Context, carrierName: string, row: ShipmentsTable, error: CarrierFailure, done: readonly VoidedBox[]): Promise<Shipment> {
-  const outcomes = new Map(done.map((d) => [d.trackingNumber.toUpperCase(), d.outcome]));
+async function recordPartialVoid(ctx: Context, carrierName: string, row: ShipmentsTable, error: CarrierFailure): Promise<Shipment> {
+  const outcomes = new Map((error.voided ?? []).map((d) => [d.trackingNumber.toUpperCase(), d.outcome]));
   const at = ctx.clock.now().toISOString();
   type Recorded = { whole: Shipment } | { boxes: StoredBox[]; voided: number[]; left: number[] };
   const recorded = await inTransaction(ctx.db, async (trx): Promise<Recorded> => {
