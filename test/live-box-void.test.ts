@@ -181,6 +181,61 @@ describe('voiding one box of a live shipment (fake UPS, USPS, FedEx and Stripe)'
     assert.deepEqual(await boxRefunds(shipment.id), []);
   });
 
+  test("UPS, 4 boxes, box 3 picked up: the void of the rest is 409 label_in_transit, yet boxes 1 and 2, which UPS did void, are voided and refunded their shares", async () => {
+    const shipment = await buy('ups', [...threeBoxes, box(3)], 'live-void-partly-ups');
+    const numbers: string[] = shipment.packages.map((p: Json) => p.tracking_number);
+    const postage = cents(shipment.postage);
+    const shares = evenShares(postage, 4);
+    // Box 4 voided on its own first: the void of the rest names the packages left, which UPS answers one by one.
+    await voidBox(shipment, 3);
+    fakes.ups.setStage(numbers[2]!, 'in_transit');
+    const updates = async () => (await db().selectFrom('events').select('type').where('resource_id', '=', shipment.id).execute()).filter((e) => e.type === 'shipment.updated').length;
+    const updatesBefore = await updates();
+
+    const refused = problem(await post(`/shipments/${shipment.id}/void`, {}), 409, 'label_in_transit');
+    assert.match(refused.detail, new RegExp(`UPS did not void ${numbers[2]}`));
+    assert.match(refused.detail, new RegExp(`box 1 \\(${numbers[0]}\\), box 2 \\(${numbers[1]}\\) voided and refunded their shares; box 3 \\(${numbers[2]}\\) still to ship`));
+    assert.deepEqual(numbers.map((n) => fakes.ups.isVoided(n)), [true, true, false, true]);
+    const now = (await server.request('GET', `/shipments/${shipment.id}`, { key })).body;
+    assert.equal(now.status, 'purchased', 'the shipment ships on with box 3');
+    assert.deepEqual(now.packages.map((p: Json) => p.status), ['voided', 'voided', 'purchased', 'voided']);
+    const lines = await ledger(shipment.id);
+    assert.deepEqual(lines.map((l) => [l.kind, l.amount_cents]).sort(), [['charge', postage], ['refund_box1', -shares[0]!], ['refund_box2', -shares[1]!], ['refund_box4', -shares[3]!]]);
+    assert.equal(sum(lines), shares[2], "what stays charged is box 3's share");
+    assert.deepEqual((await boxRefunds(shipment.id)).map((r) => [r.box, r.amount_cents, r.status]), [[0, shares[0], 'refunded'], [1, shares[1], 'refunded'], [3, shares[3], 'refunded']]);
+    assert.deepEqual(refundsOf(shipment.id).sort(), [['1', shares[0]], ['2', shares[1]], ['4', shares[3]]], "the card gets each box's share back, and no more");
+    assert.equal((await card(shipment.id))?.status, 'captured');
+    assert.equal(await orderStatus(shipment.order_id), 'shipped');
+    assert.equal(await updates(), updatesBefore + 1, 'one shipment.updated for the boxes voided');
+
+    // Asked again, UPS keeps box 3 and voids nothing more: nothing changes.
+    problem(await post(`/shipments/${shipment.id}/void`, {}), 409, 'label_in_transit');
+    assert.deepEqual(await ledger(shipment.id), lines);
+    assert.equal(await updates(), updatesBefore + 1);
+  });
+
+  test("USPS, 2 boxes, box 2's cancel refused after box 1's was made: 409 label_in_transit, box 1 voided and refunded its own price, box 2 ships on", async () => {
+    const shipment = await buy('usps', [box(2), box(5)], 'live-void-partly-usps');
+    const numbers: string[] = shipment.packages.map((p: Json) => p.tracking_number);
+    const postage = cents(shipment.postage);
+    const own = (await db().selectFrom('shipments').select('packages').where('id', '=', shipment.id).executeTakeFirstOrThrow()).packages;
+    const prices: number[] = JSON.parse(own!).map((b: Json) => b.postage_cents);
+    // USPS took box 2 in before its tracking showed it: the check before cancelling lets it through, its cancel not.
+    fakes.usps.scanUntracked(numbers[1]!, 'accepted');
+
+    const refused = problem(await post(`/shipments/${shipment.id}/void`, {}), 409, 'label_in_transit');
+    assert.match(refused.detail, /^box 2 of 2: .*cannot be submitted/);
+    assert.match(refused.detail, new RegExp(`box 1 \\(${numbers[0]}\\) voided and refunded its share; box 2 \\(${numbers[1]}\\) still to ship`));
+    assert.deepEqual(numbers.map((n) => fakes.usps.cancelOf(n)), ['CANCELED', null]);
+    const now = (await server.request('GET', `/shipments/${shipment.id}`, { key })).body;
+    assert.equal(now.status, 'purchased');
+    assert.deepEqual(now.packages.map((p: Json) => p.status), ['voided', 'purchased']);
+    assert.deepEqual(await ledger(shipment.id), [{ kind: 'charge', amount_cents: postage }, { kind: 'refund_box1', amount_cents: -prices[0]! }]);
+    assert.deepEqual(await boxRefunds(shipment.id), [{ box: 0, amount_cents: prices[0], status: 'refunded', last_error: null }]);
+    assert.deepEqual(refundsOf(shipment.id), [['1', prices[0]]]);
+    assert.equal(await orderStatus(shipment.order_id), 'shipped');
+  });
+
   test('FedEx, 3 boxes: one box is 422 not_supported_by_carrier (its API cancels whole shipments), nothing is cancelled; the whole void still works', async () => {
     const shipment = await buy('fedex', threeBoxes, 'live-void-box-fedex');
     const cancels = () => fakes.fedex.calls.filter((c) => c.path === '/ship/v1/shipments/cancel').length;

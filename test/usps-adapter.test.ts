@@ -456,6 +456,39 @@ test('void of several boxes cancels each label; one box scanned keeps them all; 
   assert.equal(twice.ok ? null : twice.error.code, 'already_voided');
 });
 
+test("a box's cancel refused after others were cancelled: the failure names the boxes cancelled, with their outcomes", async () => {
+  const r = await usps.purchase(purchaseRequest({ parcels: [...twoBoxes, twoBoxes[0]!], idempotencyKey: 'void-partly' }), signal);
+  assert.ok(r.ok, JSON.stringify(r));
+  const boxes = r.value.packages!.map((b) => ({ trackingNumber: b.trackingNumber, carrierShipmentId: b.carrierShipmentId! }));
+  const label = { trackingNumber: r.value.trackingNumber, carrierShipmentId: r.value.carrierShipmentId, boxes, service: 'PRIORITY_MAIL', purchasedAt: new Date() };
+  // USPS took box 2 in, but its tracking does not say so yet: the check before cancelling lets it through.
+  fake.scanUntracked(boxes[1]!.trackingNumber, 'accepted');
+  const partly = await usps.void(label, signal);
+  assert.ok(!partly.ok);
+  assert.equal(partly.error.code, 'label_in_transit');
+  assert.match(partly.error.detail, /^box 2 of 3: .*cannot be submitted; .* before it were cancelled/);
+  assert.deepEqual(partly.error.voided, [{ trackingNumber: boxes[0]!.trackingNumber, outcome: 'refunded' }], 'box 1 alone: the cancels stop at box 2');
+  assert.deepEqual(boxes.map((b) => fake.cancelOf(b.trackingNumber)), ['CANCELED', null, null]);
+
+  // A refusal of the first box names none.
+  const fresh = await usps.purchase(purchaseRequest({ parcels: twoBoxes, idempotencyKey: 'void-partly-first' }), signal);
+  assert.ok(fresh.ok);
+  const freshBoxes = fresh.value.packages!.map((b) => ({ trackingNumber: b.trackingNumber, carrierShipmentId: b.carrierShipmentId! }));
+  fake.scanUntracked(freshBoxes[0]!.trackingNumber, 'accepted');
+  const none = await usps.void({ ...label, boxes: freshBoxes }, signal);
+  assert.equal(none.ok ? null : none.error.code, 'label_in_transit');
+  assert.equal(none.ok ? null : none.error.voided, undefined);
+
+  // After the manifest, the box cancelled is a refund request, which USPS reviews.
+  fake.manifested = true;
+  const late = await usps.purchase(purchaseRequest({ parcels: twoBoxes, idempotencyKey: 'void-partly-manifested' }), signal);
+  assert.ok(late.ok);
+  const lateBoxes = late.value.packages!.map((b) => ({ trackingNumber: b.trackingNumber, carrierShipmentId: b.carrierShipmentId! }));
+  fake.scanUntracked(lateBoxes[1]!.trackingNumber, 'accepted');
+  const pending = await usps.void({ ...label, boxes: lateBoxes }, signal);
+  assert.deepEqual(pending.ok ? null : pending.error.voided, [{ trackingNumber: lateBoxes[0]!.trackingNumber, outcome: 'refund_pending' }]);
+});
+
 test("one box's own label is cancelled alone, once its tracking shows it unscanned; a last box left is cancelled by its own number", async () => {
   const r = await usps.purchase(purchaseRequest({ parcels: [...twoBoxes, twoBoxes[0]!], idempotencyKey: 'void-one-box' }), signal);
   assert.ok(r.ok, JSON.stringify(r));

@@ -129,6 +129,17 @@ export type CarrierErrorCode =
 export interface CarrierFailure {
   code: CarrierErrorCode;
   detail: string;
+  /**
+   * The boxes a void of several did void before failing for the others (a box UPS had picked up, a USPS cancel
+   * refused halfway): void at the carrier whatever the failure says, so shipd records them and refunds their share.
+   */
+  voided?: VoidedBox[];
+}
+
+/** One box of a label the carrier voided, by its tracking number. */
+export interface VoidedBox {
+  trackingNumber: string;
+  outcome: VoidOutcome;
 }
 
 /** Carriers answer with a value or a typed failure; they never throw HTTP details at the caller. */

@@ -46,6 +46,8 @@ export interface UspsFake {
   manifested: boolean;
   /** Moves a sold label's tracking along; a scanned label can no longer be refunded. */
   scan(trackingNumber: string, stage: UspsScanStage): void;
+  /** Scans a label before its tracking shows it: the cancel refuses it while tracking still reads it as a label. */
+  scanUntracked(trackingNumber: string, stage: UspsScanStage): void;
   /** What became of a sold label's cancel: CANCELED, DISPUTED (a refund request), or null while it stands. */
   cancelOf(trackingNumber: string): 'CANCELED' | 'DISPUTED' | null;
   /** Labels come back as this image type whatever was asked (USPS answering a PNG to a PDF purchase). */
@@ -61,6 +63,8 @@ interface SoldLabel {
   mailClass: string;
   toZip: string;
   stage: UspsScanStage | 'created';
+  /** What tracking shows, which can lag the scan. */
+  tracked: UspsScanStage | 'created';
   cancel: 'CANCELED' | 'DISPUTED' | null;
 }
 
@@ -201,6 +205,12 @@ export async function startUspsFake(): Promise<UspsFake> {
     violations: [],
     refuseLabelAfter: null,
     scan: (tn, stage) => {
+      const label = labels.get(tn);
+      if (!label) throw new Error(`the USPS fake sold no label ${tn}`);
+      label.stage = stage;
+      label.tracked = stage;
+    },
+    scanUntracked: (tn, stage) => {
       const label = labels.get(tn);
       if (!label) throw new Error(`the USPS fake sold no label ${tn}`);
       label.stage = stage;
@@ -409,7 +419,7 @@ export async function startUspsFake(): Promise<UspsFake> {
     const image = render(trackingNumber, toZip).toString('base64');
     // The JSON answers put the metadata at the top level (LabelVendorResponse, ReturnLabelVendorResponse).
     const answer = returns ? { ...metadata, returnLabelImage: image } : { ...metadata, labelImage: image };
-    labels.set(trackingNumber, { trackingNumber, mailClass: outbound, toZip, stage: 'created', cancel: null });
+    labels.set(trackingNumber, { trackingNumber, mailClass: outbound, toZip, stage: 'created', tracked: 'created', cancel: null });
     if (key) byIdempotencyKey.set(key, { key, body: raw, answer });
     answerLabel(req, res, answer, returns);
   }
@@ -460,7 +470,7 @@ export async function startUspsFake(): Promise<UspsFake> {
       fees: [],
       labelImage: render(trackingNumber, country).toString('base64'),
     };
-    labels.set(trackingNumber, { trackingNumber, mailClass, toZip: String(get(get(body, 'toAddress'), 'postalCode') ?? ''), stage: 'created', cancel: null });
+    labels.set(trackingNumber, { trackingNumber, mailClass, toZip: String(get(get(body, 'toAddress'), 'postalCode') ?? ''), stage: 'created', tracked: 'created', cancel: null });
     if (key) byIdempotencyKey.set(key, { key, body: raw, answer });
     answerLabel(req, res, answer, false);
   }
@@ -529,7 +539,7 @@ export async function startUspsFake(): Promise<UspsFake> {
       sendJson(res, 404, envelope('/tracking/v3', 404, 'Not Found', [{ code: '1001', detail: `A status update is not yet available on your package (${trackingNumber}).`, parameter: 'trackingNumber' }]));
       return;
     }
-    const reached = label.stage === 'created' ? 0 : scanStages.indexOf(label.stage) + 1;
+    const reached = label.tracked === 'created' ? 0 : scanStages.indexOf(label.tracked) + 1;
     const order: (UspsScanStage | 'created')[] = ['created', ...scanStages];
     const start = Date.UTC(2025, 0, 6, 15, 0, 0);
     const events = timeline
@@ -553,9 +563,9 @@ export async function startUspsFake(): Promise<UspsFake> {
       destinationCity: 'NEW YORK', destinationState: 'NY', destinationZIP: label.toZip,
       emailEnabled: 'true',
       status: latest.eventType,
-      statusCategory: categories[label.stage],
+      statusCategory: categories[label.tracked],
       statusSummary: `Your item's status: ${latest.eventType}.`,
-      ...(label.stage === 'delivered' ? {} : { expectedDeliveryTimeStamp: '2025-01-09T00:00:00' }),
+      ...(label.tracked === 'delivered' ? {} : { expectedDeliveryTimeStamp: '2025-01-09T00:00:00' }),
       serviceTypeCode: uspsServiceTypeCodes[label.mailClass],
       ...detail,
     });

@@ -30,10 +30,12 @@ export function parseVoidResponse(json: unknown): CarrierResult<VoidOutcome> {
   const numbersOf = (code: string) => results.filter((p) => asString(at(p, 'Status', 'Code')) === code).map((p) => asString(at(p, 'TrackingNumber')) ?? '?');
   const kept = numbersOf('0');
   if (kept.length > 0) {
-    // Packages named one by one are answered one by one: those UPS did void are void there whatever shipd records.
+    // Packages are answered one by one: those UPS did void are void there, and refunded on its invoice, however the
+    // rest went, so they go back with the failure for shipd to record.
     const voided = numbersOf('1');
-    const also = voided.length > 0 ? `; it did void ${voided.join(', ')}, which a void of that box alone (\`package\`) records and refunds` : '';
-    return failure('label_in_transit', `UPS did not void ${kept.join(', ')}; the package is already in its network${also}`);
+    const also = voided.length > 0 ? `; it did void ${voided.join(', ')}` : '';
+    const detail = `UPS did not void ${kept.join(', ')}; the package is already in its network${also}`;
+    return { ok: false, error: { code: 'label_in_transit', detail, ...(voided.length > 0 && { voided: voided.map((trackingNumber) => ({ trackingNumber, outcome: 'refunded' as const })) }) } };
   }
   if (summary === '1') return ok('refunded');
   const said = asString(at(response, 'SummaryResult', 'Status', 'Description')) ?? `status ${summary ?? '(none)'}`;

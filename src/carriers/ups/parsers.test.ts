@@ -245,9 +245,16 @@ test('void answer: Voided is refunded; a package UPS kept is label_in_transit', 
   const results = (codes: string[]) => codes.map((Code, i) => ({ TrackingNumber: `1ZISUS01033056310${i}`, Status: { Code, Description: Code === '1' ? 'Voided' : 'Not Voided' } }));
   const answer = (codes: string[]) => ({ VoidShipmentResponse: { Response: { ResponseStatus: { Code: '1', Description: 'Success' } }, SummaryResult: { Status: { Code: '1', Description: 'Voided' } }, PackageLevelResults: results(codes) } });
   assert.deepEqual(parseVoidResponse(answer(['1', '1'])), { ok: true, value: 'refunded' }, 'packages named one by one, all voided');
-  const some = parseVoidResponse(answer(['1', '0']));
-  assert.equal(!some.ok && some.error.code, 'label_in_transit');
-  assert.match(!some.ok ? some.error.detail : '', /did not void 1ZISUS010330563101.*it did void 1ZISUS010330563100/);
+  const some = parseVoidResponse(answer(['1', '0', '1']));
+  assert.ok(!some.ok);
+  assert.equal(some.error.code, 'label_in_transit');
+  assert.match(some.error.detail, /did not void 1ZISUS010330563101.*it did void 1ZISUS010330563100, 1ZISUS010330563102/);
+  const refunded = (trackingNumber: string) => ({ trackingNumber, outcome: 'refunded' });
+  assert.deepEqual(some.error.voided, [refunded('1ZISUS010330563100'), refunded('1ZISUS010330563102')], 'the packages UPS voided go back with the failure, to be recorded');
+  const none = parseVoidResponse(answer(['0', '0']));
+  assert.equal(!none.ok && none.error.code, 'label_in_transit');
+  assert.equal(!none.ok && none.error.voided, undefined, 'none voided, none named');
+  assert.equal(!kept.ok && kept.error.voided, undefined);
 });
 
 test('errors: the envelope, the legacy Fault, auth, rate limits and void refusals map to our codes', () => {

@@ -17,6 +17,7 @@ import {
   type TrackingResult,
   type TrackingStatus,
   type VoidOutcome,
+  type VoidedBox,
   isDomestic,
   severalBoxesRefusal,
 } from '../carrier.ts';
@@ -225,29 +226,30 @@ export class UspsCarrier implements Carrier {
   }
 
   /**
-   * Every box's label cancelled, or none: USPS cancels label by label and refuses a scanned one, so each box's
-   * tracking is read first and a box in USPS's hands keeps the whole shipment. A box cancelled by an earlier void
-   * that stopped halfway counts as done.
+   * Every box's label cancelled, or none where it can be seen before: USPS cancels label by label and refuses a
+   * scanned one, so each box's tracking is read first and a box in USPS's hands keeps the whole shipment. A cancel
+   * refused after others were made (a scan tracking did not show yet) stops there, the boxes cancelled going back with
+   * the failure, for shipd to record. A box cancelled by an earlier void that stopped halfway counts as done.
    */
   private async voidBoxes(label: LabelRef, boxes: NonNullable<LabelRef['boxes']>, signal: AbortSignal): Promise<CarrierResult<VoidOutcome>> {
     const n = boxes.length;
     const seen = await Promise.all(boxes.map((b, i) => this.scannedRefusal(label, b, `box ${i + 1} of ${n}`, `none of the ${n} was voided`, signal)));
     const refused = seen.find((r) => r !== null);
     if (refused) return refused;
-    const outcomes: VoidOutcome[] = [];
-    const cancelled: string[] = [];
+    const cancelled: VoidedBox[] = [];
+    let before = 0;
     for (const [i, b] of boxes.entries()) {
       const one = await guard(words('cancel'), () => this.cancel(b.trackingNumber, signal));
       if (one.ok || one.error.code === 'already_voided') {
-        if (one.ok) outcomes.push(one.value);
-        cancelled.push(b.trackingNumber);
+        if (!one.ok) before += 1;
+        cancelled.push({ trackingNumber: b.trackingNumber, outcome: one.ok ? one.value : 'refunded' });
         continue;
       }
-      const before = cancelled.length > 0 ? `; ${cancelled.join(', ')} before it were cancelled: void again to cancel the rest` : '';
-      return { ok: false, error: { code: one.error.code, detail: `box ${i + 1} of ${n}: ${one.error.detail}${before}` } };
+      const also = cancelled.length > 0 ? `; ${cancelled.map((c) => c.trackingNumber).join(', ')} before it were cancelled` : '';
+      return { ok: false, error: { code: one.error.code, detail: `box ${i + 1} of ${n}: ${one.error.detail}${also}`, ...(cancelled.length > 0 && { voided: cancelled }) } };
     }
-    if (outcomes.length === 0) return failure('already_voided', `USPS had cancelled all ${n} boxes already`);
-    return ok(outcomes.includes('refund_pending') ? 'refund_pending' : 'refunded');
+    if (before === n) return failure('already_voided', `USPS had cancelled all ${n} boxes already`);
+    return ok(cancelled.some((c) => c.outcome === 'refund_pending') ? 'refund_pending' : 'refunded');
   }
 
   /**

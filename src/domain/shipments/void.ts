@@ -11,7 +11,7 @@ import { ApiError } from '../../kernel/errors.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { hasPrefix } from '../../kernel/ids.ts';
 import { ownOrderRow, toOrder } from '../orders/orders.ts';
-import { activeBox, boxWeights, currentShipmentRow, storedBoxes, toShipment, visibleShipmentRow, type PurchaseRecord } from './shipments.ts';
+import { activeBox, boxWeights, currentShipmentRow, storedBoxes, toShipment, visibleShipmentRow, type PurchaseRecord, type StoredBox } from './shipments.ts';
 import { inTransaction } from '../core/transaction.ts';
 import { cancelLabelTrackers } from '../tracking/tracker-rows.ts';
 
@@ -99,6 +99,7 @@ export async function voidLabel(ctx: Context, id: string, box?: number): Promise
   // The last box still to ship takes the label with it.
   if (box !== undefined && boxes.filter((b) => activeBox(row, b)).length > 1) return voidOneBox(ctx, carrier, row, box);
   const outcome = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.void(remainingRef(row), signal));
+  if (!outcome.ok && outcome.error.voided?.length) return recordPartialVoid(ctx, carrier.name, row, outcome.error);
   const status = voidedStatus(carrier.name, outcome, 'label');
   const at = ctx.clock.now().toISOString();
   const voided = await inTransaction(ctx.db, async (trx) => {
@@ -159,30 +160,85 @@ async function voidOneBox(ctx: Context, carrier: Carrier, row: ShipmentsTable, i
   const at = ctx.clock.now().toISOString();
   const voided = await inTransaction(ctx.db, async (trx) => {
     const order = await ownOrderRow(trx, ctx, row.order_id, true);
-    // Held until committed: another box's void, the tracking worker and a manifest all write this row.
-    let query = trx.selectFrom('shipments').selectAll().where('id', '=', row.id);
-    if (ctx.dbKind === 'postgres') query = query.forUpdate();
-    const now = await query.executeTakeFirstOrThrow();
-    if (now.status !== 'purchased') throw new ApiError('shipment_already_voided', `The label ${row.id} was voided by another request`);
-    if (now.manifest_id !== null && now.mode === 'test') {
-      throw new ApiError('label_manifested', `The label ${row.id} was put on manifest ${now.manifest_id} while its box was being voided; it can no longer be voided`);
-    }
+    const now = await lockedBoughtRow(trx, ctx, row.id);
     const boxes = storedBoxes(now);
     if (!activeBox(now, boxes[index]!)) throw new ApiError('shipment_already_voided', `Box ${index} of the label ${row.id} was voided by another request`);
     if (boxes.every((b, i) => i === index || !activeBox(now, b))) return recordVoid(trx, ctx, order, now, status, at);
-    boxes[index] = { ...boxes[index]!, status, voided_at: at, tracking_status: 'cancelled' };
-    const packages = JSON.stringify(boxes);
-    await trx.updateTable('shipments').set({ packages, updated_at: at }).where('id', '=', row.id).execute();
-    // The first box's number is the shipment's tracker's, which goes on with the boxes left.
-    await cancelLabelTrackers(trx, row.id, at, index);
-    const refunded = await refundBoxPostage(trx, row.id, index, boxWeights(boxes), at);
-    // The card gets back what the ledger does, as a partial refund of its charge.
-    if (isCardBilled(now)) await markBoxRefundDue(trx, row.id, index, refunded, at);
-    const shipment = toShipment(ctx, { ...now, packages, updated_at: at });
-    await recordEvent(trx, ctx, 'shipment.updated', shipment, at);
-    return shipment;
+    return recordBoxVoids(trx, ctx, now, new Map([[index, status]]), at);
   });
   // Now, or from the settle job if Stripe does not answer; this also settles a last box's void of the whole label.
   if (isCardBilled(row)) await settleCardChargeNow(ctx, row.id);
   return voided;
+}
+
+/**
+ * The label re-read and, on Postgres, held until committed, for a void of some of its boxes: another box's void, the
+ * tracking worker and a manifest all write this row.
+ */
+async function lockedBoughtRow(trx: Kysely<DB>, ctx: Context, id: string): Promise<ShipmentsTable> {
+  let query = trx.selectFrom('shipments').selectAll().where('id', '=', id);
+  if (ctx.dbKind === 'postgres') query = query.forUpdate();
+  const now = await query.executeTakeFirstOrThrow();
+  if (now.status !== 'purchased') throw new ApiError('shipment_already_voided', `The label ${id} was voided by another request`);
+  if (now.manifest_id !== null && now.mode === 'test') {
+    throw new ApiError('label_manifested', `The label ${id} was put on manifest ${now.manifest_id} while its box was being voided; it can no longer be voided`);
+  }
+  return now;
+}
+
+/**
+ * Records boxes of a label voided while others ship on, in the caller's transaction, which holds the label's row:
+ * each box's share refunded (owed to the card too, where it paid), its tracker stopped, and one shipment.updated.
+ */
+async function recordBoxVoids(trx: Kysely<DB>, ctx: Context, row: ShipmentsTable, voided: ReadonlyMap<number, 'voided' | 'void_pending'>, at: string): Promise<Shipment> {
+  const boxes = storedBoxes(row);
+  for (const [index, status] of voided) boxes[index] = { ...boxes[index]!, status, voided_at: at, tracking_status: 'cancelled' };
+  const packages = JSON.stringify(boxes);
+  await trx.updateTable('shipments').set({ packages, updated_at: at }).where('id', '=', row.id).execute();
+  for (const index of voided.keys()) {
+    // The first box's number is the shipment's tracker's, which goes on with the boxes left.
+    await cancelLabelTrackers(trx, row.id, at, index);
+    const refunded = await refundBoxPostage(trx, row.id, index, boxWeights(boxes), at);
+    // The card gets back what the ledger does, as a partial refund of its charge.
+    if (isCardBilled(row)) await markBoxRefundDue(trx, row.id, index, refunded, at);
+  }
+  const shipment = toShipment(ctx, { ...row, packages, updated_at: at });
+  await recordEvent(trx, ctx, 'shipment.updated', shipment, at);
+  return shipment;
+}
+
+/**
+ * A void the carrier did for some of the label's boxes only (CarrierFailure.voided): those boxes are void at the
+ * carrier, so they are recorded voided and refunded their share at once, as voidOneBox records one, before the
+ * failure is answered; otherwise a box scanned before the client tries again would keep their refunds from it for
+ * good. Should no box be left to ship, the label is voided as a whole void does, and that is the answer.
+ */
+async function recordPartialVoid(ctx: Context, carrierName: string, row: ShipmentsTable, error: CarrierFailure): Promise<Shipment> {
+  const outcomes = new Map((error.voided ?? []).map((d) => [d.trackingNumber.toUpperCase(), d.outcome]));
+  const at = ctx.clock.now().toISOString();
+  type Recorded = { whole: Shipment } | { boxes: StoredBox[]; voided: number[]; left: number[] };
+  const recorded = await inTransaction(ctx.db, async (trx): Promise<Recorded> => {
+    const order = await ownOrderRow(trx, ctx, row.order_id, true);
+    const now = await lockedBoughtRow(trx, ctx, row.id);
+    const boxes = storedBoxes(now);
+    const voided = new Map<number, 'voided' | 'void_pending'>();
+    for (const [i, b] of boxes.entries()) {
+      const outcome = outcomes.get(b.tracking_number.toUpperCase());
+      if (outcome && activeBox(now, b)) voided.set(i, outcome === 'refunded' ? 'voided' : 'void_pending');
+    }
+    const left = boxes.flatMap((b, i) => (activeBox(now, b) && !voided.has(i) ? [i] : []));
+    if (left.length === 0) return { whole: await recordVoid(trx, ctx, order, now, [...voided.values()].includes('void_pending') ? 'void_pending' : 'voided', at) };
+    if (voided.size === 0) return { boxes, voided: [], left };
+    await recordBoxVoids(trx, ctx, now, voided, at);
+    return { boxes, voided: [...voided.keys()], left };
+  });
+  if ('whole' in recorded || recorded.voided.length > 0) {
+    // Now, or from the settle job if Stripe does not answer.
+    if (isCardBilled(row)) await settleCardChargeNow(ctx, row.id);
+  }
+  if ('whole' in recorded) return recorded.whole;
+  const named = (indexes: number[]) => indexes.map((i) => `box ${i + 1} (${recorded.boxes[i]!.tracking_number})`).join(', ');
+  const shares = recorded.voided.length === 1 ? 'its share' : 'their shares';
+  const told = recorded.voided.length > 0 ? `; ${named(recorded.voided)} voided and refunded ${shares}; ${named(recorded.left)} still to ship` : '';
+  throw voidRefusal(carrierName, { ...error, detail: `${error.detail}${told}` }, 'label');
 }
