@@ -32,6 +32,9 @@ export function severalBoxesRefusal(carrierName: string, request: { parcels: rea
   return failure('not_serviced', `${carrierName}: ${request.parcels.length} boxes in one shipment (several boxes) are refused: ${why}`);
 }
 
+/** Whether an address is a home, for carriers' residential rates and options: as the client said, else when it names no company. */
+export const isResidential = (a: AnyAddress): boolean => a.residential ?? !a.company;
+
 /** The longest side, and the longest side plus twice the other two (length plus girth), in inches. */
 export function lengthAndGirthIn(d: NonNullable<ParcelSpec['dimensionsIn']>): { longest: number; lengthPlusGirth: number } {
   const [a, b, c] = [d.length, d.width, d.height].sort((x, y) => y - x) as [number, number, number];

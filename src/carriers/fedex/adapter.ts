@@ -29,7 +29,8 @@ import { fedexFailure, isFedexError } from './errors.ts';
 import { buildRateRequest, parseRateResponse, ratePath } from './rate.ts';
 import { buildShipRequest, parseShipResponse, shipPath } from './ship.ts';
 import { buildTokenRequest, parseToken, tokenPath } from './token.ts';
-import { declaredTotalRefusal, isResidential } from './party.ts';
+import { declaredTotalRefusal } from './party.ts';
+import { isResidential } from '../carrier.ts';
 import { buildTrackRequest, parseTrackResponse, trackPath } from './track.ts';
 
 const info = carrierCatalog.find((c) => c.id === 'fedex')!;

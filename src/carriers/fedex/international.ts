@@ -4,7 +4,8 @@ import { kilograms } from '../../labels/customs-figures.ts';
 import type { AnyAddress } from '../../schemas/address.ts';
 import type { Customs } from '../../schemas/customs.ts';
 import { customerReferences, labelSpecification } from './ship.ts';
-import { cityMax, contactNames, fedexDate, fedexDeclaredValue, fedexDimensions, fedexStreetLines, isResidential, placeAbroad, rateAddress, usPhone } from './party.ts';
+import { cityMax, contactNames, fedexDate, fedexDeclaredValue, fedexDimensions, fedexStreetLines, placeAbroad, rateAddress, usPhone } from './party.ts';
+import { isResidential } from '../carrier.ts';
 
 // FedEx Ship API abroad: Shipment-Resource.json (ShipStream/fedex-rest-php-sdk resources/models/.raw/ship/v1, commit
 // bc94dcd2c7254f105842125a3eb671c3f614d072, 2025-10-17), CustomsClearanceDetail, Commodity, CommercialInvoice,

@@ -81,10 +81,6 @@ export function rateAddress(a: Address, residential: boolean) {
   return { city: a.city.trim(), stateOrProvinceCode: a.state.toUpperCase(), postalCode: a.zip, countryCode: a.country ?? 'US', residential };
 }
 
-/** Whether FedEx should treat the address as a home: as the client said, else when it names no company. */
-export function isResidential(a: AnyAddress): boolean {
-  return a.residential ?? !a.company;
-}
 
 const fit = (s: string, max: number) => s.trim().slice(0, max).trim();
 

@@ -6,7 +6,8 @@ import { deliveryDate } from '../sim/calendar.ts';
 import { includedSurcharges } from '../surcharges.ts';
 import { committedDays } from './commitments.ts';
 import { fedexSurcharges } from './surcharges.ts';
-import { fedexDate, fedexDeclaredValue, fedexDimensions, isResidential, rateAddress } from './party.ts';
+import { fedexDate, fedexDeclaredValue, fedexDimensions, rateAddress } from './party.ts';
+import { isResidential } from '../carrier.ts';
 import { packageSpecialServices, shipmentSpecialServices } from './special-services.ts';
 
 export const ratePath = '/rate/v1/rates/quotes';

@@ -8,6 +8,7 @@ import {
   type Carrier,
   type CarrierResult,
   boxKey,
+  isResidential,
   type BoxRef,
   type LabelRef,
   type ParcelSpec,
@@ -54,7 +55,7 @@ const maxRemembered = 10_000;
 
 /** Everything a simulated quote depends on, the ship day included; nothing else. */
 function quoteKey(r: RateRequest): string {
-  const residential = r.to.residential ?? !r.to.company;
+  const residential = isResidential(r.to);
   const flat = r.carrierBox?.flatRate;
   const box = ({ weightLb, dimensionsIn: d, insuredCents }: ParcelSpec) => `${weightLb}/${d ? `${d.length}x${d.width}x${d.height}` : ''}/${insuredCents ?? ''}`;
   return [
@@ -110,7 +111,7 @@ function withInsurance(price: ItemizedPrice, cents: number): ItemizedPrice {
 function intlRequest(request: Pick<RateRequest, 'to' | 'parcels'>, services: readonly string[] | undefined): IntlRequest {
   const { to } = request;
   return {
-    to: { country: (to.country ?? 'US').toUpperCase(), ...(to.zip && { postalCode: to.zip }), residential: to.residential ?? !to.company },
+    to: { country: (to.country ?? 'US').toUpperCase(), ...(to.zip && { postalCode: to.zip }), residential: isResidential(to) },
     parcel: request.parcels[0]!,
     ...(services && { services }),
   };
@@ -218,7 +219,7 @@ export class SimulatedCarrier implements Carrier {
     const uninsurable = insurances.findIndex((charge) => charge && !charge.ok);
     const refusal = insurances[uninsurable];
     if (refusal && !refusal.ok) return failure(refusal.code, request.parcels.length > 1 ? `box ${uninsurable + 1}: ${refusal.detail}` : refusal.detail);
-    const residential = request.to.residential ?? !request.to.company;
+    const residential = isResidential(request.to);
     const flat = request.carrierBox?.flatRate;
     // Each box is billed at its own billable weight; the quote shows the boxes' sum.
     const billables = request.parcels.map((parcel) => billableWeightLb(flat ? { weightLb: parcel.weightLb } : parcel, t.dim));

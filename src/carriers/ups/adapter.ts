@@ -34,7 +34,8 @@ import { buildRateRequestAbroad, buildShipRequestAbroad, parseInvoiceForm } from
 import { buildShipRequest, parseShipResponse, type UpsShipment } from './ship.ts';
 import { buildTokenRequest, parseTokenResponse } from './token.ts';
 import { buildTrackRequest, notYetTracked, parseTrackResponse } from './track.ts';
-import { isResidential, transactionSrc, type UpsCall } from './wire.ts';
+import { transactionSrc, type UpsCall } from './wire.ts';
+import { isResidential } from '../carrier.ts';
 
 const words: GuardWords = { network: 'UPS', unexpected: 'UPS call failed unexpectedly' };
 

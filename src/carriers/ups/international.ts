@@ -6,7 +6,8 @@ import { asString, at } from '../live/lenient.ts';
 import { fitAddressLines, upsLines } from './address-lines.ts';
 import { invoiceLineTotal } from './puerto-rico.ts';
 import { shipCall } from './ship.ts';
-import { apiVersion, isResidential, rateRequestHeader, upsAddress, upsDate, upsDeclaredValue, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
+import { isResidential } from '../carrier.ts';
+import { apiVersion, rateRequestHeader, upsAddress, upsDate, upsDeclaredValue, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
 
 // Shipments abroad through UPS's Shipping and Rating APIs: Shipping.yaml and Rating.yaml in UPS-API/api-documentation
 // at commit 66148b9223b2daf9ec87f449aa482c39b4bd3a4e (2026-07-21), ShipmentServiceOptions.InternationalForms,

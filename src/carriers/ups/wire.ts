@@ -1,3 +1,4 @@
+import { isResidential } from '../carrier.ts';
 import type { ParcelSpec } from '../carrier.ts';
 import type { Address, AnyAddress } from '../../schemas/address.ts';
 import { asString } from '../live/lenient.ts';
@@ -56,9 +57,6 @@ export interface UpsAddress {
   CountryCode: string;
   ResidentialAddressIndicator?: '';
 }
-
-/** Same rule as the simulators: a home unless the caller says otherwise or there is a company name. */
-export const isResidential = (a: AnyAddress): boolean => a.residential ?? !a.company;
 
 /** `lines` come from fitAddressLines: the street split as UPS allows. */
 export function upsAddress(a: Address, lines: string[], markResidential: boolean): UpsAddress {

@@ -1,3 +1,4 @@
+import { isResidential } from '../carrier.ts';
 import { askName, liveOptionsRefusal, optionAsks } from '../options.ts';
 import type { Address } from '../../schemas/address.ts';
 import {
@@ -59,7 +60,6 @@ const severalAbroad = 'shipd sends USPS several boxes within the US only';
 const unscanned: ReadonlySet<TrackingStatus> = new Set(['unknown', 'pre_transit', 'cancelled']);
 
 /** Whether the parcel goes to a home, as every carrier reads an address: stated, else one without a company. */
-const residential = (to: RateRequest['to']): boolean => to.residential ?? !to.company;
 
 /** USPS's v3 REST APIs (carriers.md 3): OAuth client credentials, plus a payment authorization for labels. */
 export class UspsCarrier implements Carrier {
@@ -89,7 +89,7 @@ export class UspsCarrier implements Carrier {
   }
 
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
-    const refused = liveOptionsRefusal(this, request, isDomestic(request), residential(request.to));
+    const refused = liveOptionsRefusal(this, request, isDomestic(request), isResidential(request.to));
     if (refused) return Promise.resolve(refused);
     return guard(words('rate search'), async () => {
       if (!isDomestic(request)) {
@@ -142,7 +142,7 @@ export class UspsCarrier implements Carrier {
   }
 
   purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
-    const refused = liveOptionsRefusal(this, request, isDomestic(request), residential(request.to));
+    const refused = liveOptionsRefusal(this, request, isDomestic(request), isResidential(request.to));
     if (refused) return Promise.resolve(refused);
     return guard(words('label purchase'), async () => {
       if (!isDomestic(request)) {

@@ -1,7 +1,7 @@
 import { evenShares } from '../../kernel/shares.ts';
 import { createHash } from 'node:crypto';
 import type { CarrierId } from '../../config.ts';
-import type { Carrier, ParcelSpec, Quote, RateRequest } from '../../carriers/carrier.ts';
+import { isResidential, type Carrier, type ParcelSpec, type Quote, type RateRequest } from '../../carriers/carrier.ts';
 import { callCarrier } from '../carrier-accounts/carrier-call.ts';
 import { serviceValueRefusal } from '../../carriers/carrier-limits.ts';
 import { optionAsks, optionRefusal } from '../../carriers/options.ts';
@@ -220,9 +220,6 @@ function optionsRefusal(carrier: Carrier, request: RateRequest): string | null {
   if (refusals.some((r) => r === null)) return null;
   return [...new Set(refusals.map((r) => r!.detail))].join('; ');
 }
-
-/** Whether the parcel goes to a home, as every carrier reads an address: stated, else one without a company. */
-export const isResidential = (to: AnyAddress): boolean => to.residential ?? !to.company;
 
 /** Every carrier's quotes for the request, cheapest first, and the carriers that could not quote. */
 export async function quoteAll(ctx: Context, chosen: Carrier[], request: RateRequest): Promise<{ quotes: Quote[]; errors: RateError[] }> {
