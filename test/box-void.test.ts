@@ -10,6 +10,7 @@ import { openPdf } from './barcodes.ts';
 import { accountWithUser, DashboardClient, password } from './dashboard/client.ts';
 import { createJobRunner } from '../src/jobs/index.ts';
 import { createLogger } from '../src/http/logger.ts';
+import { evenShares } from '../src/kernel/shares.ts';
 
 // Voiding one box of a shipment of several, in test mode: the box alone is voided and refunded its share, the
 // others print and track on, and the last box left voids the shipment as a whole void does.
@@ -54,12 +55,6 @@ describe('voiding one box of several (test mode)', () => {
     assert.equal(bought.status, 201, bought.text);
     return bought.body;
   }
-
-  /** Each box's share of `cents` as a carrier billing the boxes as one is refunded: even, the first taking the odd cents. */
-  const evenShares = (cents: number, n: number) => {
-    const each = Math.floor(cents / n);
-    return Array.from({ length: n }, (_, i) => (i === 0 ? cents - each * (n - 1) : each));
-  };
 
   test('UPS, 3 boxes: box 2 voided alone (its label 410, the others print and track, its share refunded, the order still shipped), then the other two void the shipment', async () => {
     const shipment = await buy('ups', '03', threeBoxes, 'void-box-ups');

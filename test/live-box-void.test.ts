@@ -7,6 +7,7 @@ import type { FakeStripe } from './fakes/stripe.ts';
 import { startLiveShop, type LiveShop } from './live-billing.ts';
 import { settleCardCharges } from '../src/domain/billing/card-charges.ts';
 import { pendingStaleMs } from '../src/domain/shipments/purchase.ts';
+import { evenShares } from '../src/kernel/shares.ts';
 
 // Voiding one box of a live shipment of several: UPS voids the package under its shipment's number, USPS cancels the
 // box's own label, and FedEx, whose API cancels whole shipments only, is refused. The box's share comes back to the
@@ -20,11 +21,6 @@ const threeBoxes = [box(2), box(1.5), box(4)];
 const shipFrom = { ...austin, phone: '512-555-0100' };
 const services = { ups: '03', usps: 'PRIORITY_MAIL', fedex: 'FEDEX_2_DAY' } as const;
 
-/** Each box's share of `cents` where the carrier bills the boxes as one shipment: even, the first taking the odd cents. */
-const evenShares = (cents: number, n: number) => {
-  const each = Math.floor(cents / n);
-  return Array.from({ length: n }, (_, i) => (i === 0 ? cents - each * (n - 1) : each));
-};
 const cents = (money: Json) => Math.round(Number(money.amount) * 100);
 const sum = (lines: { amount_cents: number }[]) => lines.reduce((s, l) => s + l.amount_cents, 0);
 // The settle job's failures are shown: none is expected here.

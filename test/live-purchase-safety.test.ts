@@ -7,7 +7,7 @@ import { austin, orderBody } from './fixtures.ts';
 import type { UpsFake } from './fakes/ups.ts';
 import type { UspsFake } from './fakes/usps.ts';
 import { connectOwnUps, startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
-import { saveCard, startBilling } from './live-billing.ts';
+import { payingLiveKey, saveCard, startBilling } from './live-billing.ts';
 import { pollTracking } from '../src/domain/tracking/tracking.ts';
 import { pendingStaleMs } from '../src/domain/shipments/purchase.ts';
 import { serviceContext } from '../src/services.ts';
@@ -189,12 +189,9 @@ describe('a USPS void whose refund goes under review', () => {
 describe('a void cut off after the carrier voided the label', () => {
   let server: TestServer;
   let key: string;
-  let account: string;
   before(async () => {
     server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), ...billing.env } });
-    account = await server.account();
-    await saveCard(server, account);
-    key = (await server.key(account, 'live')).secret;
+    key = await payingLiveKey(server);
   });
   after(() => server.close());
 
