@@ -1,4 +1,5 @@
 import type { CarrierId } from '../config.ts';
+import { dollars } from '../kernel/dollars.ts';
 
 /**
  * What each carrier charges to carry a parcel at a declared value, and the most it takes, within the US: the
@@ -86,7 +87,6 @@ export const insuranceLimitCents = (carrier: CarrierId): number => tables[carrie
 
 export type InsuranceCharge = { ok: true; cents: number } | { ok: false; code: 'insurance_above_limit' | 'service_unavailable'; detail: string };
 
-const dollars = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 /** What carrying a package declared at `valueCents` costs with this carrier in the US, from its published figures. */
 export function insuranceCharge(carrier: { id: CarrierId; name: string }, valueCents: number): InsuranceCharge {

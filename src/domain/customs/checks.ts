@@ -6,6 +6,7 @@ import type { Parcel } from '../../schemas/order.ts';
 import { countryOf } from '../addresses/address-rules.ts';
 import { isCountryCode } from '../addresses/countries.ts';
 import { weightInLb } from '../orders/parcels.ts';
+import { dollars } from '../../kernel/dollars.ts';
 
 const require = createRequire(import.meta.url);
 const currencyCodes = require('currency-codes') as { code(code: string): { code: string; digits: number; countries: string[] } | undefined };
@@ -42,7 +43,6 @@ function minorUnits(amount: string, digits: number): number {
   return Number(whole) * 10 ** digits + Number(fraction.padEnd(digits, '0') || '0');
 }
 
-const dollars = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 function itemErrors(customs: Customs, pointer: string): FieldError[] {
   const errors: FieldError[] = [];

@@ -4,6 +4,7 @@ import { ApiError, type FieldError } from '../../kernel/errors.ts';
 import type { Insurance } from '../../schemas/insurance.ts';
 import type { RateError } from '../../schemas/rate.ts';
 import { money } from '../core/money.ts';
+import { dollars } from '../../kernel/dollars.ts';
 
 export const insurancePointer = '/insurance/amount';
 
@@ -49,7 +50,6 @@ export function askFault(ask: Pick<InsuranceAsk, 'field' | 'orderId'>, detail: s
   return { in: 'body', pointer: '/order_id', detail: `names order ${ask.orderId}, whose ${ask.field.slice(1)} ${detail}; change it with PATCH /orders/${ask.orderId}` };
 }
 
-const dollars = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const carrierName = (id: string) => carrierCatalog.find((c) => c.id === id)?.name ?? id;
 
 /**
