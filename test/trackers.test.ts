@@ -158,6 +158,18 @@ describe('POST /trackers', () => {
     for (const { carrier, make } of Object.values(formats)) assert.equal(chooseCarrier(make(), undefined, 'test'), carrier);
   });
 
+  test('over HTTP: a number the key follows with two carriers is tracking_number_ambiguous until carrier says which', async () => {
+    // A magic number goes to whichever carrier is named, so one key can follow it with two.
+    const k = (await server.key(account)).secret;
+    const byUps = await follow({ tracking_number: 'SHIPD_TEST_PRE_TRANSIT', carrier: 'ups' }, k);
+    const byFedex = await follow({ tracking_number: 'SHIPD_TEST_PRE_TRANSIT', carrier: 'fedex' }, k);
+    assert.notEqual(byUps.id, byFedex.id);
+    const p = problem(await post('/trackers', { tracking_number: 'SHIPD_TEST_PRE_TRANSIT' }, k), 400, 'tracking_number_ambiguous');
+    assert.deepEqual(p.errors.map((e: Json) => e.pointer), ['/carrier']);
+    assert.match(p.detail, /UPS or FEDEX|FEDEX or UPS/);
+    assert.equal((await post('/trackers', { tracking_number: 'SHIPD_TEST_PRE_TRANSIT', carrier: 'fedex' }, k)).body.id, byFedex.id);
+  });
+
   test('the same number again answers the same tracker; an Idempotency-Key replays the first answer', async () => {
     const number = fedex();
     const first = await follow({ tracking_number: number, metadata: { n: '1' } });
