@@ -106,8 +106,13 @@ const fedexSaturdayServices = ['PRIORITY_OVERNIGHT', 'STANDARD_OVERNIGHT', 'FEDE
  *   Confirmation Adult Signature Required" (1 is "Unsupported"), DryIce (RegulationSet CFR within the U.S.; "Cannot be
  *   more than package weight"); the Package's AdditionalHandlingIndicator. UPS has no indirect signature. Saturday delivery on
  *   Next Day Air Early, Next Day Air and 2nd Day Air: UPS's services guidance, not checked against a stored UPS list.
- *   Not offered through shipd: HazMat (it needs the UN number, proper shipping name and packaging of each material,
- *   which options do not carry), HoldForPickupIndicator ("only valid for UPS Worldwide Express Freight"), and an
+ *   Not offered through shipd: HazMat (PackageServiceOptions.HazMat, read again 2026-11-27: a limited quantity
+ *   (CommodityRegulatedLevelCode LQ) requires the material's IDNumber, ProperShippingName, ClassDivisionNumber,
+ *   Quantity, UOM, PackagingType and PackagingTypeQuantity, which options do not carry; for lithium batteries in
+ *   equipment the spec's one example, "Shipping Dry Ice or Lithium Batteries", sends them as LQ with a
+ *   DGSignatoryInfo and an EmergencyPhone, and the spec says neither what a lightly regulated (LR) battery entry needs
+ *   beside IDNumber and ProperShippingName nor which UN number UPS expects, so a label could not be built from the
+ *   spec alone; HazMatTypeCode 01 is for UPS Ground Saver and Mail Innovations only), HoldForPickupIndicator ("only valid for UPS Worldwide Express Freight"), and an
  *   Access Point hold (it needs the Access Point's id: notOfferedBecause below).
  * - USPS: domestic-labels.yaml 3.9.13 (karrioapi/karrio modules/connectors/usps/vendor/) ExtraService codes: 920 USPS
  *   Tracking, 921 Signature Confirmation, 922 Adult Signature Required 21 or Over, 981 Signature Requested
