@@ -52,6 +52,20 @@ describe('delivery options in test mode', () => {
     assert.match(errors.ups.detail, /adult's signature/);
   });
 
+  test('a standard signature adds UPS\'s $7.70 to every UPS rate, beside FedEx\'s $7.15 Direct Signature Required', async () => {
+    const o = await order();
+    const plain = await shop({ order_id: o.id, carriers: ['ups', 'fedex'] });
+    const signed = await shop({ order_id: o.id, carriers: ['ups', 'fedex'], options: { signature: 'standard' } });
+    assert.deepEqual(signed.errors, []);
+    const published: Record<string, number> = { ups: 770, fedex: 715 };
+    assert.deepEqual(signed.rates.map((r: Json) => `${r.carrier} ${r.service}`).sort(), plain.rates.map((r: Json) => `${r.carrier} ${r.service}`).sort());
+    for (const r of signed.rates as Json[]) {
+      const before = plain.rates.find((p: Json) => same(p, r));
+      assert.equal(cents(r.amount) - cents(before.amount), published[r.carrier], `${r.carrier} ${r.service}`);
+      assert.equal(cents(surcharge(r, 'signature').amount), published[r.carrier], `${r.carrier} ${r.service}`);
+    }
+  });
+
   test("USPS Signature Confirmation is Notice 123's $4.15 commercial ($5.15 retail) by Ground Advantage and $5.15 by Priority Mail; Priority Mail Express's 981 is unpriced; USPS Tracking is free", async () => {
     const o = await order();
     const plain = await shop({ order_id: o.id, carriers: ['usps'] });
@@ -135,6 +149,13 @@ describe('delivery options in test mode', () => {
     const held = await shop({ order_id: o.id, options: { hold_for_pickup: true } });
     assert.deepEqual(held.rates, []);
     assert.deepEqual(held.errors.map((e: Json) => [e.carrier, e.code]).sort(), [['fedex', 'option_not_supported'], ['ups', 'option_not_supported'], ['usps', 'option_not_supported']]);
+    // Each names the field its carrier would need, once, whatever the number of its services.
+    const needs: Record<string, RegExp> = {
+      ups: /^UPS holds a parcel for pickup only at a UPS Access Point given by its id \(ShipmentIndicationType 01 with AlternateDeliveryAddress\.UPSAccessPointID\), which shipd does not take yet$/,
+      usps: /^USPS holds a parcel for pickup only at a Post Office given by its id \(toAddress\.holdForPickup with toAddress\.facilityId\), which shipd does not take yet$/,
+      fedex: /^FedEx holds a parcel for pickup only at a FedEx location given by its id \(HOLD_AT_LOCATION with holdAtLocationDetail\.locationId\), which shipd does not take yet$/,
+    };
+    for (const e of held.errors as Json[]) assert.match(e.detail, needs[e.carrier]!, e.carrier);
     const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.id, options: { hold_for_pickup: true } } });
     assert.equal(problem(bought, 422, 'option_not_supported').errors[0].pointer, '/options');
   });

@@ -56,6 +56,8 @@ beforeEach(() => {
   fake.violations.length = 0;
   fake.calls.length = 0;
   fake.refuseLabelAfter = null;
+  fake.rateDelayMs = 0;
+  fake.mostRatesAtOnce = 0;
 });
 after(async () => {
   await Promise.all(carriers.map((c) => c.close()));
@@ -390,6 +392,33 @@ test('several boxes: one search per different box, a service quoted at the sum o
   const heavy = await usps.rate({ ...rateRequest, parcels: [twoBoxes[0]!, { weightLb: 80 }] }, signal);
   assert.equal(heavy.ok ? null : heavy.error.code, 'parcel_too_large');
   assert.match(heavy.ok ? '' : heavy.error.detail, /^box 2 of 2: /);
+});
+
+test('several different boxes are searched at most four at a time, every box still priced', async () => {
+  const boxes = Array.from({ length: 12 }, (_, i) => ({ weightLb: i + 1, dimensionsIn: { length: 10, width: 8, height: 4 } }));
+  fake.rateDelayMs = 25;
+  const rated = await usps.rate({ ...rateRequest, parcels: boxes }, signal);
+  assert.ok(rated.ok, JSON.stringify(rated));
+  assert.deepEqual(searches().map((p) => p.weight), boxes.map((b) => b.weightLb));
+  assert.equal(fake.mostRatesAtOnce, 4);
+  assert.equal(rated.value.find((q) => q.service === 'PRIORITY_MAIL')!.billableWeightLb, 78);
+
+  // With options each box is searched class by class: 3 boxes × 3 classes still go 4 at a time.
+  fake.calls.length = 0;
+  fake.mostRatesAtOnce = 0;
+  const signed = await usps.rate({ ...rateRequest, parcels: boxes.slice(0, 3), options: { signature: 'adult' } }, signal);
+  assert.ok(signed.ok, JSON.stringify(signed));
+  assert.equal(searches().length, 9);
+  assert.equal(fake.mostRatesAtOnce, 4);
+});
+
+test("the searches still waiting when the rate call's time-out runs out are never sent", async () => {
+  const boxes = Array.from({ length: 12 }, (_, i) => ({ weightLb: i + 1 }));
+  fake.rateDelayMs = 60;
+  const rated = await usps.rate({ ...rateRequest, parcels: boxes }, AbortSignal.timeout(30));
+  assert.equal(rated.ok, false);
+  await new Promise((r) => setTimeout(r, 150));
+  assert.equal(searches().length, 4, 'only the first four went out');
 });
 
 test('several boxes bought: a label per box under its own X-Idempotency-Key, no master, asked again for the same labels', async () => {

@@ -106,9 +106,14 @@ const fedexSaturdayServices = ['PRIORITY_OVERNIGHT', 'STANDARD_OVERNIGHT', 'FEDE
  *   Confirmation Adult Signature Required" (1 is "Unsupported"), DryIce (RegulationSet CFR within the U.S.; "Cannot be
  *   more than package weight"); the Package's AdditionalHandlingIndicator. UPS has no indirect signature. Saturday delivery on
  *   Next Day Air Early, Next Day Air and 2nd Day Air: UPS's services guidance, not checked against a stored UPS list.
- *   Not offered through shipd: HazMat (it needs the UN number, proper shipping name and packaging of each material,
- *   which options do not carry), HoldForPickupIndicator ("only valid for UPS Worldwide Express Freight"), and an
- *   Access Point hold (it needs the Access Point's id).
+ *   Not offered through shipd: HazMat (PackageServiceOptions.HazMat, read again 2026-11-27: a limited quantity
+ *   (CommodityRegulatedLevelCode LQ) requires the material's IDNumber, ProperShippingName, ClassDivisionNumber,
+ *   Quantity, UOM, PackagingType and PackagingTypeQuantity, which options do not carry; for lithium batteries in
+ *   equipment the spec's one example, "Shipping Dry Ice or Lithium Batteries", sends them as LQ with a
+ *   DGSignatoryInfo and an EmergencyPhone, and the spec says neither what a lightly regulated (LR) battery entry needs
+ *   beside IDNumber and ProperShippingName nor which UN number UPS expects, so a label could not be built from the
+ *   spec alone; HazMatTypeCode 01 is for UPS Ground Saver and Mail Innovations only), HoldForPickupIndicator ("only valid for UPS Worldwide Express Freight"), and an
+ *   Access Point hold (it needs the Access Point's id: notOfferedBecause below).
  * - USPS: domestic-labels.yaml 3.9.13 (karrioapi/karrio modules/connectors/usps/vendor/) ExtraService codes: 920 USPS
  *   Tracking, 921 Signature Confirmation, 922 Adult Signature Required 21 or Over, 981 Signature Requested
  *   (PRIORITY_MAIL_EXPRESS only), 819 HAZMAT Class 9 - Dry Ice Package, 820 HAZMAT Class 9 - Lithium batteries,
@@ -163,6 +168,32 @@ export const optionCapabilities: Record<CarrierId, CapabilityTable> = {
   },
 };
 
+/**
+ * Why a carrier does an option nowhere through shipd, where the reason is a field its API needs that shipd does not
+ * take: the refusal names the field, so a merchant knows what is missing rather than reading that the carrier cannot.
+ * Holding for pickup (read 2026-11-27): no carrier holds a parcel from a flag alone, each needs the location's id.
+ * - UPS, Shipping.yaml (UPS-API/api-documentation e6f36df): Shipment.ShipmentIndicationType Code "01 - Hold for Pickup
+ *   at UPS Access Point" with AlternateDeliveryAddress.UPSAccessPointID (9 characters); HoldForPickupIndicator is "only
+ *   valid for UPS Worldwide Express Freight".
+ * - USPS, domestic-labels.yaml 3.9.13 (karrioapi/karrio deea10f8): toAddress.holdForPickup, with which "the `toAddress`
+ *   object: 'facilityID', 'email', and 'phone'" are required, facilityId being "obtained from … the
+ *   /post-office-locator API"; no extra service code stands for it.
+ * - FedEx, ship/v1 Shipment-Resource.json (ShipStream/fedex-rest-php-sdk bc94dcd): special service HOLD_AT_LOCATION
+ *   with holdAtLocationDetail, whose locationId is required ("For HAL Shipment, Location ID is REQUIRED").
+ */
+const notOfferedBecause: Record<CarrierId, Partial<Record<OptionAsk, string>>> = {
+  ups: {
+    hold_for_pickup:
+      'holds a parcel for pickup only at a UPS Access Point given by its id (ShipmentIndicationType 01 with AlternateDeliveryAddress.UPSAccessPointID), which shipd does not take yet',
+  },
+  usps: {
+    hold_for_pickup: "holds a parcel for pickup only at a Post Office given by its id (toAddress.holdForPickup with toAddress.facilityId), which shipd does not take yet",
+  },
+  fedex: {
+    hold_for_pickup: 'holds a parcel for pickup only at a FedEx location given by its id (HOLD_AT_LOCATION with holdAtLocationDetail.locationId), which shipd does not take yet',
+  },
+};
+
 /** USPS's 981 stands in for 921 on Priority Mail Express, the one class that takes it. */
 const uspsExpressSignature: OptionRule = { code: '981', services: ['PRIORITY_MAIL_EXPRESS'] };
 
@@ -195,6 +226,8 @@ export function optionRefusal(
     const rule = optionRule(carrier.id, service.code, ask);
     if (!rule) {
       const elsewhere = domesticServices(carrier.id).filter((s) => optionRule(carrier.id, s.code, ask) !== undefined);
+      const why = notOfferedBecause[carrier.id][ask];
+      if (elsewhere.length === 0 && why) return { pointer, detail: `${carrier.name} ${why}` };
       const hint = elsewhere.length > 0 ? `; its ${elsewhere.map((s) => s.name).join(', ')} can` : '';
       return { pointer, detail: `${service.name} does not offer ${name}${hint}` };
     }

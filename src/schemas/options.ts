@@ -19,7 +19,7 @@ export const ShipmentOptions = Type.Object(
     delivery_confirmation: Type.Optional(
       Type.Boolean({ description: 'USPS only: electronic confirmation of delivery without a signature (USPS Tracking). A signature confirms delivery already, so not with `signature`' }),
     ),
-    hold_for_pickup: Type.Optional(Type.Boolean({ description: 'Hold at a carrier location for the recipient to collect. Every carrier needs the location\'s id for it, which shipd does not take yet: refused by every carrier for now' })),
+    hold_for_pickup: Type.Optional(Type.Boolean({ description: 'Hold at a carrier location for the recipient to collect. Every carrier needs the location\'s id for it (UPS AlternateDeliveryAddress.UPSAccessPointID, USPS toAddress.facilityId, FedEx holdAtLocationDetail.locationId), which shipd does not take yet: refused by every carrier for now, each naming the field' })),
     additional_handling: Type.Optional(
       Type.Boolean({ description: 'The parcel needs handling by hand whatever its size (not boxed in cardboard, round, banded…): UPS AdditionalHandlingIndicator, FedEx NON_STANDARD_CONTAINER' }),
     ),

@@ -56,6 +56,10 @@ export interface UspsFake {
   violations: string[];
   /** Sells this many more labels, then refuses the next one (a 400, as USPS refuses a label it will not sell); null never. */
   refuseLabelAfter: number | null;
+  /** How long each rate search takes to answer, so that searches sent together overlap. */
+  rateDelayMs: number;
+  /** The most rate searches that were in the fake at the same moment, to show an adapter's searches are bounded. */
+  mostRatesAtOnce: number;
 }
 
 interface SoldLabel {
@@ -204,6 +208,8 @@ export async function startUspsFake(): Promise<UspsFake> {
     imageOverride: null,
     violations: [],
     refuseLabelAfter: null,
+    rateDelayMs: 0,
+    mostRatesAtOnce: 0,
     scan: (tn, stage) => {
       const label = labels.get(tn);
       if (!label) throw new Error(`the USPS fake sold no label ${tn}`);
@@ -600,6 +606,7 @@ export async function startUspsFake(): Promise<UspsFake> {
     });
   }
 
+  let ratesInFlight = 0;
   const server = await serve(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const { raw, parsed } = await readBody(req);
@@ -634,7 +641,15 @@ export async function startUspsFake(): Promise<UspsFake> {
         break;
     }
     if (res.destroyed) return;
-    if (route === 'POST /shipments/v3/options/search') return rates(res, parsed);
+    if (route === 'POST /shipments/v3/options/search') {
+      fake.mostRatesAtOnce = Math.max(fake.mostRatesAtOnce, ++ratesInFlight);
+      try {
+        if (fake.rateDelayMs > 0) await new Promise((r) => setTimeout(r, fake.rateDelayMs));
+        return res.destroyed ? undefined : rates(res, parsed);
+      } finally {
+        ratesInFlight--;
+      }
+    }
     if (route === 'POST /payments/v3/payment-authorization') return payment(res, parsed);
     if (route === 'POST /labels/v3/label') return label(req, res, parsed, raw, false);
     if (route === 'POST /labels/v3/return-label') return label(req, res, parsed, raw, true);

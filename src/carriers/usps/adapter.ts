@@ -24,7 +24,8 @@ import {
 } from '../carrier.ts';
 import { buyBoxByBox } from '../box-by-box.ts';
 import { domesticServices } from '../catalog.ts';
-import { distinctBoxes, shipmentQuotes } from './boxes.ts';
+import { distinctBoxes, rateSearchesAtOnce, shipmentQuotes } from './boxes.ts';
+import { limit, type Limit } from '../../kernel/limit.ts';
 import { uspsExtras } from './extra-services.ts';
 import { returnClassOf } from './mail-classes.ts';
 import { abroad } from '../abroad.ts';
@@ -97,9 +98,10 @@ export class UspsCarrier implements Carrier {
         if (boxes) return boxes;
         return request.parcels.every((p) => p.insuredCents === undefined) ? this.rateAbroad(request, signal) : uninsurableAbroad;
       }
-      // Each box is priced on its own (boxes.ts); boxes alike are asked about once.
+      // Each box is priced on its own (boxes.ts); boxes alike are asked about once, and only so many at a time.
       const { boxes, indexOf } = distinctBoxes(request.parcels);
-      const answers = await Promise.all(boxes.map((parcel) => this.rateBox({ ...request, parcels: [parcel] }, signal)));
+      const searches = limit(rateSearchesAtOnce);
+      const answers = await Promise.all(boxes.map((parcel) => this.rateBox({ ...request, parcels: [parcel] }, searches, signal)));
       const n = request.parcels.length;
       for (const [i, answer] of answers.entries()) {
         if (!answer.ok) return n === 1 ? answer : { ok: false, error: { code: answer.error.code, detail: `box ${indexOf.indexOf(i) + 1} of ${n}: ${answer.error.detail}` } };
@@ -113,9 +115,10 @@ export class UspsCarrier implements Carrier {
    * One box's quotes. Without options, one search for every class; with them, one search per service that does
    * them, each asking its own extra service codes (rate.ts buildRateRequest).
    */
-  private async rateBox(request: DomesticRateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
+  private async rateBox(request: DomesticRateRequest, searches: Limit, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
     const returns = request.isReturn === true;
-    const search = (outbound: boolean, service?: string) => this.client.send({ method: 'POST', path: ratePath, json: buildRateRequest(request, !outbound, service), idempotent: true, signal });
+    const search = (outbound: boolean, service?: string) =>
+      searches(signal, () => this.client.send({ method: 'POST', path: ratePath, json: buildRateRequest(request, !outbound, service), idempotent: true, signal }));
     let classes: (string | undefined)[] = [undefined];
     if (optionAsks(request.options).length > 0) {
       classes = domesticServices('usps')

@@ -6,6 +6,16 @@ import { includedSurcharges } from '../surcharges.ts';
  * so each is priced on its own, and the shipment's quote for a service is its boxes' quotes together.
  */
 
+/**
+ * How many rate searches one rate call has in flight at once. A shipment of several boxes is searched box by box,
+ * and, with options, class by class (adapter.ts rateBox): up to 20 distinct boxes (the schema's most) × 3 domestic
+ * classes, plus a commitment search per box for a return, is 80 searches, which all at once would be a burst at USPS
+ * and would queue in the keep-alive pool, where each search's own time-out runs while it waits. Four at once is at
+ * most 20 rounds for that worst case. The rate call's time-out (SHIPD_CARRIER_TIMEOUT_MS, 10 s unless set) bounds
+ * the whole: the searches still waiting when it runs out are never sent (kernel/limit.ts).
+ */
+export const rateSearchesAtOnce = 4;
+
 /** Boxes USPS would price alike (same weight, size and insured value) are asked about once. */
 export function distinctBoxes(parcels: readonly ParcelSpec[]): { boxes: ParcelSpec[]; indexOf: number[] } {
   const keys: string[] = [];

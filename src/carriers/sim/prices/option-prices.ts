@@ -26,18 +26,33 @@ const fedexExpress = ['FEDEX_EXPRESS_SAVER', 'FEDEX_2_DAY', 'STANDARD_OVERNIGHT'
  * only, $8 per package on FedEx Priority Overnight, Standard Overnight, 2Day and Express Saver; Hazardous Materials:
  * "no surcharge applies for Limited Quantity" by FedEx Ground and Home Delivery; Additional Handling Surcharge,
  * Packaging (non-standard packaging): zone 2 $25, zones 3–4 $29, zones 5–6 $31, zones 7+ $31.50 per package.
- * Not found in that guide: a charge for alcohol (FedEx prices it in the shipper's alcohol agreement), for dry ice by
- * FedEx Ground, for lithium batteries in equipment (its "Hazardous Materials" entry assesses "a surcharge on each
- * package containing hazardous materials" but that copy gives no amount), nor in FedEx's 2026 surcharge figures as
- * transcribed in github.com/jfdelascarreras/logifacts lib/pricing/data/fedex-accessorials.json (commit eaac9f1), read
- * 2026-11-27.
+ * FedEx's own PDFs kept in github.com/jfdelascarreras/logifacts (commit 07dc5e0, lib/pricing/data/sources/fedex/):
+ * "2026 changes to FedEx surcharges & fees" (surcharge_and_fee_changes_2026.pdf), whose "2025" column bears out the
+ * figures above (Delivery Signature Options $7.15 and $8.65 per package, Dangerous Goods – Dry Ice $8 per package) and
+ * adds one: Hazardous Materials, FedEx Ground Shipments, $54 per package in 2025 ($57.25 from January 5, 2026), Limited
+ * Quantity "no charge applies"; and the Service Guide effective January 5, 2026, updated June 1, 2026
+ * (Service_Guide_2026.pdf), pp. 133 and 139, the same entries at the 2026 amounts. That $54 is for hazardous materials
+ * in full, which no option here asks (`hazmat` is limited quantity, free, or batteries in equipment), so it is not used.
+ * Not found in any of them, read 2026-11-27: a charge for alcohol (the guide sends the shipper to the FedEx Alcohol
+ * Shipping Agreement, p. 148), for lithium batteries in equipment, and for dry ice by FedEx Ground: the 2026 changes
+ * table names "U.S. Package Services" (Ground and Home Delivery among them) for the dry-ice charge, while the Service
+ * Guide's own Dangerous Goods entry lists only the express services, so Ground stays unpriced rather than priced on
+ * the looser of two FedEx texts. Nor in FedEx's 2026 surcharge figures as transcribed in the same repository's
+ * lib/pricing/data/fedex-accessorials.json (commit eaac9f1).
  *
  * UPS: additional handling for packaging (a package not in a corrugated box: AdditionalHandlingIndicator), zone 2
  * $26.75, zones 3–4 $31.00, zones 5–6 $33.25, zones 7 and up $33.75, from UPS's 2026 "Revised Rates for Value-Added
  * Services and Other Charges" (effective December 22, 2025) as transcribed in github.com/jfdelascarreras/logifacts,
- * lib/pricing/data/accessorials.json (commit e461df2), the source ./ups-2026.ts uses for its other charges. Not found
- * in the stored material: UPS's 2026 charges for Delivery Confirmation signatures, Saturday delivery (that
- * transcription leaves it empty), dry ice, alcohol and carbon neutral.
+ * lib/pricing/data/accessorials.json (commit e461df2), the source ./ups-2026.ts uses for its other charges. Delivery
+ * Confirmation Signature Required (DCISType 2), $7.70 per package on every UPS service in 2026: not from a UPS
+ * document, which the stored material does not hold, but from a parcel-audit firm's statement of UPS's 2026 rate,
+ * "In 2026, Signature Required costs $7.70 per package on any UPS service tier"
+ * (https://www.darrigoconsulting.com/blog/what-does-ups-signature-required-charge-mean, dated January 22, 2026), the
+ * only 2026 figure for it found; replace it with UPS's own when a copy of the guide is found. Not found in the stored
+ * material, read 2026-11-27: UPS's 2026 (or 2025) charges for Delivery Confirmation Adult Signature Required, Saturday
+ * delivery (the logifacts transcription leaves it empty, "rate not present in accessorial sheet"; UPS's 2026 daily
+ * rates workbook in the same repository, Invoices skills/ups-plan-invoice-csv/daily-rates-us-en.xlsx, holds the
+ * transportation rates only), dry ice, alcohol and carbon neutral.
  *
  * USPS: Notice 123 (Price List), domestic extra services, in the copy captured on 2026-09-28 that ./usps-2026.ts
  * reads (github.com/Lxr-max/WebHarbor sites/usps/source_data/pricing.json, commit 16df088,
@@ -45,9 +60,10 @@ const fedexExpress = ['FEDEX_EXPRESS_SAVER', 'FEDEX_2_DAY', 'STANDARD_OVERNIGHT'
  * Confirmation, USPS Ground Advantage — Commercial $4.15 and — Retail $5.15, Priority Mail $5.15 (the copy gives one
  * Priority Mail figure, so the account pays it too); Adult Signature Required $9.70, one figure for every class; USPS
  * Tracking "Per piece" $0.00 (its one charge, $0.36, is for USPS Marketing Mail parcels, which shipd does not sell).
- * Not in that copy or any other stored material: Priority Mail Express's Signature Requested (981), a charge for a
- * nonstandard (non-machinable) parcel beside the length and volume fees, and any charge for dry ice or hazardous
- * materials; holding for pickup is not offered (carriers/options.ts).
+ * Not in that copy or any other stored material searched on 2026-11-27: Priority Mail Express's Signature Requested
+ * (981), a charge for a nonstandard (non-machinable) parcel beside the length and volume fees, any charge for dry ice
+ * or hazardous materials, and the insurance fee above $600 (carriers/insurance.ts); holding for pickup is not offered
+ * (carriers/options.ts).
  */
 export const optionPrices: Record<CarrierId, Partial<Record<OptionAsk, OptionPrice | readonly OptionPrice[]>>> = {
   fedex: {
@@ -60,6 +76,7 @@ export const optionPrices: Record<CarrierId, Partial<Record<OptionAsk, OptionPri
     additional_handling: { cents: zoneBands(2500, 2900, 3100, 3150) },
   },
   ups: {
+    'signature:standard': { cents: 770 },
     additional_handling: { cents: zoneBands(2675, 3100, 3325, 3375) },
   },
   usps: {
