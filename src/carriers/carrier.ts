@@ -127,6 +127,7 @@ export type CarrierErrorCode =
   | 'not_serviced'
   | 'credentials_missing'
   | 'option_not_supported'
+  | 'manifest_rejected'
   | 'carrier_error';
 
 export interface CarrierFailure {
@@ -331,6 +332,34 @@ export interface PickupRef {
   date: string;
 }
 
+/** One label handed over at the end of the day: every box's tracking number still good, and where it leaves from. */
+export interface ClosingLabel {
+  trackingNumbers: string[];
+  service: string;
+  from: Address;
+}
+
+/** The day's labels a carrier is told of at the end of the day (a manifest). */
+export interface CloseRequest {
+  /** YYYY-MM-DD: the labels' ship date (their mailing date). */
+  shipDate: string;
+  labels: ClosingLabel[];
+}
+
+/** One form or report the carrier made of the day's labels: its own number and file where it gave them. */
+export interface CarrierForm {
+  kind: 'usps_scan_form' | 'fedex_ground_close';
+  /** The carrier's number for it (USPS's Electronic File Number); null where it gives none. */
+  number: string | null;
+  /** The tracking numbers it covers. */
+  trackingNumbers: string[];
+  /** The carrier's own files of it, as PDFs, in order; empty where it sent none. */
+  pdfs: Buffer[];
+}
+
+/** `required: false`: none of these labels needs telling the carrier of (FedEx Express, say). */
+export type CloseOutcome = { required: false } | { required: true; forms: CarrierForm[] };
+
 /**
  * What every carrier does, live or simulated, in carrier-neutral terms: each adapter maps these to and from its
  * carrier's wire format. Failures come back as typed results; nothing here throws HTTP details at the caller.
@@ -365,6 +394,11 @@ export interface Carrier {
   /** Absent where shipd has no integration with the carrier's pickup API. */
   schedulePickup?(request: PickupRequest, signal: AbortSignal): Promise<CarrierResult<{ confirmationNumber: string }>>;
   cancelPickup?(pickup: PickupRef, signal: AbortSignal): Promise<CarrierResult<void>>;
+  /**
+   * Tells the carrier of the day's labels at the end of the day (USPS SCAN forms, FedEx Ground close). Absent where
+   * the carrier's API has no such call and its drivers need none (UPS), and in the simulators.
+   */
+  closeDay?(request: CloseRequest, signal: AbortSignal): Promise<CarrierResult<CloseOutcome>>;
 }
 
 export const ok = <T>(value: T): CarrierResult<T> => ({ ok: true, value });

@@ -434,6 +434,20 @@ export interface ManifestsTable {
   total_weight_oz: number;
   total_postage_cents: number;
   created_at: string;
+  /** What the carrier was told of it (the Manifest's carrier_manifest). */
+  carrier_manifest: CarrierManifestState;
+  /** JSON array of StoredCarrierForm: the forms or reports the carrier made of it. */
+  carrier_forms: string;
+}
+
+export type CarrierManifestState = 'simulated' | 'pending' | 'submitted' | 'not_required' | 'not_sent';
+
+/** One carrier form of a manifest as stored: the carrier's number for it and the labels on it. */
+export interface StoredCarrierForm {
+  kind: 'usps_scan_form' | 'fedex_ground_close';
+  number: string | null;
+  shipment_ids: string[];
+  tracking_count: number;
 }
 
 /** A carrier pickup. `address` is the Address JSON (a location's, copied, when ship_from_id named one); times are local there. */

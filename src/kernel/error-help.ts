@@ -82,6 +82,10 @@ export const errorHelp: Readonly<Record<ErrorCode, { meaning: string; fix: strin
   expectation_failed: { meaning: 'The Expect header asks for something shipd does not do (only 100-continue is understood).', fix: 'Leave out the Expect header.' },
   idempotency_key_reused: { meaning: 'This Idempotency-Key was used with a different request in the last 24 hours.', fix: 'Use a new key for a new request; the same key only ever repeats the first request.' },
   no_rate_available: { meaning: 'No carrier offers a rate for this order: each carrier refused or could not quote (see the detail).', fix: 'Check the addresses, the parcel against the carriers\' limits, or try other carriers or services.' },
+  manifest_rejected: {
+    meaning: "With a live key the carrier makes the end-of-day form itself (a USPS SCAN form, a FedEx Ground close), and it refused: a label it will not put on a form (already on one, cancelled, another mailing date or entry ZIP), or the day already closed. The detail gives the carrier's words. No manifest was made and its labels can still be voided.",
+    fix: 'Read the detail, leave out the label it names with `shipment_ids`, and make the manifest again.',
+  },
   nothing_to_manifest: { meaning: 'No label fits this manifest: none of that carrier, origin and day is waiting for one.', fix: 'Check the carrier, ship-from and date, or buy the labels first.' },
   option_not_supported: {
     meaning: "A label bought without a rate: no carrier that could ship the order offers every delivery option asked for (Saturday delivery by ground, an indirect signature by UPS…), or test mode has no published price for it. In a rate shop, such a carrier is an `errors` entry with this code instead; `errors` points to the options.",

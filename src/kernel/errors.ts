@@ -60,6 +60,7 @@ export const errorCodes = {
   idempotency_key_reused: { status: 422, title: 'This Idempotency-Key was used with a different request' },
   no_rate_available: { status: 422, title: 'No carrier offers a rate for this order' },
   nothing_to_manifest: { status: 422, title: 'No label fits this manifest' },
+  manifest_rejected: { status: 422, title: 'The carrier refused the end-of-day form for these labels' },
   not_supported_by_carrier: { status: 422, title: 'The carrier does not offer this through shipd' },
   option_not_supported: { status: 422, title: 'The carrier or service does not offer a delivery option asked for' },
   country_not_served: { status: 422, title: 'shipd does not ship to or from this country yet' },

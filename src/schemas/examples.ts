@@ -389,8 +389,20 @@ export const manifest = {
   total_weight: { value: 2, unit: 'lb' },
   total_postage: { amount: '25.77', currency: 'USD' },
   form_url: `${files}/${ids.manifest}.pdf?token=1796076003.qV6nUPZ3Ls5MsJhHm5SxhmpM17-Vtsni47HFDW1ej6Y`,
+  carrier_manifest: 'simulated',
+  carrier_forms: [],
   mode: 'test',
   created_at: '2026-11-23T22:00:03.114Z',
+};
+
+/** A live USPS manifest: its labels on one SCAN form USPS made, whose PDF form_url serves. */
+export const uspsLiveManifest = {
+  ...manifest,
+  carrier: 'usps',
+  total_postage: { amount: '7.94', currency: 'USD' },
+  carrier_manifest: 'submitted',
+  carrier_forms: [{ kind: 'usps_scan_form', number: '9275000000000000000001', shipment_ids: [ids.shipment], tracking_count: 1 }],
+  mode: 'live',
 };
 
 export const pickupCreate = { carrier: 'ups', ship_from_id: ids.location, date: '2026-11-24', window: { start: '13:00', end: '17:00' }, shipment_ids: [ids.shipment], instructions: 'Dock 3, ring the bell' };

@@ -3,7 +3,7 @@ import { ListOf, StringEnum, timestamp } from './common.ts';
 import { listQueryFields } from './list.ts';
 import { CarrierIdSchema } from './carrier.ts';
 import { Money, Weight } from './order.ts';
-import { ids, manifest } from './examples.ts';
+import { ids, manifest, uspsLiveManifest } from './examples.ts';
 
 const ShipDate = Type.String({ format: 'date', description: "YYYY-MM-DD: the labels' ship date (their `ship_date`: the day they were bought, unless bought for a later day)", examples: ['2026-11-23'] });
 
@@ -42,12 +42,29 @@ export const Manifest = Type.Object(
     total_postage: Type.Ref(Money, { description: 'The postage of all its labels' }),
     form_url: Type.String({
       format: 'uri',
-      description: 'The end-of-day form as a PDF (each label with tracking number, service, weight and destination ZIP; totals; a Code 128 barcode of the manifest id), fetchable without the API key for 7 days',
+      description:
+        "The end-of-day form as a PDF, fetchable without the API key for 7 days. With a live USPS key, USPS's own SCAN forms, one after another, for the driver to scan; otherwise shipd's summary (each label with tracking number, service, weight and destination ZIP; totals; a Code 128 barcode of the manifest id), followed by FedEx's close reports where FedEx sent any",
     }),
+    carrier_manifest: StringEnum(['simulated', 'pending', 'submitted', 'not_required', 'not_sent'] as const, {
+      description:
+        'What the carrier was told. `simulated`: a test key, no carrier was asked. `submitted`: with a live key, the carrier made its forms (USPS SCAN forms, a FedEx Ground close), listed in `carrier_forms`. `not_required`: the carrier needs no end-of-day form for these labels (UPS; FedEx Express), so `form_url` is shipd\'s own summary. `pending`: shipd is asking the carrier now. `not_sent`: a live manifest made before shipd told carriers.',
+    }),
+    carrier_forms: Type.Array(
+      Type.Object(
+        {
+          kind: StringEnum(['usps_scan_form', 'fedex_ground_close'] as const, { description: 'A USPS SCAN form (PS Form 5630), or a FedEx Ground End of Day Close' }),
+          number: Type.Union([Type.String(), Type.Null()], { description: "The carrier's number for it: a SCAN form's Electronic File Number; null where the carrier gives none" }),
+          shipment_ids: Type.Array(Type.String(), { description: 'The labels it covers' }),
+          tracking_count: Type.Integer({ minimum: 1, description: 'How many tracking numbers (boxes) it lists' }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: "The carrier's own forms of the manifest, with a live key: USPS makes one SCAN form per origin, split where an origin has more labels than one form lists (40,000). Empty otherwise." },
+    ),
     mode: StringEnum(['test', 'live'] as const, { description: 'Made with a test key or a live one' }),
     created_at: timestamp('When it was made'),
   },
-  { $id: 'Manifest', title: 'Manifest', description: "A carrier's end-of-day form: the labels handed over on one day", additionalProperties: false, examples: [manifest] },
+  { $id: 'Manifest', title: 'Manifest', description: "A carrier's end-of-day form: the labels handed over on one day", additionalProperties: false, examples: [manifest, uspsLiveManifest] },
 );
 export type Manifest = Static<typeof Manifest>;
 

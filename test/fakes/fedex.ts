@@ -8,6 +8,8 @@ import { fedexTokenForm } from '../contracts/fedex/oauth.ts';
 import { fedexRateRequest } from '../contracts/fedex/rate.ts';
 import { fedexCancelRequest, fedexShipRequest, synchronousPackages } from '../contracts/fedex/ship.ts';
 import { fedexTrackRequest } from '../contracts/fedex/track.ts';
+import { fedexEndOfDayRequest } from '../contracts/fedex/end-of-day.ts';
+import { endOfDayRoute, type EndOfDayFake } from './fedex-end-of-day.ts';
 import { labelPdf, labelPng } from './label-files.ts';
 import { jsonOrText, readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
 
@@ -36,6 +38,8 @@ export interface FedexFake {
   tendered: Set<string>;
   /** Every package sold, by its tracking number: the shipment it is a piece of (a multiple-piece one's pieces share it). */
   sold: ReadonlyMap<string, SoldShipment>;
+  /** The Ground closes made (fedex-end-of-day.ts). */
+  endOfDay: EndOfDayFake;
   /**
    * An account billed in another currency than USD: rates abroad and labels are priced in it. A PREFERRED request
    * for USD gets `preferred` entries in USD (PREFERRED_CURRENCY), or, with `exchange`, the account entry's
@@ -49,6 +53,10 @@ export interface SoldShipment {
   master: string;
   pieces: string[];
   cancelled: boolean;
+  /** What the Ground close reads (fedex-end-of-day.ts): the service, the ship date, and the day it was closed. */
+  serviceType?: string;
+  shipDate?: string;
+  closedOn?: string;
 }
 
 /** The countries the fake's address check knows streets in; elsewhere it answers CountrySupported false, as FedEx does. */
@@ -241,6 +249,7 @@ const mockTracking: Record<string, { code: string; description: string; scans: R
 export async function startFedexFake(): Promise<FedexFake> {
   const tokens = new Set<string>();
   const sold = new Map<string, SoldShipment>();
+  const endOfDay = endOfDayRoute(() => sold.values());
   let expireNext = false;
   let sequence = 0;
   const fake: Omit<FedexFake, 'url' | 'close'> = {
@@ -253,6 +262,7 @@ export async function startFedexFake(): Promise<FedexFake> {
     singleObjects: false,
     tendered: new Set(),
     sold,
+    endOfDay: endOfDay.state,
     expireTokens() {
       tokens.clear();
       expireNext = true;
@@ -356,7 +366,7 @@ export async function startFedexFake(): Promise<FedexFake> {
     // request "is considered the master package"); every package has its own number and label.
     const numbers = packagesOf(shipment).map(() => fedexTrackingNumber(String(79400000000 + ++sequence)));
     const trackingNumber = numbers[0]!;
-    const record: SoldShipment = { master: trackingNumber, pieces: numbers, cancelled: false };
+    const record: SoldShipment = { master: trackingNumber, pieces: numbers, cancelled: false, serviceType: String(shipment.serviceType), shipDate: String(shipment.shipDatestamp) };
     for (const n of numbers) sold.set(n, record);
     const image = (n: string): Buffer => (spec.imageType === 'PDF' ? labelPdf(n) : spec.imageType === 'PNG' ? labelPng() : Buffer.from(`^XA^FO50,50^BCN,100^FD${n}^FS^XZ`));
     // Each package is charged the same here; the shipment's rating is their sum.
@@ -479,6 +489,7 @@ export async function startFedexFake(): Promise<FedexFake> {
     'PUT /ship/v1/shipments/cancel': { contract: fedexCancelRequest, answer: cancel },
     'POST /track/v1/trackingnumbers': { contract: fedexTrackRequest, answer: track },
     'POST /address/v1/addresses/resolve': { contract: fedexAddressRequest, answer: resolve },
+    'PUT /ship/v1/endofday/': { contract: fedexEndOfDayRequest, answer: endOfDay.answer },
   };
 
   compileContracts([fedexTokenForm, ...Object.values(routes).map((r) => r.contract)]);

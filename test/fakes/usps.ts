@@ -13,6 +13,7 @@ import { DomesticOptionsRequest, priceExtraServiceFaults } from '../contracts/us
 import { TrackingPath, TrackingQuery } from '../contracts/usps/tracking.ts';
 import { jsonOrText, readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
 import { labelPdf, labelPng } from './label-files.ts';
+import { scanFormRoute, type ScanFormFake } from './usps-scan-form.ts';
 
 // A USPS v3 REST API on 127.0.0.1, speaking the published shapes of carriers.md 3 and the fake-server notes of
 // carriers.md 8: credentials in the token request body only, numeric expires_in, the {apiVersion, error{…}} envelope,
@@ -60,6 +61,8 @@ export interface UspsFake {
   rateDelayMs: number;
   /** The most rate searches that were in the fake at the same moment, to show an adapter's searches are bounded. */
   mostRatesAtOnce: number;
+  /** The SCAN forms made (usps-scan-form.ts). */
+  scanForms: ScanFormFake;
 }
 
 interface SoldLabel {
@@ -70,6 +73,9 @@ interface SoldLabel {
   /** What tracking shows, which can lag the scan. */
   tracked: UspsScanStage | 'created';
   cancel: 'CANCELED' | 'DISPUTED' | null;
+  /** A domestic label's mailingDate and origin ZIP, which its SCAN form must match. */
+  mailingDate?: string;
+  fromZip?: string;
 }
 
 const classes: Record<string, { days: number; base: number; perLb: number; name: string }> = {
@@ -193,6 +199,14 @@ export async function startUspsFake(): Promise<UspsFake> {
   const byIdempotencyKey = new Map<string, { key: string; body: string; answer: Record<string, unknown> }>();
   let expireNext = false;
   let issued = 0;
+  const scanForms = scanFormRoute(
+    (tn) => {
+      const l = labels.get(tn);
+      return l?.mailingDate && l.fromZip ? { mailingDate: l.mailingDate, fromZip: l.fromZip, cancelled: l.cancel !== null } : undefined;
+    },
+    refused,
+    (res, api, code, detail, parameter) => sendJson(res, 400, envelope(api, 400, 'Bad Request', [{ code, detail, parameter }])),
+  );
 
   const fake: Omit<UspsFake, 'url' | 'close'> = {
     calls: [],
@@ -210,6 +224,7 @@ export async function startUspsFake(): Promise<UspsFake> {
     refuseLabelAfter: null,
     rateDelayMs: 0,
     mostRatesAtOnce: 0,
+    scanForms: scanForms.state,
     scan: (tn, stage) => {
       const label = labels.get(tn);
       if (!label) throw new Error(`the USPS fake sold no label ${tn}`);
@@ -425,7 +440,7 @@ export async function startUspsFake(): Promise<UspsFake> {
     const image = render(trackingNumber, toZip).toString('base64');
     // The JSON answers put the metadata at the top level (LabelVendorResponse, ReturnLabelVendorResponse).
     const answer = returns ? { ...metadata, returnLabelImage: image } : { ...metadata, labelImage: image };
-    labels.set(trackingNumber, { trackingNumber, mailClass: outbound, toZip, stage: 'created', tracked: 'created', cancel: null });
+    labels.set(trackingNumber, { trackingNumber, mailClass: outbound, toZip, stage: 'created', tracked: 'created', cancel: null, mailingDate, fromZip: String(get(get(body, 'fromAddress'), 'ZIPCode')) });
     if (key) byIdempotencyKey.set(key, { key, body: raw, answer });
     answerLabel(req, res, answer, returns);
   }
@@ -660,6 +675,7 @@ export async function startUspsFake(): Promise<UspsFake> {
     const trackMatch = req.method === 'GET' && url.pathname.match(/^\/tracking\/v3\/tracking\/([^/]+)$/);
     if (trackMatch) return tracking(res, decodeURIComponent(trackMatch[1]!), url.searchParams);
     if (route === 'GET /addresses/v3/address') return address(res, url.searchParams);
+    if (route === 'POST /scan-forms/v3/scan-form') return scanForms.handle(req, res, parsed);
     sendJson(res, 404, envelope('v3', 404, 'Not Found', [{ code: '404', detail: `No route ${route}` }]));
   });
   return Object.assign(fake, server);

@@ -5,6 +5,8 @@ import {
   ok,
   type AddressCheck,
   type Carrier,
+  type CloseOutcome,
+  type CloseRequest,
   type CarrierResult,
   type LabelRef,
   type PurchasedLabel,
@@ -32,6 +34,7 @@ import { buildTokenRequest, parseToken, tokenPath } from './token.ts';
 import { declaredTotalRefusal } from './party.ts';
 import { isResidential } from '../carrier.ts';
 import { buildTrackRequest, parseTrackResponse, trackPath } from './track.ts';
+import { buildEndOfDayRequest, endOfDayPath, groundTrackingNumbers, parseEndOfDay } from './end-of-day.ts';
 
 const info = carrierCatalog.find((c) => c.id === 'fedex')!;
 
@@ -146,6 +149,26 @@ export class FedexCarrier implements Carrier {
       if (!body.ok) return body;
       const res = await this.api({ method: 'POST', path: addressPath, json: body.value, idempotent: true, signal });
       return parseAddressResponse(res.json, address);
+    });
+  }
+
+  /**
+   * The Ground End of Day Close for the labels' day, where any of them is Ground (end-of-day.ts); FedEx closes the
+   * account's Ground shipments of that date together. A 400 is FedEx refusing the close (a date it will not close,
+   * nothing left to close): manifest_rejected, in its words.
+   */
+  closeDay(request: CloseRequest, signal: AbortSignal): Promise<CarrierResult<CloseOutcome>> {
+    return guard(words, async () => {
+      const ground = groundTrackingNumbers(request);
+      if (ground.length === 0) return ok({ required: false });
+      // Not resent: FedEx has closed the day after a lost answer, and a second close would find nothing to close.
+      const res = await this.client.send({ method: 'PUT', path: endOfDayPath, json: buildEndOfDayRequest(this.account(), request.shipDate), idempotent: false, signal });
+      if (res.status === 400) {
+        const refused = fedexFailure(res.status, res.json);
+        return failure('manifest_rejected', `FedEx refused the Ground close of ${request.shipDate}: ${refused.detail.replace(/^FedEx: /, '')}`);
+      }
+      if (isFedexError(res.status, res.json)) return { ok: false, error: fedexFailure(res.status, res.json) };
+      return parseEndOfDay(res.json, ground);
     });
   }
 

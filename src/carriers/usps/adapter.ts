@@ -6,6 +6,9 @@ import {
   ok,
   type AddressCheck,
   type BoxRef,
+  type CarrierForm,
+  type CloseOutcome,
+  type CloseRequest,
   type Carrier,
   type CarrierResult,
   type DomesticPurchaseRequest,
@@ -37,11 +40,12 @@ import { TokenCache, type IssuedToken } from '../live/oauth.ts';
 import type { LiveCarrierOptions } from '../live/options.ts';
 import { addressPath, buildAddressQuery, parseAddress, parseAddressNotFound } from './address.ts';
 import { cancelPath, parseCancel, parseCancelError } from './cancel.ts';
-import { uspsFailure } from './errors.ts';
+import { describeProblem, readProblem, uspsFailure } from './errors.ts';
 import { buildPaymentRequest, parsePayment, paymentParties, paymentPath, type PaymentParties } from './payment.ts';
 import { buildRateRequest, parseCommitments, parseRates, ratePath } from './rate.ts';
 import { buildLabelRequest, buildReturnLabelRequest, labelHeaders, labelPath, parseLabel, returnLabelPath } from './ship.ts';
 import { buildTokenRequest, parseToken, tokenPath } from './token.ts';
+import { buildScanFormRequest, parseScanForm, scanFormAccept, scanFormBatches, scanFormPath } from './scan-form.ts';
 import { parseTracking, parseTrackingNotFound, trackPath, trackQuery } from './track.ts';
 
 const info = carrierCatalog.find((c) => c.id === 'usps')!;
@@ -296,6 +300,38 @@ export class UspsCarrier implements Carrier {
       const res = await this.client.send({ method: 'GET', path: addressPath, query: buildAddressQuery(address), idempotent: true, signal });
       if (res.status === 404 && res.json !== undefined) return parseAddressNotFound(res.json, address);
       return this.answer(res, 'the address validation', (json) => parseAddress(json, address));
+    });
+  }
+
+  /**
+   * The day's SCAN forms (scan-form.ts): one per origin, split where an origin has more labels than a form lists.
+   * Asked one after another, so a refusal stops before the next; the forms made before it are named in the failure,
+   * their labels being on a form at USPS whatever shipd records.
+   */
+  closeDay(request: CloseRequest, signal: AbortSignal): Promise<CarrierResult<CloseOutcome>> {
+    return guard(words('SCAN form'), async () => {
+      const forms: CarrierForm[] = [];
+      for (const batch of scanFormBatches(request.shipDate, request.labels)) {
+        const res = await this.client.send({
+          method: 'POST',
+          path: scanFormPath,
+          headers: { accept: scanFormAccept },
+          json: buildScanFormRequest(batch),
+          // Not resent: a second request for the same labels is refused, as they are on the first form already.
+          idempotent: false,
+          signal,
+        });
+        const what = `the SCAN form of ${batch.trackingNumbers.length} labels from ZIP ${batch.from.zip.slice(0, 5)}`;
+        const form = res.status === 400 || res.status === 404
+          ? ({ ok: false, error: { code: 'manifest_rejected', detail: `USPS refused ${what}: ${describeProblem(readProblem(res.json))}` } } as const)
+          : this.answer(res, what, (json) => parseScanForm(json, batch.trackingNumbers));
+        if (!form.ok) {
+          const made = forms.length > 0 ? `; SCAN forms ${forms.map((f) => f.number).join(', ')} were made before it` : '';
+          return { ok: false, error: { ...form.error, detail: `${form.error.detail}${made}` } };
+        }
+        forms.push(form.value);
+      }
+      return ok({ required: true, forms });
     });
   }
 

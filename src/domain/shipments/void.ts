@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB, OrdersTable, ShipmentsTable } from '../../db/schema.ts';
+import type { DB, OrdersTable, ShipmentsTable, StoredCarrierForm } from '../../db/schema.ts';
 import { carrierForShipment } from '../carrier-accounts/carrier-access.ts';
 import type { Carrier, CarrierFailure, CarrierResult, LabelRef, VoidOutcome } from '../../carriers/carrier.ts';
 import type { Shipment } from '../../schemas/shipment.ts';
@@ -91,8 +91,7 @@ export async function voidLabel(ctx: Context, id: string, box?: number): Promise
   if (box !== undefined && !activeBox(row, boxes[box]!)) {
     throw new ApiError('shipment_already_voided', `Box ${box} (${boxes[box]!.tracking_number}) of the label ${row.id} was already voided at ${boxes[box]!.voided_at}`);
   }
-  // A live carrier decides for itself what it still voids after the end of day; the simulator refuses, as most do.
-  if (row.manifest_id !== null && row.mode === 'test') {
+  if (await handedOver(ctx.db, row)) {
     throw new ApiError('label_manifested', `The label ${row.id} is on manifest ${row.manifest_id}: it was handed over to the carrier and can no longer be voided`);
   }
   const carrier = await carrierForShipment(ctx, row);
@@ -172,6 +171,20 @@ async function voidOneBox(ctx: Context, carrier: Carrier, row: ShipmentsTable, i
 }
 
 /**
+ * Whether the label's manifest handed it over, so it can no longer be voided: in test mode any manifest (the
+ * simulator refuses, as most carriers do); with a live key one the carrier is making or made a form of that lists
+ * the label (a USPS SCAN form, a FedEx Ground close). A live label on a manifest the carrier was not told of (UPS,
+ * FedEx Express) is the carrier's to void or refuse.
+ */
+async function handedOver(db: Kysely<DB>, row: ShipmentsTable): Promise<boolean> {
+  if (row.manifest_id === null) return false;
+  if (row.mode === 'test') return true;
+  const manifest = await db.selectFrom('manifests').select(['carrier_manifest', 'carrier_forms']).where('id', '=', row.manifest_id).executeTakeFirst();
+  if (!manifest || manifest.carrier_manifest === 'pending') return true;
+  return manifest.carrier_manifest === 'submitted' && (JSON.parse(manifest.carrier_forms) as StoredCarrierForm[]).some((f) => f.shipment_ids.includes(row.id));
+}
+
+/**
  * The label re-read and, on Postgres, held until committed, for a void of some of its boxes: another box's void, the
  * tracking worker and a manifest all write this row.
  */
@@ -180,7 +193,7 @@ async function lockedBoughtRow(trx: Kysely<DB>, ctx: Context, id: string): Promi
   if (ctx.dbKind === 'postgres') query = query.forUpdate();
   const now = await query.executeTakeFirstOrThrow();
   if (now.status !== 'purchased') throw new ApiError('shipment_already_voided', `The label ${id} was voided by another request`);
-  if (now.manifest_id !== null && now.mode === 'test') {
+  if (await handedOver(trx, now)) {
     throw new ApiError('label_manifested', `The label ${id} was put on manifest ${now.manifest_id} while its box was being voided; it can no longer be voided`);
   }
   return now;
