@@ -144,8 +144,9 @@ function nextCheckAt(now: Date, result: TrackingResult, row: Pick<TrackersTable,
  * so that following a thousand numbers is a few dozen calls, not a thousand. The account must have credentials the
  * carrier can be asked with, its own or the platform's.
  */
-async function notAskedYet(ctx: Context, carrierId: CarrierId): Promise<TrackingResult> {
-  const { carrier } = await trackerCarrier(ctx, { mode: 'live', carrier: carrierId, account_id: ctx.principal.accountId });
+async function notAskedYet(ctx: Context, db: Kysely<DB>, carrierId: CarrierId): Promise<TrackingResult> {
+  // Read in the caller's transaction: a batch's holds SQLite's one connection.
+  const { carrier } = await trackerCarrier({ db, config: ctx.config, clock: ctx.clock }, { mode: 'live', carrier: carrierId, account_id: ctx.principal.accountId });
   if (!carrier.usable) {
     throw new ApiError('not_supported_by_carrier', `shipd cannot ask ${carrier.name} about numbers with live keys here: it has no ${carrier.name} credentials for this account or the platform`, [
       { in: 'body', pointer: '/tracking_number', detail: `${carrier.name} cannot be asked: connect the account's own ${carrier.name} account, or set the platform's credentials` },
@@ -173,7 +174,7 @@ async function follow(ctx: Context, db: Kysely<DB>, input: TrackerCreate): Promi
   const now = ctx.clock.now();
   const at = now.toISOString();
   const id = newId('trk', now.getTime());
-  const result = ctx.principal.mode === 'test' ? await askNow(ctx, { mode: 'test', carrier, account_id: ctx.principal.accountId, tracking_number: number, created_at: at }) : await notAskedYet(ctx, carrier);
+  const result = ctx.principal.mode === 'test' ? await askNow(ctx, { mode: 'test', carrier, account_id: ctx.principal.accountId, tracking_number: number, created_at: at }) : await notAskedYet(ctx, db, carrier);
   const live = ctx.principal.mode === 'live';
   const row: TrackersTable = {
     id,
