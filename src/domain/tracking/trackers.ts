@@ -4,7 +4,6 @@ import type { CarrierId } from '../../config.ts';
 import type { DB, TrackersTable } from '../../db/schema.ts';
 import type { Carrier, CarrierResult, TrackedNumbers, TrackingResult } from '../../carriers/carrier.ts';
 import { carriersFor } from '../../carriers/registry.ts';
-import { externalParcel } from '../../carriers/sim/external-tracking.ts';
 import { magicTrackingNumbers } from '../../carriers/sim/magic-tracking.ts';
 import { detectCarrier, type TrackingCarrier } from '../../carriers/tracking-numbers.ts';
 import type { Tracker, TrackerBatch, TrackerBatchCreate, TrackerCreate } from '../../schemas/tracker.ts';
