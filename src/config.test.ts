@@ -119,3 +119,18 @@ test('unknown SHIPD_ variables of the environment are warnings naming the neares
   ]);
   assert.equal(loadConfig(env).logLevel, 'info');
 });
+
+test('tracking rate windows default to what each carrier publishes, and can be set as calls/seconds windows', () => {
+  const defaults = loadConfig({ SHIPD_DATA_DIR: dir() }).trackingRateLimits;
+  assert.deepEqual(defaults.fedex, [{ calls: 1400, perMs: 10_000 }, { calls: 100_000, perMs: 86_400_000 }]);
+  const set = loadConfig({ SHIPD_DATA_DIR: dir(), SHIPD_UPS_TRACKING_RATE: '10/1, 1000/3600' }).trackingRateLimits;
+  assert.deepEqual(set.ups, [{ calls: 10, perMs: 1_000 }, { calls: 1_000, perMs: 3_600_000 }]);
+  assert.deepEqual(set.usps, defaults.usps);
+  assert.throws(() => loadConfig({ SHIPD_DATA_DIR: dir(), SHIPD_USPS_TRACKING_RATE: '60 per hour' }), /SHIPD_USPS_TRACKING_RATE/);
+});
+
+test('the trackers worker settings are known settings, not warned about', () => {
+  const env = { SHIPD_FEDEX_TRACKING_RATE: '1400/10', SHIPD_TRACKING_BACKOFF_BASE_MS: '5000', SHIPD_TRACKING_BACKOFF_MAX_MS: '60000' };
+  assert.deepEqual(unknownSettingWarnings(env), []);
+  assert.deepEqual(loadConfig({ SHIPD_DATA_DIR: dir(), ...env }).trackingBackoff, { baseMs: 5_000, maxMs: 60_000 });
+});

@@ -23,6 +23,12 @@ export interface CarrierCredentials {
   manifestMid?: string;
 }
 
+/** At most `calls` calls in any `perMs` milliseconds. */
+export interface RateWindow {
+  calls: number;
+  perMs: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -69,6 +75,13 @@ export interface Config {
   jobLeaseMs: number;
   /** Label purchases under way at once for one batch. */
   batchConcurrency: number;
+  /**
+   * How many tracking calls the trackers worker makes to each carrier, per set of credentials: every window must have
+   * room for a call (SHIPD_UPS_TRACKING_RATE and the like, "calls/seconds" windows joined by commas).
+   */
+  trackingRateLimits: Record<CarrierId, readonly RateWindow[]>;
+  /** A carrier that throttled or failed a tracking call is left alone this long, doubling per failure in a row up to maxMs. */
+  trackingBackoff: { baseMs: number; maxMs: number };
   /** Threads that draw label files beside the event loop; 0 draws them on it. */
   renderThreads: number;
   /** How long one PostgreSQL query may go unanswered before its connection is given up as lost. */
@@ -127,6 +140,11 @@ export const settingNames = [
   'SHIPD_SIM_FEDEX_DISCOUNT',
   'SHIPD_JOB_LEASE_MS',
   'SHIPD_BATCH_CONCURRENCY',
+  'SHIPD_UPS_TRACKING_RATE',
+  'SHIPD_USPS_TRACKING_RATE',
+  'SHIPD_FEDEX_TRACKING_RATE',
+  'SHIPD_TRACKING_BACKOFF_BASE_MS',
+  'SHIPD_TRACKING_BACKOFF_MAX_MS',
   'SHIPD_RENDER_THREADS',
   'SHIPD_DB_QUERY_TIMEOUT_MS',
   ...carrierIds.flatMap((c) => {
@@ -160,6 +178,40 @@ function integer(raw: Raw, name: string, fallback: number, min: number, max: num
   const n = Number(value.trim());
   if (n < min || n > max) throw new ConfigError(name, `must be a whole number from ${min} to ${max} (got "${value}")`);
   return n;
+}
+
+/**
+ * Each carrier's tracking calls, per set of credentials, as the carrier publishes its limits:
+ * - FedEx: 1,400 transactions in any 10 seconds per project, and a default quota of 100,000 Track requests a day per
+ *   project ("Quotas & rate limits guide", developer.fedex.com/api/en-us/guides/ratelimits.html, read 2026-11-27).
+ * - USPS: its tracking specs (tracking v3, v3r2) define a 429 with Retry-After but publish no number. Developers report a
+ *   default quota of 60 calls an hour for the v3 APIs; that is the default here, the conservative choice.
+ * - UPS: Tracking.yaml defines a 429 ("Rate Limit Exceeded") and no number, and no published limit was found; 5 calls a
+ *   second is a conservative default.
+ * Each is a setting: an operator whose carrier granted more sets it.
+ */
+const defaultTrackingRates: Record<CarrierId, readonly RateWindow[]> = {
+  fedex: [
+    { calls: 1_400, perMs: 10_000 },
+    { calls: 100_000, perMs: 86_400_000 },
+  ],
+  usps: [{ calls: 60, perMs: 3_600_000 }],
+  ups: [{ calls: 5, perMs: 1_000 }],
+};
+
+function trackingRateLimits(raw: Raw): Config['trackingRateLimits'] {
+  const limits = { ...defaultTrackingRates };
+  for (const carrier of carrierIds) {
+    const name = `SHIPD_${carrier.toUpperCase()}_TRACKING_RATE`;
+    const value = raw[name]?.trim();
+    if (!value) continue;
+    limits[carrier] = value.split(',').map((w) => {
+      const m = /^(\d+)\/(\d+)$/.exec(w.trim());
+      if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new ConfigError(name, `must be "calls/seconds" windows joined by commas, e.g. "1400/10,100000/86400" (got "${value}")`);
+      return { calls: Number(m[1]), perMs: Number(m[2]) * 1000 };
+    });
+  }
+  return limits;
 }
 
 /** SHIPD_SIM_UPS_DISCOUNT and SHIPD_SIM_FEDEX_DISCOUNT: whole percents off published transport, 0 to 90. */
@@ -424,6 +476,11 @@ export function loadConfig(env: Raw = process.env, file?: string): Config {
     simLabelMs: integer(raw, 'SHIPD_SIM_LABEL_MS', 0, 0, 60_000),
     jobLeaseMs: integer(raw, 'SHIPD_JOB_LEASE_MS', 30_000, 1_000, 3_600_000),
     batchConcurrency: integer(raw, 'SHIPD_BATCH_CONCURRENCY', 4, 1, 64),
+    trackingRateLimits: trackingRateLimits(raw),
+    trackingBackoff: {
+      baseMs: integer(raw, 'SHIPD_TRACKING_BACKOFF_BASE_MS', 30_000, 1_000, 3_600_000),
+      maxMs: integer(raw, 'SHIPD_TRACKING_BACKOFF_MAX_MS', 1_800_000, 1_000, 86_400_000),
+    },
     // One core is left to the event loop, which has the HTTP and the database to do.
     renderThreads: integer(raw, 'SHIPD_RENDER_THREADS', Math.min(4, Math.max(1, availableParallelism() - 1)), 0, 32),
     dbQueryTimeoutMs: integer(raw, 'SHIPD_DB_QUERY_TIMEOUT_MS', 30_000, 100, 3_600_000),

@@ -185,7 +185,7 @@ describe('POST /trackers', () => {
     problem(await post('/trackers', { tracking_number: fedex() }, key, idem), 422, 'idempotency_key_reused');
   });
 
-  test('magic test numbers keep their outcomes; live keys follow no number shipd did not sell', async () => {
+  test('magic test numbers keep their outcomes; a live key follows no number of a carrier shipd has no credentials for', async () => {
     const delivered = await follow({ tracking_number: 'SHIPD_TEST_DELIVERED' });
     assert.deepEqual([delivered.carrier, delivered.status, delivered.next_check_at], ['usps', 'delivered', null]);
     const returned = await follow({ tracking_number: 'shipd_test_return_to_sender', carrier: 'ups' });

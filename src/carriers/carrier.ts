@@ -138,6 +138,11 @@ export interface CarrierFailure {
    * refused halfway): void at the carrier whatever the failure says, so shipd records them and refunds their share.
    */
   voided?: VoidedBox[];
+  /**
+   * How long the carrier asked shipd to wait before calling again (a 429's or 503's Retry-After), where it said:
+   * the trackers worker leaves the carrier alone at least this long.
+   */
+  retryAfterMs?: number;
 }
 
 /** One box of a label the carrier voided, by its tracking number. */
@@ -311,6 +316,19 @@ export interface TrackingResult {
   nextEventAt?: Date;
 }
 
+/** A number shipd did not sell, as a tracking call of several asks about it. */
+export interface TrackedParcel {
+  trackingNumber: string;
+  /** When it was first followed: the simulators start its journey then; the carriers' APIs do not need it. */
+  followedSince: Date;
+}
+
+/**
+ * Each number's own answer to a tracking call of several, by number: a number the carrier does not know yet is an
+ * `unknown` result, as for a label, and a number refused on its own is its own failure, not the call's.
+ */
+export type TrackedNumbers = Map<string, CarrierResult<TrackingResult>>;
+
 /** A one-time pickup: the carrier comes to the address on the date, within the window (local times there). */
 export interface PickupRequest {
   address: Address;
@@ -388,6 +406,16 @@ export interface Carrier {
   /** Where voidBox is absent because the carrier's own API cancels only whole shipments: how it says so, for the client. */
   readonly wholeShipmentVoids?: string;
   track(label: LabelRef, signal: AbortSignal): Promise<CarrierResult<TrackingResult>>;
+  /**
+   * The most numbers one trackNumbers call takes: the carrier's own limit per request, 1 where its API tracks one
+   * number per call.
+   */
+  readonly trackingBatchLimit: number;
+  /**
+   * What the carrier says now of numbers shipd did not sell (at most trackingBatchLimit), in one call. A failure is
+   * the call's own (throttled, down, credentials refused): then no number was answered.
+   */
+  trackNumbers(parcels: TrackedParcel[], signal: AbortSignal): Promise<CarrierResult<TrackedNumbers>>;
   validateAddress?(address: Address, signal: AbortSignal): Promise<CarrierResult<AddressCheck>>;
   /** A street-level check of an address in another country, where the carrier has one (FedEx's covers many). */
   validateAddressAbroad?(address: AnyAddress, signal: AbortSignal): Promise<CarrierResult<AddressCheck<AnyAddress>>>;

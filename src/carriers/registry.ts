@@ -74,6 +74,12 @@ export class UncredentialedCarrier implements Carrier {
   async track(): Promise<CarrierResult<never>> {
     return failure('credentials_missing', this.reason);
   }
+
+  readonly trackingBatchLimit = 1;
+
+  async trackNumbers(): Promise<CarrierResult<never>> {
+    return failure('credentials_missing', this.reason);
+  }
 }
 
 const adapters: Record<CarrierId, (options: LiveCarrierOptions) => Carrier> = {

@@ -18,7 +18,9 @@ export const trackerOperations = [
       "at `/tracking_number`, one that is not the given carrier's a 400 at `/carrier`, one in several carriers' formats 400 `tracking_number_ambiguous`. " +
       'A number the key already follows (a label it bought through shipd has its tracker from the purchase) answers that tracker, unchanged. ' +
       'In test mode any number in a real format gets a simulated journey decided by the number, begun now, and the magic numbers ' +
-      '(SHIPD_TEST_DELIVERED…) their fixed outcomes; live keys follow their own labels only for now (422 `not_supported_by_carrier`). ' +
+      '(SHIPD_TEST_DELIVERED…) their fixed outcomes. With a live key the tracker is made `unknown` and the carrier asked by the tracking worker within a minute, ' +
+      "many numbers a call, with the credentials the account buys that carrier's labels with (its own, else the platform's; with neither, 422 `not_supported_by_carrier`); " +
+      'a number the carrier does not know yet stays `unknown`. ' +
       'An `order_id` that is not the key\'s is 404.',
     body: TrackerCreate,
     response: Type.Ref(Tracker),

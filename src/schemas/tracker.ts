@@ -77,8 +77,12 @@ export const Tracker = Type.Object(
     signed_by: Type.Union([Type.String(), Type.Null()], { description: 'Who signed for the parcel, where the carrier says; null otherwise' }),
     events: Type.Array(Type.Ref(TrackingEvent), { description: 'Carrier scans, oldest first' }),
     metadata: Type.Ref(Metadata, { description: 'Your own keys and values; `{}` for a label\'s tracker' }),
-    last_checked_at: timestampOrNull("When shipd's tracking worker last asked the carrier, or the tracker was made (which asks it too); null for a label's tracker until its first check"),
-    next_check_at: timestampOrNull('When shipd next asks the carrier; null once the journey has ended (delivered, returned, failed, voided) or the tracker was stopped'),
+    last_checked_at: timestampOrNull(
+      "When shipd's tracking worker last asked the carrier, or the tracker was made in test mode (which asks the simulator too); null for a label's tracker until its first check, and for a live external tracker until the worker first asks (within a minute)",
+    ),
+    next_check_at: timestampOrNull(
+      'When shipd next asks the carrier: in live mode more often near delivery (30 minutes out for delivery or due today, 2 hours in transit, hours before the carrier has it), spread by tracker; null once the journey has ended (delivered, returned, failed, voided), the tracker was stopped, or shipd gave up on it (no change for 30 days, or unknown to the carrier 7 days after it was followed: `status_detail` says which)',
+    ),
     created_at: timestamp('When it was made: for a label, when the label was bought'),
     updated_at: timestamp('When shipd last recorded a change to it: a new scan or status, or its stopping'),
     deleted: Type.Optional(Type.Literal(true, { description: 'Only on a tracker stopped with DELETE /trackers/{id}: it is checked no more and sends no more events' })),

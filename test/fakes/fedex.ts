@@ -15,7 +15,8 @@ import { jsonOrText, readText, recordedCall, sendJson, serve, type RecordedCall 
 
 /** What the next API call (not the token call) answers instead of the normal answer. */
 export type FedexFault =
-  | { kind: 'error'; status: number; code: string; message: string }
+  /** With retryAfter (seconds), a Retry-After header: FedEx's 429s ("Too many requests", its rate limits guide) say when to come back. */
+  | { kind: 'error'; status: number; code: string; message: string; retryAfter?: number }
   | { kind: 'status500' }
   | { kind: 'slow'; ms: number }
   | { kind: 'malformed' };
@@ -36,6 +37,8 @@ export interface FedexFake {
   singleObjects: boolean;
   /** Tracking numbers of sold shipments that FedEx has since picked up: a cancel is refused, and tracking shows them moving. */
   tendered: Set<string>;
+  /** Numbers shipped by others (labels not bought here), each tracking as one of FedEx's sandbox mock numbers does. */
+  parcels: Map<string, string>;
   /** Every package sold, by its tracking number: the shipment it is a piece of (a multiple-piece one's pieces share it). */
   sold: ReadonlyMap<string, SoldShipment>;
   /** The Ground closes made (fedex-end-of-day.ts). */
@@ -259,6 +262,7 @@ export async function startFedexFake(): Promise<FedexFake> {
     clientSecret: 'fake-fedex-secret',
     accountNumber: '740561073',
     faults: [],
+    parcels: new Map(),
     singleObjects: false,
     tendered: new Set(),
     sold,
@@ -433,7 +437,7 @@ export async function startFedexFake(): Promise<FedexFake> {
     const completeTrackResults = infos.map((i) => {
       const number = String(i.trackingNumberInfo?.trackingNumber ?? '');
       // A label sold here tracks as information sent to FedEx until it is tendered, then as picked up and moving.
-      const mock = mockTracking[number] ?? (sold.has(number) ? mockTracking[fake.tendered.has(number) ? '568838414941' : '449044304137821'] : undefined);
+      const mock = mockTracking[fake.parcels.get(number) ?? number] ?? (sold.has(number) ? mockTracking[fake.tendered.has(number) ? '568838414941' : '449044304137821'] : undefined);
       const result = mock
         ? {
             trackingNumberInfo: { trackingNumber: number, carrierCode: 'FDXE' },
@@ -508,7 +512,7 @@ export async function startFedexFake(): Promise<FedexFake> {
     }
     if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) return sendJson(res, 415, envelope('INVALID.INPUT.EXCEPTION', 'content-type must be application/json'));
     const fault = fake.faults.shift();
-    if (fault?.kind === 'error') return sendJson(res, fault.status, envelope(fault.code, fault.message));
+    if (fault?.kind === 'error') return sendJson(res, fault.status, envelope(fault.code, fault.message), fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) });
     if (fault?.kind === 'status500') return sendJson(res, 500, envelope('INTERNAL.SERVER.ERROR', 'We encountered an unexpected error and are working to resolve the issue.'));
     if (fault?.kind === 'malformed') {
       res.writeHead(200, { 'content-type': 'application/json' });

@@ -24,7 +24,12 @@ export type UpsFailureShape =
   | { kind: 'envelope'; status: number; code: string; message: string }
   | { kind: 'server_error' }
   | { kind: 'slow'; ms: number }
-  | { kind: 'malformed' };
+  | { kind: 'malformed' }
+  /**
+   * HTTP 429 with Retry-After (seconds). Tracking.yaml declares no 429, but UPS's gateway throttles every API and the
+   * Rating spec names it ("Rate Limit Exceeded", the UPS envelope); UPS publishes no code for it, so the status is the code.
+   */
+  | { kind: 'throttled'; retryAfterSeconds: number };
 
 interface Shipment {
   id: string;
@@ -58,6 +63,8 @@ export interface UpsFake {
   setStage(trackingNumber: string, stage: UpsTrackingStage): void;
   /** Whether the package is voided, on its own or with its shipment. */
   isVoided(trackingNumber: string): boolean;
+  /** A package shipped by someone else (a label not bought here), at this stage: tracking finds it as any other. */
+  addPackage(trackingNumber: string, stage: UpsTrackingStage): void;
   /** Track unknown numbers with HTTP 404 instead of a 200 with warning TW0001; UPS does both (carriers.md 2.6). */
   notFoundAs404: boolean;
   /** When set, Label Recovery answers these bytes whatever format was asked, as a UPS answering the wrong image type would. */
@@ -265,6 +272,9 @@ export async function startUpsFake(): Promise<UpsFake> {
       const piece = pieces.get(tn);
       if (!piece) throw new Error(`the UPS fake has no package ${tn}`);
       piece.stage = stage;
+    },
+    addPackage: (tn, stage) => {
+      pieces.set(tn, { shipment: { id: tn, service: '03', format: 'GIF', voided: false, packages: [tn] }, stage, voided: false });
     },
     isVoided: (tn) => {
       const piece = pieces.get(tn);
@@ -586,6 +596,7 @@ export async function startUpsFake(): Promise<UpsFake> {
     const shape = index === -1 ? undefined : pending.splice(index, 1)[0]!.shape;
     if (shape?.kind === 'envelope') return sendJson(res, shape.status, errorBody(shape.code, shape.message));
     if (shape?.kind === 'server_error') return sendJson(res, 500, errorBody('9999', 'General Failure'));
+    if (shape?.kind === 'throttled') return sendJson(res, 429, errorBody('429', 'Rate Limit Exceeded'), { 'retry-after': String(shape.retryAfterSeconds) });
     if (shape?.kind === 'malformed') {
       res.writeHead(200, { 'content-type': 'application/json' });
       return void res.end('{"RateResponse": {"RatedShipment": [');

@@ -10,7 +10,7 @@ import { CancelHeaders, CancelPath, LabelHeaders, LabelRequest, labelExtraServic
 import { ClientCredentialsRequest } from '../contracts/usps/oauth.ts';
 import { PaymentAuthorizationRequest } from '../contracts/usps/payments.ts';
 import { DomesticOptionsRequest, priceExtraServiceFaults } from '../contracts/usps/shipping-options.ts';
-import { TrackingPath, TrackingQuery } from '../contracts/usps/tracking.ts';
+import { TrackingBatchRequest, TrackingPath, TrackingQuery } from '../contracts/usps/tracking.ts';
 import { jsonOrText, readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
 import { labelPdf, labelPng } from './label-files.ts';
 import { scanFormRoute, type ScanFormFake } from './usps-scan-form.ts';
@@ -49,6 +49,8 @@ export interface UspsFake {
   scan(trackingNumber: string, stage: UspsScanStage): void;
   /** Scans a label before its tracking shows it: the cancel refuses it while tracking still reads it as a label. */
   scanUntracked(trackingNumber: string, stage: UspsScanStage): void;
+  /** A label another mailer bought, at this stage: tracking finds it as any other. */
+  addParcel(trackingNumber: string, stage: UspsScanStage | 'created'): void;
   /** What became of a sold label's cancel: CANCELED, DISPUTED (a refund request), or null while it stands. */
   cancelOf(trackingNumber: string): 'CANCELED' | 'DISPUTED' | null;
   /** Labels come back as this image type whatever was asked (USPS answering a PNG to a PDF purchase). */
@@ -192,7 +194,7 @@ async function readBody(req: IncomingMessage): Promise<{ raw: string; parsed: un
 const get = (v: unknown, key: string): unknown => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined);
 
 export async function startUspsFake(): Promise<UspsFake> {
-  compileContracts([AddressQuery, CancelHeaders, CancelPath, LabelHeaders, LabelRequest, ReturnLabelRequest, InternationalLabelRequest, InternationalRateListQuery, ClientCredentialsRequest, PaymentAuthorizationRequest, DomesticOptionsRequest, TrackingPath, TrackingQuery]);
+  compileContracts([AddressQuery, CancelHeaders, CancelPath, LabelHeaders, LabelRequest, ReturnLabelRequest, InternationalLabelRequest, InternationalRateListQuery, ClientCredentialsRequest, PaymentAuthorizationRequest, DomesticOptionsRequest, TrackingPath, TrackingQuery, TrackingBatchRequest]);
   const tokens = new Set<string>();
   const payments = new Set<string>();
   const labels = new Map<string, SoldLabel>();
@@ -235,6 +237,9 @@ export async function startUspsFake(): Promise<UspsFake> {
       const label = labels.get(tn);
       if (!label) throw new Error(`the USPS fake sold no label ${tn}`);
       label.stage = stage;
+    },
+    addParcel: (tn, stage) => {
+      labels.set(tn, { trackingNumber: tn, mailClass: 'USPS_GROUND_ADVANTAGE', toZip: '10001', stage, tracked: stage, cancel: null });
     },
     cancelOf: (tn) => {
       const label = labels.get(tn);
@@ -554,12 +559,19 @@ export async function startUspsFake(): Promise<UspsFake> {
 
   function tracking(res: ServerResponse, trackingNumber: string, query: URLSearchParams): void {
     if (refused(res, '/tracking/v3', [[TrackingPath, { trackingNumber }], [TrackingQuery, Object.fromEntries(query)]])) return;
-    const expand = query.get('expand');
     const label = labels.get(trackingNumber);
     if (!label) {
-      sendJson(res, 404, envelope('/tracking/v3', 404, 'Not Found', [{ code: '1001', detail: `A status update is not yet available on your package (${trackingNumber}).`, parameter: 'trackingNumber' }]));
+      sendJson(res, 404, envelope('/tracking/v3', 404, 'Not Found', [{ code: '1001', detail: notYet(trackingNumber), parameter: 'trackingNumber' }]));
       return;
     }
+    sendJson(res, 200, trackingDetail(label, query.get('expand') === 'DETAIL'));
+  }
+
+  const notYet = (trackingNumber: string) => `A status update is not yet available on your package (${trackingNumber}).`;
+
+  /** A label's tracking detail as tracking v3 writes it (v3r2 renames a few fields: trackingBatch). */
+  function trackingDetail(label: SoldLabel, withEvents: boolean): Record<string, unknown> {
+    const { trackingNumber } = label;
     const reached = label.tracked === 'created' ? 0 : scanStages.indexOf(label.tracked) + 1;
     const order: (UspsScanStage | 'created')[] = ['created', ...scanStages];
     const start = Date.UTC(2025, 0, 6, 15, 0, 0);
@@ -575,8 +587,8 @@ export async function startUspsFake(): Promise<UspsFake> {
       })
       .reverse();
     const latest = events[0]!;
-    const detail = expand === 'DETAIL' ? { trackingEvents: fake.singleObjects ? latest : events } : {};
-    sendJson(res, 200, {
+    const detail = withEvents ? { trackingEvents: fake.singleObjects ? latest : events } : {};
+    return {
       trackingNumber,
       mailClass: label.mailClass === 'USPS_GROUND_ADVANTAGE' ? 'USPS Ground Advantage<SUP>&#153;</SUP>' : 'Priority Mail<SUP>&#174;</SUP>',
       mailType: 'DOMESTIC_MAIL',
@@ -589,7 +601,30 @@ export async function startUspsFake(): Promise<UspsFake> {
       ...(label.tracked === 'delivered' ? {} : { expectedDeliveryTimeStamp: '2025-01-09T00:00:00' }),
       serviceTypeCode: uspsServiceTypeCodes[label.mailClass],
       ...detail,
+    };
+  }
+
+  /**
+   * Tracking v3r2's POST of several numbers: 200 with every detail when each number is known, else 207 with a
+   * SuccessResponse (statusCode "200") or FailureResponse (statusCode "404") per number. Its details carry the v3r2
+   * names: eventZIPCode, destinationZIPCode, and deliveryDateExpectation.expectedDeliveryDate.
+   */
+  function trackingBatch(res: ServerResponse, body: unknown): void {
+    if (refused(res, '/tracking/v3r2', [[TrackingBatchRequest, body]])) return;
+    const asked = (body as { trackingNumber: string }[]).map((b) => b.trackingNumber);
+    const items = asked.map((n) => {
+      const label = labels.get(n);
+      if (!label) return { statusCode: '404', trackingNumber: n, ...envelope('/tracking/v3r2', 404, 'Not Found', [{ code: '1001', detail: notYet(n), parameter: 'trackingNumber' }]) };
+      const { destinationZIP, expectedDeliveryTimeStamp, trackingEvents, ...v3 } = trackingDetail(label, true) as Record<string, unknown> & { trackingEvents: unknown };
+      const events = [trackingEvents].flat().map((e) => {
+        const { eventZIP, ...rest } = e as Record<string, unknown>;
+        return { ...rest, eventZIPCode: eventZIP };
+      });
+      const expected = typeof expectedDeliveryTimeStamp === 'string' ? { deliveryDateExpectation: { expectedDeliveryDate: expectedDeliveryTimeStamp.slice(0, 10) } } : {};
+      return { statusCode: '200', ...v3, destinationZIPCode: destinationZIP, ...expected, trackingEvents: events };
     });
+    if (items.every((i) => i.statusCode === '200')) return sendJson(res, 200, items.map(({ statusCode: _, ...detail }) => detail));
+    sendJson(res, 207, items);
   }
 
   function address(res: ServerResponse, q: URLSearchParams): void {
@@ -676,6 +711,7 @@ export async function startUspsFake(): Promise<UspsFake> {
     if (trackMatch) return tracking(res, decodeURIComponent(trackMatch[1]!), url.searchParams);
     if (route === 'GET /addresses/v3/address') return address(res, url.searchParams);
     if (route === 'POST /scan-forms/v3/scan-form') return scanForms.handle(req, res, parsed);
+    if (route === 'POST /tracking/v3r2/tracking') return trackingBatch(res, parsed);
     sendJson(res, 404, envelope('v3', 404, 'Not Found', [{ code: '404', detail: `No route ${route}` }]));
   });
   return Object.assign(fake, server);

@@ -13,6 +13,8 @@ import {
   type PurchaseRequest,
   type Quote,
   type RateRequest,
+  type TrackedNumbers,
+  type TrackedParcel,
   type TrackingResult,
   type VoidOutcome,
   isDomestic,
@@ -22,7 +24,7 @@ import { abroad } from '../abroad.ts';
 import { buildRateRequestAbroad, buildShipRequestAbroad } from './international.ts';
 import { carrierCatalog, type ServiceInfo } from '../catalog.ts';
 import { BearerClient, CarrierRefusal, guard, type GuardWords } from '../live/call.ts';
-import type { CarrierRequest, CarrierResponse } from '../live/http.ts';
+import { retryAfterMs, type CarrierRequest, type CarrierResponse } from '../live/http.ts';
 import type { IssuedToken } from '../live/oauth.ts';
 import type { LiveCarrierOptions } from '../live/options.ts';
 import { addressPath, buildAddressRequest, buildAddressRequestAbroad, parseAddressResponse } from './address.ts';
@@ -33,8 +35,8 @@ import { buildShipRequest, parseShipResponse, shipPath } from './ship.ts';
 import { buildTokenRequest, parseToken, tokenPath } from './token.ts';
 import { declaredTotalRefusal } from './party.ts';
 import { isResidential } from '../carrier.ts';
-import { buildTrackRequest, parseTrackResponse, trackPath } from './track.ts';
 import { buildEndOfDayRequest, endOfDayPath, groundTrackingNumbers, parseEndOfDay } from './end-of-day.ts';
+import { buildTrackRequest, fedexTrackingBatchLimit, parseTrackResponse, parseTrackResponses, trackPath } from './track.ts';
 
 const info = carrierCatalog.find((c) => c.id === 'fedex')!;
 
@@ -131,6 +133,21 @@ export class FedexCarrier implements Carrier {
     return guard(words, async () => {
       const res = await this.api({ method: 'POST', path: trackPath, json: buildTrackRequest(label.trackingNumber), idempotent: true, signal });
       return parseTrackResponse(res.json, label.trackingNumber);
+    });
+  }
+
+  readonly trackingBatchLimit = fedexTrackingBatchLimit;
+
+  trackNumbers(parcels: TrackedParcel[], signal: AbortSignal): Promise<CarrierResult<TrackedNumbers>> {
+    return guard(words, async () => {
+      const numbers = parcels.map((p) => p.trackingNumber);
+      const res = await this.client.send({ method: 'POST', path: trackPath, json: buildTrackRequest(numbers), idempotent: true, signal });
+      if (isFedexError(res.status, res.json)) {
+        const wait = retryAfterMs(res.headers, this.options.clock.now());
+        return { ok: false, error: { ...fedexFailure(res.status, res.json), ...(wait !== undefined && { retryAfterMs: wait }) } };
+      }
+      if (res.json === undefined) return failure('carrier_error', `FedEx answered ${trackPath} with HTTP ${res.status} and a body that is not JSON`);
+      return parseTrackResponses(res.json, numbers);
     });
   }
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixture } from './fixtures.ts';
 import { fedexStatus, fedexStatuses } from './statuses.ts';
-import { buildTrackRequest, parseTrackResponse } from './track.ts';
+import { buildTrackRequest, parseTrackResponse, parseTrackResponses } from './track.ts';
 
 test('the track request asks detailed scans for one number', () => {
   assert.deepEqual(buildTrackRequest('581190049992'), { includeDetailedScans: true, trackingInfo: [{ trackingNumberInfo: { trackingNumber: '581190049992' } }] });
@@ -114,4 +114,18 @@ test("an answer in the track document's shape: out for delivery by its own code,
   assert.deepEqual(result.value.events.map((e) => e.status), ['pre_transit', 'in_transit', 'in_transit', 'out_for_delivery']);
   assert.deepEqual(result.value.events.map((e) => e.occurredAt.toISOString()), ['2024-05-01T14:30:57.000Z', '2024-05-01T22:12:00.000Z', '2024-05-03T05:10:00.000Z', '2024-05-03T14:41:00.000Z']);
   assert.equal(result.value.events[0]!.location, null);
+});
+
+test('several numbers go in one request and each is answered by its own completeTrackResults entry, whatever the order', () => {
+  const numbers = ['581190049992', '123456789012', '568838414941'];
+  assert.deepEqual(buildTrackRequest(numbers).trackingInfo.map((i) => i.trackingNumberInfo.trackingNumber), numbers);
+  const delivered = (fixture('track-delivered') as { output: { completeTrackResults: unknown[] } }).output.completeTrackResults[0];
+  const notFound = (fixture('track-notfound') as { output: { completeTrackResults: unknown[] } }).output.completeTrackResults[0];
+  const answer = { output: { completeTrackResults: [{ ...(notFound as object), trackingNumber: '123456789012' }, { ...(delivered as object), trackingNumber: '581190049992' }] } };
+  const parsed = parseTrackResponses(answer, numbers);
+  assert.ok(parsed.ok);
+  const byNumber = Object.fromEntries([...parsed.value].map(([n, r]) => [n, r.ok ? r.value.status : r.error.code]));
+  assert.deepEqual(byNumber, { '581190049992': 'delivered', '123456789012': 'unknown', '568838414941': 'carrier_error' }, 'a number left out fails alone');
+  const none = parseTrackResponses({ output: {} }, numbers);
+  assert.equal(!none.ok && none.error.code, 'carrier_error');
 });

@@ -1,12 +1,20 @@
-import { failure, ok, type CarrierResult, type TrackingEvent, type TrackingResult } from '../carrier.ts';
+import { failure, ok, type CarrierResult, type TrackedNumbers, type TrackingEvent, type TrackingResult } from '../carrier.ts';
 import { asArray, asString, at } from '../live/lenient.ts';
 import { fedexStatus } from './statuses.ts';
 import { fedexInstant } from './time.ts';
 
 export const trackPath = '/track/v1/trackingnumbers';
 
-export function buildTrackRequest(trackingNumber: string) {
-  return { includeDetailedScans: true, trackingInfo: [{ trackingNumberInfo: { trackingNumber } }] };
+/**
+ * trackingInfo per Full_Schema_Tracking_Numbers (track/v1/TrackingNumbers-Resource.json, ShipStream/fedex-rest-php-sdk
+ * resources/models/.raw at bc94dcd2, 2025-10-17): "At least one occurrence of TrackingInfo is required. Maximum limit is 30."
+ */
+export const fedexTrackingBatchLimit = 30;
+
+/** One call for up to fedexTrackingBatchLimit numbers; a label's tracking asks about its one number the same way. */
+export function buildTrackRequest(trackingNumbers: string | readonly string[]) {
+  const numbers = typeof trackingNumbers === 'string' ? [trackingNumbers] : trackingNumbers;
+  return { includeDetailedScans: true, trackingInfo: numbers.map((trackingNumber) => ({ trackingNumberInfo: { trackingNumber } })) };
 }
 
 /** FedEx has no scans for the number yet: a label just bought looks like this until FedEx hears of it. */
@@ -54,7 +62,26 @@ function estimatedDelivery(result: unknown): string | null {
 export function parseTrackResponse(json: unknown, trackingNumber: string): CarrierResult<TrackingResult> {
   const complete = asArray(at(json, 'output', 'completeTrackResults'));
   if (complete.length === 0) return failure('carrier_error', 'FedEx answered the tracking request without output.completeTrackResults');
-  const mine = complete.find((c) => asString(at(c, 'trackingNumber')) === trackingNumber) ?? complete[0];
+  return resultOf(complete.find((c) => asString(at(c, 'trackingNumber')) === trackingNumber) ?? complete[0], trackingNumber);
+}
+
+/**
+ * The answer to a call of several numbers: each number's completeTrackResults entry, found by its trackingNumber (FedEx
+ * does not promise the order asked). A number the answer leaves out is a failure of its own, the others stand.
+ */
+export function parseTrackResponses(json: unknown, trackingNumbers: readonly string[]): CarrierResult<TrackedNumbers> {
+  const complete = asArray(at(json, 'output', 'completeTrackResults'));
+  if (complete.length === 0) return failure('carrier_error', 'FedEx answered the tracking request without output.completeTrackResults');
+  const byNumber = new Map(complete.map((c) => [asString(at(c, 'trackingNumber')) ?? '', c]));
+  const answers: TrackedNumbers = new Map();
+  for (const n of trackingNumbers) {
+    const entry = byNumber.get(n);
+    answers.set(n, entry === undefined ? failure('carrier_error', `FedEx's tracking answer has no result for ${n}`) : resultOf(entry, n));
+  }
+  return ok(answers);
+}
+
+function resultOf(mine: unknown, trackingNumber: string): CarrierResult<TrackingResult> {
   const results = asArray(at(mine, 'trackResults'));
   const good = results.filter((r) => at(r, 'error') === undefined);
   if (good.length === 0) {

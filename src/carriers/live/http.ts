@@ -139,3 +139,16 @@ export class CarrierHttp {
     );
   }
 }
+
+/**
+ * A Retry-After header (RFC 9110 §10.2.3: delay-seconds or an HTTP-date) as milliseconds from `now`; undefined when
+ * absent or unreadable, and never below zero.
+ */
+export function retryAfterMs(headers: CarrierResponse['headers'], now: Date): number | undefined {
+  const raw = headers['retry-after'];
+  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now.getTime());
+}

@@ -17,12 +17,17 @@ import {
   type PurchaseRequest,
   type Quote,
   type RateRequest,
+  type TrackedNumbers,
+  type TrackedParcel,
   type TrackingResult,
   type VoidOutcome,
 } from '../carrier.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { syntheticTrackingNumber } from '../tracking-numbers.ts';
 import { magicTracking } from './magic-tracking.ts';
+import { externalParcel } from './external-tracking.ts';
+import { fedexTrackingBatchLimit } from '../fedex/track.ts';
+import { uspsTrackingBatchLimit } from '../usps/track.ts';
 import { pickupConfirmation } from './pickups.ts';
 import { simulatedTracking } from './tracking-timeline.ts';
 import { carrierCatalog, type ServiceInfo } from '../catalog.ts';
@@ -127,6 +132,9 @@ function boxRefusal(t: SimCarrierTable, parcel: ParcelSpec, which: string): Carr
   }
   return null;
 }
+
+/** Numbers per tracking call, as each carrier's API takes them (UPS one per GET); a simulated pass is grouped the same way. */
+const simTrackingBatchLimits: Record<CarrierId, number> = { ups: 1, usps: uspsTrackingBatchLimit, fedex: fedexTrackingBatchLimit };
 
 const magicName = (a: { name?: string } | undefined) => (a?.name ?? '').trim().toLowerCase();
 
@@ -392,6 +400,18 @@ export class SimulatedCarrier implements Carrier {
   async track(label: LabelRef): Promise<CarrierResult<TrackingResult>> {
     const now = this.clock.now();
     return ok(magicTracking(label.trackingNumber, now) ?? simulatedTracking(label, now, this.options.trackingSpeed, this.options.firstScanAfterMs));
+  }
+
+  /** As many numbers a call as the carrier's own API takes, so a test-mode pass groups them as a live one does. */
+  get trackingBatchLimit(): number {
+    return simTrackingBatchLimits[this.table.id];
+  }
+
+  /** Numbers bought elsewhere: each one's journey decided by the number, begun when it was first followed. */
+  async trackNumbers(parcels: TrackedParcel[]): Promise<CarrierResult<TrackedNumbers>> {
+    const answers: TrackedNumbers = new Map();
+    for (const p of parcels) answers.set(p.trackingNumber, await this.track(externalParcel(p.trackingNumber, p.followedSince)));
+    return ok(answers);
   }
 
   /** Dates and windows are the caller's to check; the pickup address's name fails it on purpose, as for labels. */

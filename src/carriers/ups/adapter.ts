@@ -11,6 +11,8 @@ import {
   type PurchaseRequest,
   type Quote,
   type RateRequest,
+  type TrackedNumbers,
+  type TrackedParcel,
   type TrackingResult,
   type VoidOutcome,
   isDomestic,
@@ -22,7 +24,7 @@ import { carrierCatalog } from '../catalog.ts';
 import type { Address } from '../../schemas/address.ts';
 import type { LabelFormat } from '../../labels/label-data.ts';
 import { BearerClient, guard, type GuardWords, type TokenEndpoint } from '../live/call.ts';
-import type { CarrierRequest, CarrierResponse } from '../live/http.ts';
+import { retryAfterMs, type CarrierRequest, type CarrierResponse } from '../live/http.ts';
 import type { LiveCarrierOptions } from '../live/options.ts';
 import { buildAddressRequest, parseAddressResponse } from './address.ts';
 import { buildVoidRequest, parseVoidResponse } from './cancel.ts';
@@ -199,6 +201,25 @@ export class UpsCarrier implements Carrier {
         return ok(notYetTracked(said ?? 'Tracking Information Not Found'));
       }
       return this.answer(res, `track ${label.trackingNumber}`, parseTrackResponse);
+    });
+  }
+
+  /** Tracking.yaml's GET /track/v1/details/{inquiryNumber} takes one number a call: no form of several exists. */
+  readonly trackingBatchLimit = 1;
+
+  trackNumbers(parcels: TrackedParcel[], signal: AbortSignal): Promise<CarrierResult<TrackedNumbers>> {
+    return guard(words, async () => {
+      const answers: TrackedNumbers = new Map();
+      for (const { trackingNumber } of parcels) {
+        const res = await this.call('GET', buildTrackRequest(trackingNumber), true, signal);
+        if (res.status === 429 || res.status >= 500) {
+          const wait = retryAfterMs(res.headers, this.options.clock.now());
+          return { ok: false, error: { ...upsFailure(res.status, res.json, `track ${trackingNumber}`), ...(wait !== undefined && { retryAfterMs: wait }) } };
+        }
+        if (res.status === 404) answers.set(trackingNumber, ok(notYetTracked(upsErrors(res.json)[0]?.message ?? 'Tracking Information Not Found')));
+        else answers.set(trackingNumber, this.answer(res, `track ${trackingNumber}`, parseTrackResponse));
+      }
+      return ok(answers);
     });
   }
 

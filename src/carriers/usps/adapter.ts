@@ -18,6 +18,8 @@ import {
   type PurchaseRequest,
   type Quote,
   type RateRequest,
+  type TrackedNumbers,
+  type TrackedParcel,
   type TrackingResult,
   type TrackingStatus,
   type VoidOutcome,
@@ -35,7 +37,7 @@ import { abroad } from '../abroad.ts';
 import { buildInternationalLabelRequest, buildInternationalRatesRequest, internationalLabelPath, internationalRatesPath, parseInternationalLabel, parseInternationalRates } from './international.ts';
 import { carrierCatalog } from '../catalog.ts';
 import { BearerClient, CarrierRefusal, guard, type GuardWords } from '../live/call.ts';
-import type { CarrierResponse } from '../live/http.ts';
+import { retryAfterMs, type CarrierResponse } from '../live/http.ts';
 import { TokenCache, type IssuedToken } from '../live/oauth.ts';
 import type { LiveCarrierOptions } from '../live/options.ts';
 import { addressPath, buildAddressQuery, parseAddress, parseAddressNotFound } from './address.ts';
@@ -46,7 +48,7 @@ import { buildRateRequest, parseCommitments, parseRates, ratePath } from './rate
 import { buildLabelRequest, buildReturnLabelRequest, labelHeaders, labelPath, parseLabel, returnLabelPath } from './ship.ts';
 import { buildTokenRequest, parseToken, tokenPath } from './token.ts';
 import { buildScanFormRequest, parseScanForm, scanFormAccept, scanFormBatches, scanFormPath } from './scan-form.ts';
-import { parseTracking, parseTrackingNotFound, trackPath, trackQuery } from './track.ts';
+import { buildTrackBatchRequest, parseTracking, parseTrackingBatch, parseTrackingNotFound, trackBatchPath, trackPath, trackQuery, uspsTrackingBatchLimit } from './track.ts';
 
 const info = carrierCatalog.find((c) => c.id === 'usps')!;
 
@@ -82,7 +84,10 @@ export class UspsCarrier implements Carrier {
   /** Who pays for and owns the labels, or why buying and cancelling cannot be done with these credentials. */
   private readonly parties: CarrierResult<PaymentParties>;
 
+  private readonly clock: LiveCarrierOptions['clock'];
+
   constructor(options: LiveCarrierOptions) {
+    this.clock = options.clock;
     const tokenRequest = { path: tokenPath, form: buildTokenRequest(options.credentials) };
     this.client = new BearerClient('usps', options, { request: tokenRequest, read: (res) => parseToken(res.status, res.json) });
     this.parties = paymentParties(options.credentials);
@@ -285,6 +290,20 @@ export class UspsCarrier implements Carrier {
     });
     if (res.status === 400 || res.status === 404) return { ok: false, error: parseCancelError(res.status, res.json, trackingNumber) };
     return this.answer(res, `the cancel of ${trackingNumber}`, parseCancel);
+  }
+
+  readonly trackingBatchLimit = uspsTrackingBatchLimit;
+
+  /** Tracking v3r2's POST of several numbers (track.ts); a label's own tracking stays on v3's GET. */
+  trackNumbers(parcels: TrackedParcel[], signal: AbortSignal): Promise<CarrierResult<TrackedNumbers>> {
+    return guard(words('tracking'), async () => {
+      const numbers = parcels.map((p) => p.trackingNumber);
+      const res = await this.client.send({ method: 'POST', path: trackBatchPath, json: buildTrackBatchRequest(numbers), idempotent: true, signal });
+      if (res.status === 404 && res.json !== undefined && !Array.isArray(res.json)) return ok(new Map(numbers.map((n) => [n, parseTrackingNotFound(res.json)])));
+      const answer = this.answer(res, 'tracking of several numbers', (json) => parseTrackingBatch(json, numbers));
+      const wait = answer.ok ? undefined : retryAfterMs(res.headers, this.clock.now());
+      return wait === undefined || answer.ok ? answer : { ok: false, error: { ...answer.error, retryAfterMs: wait } };
+    });
   }
 
   track(label: LabelRef, signal: AbortSignal): Promise<CarrierResult<TrackingResult>> {

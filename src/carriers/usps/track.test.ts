@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { parseTracking, parseTrackingNotFound } from './track.ts';
+import { buildTrackBatchRequest, parseTracking, parseTrackingBatch, parseTrackingNotFound } from './track.ts';
 import { categoryStatus, eventStatus, eventStatuses } from './statuses.ts';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
@@ -75,4 +75,33 @@ test('a tracking 404 is an unknown status with the carrier message; a non-object
   assert.deepEqual(nf, { ok: true, value: { status: 'unknown', statusDetail: 'A status update is not yet available.', estimatedDeliveryDate: null, events: [] } });
   assert.equal(parseTracking([]).ok, false);
   assert.equal(parseTracking({ trackingEvents: [{ eventCode: '01', eventTimestamp: 'yesterday' }] }).ok, false);
+});
+
+test("tracking v3r2's answer for several numbers: each item found by its number, 404 items unknown, v3r2's field names read", () => {
+  const answer = [
+    { statusCode: '404', trackingNumber: '9400100000000000000001', apiVersion: '/tracking/v3r2', error: { code: '404', message: 'Not Found', errors: [{ code: '1001', detail: 'A status update is not yet available on your package.' }] } },
+    {
+      statusCode: '200',
+      trackingNumber: '9400100000000000000002',
+      statusCategory: 'In Transit',
+      status: 'Arrived at USPS Regional Facility',
+      deliveryDateExpectation: { expectedDeliveryDate: '2026-12-01' },
+      trackingEvents: [{ eventType: 'Arrived at USPS Regional Facility', eventCode: '10', GMTTimestamp: '2026-11-27T10:00:00Z', eventCity: 'DALLAS', eventState: 'TX', eventZIPCode: '75260' }],
+    },
+    { statusCode: '500', trackingNumber: '9400100000000000000003', error: { message: 'try later' } },
+  ];
+  const parsed = parseTrackingBatch(answer, ['9400100000000000000002', '9400100000000000000001', '9400100000000000000003', '9400100000000000000004']);
+  assert.ok(parsed.ok);
+  const [moving, unknown, failed, missing] = [...parsed.value.values()];
+  assert.ok(moving?.ok && unknown?.ok);
+  assert.equal(moving.value.status, 'in_transit');
+  assert.equal(moving.value.estimatedDeliveryDate, '2026-12-01');
+  assert.deepEqual(moving.value.events[0]!.location, { city: 'DALLAS', state: 'TX', zip: '75260', country: 'US' });
+  assert.equal(unknown.value.status, 'unknown');
+  assert.match(unknown.value.statusDetail, /not yet available/);
+  assert.equal(!failed!.ok && failed!.error.code, 'carrier_error');
+  assert.equal(!missing!.ok && missing!.error.code, 'carrier_error');
+  assert.deepEqual(buildTrackBatchRequest(['A1', 'B2']), [{ trackingNumber: 'A1' }, { trackingNumber: 'B2' }]);
+  const notArray = parseTrackingBatch({}, ['A1']);
+  assert.equal(!notArray.ok && notArray.error.code, 'carrier_error');
 });

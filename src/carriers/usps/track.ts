@@ -1,4 +1,4 @@
-import { failure, ok, type CarrierResult, type TrackingEvent, type TrackingResult } from '../carrier.ts';
+import { failure, ok, type CarrierResult, type TrackedNumbers, type TrackingEvent, type TrackingResult } from '../carrier.ts';
 import { asArray, asNumber, asString, at } from '../live/lenient.ts';
 import { readProblem } from './errors.ts';
 import { datePart } from './fields.ts';
@@ -33,7 +33,8 @@ function occurredAt(event: unknown): Date | undefined {
 function location(event: unknown): TrackingEvent['location'] {
   const city = asString(at(event, 'eventCity'));
   const state = asString(at(event, 'eventState'));
-  const zip = asString(at(event, 'eventZIP'));
+  // eventZIP in tracking v3, eventZIPCode in v3r2.
+  const zip = asString(at(event, 'eventZIP')) ?? asString(at(event, 'eventZIPCode'));
   if (!city && !state && !zip) return null;
   return { city: city ?? '', state: state ?? '', zip: zip ?? '', country: asString(at(event, 'eventCountry')) ?? 'US' };
 }
@@ -58,7 +59,13 @@ export function parseTracking(json: unknown): CarrierResult<TrackingResult> {
   return ok({
     status,
     statusDetail: asString(at(json, 'status')) ?? asString(at(json, 'statusSummary')) ?? events.at(-1)?.description ?? '',
-    estimatedDeliveryDate: datePart(at(json, 'expectedDeliveryTimeStamp')) ?? datePart(at(json, 'predictedDeliveryDate')) ?? null,
+    estimatedDeliveryDate:
+      datePart(at(json, 'expectedDeliveryTimeStamp')) ??
+      datePart(at(json, 'predictedDeliveryDate')) ??
+      // v3r2 puts them in deliveryDateExpectation.
+      datePart(at(json, 'deliveryDateExpectation', 'expectedDeliveryDate')) ??
+      datePart(at(json, 'deliveryDateExpectation', 'predictedDeliveryDate')) ??
+      null,
     events,
   });
 }
@@ -70,4 +77,41 @@ export function parseTracking(json: unknown): CarrierResult<TrackingResult> {
 export function parseTrackingNotFound(json: unknown): CarrierResult<TrackingResult> {
   const problem = readProblem(json);
   return ok({ status: 'unknown', statusDetail: problem?.errors[0]?.detail ?? problem?.message ?? 'USPS has no record of this number yet', estimatedDeliveryDate: null, events: [] });
+}
+
+/*
+ * Tracking v3r2 (tracking-v3r2_4.yaml, info.version 3.2.2, in Thecodergabe/shipstack specs/usps at commit
+ * 5b975df4144e304644c217bf413138879b77dd7b): POST /tracking/v3r2/tracking takes TrackingRequest, an array of 1 to 35
+ * {trackingNumber, mailingDate?, destinationZIPCode?}. It answers 200 with TrackingDetails (an array of details), or
+ * 207 with MultiStatusResponse, each item a SuccessResponse (statusCode "200" and the detail) or a FailureResponse
+ * (statusCode "404" by default, trackingNumber, and the error envelope). 429 and 503 carry Retry-After.
+ */
+export const uspsTrackingBatchLimit = 35;
+export const trackBatchPath = '/tracking/v3r2/tracking';
+
+export function buildTrackBatchRequest(trackingNumbers: readonly string[]): { trackingNumber: string }[] {
+  return trackingNumbers.map((trackingNumber) => ({ trackingNumber }));
+}
+
+/**
+ * Each number's item, found by its trackingNumber. A 404 item is a number USPS has no record of yet (`unknown`, as
+ * the single GET's 404 reads); another failing item fails that number alone; a number with no item is a failure of its own.
+ */
+export function parseTrackingBatch(json: unknown, trackingNumbers: readonly string[]): CarrierResult<TrackedNumbers> {
+  if (!Array.isArray(json)) return failure('carrier_error', 'USPS answered the tracking request of several numbers with something other than an array');
+  const byNumber = new Map<string, unknown>();
+  for (const item of json) {
+    const n = asString(at(item, 'trackingNumber'));
+    if (n !== undefined && !byNumber.has(n)) byNumber.set(n, item);
+  }
+  const answers: TrackedNumbers = new Map();
+  for (const n of trackingNumbers) {
+    const item = byNumber.get(n);
+    const status = asString(at(item, 'statusCode')) ?? '200';
+    if (item === undefined) answers.set(n, failure('carrier_error', `USPS's tracking answer has no item for ${n}`));
+    else if (status === '200') answers.set(n, parseTracking(item));
+    else if (status === '404') answers.set(n, parseTrackingNotFound(item));
+    else answers.set(n, failure('carrier_error', `USPS could not track ${n} (${status}): ${asString(at(item, 'error', 'message')) ?? 'no message'}`));
+  }
+  return ok(answers);
 }

@@ -2,9 +2,8 @@ import { setImmediate } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import type { CarrierId } from '../../config.ts';
 import type { DB, TrackersTable } from '../../db/schema.ts';
-import type { TrackingResult } from '../../carriers/carrier.ts';
+import type { Carrier, CarrierResult, TrackedNumbers, TrackingResult } from '../../carriers/carrier.ts';
 import { carriersFor } from '../../carriers/registry.ts';
-import { externalParcel } from '../../carriers/sim/external-tracking.ts';
 import { magicTrackingNumbers } from '../../carriers/sim/magic-tracking.ts';
 import { detectCarrier, type TrackingCarrier } from '../../carriers/tracking-numbers.ts';
 import type { Tracker, TrackerBatch, TrackerBatchCreate, TrackerCreate } from '../../schemas/tracker.ts';
@@ -15,6 +14,9 @@ import type { Context } from '../core/context.ts';
 import { fetchPage, type ListInput, type Page } from '../core/pagination.ts';
 import { inTransaction } from '../core/transaction.ts';
 import { callCarrier } from '../carrier-accounts/carrier-call.ts';
+import { carrierAccess, type CarrierAccess } from '../carrier-accounts/carrier-access.ts';
+import { carrierPace } from './carrier-pace.ts';
+import { firstLiveCheck, liveNextCheck, spread } from './schedule.ts';
 import { ownOrderRow } from '../orders/orders.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { asOfScan, finalStatuses, pollMs, toEvents, toTracker, trackerOwner } from './tracker-rows.ts';
@@ -77,19 +79,79 @@ export async function followedTracker(ctx: Context, number: string, carrier: Car
 }
 
 /**
- * What the carrier says now of an external tracker's number. Only the test-mode simulators are asked (live keys
- * cannot make external trackers yet); they tell a journey decided by the number, begun when it was first followed.
+ * The carrier an external tracker's number is asked of, and its lane (whose calls the pace counts together): the
+ * simulator in test mode; in live mode the carrier with the credentials the key's account would buy its labels with,
+ * its own where it connected them (a lane of its own), else the platform's (one lane for every such account).
  */
-async function askCarrier(ctx: Pick<Context, 'config' | 'clock'>, carrierId: CarrierId, number: string, followedSince: Date): Promise<TrackingResult> {
-  const carrier = carriersFor('test', ctx.config, ctx.clock)[carrierId];
-  const answer = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.track(externalParcel(number, followedSince), signal));
-  if (!answer.ok) throw new ApiError(answer.error.code === 'carrier_timeout' ? 'carrier_timeout' : 'carrier_error', `${carrier.name} did not answer for ${number}: ${answer.error.detail}`);
-  return answer.value;
+async function trackerCarrier(ctx: Pick<Context, 'db' | 'config' | 'clock'>, row: Pick<TrackersTable, 'mode' | 'carrier' | 'account_id'>, accesses?: Map<string, Promise<CarrierAccess>>): Promise<{ carrier: Carrier; lane: string }> {
+  const id = row.carrier as CarrierId;
+  if (row.mode === 'test') return { carrier: carriersFor('test', ctx.config, ctx.clock)[id], lane: `test:${id}` };
+  let access = accesses?.get(row.account_id);
+  if (!access) {
+    access = carrierAccess(ctx, row.account_id, 'live');
+    accesses?.set(row.account_id, access);
+  }
+  const { carriers, own } = await access;
+  return { carrier: carriers[id], lane: own.has(id) ? `${id}:${row.account_id}` : id };
 }
 
-function nextCheckAt(now: Date, result: TrackingResult, mode: Mode): string | null {
-  if (finalStatuses.has(result.status)) return null;
-  return new Date(Math.max(now.getTime() + 1_000, result.nextEventAt?.getTime() ?? now.getTime() + pollMs[mode])).toISOString();
+/** Asks the carrier about several numbers in one call, within the time-out: the call's failure, or each number's answer. */
+function askCarrier(ctx: Pick<Context, 'config'>, carrier: Carrier, rows: Pick<TrackersTable, 'tracking_number' | 'created_at'>[]): Promise<CarrierResult<TrackedNumbers>> {
+  const parcels = rows.map((r) => ({ trackingNumber: r.tracking_number, followedSince: new Date(r.created_at) }));
+  return callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.trackNumbers(parcels, signal));
+}
+
+/** What the carrier says now of one external tracker's number, for a request that waits on it. */
+async function askNow(ctx: Pick<Context, 'db' | 'config' | 'clock'>, row: Pick<TrackersTable, 'mode' | 'carrier' | 'account_id' | 'tracking_number' | 'created_at'>): Promise<TrackingResult> {
+  const { carrier } = await trackerCarrier(ctx, row);
+  const answer = await askCarrier(ctx, carrier, [row]);
+  const mine = answer.ok ? (answer.value.get(row.tracking_number) ?? { ok: false as const, error: { code: 'carrier_error' as const, detail: 'no answer for the number' } }) : answer;
+  if (!mine.ok) throw new ApiError(mine.error.code === 'carrier_timeout' ? 'carrier_timeout' : 'carrier_error', `${carrier.name} did not answer for ${row.tracking_number}: ${mine.error.detail}`);
+  return mine.value;
+}
+
+interface NextCheck {
+  next_check_at: string | null;
+  /** Why shipd stopped asking, where it gave up on a live parcel that had not ended its journey. */
+  stopDetail: string | null;
+}
+
+/**
+ * Test mode checks when the simulator says the journey next moves (the bench and tests rely on that); live mode
+ * by the schedule (schedule.ts): by status, spread by the tracker's id, given up on when it goes quiet.
+ */
+function nextCheckAt(now: Date, result: TrackingResult, row: Pick<TrackersTable, 'id' | 'mode' | 'created_at' | 'updated_at'>, changed: boolean): NextCheck {
+  if (finalStatuses.has(result.status)) return { next_check_at: null, stopDetail: null };
+  if (row.mode === 'test') {
+    return { next_check_at: new Date(Math.max(now.getTime() + 1_000, result.nextEventAt?.getTime() ?? now.getTime() + pollMs.test)).toISOString(), stopDetail: null };
+  }
+  const next = liveNextCheck({
+    trackerId: row.id,
+    status: result.status,
+    events: result.events.length,
+    estimatedDeliveryDate: result.estimatedDeliveryDate,
+    lastEventAt: result.events.at(-1)?.occurredAt ?? null,
+    lastChangeAt: changed ? now : new Date(row.updated_at),
+    createdAt: new Date(row.created_at),
+    now,
+  });
+  return { next_check_at: next.nextCheckAt?.toISOString() ?? null, stopDetail: next.stopDetail };
+}
+
+/**
+ * A live tracker as it is made: its carrier is asked by the trackers worker, which asks about many numbers a call,
+ * so that following a thousand numbers is a few dozen calls, not a thousand. The account must have credentials the
+ * carrier can be asked with, its own or the platform's.
+ */
+async function notAskedYet(ctx: Context, db: Kysely<DB>, carrierId: CarrierId): Promise<TrackingResult> {
+  // Read in the caller's transaction: a batch's holds SQLite's one connection.
+  const { carrier } = await trackerCarrier({ db, config: ctx.config, clock: ctx.clock }, { mode: 'live', carrier: carrierId, account_id: ctx.principal.accountId });
+  if (!carrier.usable) {
+    throw new ApiError('not_supported_by_carrier', `shipd cannot ask ${carrier.name} about numbers with live keys here: it has no ${carrier.name} credentials for this account or the platform`, [
+      { in: 'body', pointer: '/tracking_number', detail: `${carrier.name} cannot be asked: connect the account's own ${carrier.name} account, or set the platform's credentials` },
+    ]);
+  }
+  return { status: 'unknown', statusDetail: `Not asked yet: shipd asks ${carrier.name} within a minute`, estimatedDeliveryDate: null, events: [] };
 }
 
 /**
@@ -108,16 +170,13 @@ async function follow(ctx: Context, db: Kysely<DB>, input: TrackerCreate): Promi
   }
   if (followed.length === 1) return followed[0]!;
   const carrier = chooseCarrier(number, input.carrier, ctx.principal.mode);
-  if (ctx.principal.mode === 'live') {
-    throw new ApiError('not_supported_by_carrier', `shipd does not yet ask the live carriers about numbers it did not sell; with a test key, ${number} gets a simulated journey`, [
-      { in: 'body', pointer: '/tracking_number', detail: 'live trackers follow the labels bought through shipd for now' },
-    ]);
-  }
   const now = ctx.clock.now();
   const at = now.toISOString();
-  const result = await askCarrier(ctx, carrier, number, now);
+  const id = newId('trk', now.getTime());
+  const result = ctx.principal.mode === 'test' ? await askNow(ctx, { mode: 'test', carrier, account_id: ctx.principal.accountId, tracking_number: number, created_at: at }) : await notAskedYet(ctx, db, carrier);
+  const live = ctx.principal.mode === 'live';
   const row: TrackersTable = {
-    id: newId('trk', now.getTime()),
+    id,
     owner_key_id: ctx.principal.keyId,
     account_id: ctx.principal.accountId,
     mode: ctx.principal.mode,
@@ -133,8 +192,9 @@ async function follow(ctx: Context, db: Kysely<DB>, input: TrackerCreate): Promi
     estimated_delivery_date: result.estimatedDeliveryDate,
     signed_by: null,
     metadata: JSON.stringify(input.metadata ?? {}),
-    last_checked_at: at,
-    next_check_at: nextCheckAt(now, result, ctx.principal.mode),
+    // A live number is asked about by the trackers worker, many numbers a call, within a minute.
+    last_checked_at: live ? null : at,
+    next_check_at: live ? firstLiveCheck(id, now).toISOString() : nextCheckAt(now, result, { id, mode: 'test', created_at: at, updated_at: at }, true).next_check_at,
     created_at: at,
     updated_at: at,
     deleted_at: null,
@@ -228,16 +288,21 @@ async function recordCheck(ctx: TrackingContext, trx: Kysely<DB>, row: TrackersT
   const now = ctx.clock.now();
   const at = now.toISOString();
   const seen = (JSON.parse(row.events) as unknown[]).length;
-  const checked = { next_check_at: nextCheckAt(now, result, row.mode), ...(byWorker && { last_checked_at: at }) };
+  const unchanged = result.events.length <= seen && result.status === row.status;
+  const { next_check_at, stopDetail } = nextCheckAt(now, result, row, !unchanged);
+  const checked = { next_check_at, ...(byWorker && { last_checked_at: at }) };
   const tracker = trx.updateTable('trackers').where('id', '=', row.id).where('deleted_at', 'is', null).where('events', '=', row.events).where('status', '=', row.status);
-  if (result.events.length <= seen && result.status === row.status) {
-    const same = await tracker.set(checked).executeTakeFirst();
-    return Number(same.numUpdatedRows) === 1 ? { ...row, ...checked } : undefined;
+  if (unchanged) {
+    // A live carrier's words may change without a scan (a number it now says it does not know), and so does the reason shipd stopped asking.
+    const detail = row.mode === 'live' ? (stopDetail ?? result.statusDetail) : row.status_detail;
+    const unchangedWrite = { ...checked, ...(detail !== row.status_detail && { status_detail: detail }) };
+    const same = await tracker.set(unchangedWrite).executeTakeFirst();
+    return Number(same.numUpdatedRows) === 1 ? { ...row, ...unchangedWrite } : undefined;
   }
   const moved = {
     ...checked,
     status: result.status,
-    status_detail: result.statusDetail,
+    status_detail: stopDetail ?? result.statusDetail,
     events: JSON.stringify(toEvents(result.events)),
     estimated_delivery_date: result.estimatedDeliveryDate,
     updated_at: at,
@@ -253,7 +318,7 @@ async function recordCheck(ctx: TrackingContext, trx: Kysely<DB>, row: TrackersT
 
 /** POST /tracking of a number the key follows through an external tracker: the carrier is asked now. */
 export async function refreshExternal(ctx: TrackingContext, row: TrackersTable): Promise<Tracker> {
-  const result = await askCarrier(ctx, row.carrier as CarrierId, row.tracking_number, new Date(row.created_at));
+  const result = await askNow(ctx, row);
   const written = await inTransaction(ctx.db, (trx) => recordCheck(ctx, trx, row, result, false));
   if (written) return toTracker(written);
   const now = await ctx.db.selectFrom('trackers').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
@@ -278,10 +343,20 @@ async function recordChecks(ctx: TrackingContext, log: { warn(o: object, m: stri
   }
 }
 
+/** The trackers of one lane in one pass, and the carrier they are asked of. */
+interface LaneWork {
+  lane: string;
+  carrier: Carrier;
+  rows: TrackersTable[];
+}
+
 /**
  * The trackers worker's pass: takes the external trackers whose next check is due (holding each for a minute, so
- * other workers skip it), asks their carriers, and records what changed in groups. Label trackers are written by
- * the shipments' tracking worker with their labels. Returns how many it checked.
+ * other workers skip it), groups them by lane (carrier and credentials), and asks each carrier about as many numbers
+ * a call as its API takes, the lanes side by side. A live lane is called within its carrier's rate windows; a lane
+ * out of room, or backed off after a throttled or failed call, has its trackers put back to when it may be called
+ * again, and the other lanes go on. Label trackers are written by the shipments' tracking worker with their labels.
+ * Returns how many it took.
  */
 export async function pollTrackers(ctx: TrackingContext, log: { warn(o: object, m: string): void }, limit = trackerPollBatch): Promise<number> {
   const now = ctx.clock.now();
@@ -294,21 +369,77 @@ export async function pollTrackers(ctx: TrackingContext, log: { warn(o: object, 
     .where('id', 'in', due)
     .returningAll()
     .execute();
-  let checks: Check[] = [];
+  const accesses = new Map<string, Promise<CarrierAccess>>();
+  const lanes = new Map<string, LaneWork>();
   for (const row of rows) {
-    // A turn of the event loop between trackers lets requests in during a long pass.
+    const { carrier, lane } = await trackerCarrier(ctx, row, accesses);
+    const work = lanes.get(lane) ?? { lane, carrier, rows: [] };
+    work.rows.push(row);
+    lanes.set(lane, work);
+  }
+  // Lanes ask side by side; their checks are written one group at a time, so transactions never overlap.
+  let writing = Promise.resolve();
+  const record = (checks: Check[]) => {
+    writing = writing.then(() => recordChecks(ctx, log, checks));
+    return writing;
+  };
+  await Promise.all([...lanes.values()].map((work) => pollLane(ctx, log, work, record)));
+  await writing;
+  return rows.length;
+}
+
+/** Puts trackers back in the queue at `at` (each a little after, by its id, so they do not all fall due at once). */
+async function putBack(ctx: TrackingContext, rows: TrackersTable[], at: number, spreadMs: number): Promise<void> {
+  for (const row of rows) {
+    const when = new Date(at + Math.round(spread(row.id, spreadMs) - 0.75 * spreadMs)).toISOString();
+    await ctx.db.updateTable('trackers').set({ next_check_at: when }).where('id', '=', row.id).where('deleted_at', 'is', null).execute();
+  }
+}
+
+async function pollLane(ctx: TrackingContext, log: { warn(o: object, m: string): void }, work: LaneWork, record: (checks: Check[]) => Promise<void>): Promise<void> {
+  const { carrier, lane } = work;
+  const paced = !lane.startsWith('test:');
+  const pace = carrierPace(ctx.clock, ctx.config);
+  const size = Math.max(1, carrier.trackingBatchLimit);
+  let checks: Check[] = [];
+  for (let from = 0; from < work.rows.length; from += size) {
+    const chunk = work.rows.slice(from, from + size);
+    const now = ctx.clock.now().getTime();
+    if (paced && !pace.take(lane, carrier.id, now)) {
+      // Out of room in the carrier's windows, or backed off: these wait for the lane, the other lanes go on.
+      const readyAt = pace.readyAt(lane, carrier.id, now);
+      await putBack(ctx, work.rows.slice(from), readyAt, Math.max(1_000, Math.min(60_000, readyAt - now)));
+      break;
+    }
+    // A turn of the event loop between calls lets requests in during a long pass.
     await setImmediate();
-    try {
-      checks.push({ row, result: await askCarrier(ctx, row.carrier as CarrierId, row.tracking_number, new Date(row.created_at)) });
-    } catch (err) {
-      // The claim's lease brings it back in a minute.
-      log.warn({ err, tracker_id: row.id }, 'could not check a tracker');
+    const answer = await askCarrier(ctx, carrier, chunk);
+    if (!answer.ok) {
+      if (!paced) {
+        // The claim's lease brings them back in a minute.
+        log.warn({ carrier: carrier.id, error: answer.error }, 'could not check trackers');
+        continue;
+      }
+      const until = pace.failed(lane, carrier.id, ctx.clock.now().getTime(), answer.error.retryAfterMs);
+      log.warn({ carrier: carrier.id, lane, error: answer.error, retry_at: new Date(until).toISOString(), trackers: work.rows.length - from }, 'a carrier failed a tracking call; its trackers wait for it');
+      await putBack(ctx, work.rows.slice(from), until, Math.max(1_000, Math.min(60_000, until - now)));
+      break;
+    }
+    if (paced) pace.succeeded(lane);
+    for (const row of chunk) {
+      const mine = answer.value.get(row.tracking_number);
+      if (mine?.ok) {
+        checks.push({ row, result: mine.value });
+      } else {
+        log.warn({ tracker_id: row.id, error: mine?.error ?? 'no answer for the number' }, 'could not check a tracker');
+        // A live number refused on its own is asked again as one whose state is not known, not every minute.
+        if (paced) await putBack(ctx, [row], ctx.clock.now().getTime() + 6 * 3_600_000, 3_600_000);
+      }
     }
     if (checks.length >= recordGroup) {
-      await recordChecks(ctx, log, checks);
+      await record(checks);
       checks = [];
     }
   }
-  if (checks.length > 0) await recordChecks(ctx, log, checks);
-  return rows.length;
+  if (checks.length > 0) await record(checks);
 }
