@@ -5,6 +5,7 @@ import { failure, ok, type CarrierResult, type ParcelSpec, type PurchaseRequest,
 import { kilograms, lineValue, totalValues } from '../labels/customs-figures.ts';
 import type { CarrierId } from '../config.ts';
 import { refusalAbroad } from './carrier-limits.ts';
+import type { ShipmentOptions } from '../schemas/options.ts';
 
 /**
  * A shipment from the US across a customs border, as the live adapters' international builders take it: the
@@ -21,6 +22,8 @@ export interface AbroadShipment {
    */
   parcels: ParcelSpec[];
   shipDate: Date;
+  /** The delivery options asked, which the carrier does abroad (carriers/options.ts optionCapabilitiesAbroad). */
+  options?: ShipmentOptions | undefined;
 }
 
 /** A label abroad to buy: the service chosen from a quote, as PurchaseRequest says it. */
