@@ -138,7 +138,7 @@ describe('insurance and options abroad in test mode', () => {
 
     const bought = await call('POST', '/shipments', { order_id: created.body.id, rate_id: pmi.id });
     assert.equal(bought.status, 201, bought.text);
-    assert.deepEqual(bought.body.insurance, { amount: '350.00', currency: 'USD' });
+    assert.deepEqual(bought.body.insurance, { amount: { amount: '350.00', currency: 'USD' } });
     assert.deepEqual(bought.body.postage, pmi.amount);
     const charged = await ledger(bought.body.id);
     assert.equal(charged.reduce((sum, e) => sum + e.amount_cents, 0), Math.round(Number(pmi.amount.amount) * 100));

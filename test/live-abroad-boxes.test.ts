@@ -59,7 +59,7 @@ describe('several boxes, options and insurance abroad with live keys (fake carri
     assert.equal(rated.Package.length, 2);
     const s = await buy(o.body.id, rates.rates[0]);
     const shipped = calls('ups', since, /\/shipments\/.*\/ship$/)[0]!.ShipmentRequest.Shipment;
-    assert.deepEqual(shipped.Package.map((p: Json) => p.PackageWeight.Weight), ['3.0', '2.0']);
+    assert.deepEqual(shipped.Package.map((p: Json) => p.PackageWeight.Weight), ['3', '2']);
     assert.deepEqual(shipped.ShipmentServiceOptions.InternationalForms.Product.map((p: Json) => p.Description[0]), ['Stoneware mug', 'Linen tea towel']);
     assert.equal(s.packages.length, 2);
     assert.equal(s.master_tracking_number, s.packages[0].tracking_number);
@@ -146,7 +146,7 @@ describe('several boxes, options and insurance abroad with live keys (fake carri
     const fedex = calls('fedex', fedexSince, /^\/rate\//)[0]!.requestedShipment;
     assert.deepEqual(fedex.requestedPackageLineItems.map((l: Json) => l.declaredValue), [{ amount: 300, currency: 'USD' }, { amount: 300, currency: 'USD' }]);
     const s = await buy(o.body.id, rates.rates.find((r: Json) => r.service === 'FEDEX_INTERNATIONAL_PRIORITY'));
-    assert.deepEqual(s.insurance, { amount: '600.00', currency: 'USD' });
+    assert.deepEqual(s.insurance, { amount: { amount: '600.00', currency: 'USD' } });
     const shipped = calls('fedex', fedexSince, /^\/ship\/v1\/shipments$/)[0]!.requestedShipment;
     assert.deepEqual(shipped.totalDeclaredValue, { amount: 600, currency: 'USD' });
   });
