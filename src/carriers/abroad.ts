@@ -5,6 +5,7 @@ import { failure, ok, type CarrierResult, type ParcelSpec, type PurchaseRequest,
 import { kilograms, lineValue, totalValues } from '../labels/customs-figures.ts';
 import type { CarrierId } from '../config.ts';
 import { refusalAbroad } from './carrier-limits.ts';
+import type { ShipmentOptions } from '../schemas/options.ts';
 
 /**
  * A shipment from the US across a customs border, as the live adapters' international builders take it: the
@@ -15,9 +16,14 @@ export interface AbroadShipment {
   from: Address;
   to: AnyAddress;
   customs: Customs;
-  /** Abroad, one box: the adapters refuse several (severalBoxesRefusal) before building. */
+  /**
+   * Every box: UPS and FedEx send them as one shipment under one declaration; USPS a label per box, each with the
+   * lines of its own box (boxDeclarations).
+   */
   parcels: ParcelSpec[];
   shipDate: Date;
+  /** The delivery options asked, which the carrier does abroad (carriers/options.ts optionCapabilitiesAbroad). */
+  options?: ShipmentOptions | undefined;
 }
 
 /** A label abroad to buy: the service chosen from a quote, as PurchaseRequest says it. */
@@ -85,4 +91,21 @@ export function abroad<R extends RateRequest | PurchaseRequest>(request: R, carr
   if (request.isReturn) return failure('not_serviced', `shipd does not buy ${carrier.name} return labels from another country yet`);
   if (!request.customs) return failure('not_serviced', `A ${carrier.name} shipment to another country needs its customs declaration`);
   return refusalAbroad(carrier, request) ?? ok({ ...request, customs: request.customs });
+}
+
+/**
+ * The declaration split box by box, for a carrier that prints a customs form on each box's label (USPS abroad): each
+ * box gets the lines that name it (customs.items[].parcel_index). A declaration of several boxes that does not name
+ * each line's box, or leaves a box with no line, cannot be split without guessing what is in which box, so is refused
+ * naming the field to give.
+ */
+export function boxDeclarations(customs: Customs, boxes: number, carrierName: string): CarrierResult<Customs[]> {
+  if (boxes === 1) return ok([customs]);
+  if (customs.items.some((i) => i.parcel_index === undefined)) {
+    return failure('not_serviced', `${carrierName} prints a customs form on each box's label; name the box of every line (customs/items/0/parcel_index) so each form lists what its box holds`);
+  }
+  const split = Array.from({ length: boxes }, (_, b) => ({ ...customs, items: customs.items.filter((i) => i.parcel_index === b) }));
+  const empty = split.findIndex((c) => c.items.length === 0);
+  if (empty >= 0) return failure('not_serviced', `${carrierName} prints a customs form on each box's label, and no line names box ${empty} (customs/items/*/parcel_index): each box's form needs at least one line`);
+  return ok(split);
 }

@@ -1,7 +1,7 @@
 import type { CarrierId } from '../config.ts';
 import type { ShipmentOptions } from '../schemas/options.ts';
 import type { SurchargeType } from '../schemas/surcharge.ts';
-import { domesticServices } from './catalog.ts';
+import { carrierCatalog, domesticServices } from './catalog.ts';
 import { failure, type CarrierResult } from './carrier.ts';
 
 export type { ShipmentOptions } from '../schemas/options.ts';
@@ -92,7 +92,7 @@ export interface OptionRule {
   residentialOnly?: boolean;
 }
 
-/** A carrier's rules: an ask it does not take has no row. Options abroad are not offered yet. */
+/** A carrier's rules: an ask it does not take has no row. */
 type CapabilityTable = Partial<Record<OptionAsk, OptionRule>>;
 
 const upsSaturdayServices = ['14', '01', '02'];
@@ -194,11 +194,49 @@ const notOfferedBecause: Record<CarrierId, Partial<Record<OptionAsk, string>>> =
   },
 };
 
+/**
+ * What each carrier does of the options on a shipment to another country, and its code for each; an ask without a row
+ * is refused abroad. Sources:
+ * - UPS: Shipping.yaml and Rating.yaml (UPS-API/api-documentation e6f36df): the Package's DeliveryConfirmation is
+ *   "for US50/PR to US50/PR packages", while ShipmentServiceOptions.DeliveryConfirmation takes DCISType "1 - Delivery
+ *   Confirmation Signature Required, 2 - Delivery Confirmation Adult Signature Required" for the shipment. Saturday
+ *   delivery, dry ice, alcohol and the rest abroad: no list of the export services or origin-destination pairs that
+ *   take them is in the stored material, so they are not offered abroad.
+ * - FedEx: the Ship API's SIGNATURE_OPTION and SATURDAY_DELIVERY special services, as at home; the FedEx Service Guide
+ *   2026 (jfdelascarreras/logifacts lib/pricing/data/sources/fedex/Service_Guide_2026.pdf, commit eaac9f1), "FedEx
+ *   Delivery Signature Options" for International Package Services, International Ground included ("For U.S. and
+ *   Canada destinations, Indirect Signature Required is available to residential addresses only"), and "Saturday
+ *   Delivery" for FedEx International Priority. Dry ice, alcohol and dangerous goods abroad need country-by-country
+ *   approval the guide leaves to FedEx, so they are not offered abroad.
+ * - USPS: the international-labels extra services (international-labels.yaml 3.2.2) are Tracking Plus, hazardous
+ *   materials classes and insurance: no signature, delivery confirmation or the other options, so none abroad.
+ */
+export const optionCapabilitiesAbroad: Record<CarrierId, CapabilityTable> = {
+  ups: {
+    'signature:standard': { code: 'ShipmentServiceOptions.DeliveryConfirmation.DCISType 1' },
+    'signature:adult': { code: 'ShipmentServiceOptions.DeliveryConfirmation.DCISType 2' },
+  },
+  fedex: {
+    'signature:standard': { code: 'signatureOptionType DIRECT' },
+    'signature:adult': { code: 'signatureOptionType ADULT' },
+    'signature:indirect': { code: 'signatureOptionType INDIRECT', residentialOnly: true },
+    saturday_delivery: { code: 'SATURDAY_DELIVERY', services: ['FEDEX_INTERNATIONAL_PRIORITY'] },
+  },
+  usps: {},
+};
+
+/** The carrier's services that go to another country (FedEx Ground is FedEx International Ground to Canada). */
+export const servicesAbroadOf = (carrier: CarrierId) => carrierCatalog.find((c) => c.id === carrier)!.services.filter((s) => !s.domestic || (carrier === 'fedex' && s.code === 'FEDEX_GROUND'));
+
 /** USPS's 981 stands in for 921 on Priority Mail Express, the one class that takes it. */
 const uspsExpressSignature: OptionRule = { code: '981', services: ['PRIORITY_MAIL_EXPRESS'] };
 
-/** The carrier's rule for this ask on this service, if it does it there. */
-export function optionRule(carrier: CarrierId, service: string, ask: OptionAsk): OptionRule | undefined {
+/** The carrier's rule for this ask on this service, at home or `abroad`, if it does it there. */
+export function optionRule(carrier: CarrierId, service: string, ask: OptionAsk, abroad = false): OptionRule | undefined {
+  if (abroad) {
+    const rule = optionCapabilitiesAbroad[carrier][ask];
+    return rule && servicesAbroadOf(carrier).some((s) => s.code === service) && (rule.services ?? [service]).includes(service) ? rule : undefined;
+  }
   const rule = optionCapabilities[carrier][ask] ?? undefined;
   const rules = carrier === 'usps' && ask === 'signature:standard' ? [rule, uspsExpressSignature] : [rule];
   const domestic = domesticServices(carrier).some((s) => s.code === service);
@@ -220,16 +258,17 @@ export function optionRefusal(
   service: { code: string; name: string },
   asks: readonly OptionAsk[],
   residential: boolean,
+  abroad = false,
 ): OptionRefusal | null {
   for (const ask of asks) {
     const { name, pointer } = askNames[ask];
-    const rule = optionRule(carrier.id, service.code, ask);
+    const rule = optionRule(carrier.id, service.code, ask, abroad);
     if (!rule) {
-      const elsewhere = domesticServices(carrier.id).filter((s) => optionRule(carrier.id, s.code, ask) !== undefined);
+      const elsewhere = (abroad ? servicesAbroadOf(carrier.id) : domesticServices(carrier.id)).filter((s) => optionRule(carrier.id, s.code, ask, abroad) !== undefined);
       const why = notOfferedBecause[carrier.id][ask];
       if (elsewhere.length === 0 && why) return { pointer, detail: `${carrier.name} ${why}` };
       const hint = elsewhere.length > 0 ? `; its ${elsewhere.map((s) => s.name).join(', ')} can` : '';
-      return { pointer, detail: `${service.name} does not offer ${name}${hint}` };
+      return { pointer, detail: `${service.name} does not offer ${name}${abroad ? ' to another country' : ''}${hint}` };
     }
     if (rule.residentialOnly && !residential) return { pointer, detail: `${carrier.name} offers ${name} to a home only; this address is a business` };
   }
@@ -241,10 +280,10 @@ export const askName = (ask: OptionAsk): string => askNames[ask].name;
 export const askPointer = (ask: OptionAsk): string => askNames[ask].pointer;
 
 /**
- * What a live adapter refuses before asking the carrier. Options abroad: the table above covers domestic services
- * only. A label on a service that does not do an option asked: the rate shop leaves such services out, and a label
- * bought without the option asked is worse than none. `service` is absent for a rate shop, which rating.ts filters
- * service by service.
+ * What a live adapter refuses before asking the carrier: a label on a service that does not do an option asked, at
+ * home or abroad (the rate shop leaves such services out, and a label bought without the option asked is worse than
+ * none); and abroad, a rate shop with an option no service of the carrier does there. `service` is absent for a rate
+ * shop, which rating.ts filters service by service.
  */
 export function liveOptionsRefusal(
   carrier: { id: CarrierId; name: string },
@@ -254,11 +293,11 @@ export function liveOptionsRefusal(
 ): CarrierResult<never> | null {
   const asks = optionAsks(request.options);
   if (asks.length === 0) return null;
-  if (!domestic) return failure('option_not_supported', `shipd sends delivery options to ${carrier.name} on domestic shipments only (${asks.map(askName).join(', ')})`);
-  if (request.service === undefined) return null;
-  const service = domesticServices(carrier.id).find((s) => s.code === request.service) ?? { code: request.service, name: request.service };
-  const refused = optionRefusal(carrier, service, asks, residential);
-  return refused ? failure('option_not_supported', refused.detail) : null;
+  const known = domestic ? domesticServices(carrier.id) : servicesAbroadOf(carrier.id);
+  const services = request.service === undefined ? known : [known.find((s) => s.code === request.service) ?? { code: request.service, name: request.service }];
+  const refusals = services.map((s) => optionRefusal(carrier, s, asks, residential, !domestic));
+  if (refusals.some((r) => r === null)) return null;
+  return failure('option_not_supported', refusals[0]!.detail);
 }
 
 /**

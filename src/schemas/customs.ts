@@ -43,6 +43,13 @@ const hsTariffNumber = Type.String({
   examples: ['691200', '6912.00.4810'],
 });
 const originCountry = Type.String({ minLength: 1, maxLength: 10, description: 'ISO 3166-1 alpha-2 code of the country where the item was made', examples: ['US'] });
+const parcelIndex = Type.Integer({
+  minimum: 0,
+  maximum: 19,
+  description:
+    'Which box holds this line, by its place in `parcels` (0 for the first). Only needed where a carrier draws a customs form for each box (USPS abroad, a label per box): name every line\'s box or none. UPS and FedEx declare several boxes together',
+  examples: [0],
+});
 const sku = Type.String({ minLength: 1, maxLength: 100, description: "Your stock-keeping unit; on an order, the line item with this sku gives what the customs item leaves out", examples: ['MUG-1'] });
 
 export const CustomsItem = Type.Object(
@@ -54,6 +61,7 @@ export const CustomsItem = Type.Object(
     hs_tariff_number: hsTariffNumber,
     origin_country: originCountry,
     sku: Type.Optional(sku),
+    parcel_index: Type.Optional(parcelIndex),
   },
   { $id: 'CustomsItem', title: 'CustomsItem', description: 'One line of a customs declaration', additionalProperties: false, examples: [customs.items[0]] },
 );
@@ -68,6 +76,7 @@ export const CustomsItemInput = Type.Object(
     hs_tariff_number: hsTariffNumber,
     origin_country: originCountry,
     sku: Type.Optional(sku),
+    parcel_index: Type.Optional(parcelIndex),
   },
   {
     $id: 'CustomsItemInput',

@@ -52,7 +52,7 @@ export const ShipmentOptions = Type.Object(
     $id: 'ShipmentOptions',
     title: 'ShipmentOptions',
     description:
-      "Delivery options, each priced by the carrier and shown in the rate's `surcharges`. A carrier or service that cannot do one drops out of the rate shop with an `option_not_supported` entry in `errors`; options that contradict each other are a 400 pointing to the field",
+      "Delivery options, each priced by the carrier and shown in the rate's `surcharges`. A carrier or service that cannot do one drops out of the rate shop with an `option_not_supported` entry in `errors`; options that contradict each other are a 400 pointing to the field. Abroad: FedEx takes `signature` on its international services and `saturday_delivery` on FedEx International Priority, UPS takes `signature` (`standard`, `adult`, sent on the shipment), USPS takes none; every other option is refused abroad",
     additionalProperties: false,
     examples: [{ signature: 'adult' }, { saturday_delivery: true, signature: 'standard' }, { dry_ice: { weight: { value: 2, unit: 'lb' } } }],
   },

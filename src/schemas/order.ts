@@ -109,7 +109,7 @@ export const parcelsField = (description: string) =>
   Type.Array(Type.Ref(Parcel), {
     minItems: 1,
     maxItems: 20,
-    description: `${description}. Give \`parcel\` or \`parcels\`, not both. Each box gets its own label and tracking number, bought together as one shipment`,
+    description: `${description}. Give \`parcel\` or \`parcels\`, not both. Each box gets its own label and tracking number, bought together as one shipment. Abroad, UPS and FedEx ship the boxes under one customs declaration; USPS draws a customs form per box, so each customs item names its box (\`customs.items[].parcel_index\`)`,
     examples: [
       [parcel, { weight: { value: 1.5, unit: 'lb' }, dimensions: { length: 8, width: 6, height: 4, unit: 'in' }, reference: 'Box 2: saucers' }],
       [parcel, { weight: { value: 6, unit: 'lb' }, dimensions: { length: 16, width: 12, height: 10, unit: 'in' }, reference: 'Box 2: lamp', insurance: { amount: { amount: '450.00', currency: 'USD' } } }],

@@ -106,3 +106,26 @@ test('rate requests abroad keep RateQuotes-Resource.json with their commodities;
   delete body.requestedShipment.customsClearanceDetail;
   assert.match(contractViolations(fedexRateRequest, body).join('\n'), /must have required property 'customsClearanceDetail'/);
 });
+
+test('several boxes abroad with options and declared values keep both documents: a multiple-piece shipment with one customs clearance', () => {
+  const parcels = [
+    { weightLb: 3, dimensionsIn: { length: 10, width: 8, height: 4 }, insuredCents: 30_000 },
+    { weightLb: 2, insuredCents: 20_000 },
+  ];
+  for (const options of [{ signature: 'adult' as const }, { signature: 'standard' as const, saturday_delivery: true }]) {
+    for (const { request, what } of abroadCases(['FEDEX_INTERNATIONAL_PRIORITY'])) {
+      for (const electronicTradeDocuments of [false, true]) {
+        const body = built(buildShipRequestAbroad({ ...request, parcels, options }, '740561073', { electronicTradeDocuments }));
+        assertContract(fedexShipRequest, body, `${what} boxes`);
+        const shipment = body.requestedShipment;
+        assert.equal(shipment.totalPackageCount, 2);
+        assert.deepEqual(shipment.requestedPackageLineItems.map((l: Json) => l.sequenceNumber), [1, 2]);
+        assert.deepEqual(shipment.totalDeclaredValue, { amount: 500, currency: 'USD' });
+        assert.ok(shipment.requestedPackageLineItems.every((l: Json) => l.packageSpecialServices.specialServiceTypes.includes('SIGNATURE_OPTION')));
+        if (options.saturday_delivery) assert.ok(shipment.shipmentSpecialServices.specialServiceTypes.includes('SATURDAY_DELIVERY'), what);
+      }
+      const { service: _service, ...rated } = request;
+      assertContract(fedexRateRequest, built(buildRateRequestAbroad({ ...rated, parcels, options }, '740561073')), `${what} boxes rated`);
+    }
+  }
+});

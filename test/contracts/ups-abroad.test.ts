@@ -106,3 +106,31 @@ test('the invoice UPS prints is read from ShipmentResults.Form, and is absent wh
   assert.deepEqual(parseInvoiceForm(answer), { format: 'PDF', bytes: pdf });
   assert.equal(parseInvoiceForm({ ShipmentResponse: { ShipmentResults: {} } }), undefined);
 });
+
+test('several boxes abroad with a signature and declared values keep both documents: a Package per box, the signature on the shipment', () => {
+  const parcels = [
+    { weightLb: 3, dimensionsIn: { length: 10, width: 8, height: 4 }, insuredCents: 30_000 },
+    { weightLb: 2, insuredCents: 30_000 },
+  ];
+  for (const signature of ['standard', 'adult'] as const) {
+    for (const { request, what } of abroadCases(['07', '65'])) {
+      const boxes = { ...request, parcels, options: { signature } };
+      const ship = built(buildShipRequestAbroad(boxes, account));
+      assertContract(shipCall, ship, `ship ${what} ${signature}`);
+      const shipment = shipmentOf(ship);
+      assert.equal(shipment.Package.length, 2);
+      assert.deepEqual(shipment.ShipmentServiceOptions.DeliveryConfirmation, { DCISType: signature === 'adult' ? '2' : '1' });
+      assert.ok(shipment.Package.every((p: Json) => p.PackageServiceOptions.DeliveryConfirmation === undefined && p.PackageServiceOptions.DeclaredValue), what);
+      const { service: _service, ...rated } = boxes;
+      const rate = built(buildRateRequestAbroad(rated, account));
+      assertContract(rateCall, rate, `rate ${what} ${signature}`);
+      assert.equal((rate.body as Json).RateRequest.Shipment.NumOfPieces, '2');
+    }
+  }
+  // The package's DeliveryConfirmation is for US50/PR pairs only: the contract refuses it abroad.
+  const { request } = abroadCases(['07']).next().value!;
+  const call = built(buildShipRequestAbroad(request, account));
+  const pkg = shipmentOf(call).Package[0];
+  pkg.PackageServiceOptions = { DeliveryConfirmation: { DCISType: '2' } };
+  assert.ok(contractViolations(shipCall, call).length > 0, 'a package signature abroad is refused');
+});

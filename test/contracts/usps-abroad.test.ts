@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CarrierResult } from '../../src/carriers/carrier.ts';
-import { abroad } from '../../src/carriers/abroad.ts';
+import { abroad, boxDeclarations } from '../../src/carriers/abroad.ts';
 import { buildInternationalLabelRequest, buildInternationalRatesRequest, parseInternationalLabel, parseInternationalRates, uspsMailClassesAbroad } from '../../src/carriers/usps/international.ts';
 import { abroadCases, declarations, merchant, recipientsAbroad } from './abroad-cases.ts';
 import { assertContract, contractViolations } from './check.ts';
@@ -116,4 +116,17 @@ test('international prices become quotes: the account price, the retail price be
   assert.deepEqual(quotes.value, [{ carrier: 'usps', service: 'PRIORITY_MAIL_INTERNATIONAL', serviceName: 'Priority Mail International', amountCents: 4550, listAmountCents: 5005, currency: 'USD', billableWeightLb: 4, zone: '5', deliveryDays: null, estimatedDeliveryDate: null, guaranteed: false, surcharges: [] }]);
   const none = parseInternationalRates({ rateOptions: [] }, { rateOptions: [] }, r);
   assert.ok(!none.ok && none.error.code === 'service_unavailable');
+});
+
+test("each box's label abroad carries only the lines of its box; a declaration that names no box is not split", () => {
+  const { request } = abroadCases(['PRIORITY_MAIL_INTERNATIONAL']).next().value!;
+  const customs = { ...declarations.merchandise!, items: declarations.merchandise!.items.map((i, n) => ({ ...i, parcel_index: n % 2 })) };
+  const split = boxDeclarations(customs, 2, 'USPS');
+  assert.ok(split.ok);
+  for (const [b, own] of split.value.entries()) {
+    const body = built(buildInternationalLabelRequest({ ...request, customs: own, parcels: [{ weightLb: 5 }] }));
+    assertContract(InternationalLabelRequest, body, `box ${b}`);
+    assert.equal((body.customsForm as Json).contents.length, customs.items.filter((i) => i.parcel_index === b).length);
+  }
+  assert.match(JSON.stringify(boxDeclarations(declarations.merchandise!, 2, 'USPS')), /parcel_index/);
 });

@@ -131,7 +131,10 @@ function packageOptionCharges(pkg: unknown): OptionCharge[] {
 /** The shipment's option charges for one service, from its ShipmentServiceOptions. */
 function shipmentOptionCharges(shipment: unknown, service: string, packages: number): OptionCharge[] {
   const options = get(shipment, 'ShipmentServiceOptions');
+  // The shipment's DeliveryConfirmation (abroad) numbers its types one lower than the package's: 1 signature, 2 adult.
+  const dcis = get(options, 'DeliveryConfirmation', 'DCISType');
   return [
+    ...(dcis === '1' ? [optionCharges.signature] : dcis === '2' ? [optionCharges.adultSignature] : []),
     ...(get(options, 'SaturdayDeliveryIndicator') !== undefined && saturdayServices.has(service) ? [optionCharges.saturday] : []),
     ...(get(options, 'UPScarbonneutralIndicator') !== undefined ? [{ ...optionCharges.carbonNeutral, dollars: optionCharges.carbonNeutral.dollars * packages }] : []),
     ...(get(options, 'RestrictedArticles', 'AlcoholicBeveragesIndicator') !== undefined ? [optionCharges.alcohol] : []),

@@ -18,7 +18,6 @@ import {
   type TrackingResult,
   type VoidOutcome,
   isDomestic,
-  severalBoxesRefusal,
 } from '../carrier.ts';
 import { abroad } from '../abroad.ts';
 import { buildRateRequestAbroad, buildShipRequestAbroad } from './international.ts';
@@ -41,9 +40,6 @@ import { buildTrackRequest, fedexTrackingBatchLimit, parseTrackResponse, parseTr
 const info = carrierCatalog.find((c) => c.id === 'fedex')!;
 
 const words: GuardWords = { network: 'FedEx', unexpected: 'FedEx answer could not be read' };
-
-/** Several boxes go as one multiple-piece shipment at home; abroad, a customs declaration is drawn for one parcel. */
-const severalAbroad = 'shipd sends FedEx several boxes in one shipment within the US only';
 
 function readToken(res: CarrierResponse): CarrierResult<IssuedToken> {
   if (isFedexError(res.status, res.json)) return { ok: false, error: fedexFailure(res.status, res.json) };
@@ -83,8 +79,6 @@ export class FedexCarrier implements Carrier {
 
   /** The rate request abroad, with the customs commodities FedEx rates by. */
   private rateAbroad(request: RateRequest): CarrierResult<Record<string, unknown>> {
-    const boxes = severalBoxesRefusal(this.name, request, severalAbroad);
-    if (boxes) return boxes;
     const r = abroad(request, this);
     return r.ok ? buildRateRequestAbroad(r.value, this.account()) : r;
   }
@@ -94,8 +88,6 @@ export class FedexCarrier implements Carrier {
    * mode where the carrier supports it; FedEx still returns it as a PDF for the parcel.
    */
   private shipAbroad(request: PurchaseRequest): CarrierResult<Record<string, unknown>> {
-    const boxes = severalBoxesRefusal(this.name, request, severalAbroad);
-    if (boxes) return boxes;
     const r = abroad(request, this);
     return r.ok ? buildShipRequestAbroad(r.value, this.account(), { electronicTradeDocuments: true }) : r;
   }

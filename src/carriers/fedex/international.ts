@@ -1,10 +1,11 @@
 import { countryOf, customsCurrency, declaredAmount, documentsOnly, exportFiling, kgPerPound, lineAmount, phoneDigits, purposes, type AbroadPurchase, type AbroadShipment } from '../abroad.ts';
-import { failure, ok, type CarrierResult } from '../carrier.ts';
+import { failure, ok, type CarrierResult, type ParcelSpec } from '../carrier.ts';
+import { packageSpecialServices, shipmentSpecialServices } from './special-services.ts';
 import { kilograms } from '../../labels/customs-figures.ts';
 import type { AnyAddress } from '../../schemas/address.ts';
 import type { Customs } from '../../schemas/customs.ts';
 import { customerReferences, labelSpecification } from './ship.ts';
-import { cityMax, contactNames, fedexDate, fedexDeclaredValue, fedexDimensions, fedexStreetLines, placeAbroad, rateAddress, usPhone } from './party.ts';
+import { cityMax, contactNames, declaredTotalRefusal, fedexDate, fedexDeclaredValue, fedexDimensions, fedexStreetLines, fedexTotalDeclaredValue, placeAbroad, rateAddress, usPhone } from './party.ts';
 import { isResidential } from '../carrier.ts';
 
 // FedEx Ship API abroad: Shipment-Resource.json (ShipStream/fedex-rest-php-sdk resources/models/.raw/ship/v1, commit
@@ -81,6 +82,22 @@ function customsClearance(r: AbroadPurchase) {
   };
 }
 
+/**
+ * One box as a line item abroad: its weight in kilograms, as the commodities' must be, its size, declared value and
+ * the package options asked; `sequence` numbers the boxes of a multiple-piece shipment.
+ */
+function packageLine(parcel: ParcelSpec, sequence: number | undefined, api: 'rate' | 'ship', options: AbroadShipment['options'], references: Record<string, unknown>) {
+  const dimensions = fedexDimensions(parcel.dimensionsIn);
+  return {
+    ...(sequence !== undefined ? { sequenceNumber: sequence } : {}),
+    weight: { units: 'KG', value: kg(parcel.weightLb * kgPerPound) },
+    ...(dimensions ? { dimensions } : {}),
+    ...fedexDeclaredValue(parcel, 'declaredValue'),
+    ...references,
+    ...packageSpecialServices(options, api),
+  };
+}
+
 /** How the commercial invoice travels: printed by FedEx as a PDF to go with the parcel, or sent electronically (ETD). */
 export interface InvoiceChoice {
   electronicTradeDocuments: boolean;
@@ -106,9 +123,21 @@ export function buildShipRequestAbroad(r: AbroadPurchase, accountNumber: string,
   const toLines = fedexStreetLines(r.to);
   if (!fromLines || !toLines) return failure('address_invalid', 'FedEx takes at most 3 street lines of 35 characters');
   if (r.to.city.trim().length > cityMax) return failure('address_invalid', `FedEx ships to a city name of at most ${cityMax} characters; "${r.to.city}" is longer`);
+  const declared = declaredTotalRefusal(r.parcels);
+  if (declared) return declared;
   const state = r.to.state?.trim().toUpperCase();
   const withInvoice = !documentsOnly(r.customs);
-  const dimensions = fedexDimensions(r.parcels[0]!.dimensionsIn);
+  const etd = withInvoice && invoice.electronicTradeDocuments;
+  const options = shipmentSpecialServices(r.options, false, r.parcels.length).shipmentSpecialServices;
+  const special = etd || options
+    ? {
+        shipmentSpecialServices: {
+          ...options,
+          specialServiceTypes: [...(etd ? ['ELECTRONIC_TRADE_DOCUMENTS'] : []), ...(options?.specialServiceTypes ?? [])],
+          ...(etd ? { etdDetail: { requestedDocumentTypes: ['COMMERCIAL_INVOICE'] } } : {}),
+        },
+      }
+    : {};
   return ok({
     labelResponseOptions: 'LABEL',
     accountNumber: { value: accountNumber },
@@ -135,24 +164,18 @@ export function buildShipRequestAbroad(r: AbroadPurchase, accountNumber: string,
       packagingType: 'YOUR_PACKAGING',
       pickupType: 'DROPOFF_AT_FEDEX_LOCATION',
       shippingChargesPayment: { paymentType: 'SENDER' },
-      ...(withInvoice && invoice.electronicTradeDocuments
-        ? { shipmentSpecialServices: { specialServiceTypes: ['ELECTRONIC_TRADE_DOCUMENTS'], etdDetail: { requestedDocumentTypes: ['COMMERCIAL_INVOICE'] } } }
-        : {}),
+      ...special,
       customsClearanceDetail: customsClearance(r),
       ...(withInvoice
         ? { shippingDocumentSpecification: { shippingDocumentTypes: ['COMMERCIAL_INVOICE'], commercialInvoiceDetail: { documentFormat: { docType: 'PDF', stockType: 'PAPER_LETTER' } } } }
         : {}),
       labelSpecification: labelSpecification(r),
-      totalWeight: Math.ceil(r.parcels[0]!.weightLb * 10) / 10,
-      ...fedexDeclaredValue(r.parcels[0]!, 'totalDeclaredValue'),
-      requestedPackageLineItems: [
-        {
-          weight: { units: 'KG', value: kg(r.parcels[0]!.weightLb * kgPerPound) },
-          ...(dimensions ? { dimensions } : {}),
-          ...fedexDeclaredValue(r.parcels[0]!, 'declaredValue'),
-          ...customerReferences(r),
-        },
-      ],
+      // totalWeight is in pounds, "1 explicit decimal position", rounded up so it never falls short of the boxes.
+      totalWeight: Math.ceil(Number((r.parcels.reduce((sum, p) => sum + p.weightLb, 0) * 10).toFixed(6))) / 10,
+      ...fedexTotalDeclaredValue(r.parcels),
+      // Several boxes are one multiple-piece shipment, as at home (ship.ts): the declaration is the shipment's.
+      ...(r.parcels.length > 1 ? { totalPackageCount: r.parcels.length } : {}),
+      requestedPackageLineItems: r.parcels.map((parcel, i) => packageLine(parcel, r.parcels.length > 1 ? i + 1 : undefined, 'ship', r.options, customerReferences(r, parcel))),
     },
   });
 }
@@ -164,7 +187,6 @@ export function buildShipRequestAbroad(r: AbroadPurchase, accountNumber: string,
  * countries" (Hong Kong, the United Arab Emirates…), whose addresses the checks before let go without one.
  */
 export function buildRateRequestAbroad(r: AbroadShipment, accountNumber: string): CarrierResult<Record<string, unknown>> {
-  const dimensions = fedexDimensions(r.parcels[0]!.dimensionsIn);
   const purpose = purposes[r.customs.contents_type];
   return ok({
     accountNumber: { value: accountNumber },
@@ -185,7 +207,9 @@ export function buildRateRequestAbroad(r: AbroadShipment, accountNumber: string)
         commercialInvoice: { shipmentPurpose: shipmentPurposes[purpose], termsOfSale: r.customs.incoterm ?? 'DAP' },
         commodities: commodities(r.customs),
       },
-      requestedPackageLineItems: [{ weight: { units: 'KG', value: kg(r.parcels[0]!.weightLb * kgPerPound) }, ...(dimensions ? { dimensions } : {}), ...fedexDeclaredValue(r.parcels[0]!, 'declaredValue') }],
+      ...shipmentSpecialServices(r.options, false, r.parcels.length),
+      ...(r.parcels.length > 1 ? { totalPackageCount: r.parcels.length } : {}),
+      requestedPackageLineItems: r.parcels.map((parcel) => packageLine(parcel, undefined, 'rate', r.options, {})),
     },
   });
 }

@@ -35,7 +35,9 @@ import { priceAbroad } from './international/quote.ts';
 import { upsPuertoRicoRefusal } from '../ups/puerto-rico.ts';
 import { fedexWholeShipmentVoids } from '../fedex/cancel.ts';
 import { refusalAbroad } from '../carrier-limits.ts';
-import type { IntlRequest } from './international/types.ts';
+import type { IntlPrice, IntlRequest } from './international/types.ts';
+import { insuranceAbroad, optionsAbroad } from './international/extras.ts';
+import { boxDeclarations } from '../abroad.ts';
 import { billableWeightLb } from './billable-weight.ts';
 import { itemizedPriceFor, shipmentPrice, type ItemizedPrice } from './pricing.ts';
 import type { CarrierId } from '../../config.ts';
@@ -194,7 +196,7 @@ export class SimulatedCarrier implements Carrier {
     const territory = upsPuertoRicoRefusal(t.id, request);
     if (territory) return territory;
     // Likewise the carrier's terms and limits abroad, which read the declaration and the streets.
-    const refused = isDomestic(request) ? null : refusalAbroad(t, request);
+    const refused = isDomestic(request) ? null : this.refusalAbroad(request);
     if (refused) return refused;
     const key = quoteKey(request);
     const known = this.quotes.get(key);
@@ -208,11 +210,7 @@ export class SimulatedCarrier implements Carrier {
   private quote(request: RateRequest): CarrierResult<Quote[]> {
     const t = this.table;
     const insuredBoxes = request.parcels.map((p) => p.insuredCents);
-    if (!isDomestic(request)) {
-      // The declared-value figures read (insurance.ts) are each carrier's U.S. ones.
-      if (insuredBoxes.some((cents) => cents !== undefined)) return failure('service_unavailable', `${t.name} test mode prices declared value and insurance within the US only`);
-      return this.quoteAbroad(request);
-    }
+    if (!isDomestic(request)) return this.quoteAbroad(request);
     const reach = zoneFor(t.id, request.from.zip, request.to.zip);
     if (!reach) {
       return failure('not_serviced', `${t.name} does not serve ZIP ${[request.from.zip, request.to.zip].join(' → ')}: no such ZIP`);
@@ -294,29 +292,90 @@ export class SimulatedCarrier implements Carrier {
   }
 
   /**
-   * Abroad, from the carrier's published international prices. None of the lists read publishes transit times by
-   * country, so a quote abroad has no delivery estimate rather than an invented one.
+   * The carrier's terms and limits abroad, and USPS's customs form per box: a declaration of several boxes USPS cannot
+   * split by box is refused (abroad.ts boxDeclarations).
+   */
+  private refusalAbroad(request: RateRequest | PurchaseRequest): CarrierResult<never> | null {
+    const refused = refusalAbroad(this.table, request);
+    if (refused || this.table.id !== 'usps' || !request.customs) return refused;
+    const split = boxDeclarations(request.customs, request.parcels.length, this.table.name);
+    return split.ok ? null : split;
+  }
+
+  /**
+   * Abroad, from the carrier's published international prices: each box priced on its own and the quote their sum,
+   * with the declared value or insurance of each box and the options asked (./international/extras.ts). None of the
+   * lists read publishes transit times by country, so a quote abroad has no delivery estimate rather than an invented
+   * one. USPS sells a label per box abroad, each with its own customs form: a declaration it cannot split by box is
+   * refused first.
    */
   private quoteAbroad(request: RateRequest): CarrierResult<Quote[]> {
     const t = this.table;
-    const priced = priceAbroad(t.id, intlRequest(request, request.services), this.options.accountDiscount);
-    if (!priced.ok) return priced;
-    return ok(
-      priced.value.map((p) => ({
+    const n = request.parcels.length;
+    const perBox: IntlPrice[][] = [];
+    for (const [i, parcel] of request.parcels.entries()) {
+      const priced = priceAbroad(t.id, intlRequest({ to: request.to, parcels: [parcel] }, request.services), this.options.accountDiscount);
+      if (!priced.ok) return n === 1 ? priced : failure(priced.error.code, `box ${i + 1} of ${n}: ${priced.error.detail}`);
+      perBox.push(priced.value);
+    }
+    const asks = optionAsks(request.options);
+    const refusals: string[] = [];
+    let unpricedOption: OptionAsk | undefined;
+    const quotes: Quote[] = [];
+    for (const first of perBox[0]!) {
+      const boxes = perBox.map((prices) => prices.find((p) => p.service === first.service));
+      if (boxes.some((b) => b === undefined)) continue;
+      const service = { code: first.service, name: first.serviceName };
+      const items: Surcharge[] = boxes.flatMap((b) => b!.surcharges.map((x) => ({ type: x.type, amountCents: x.amountCents })));
+      let amountCents = boxes.reduce((sum, b) => sum + b!.amountCents, 0);
+      let listAmountCents = boxes.reduce((sum, b) => sum + b!.listAmountCents, 0);
+      let refused: string | undefined;
+      for (const [i, parcel] of request.parcels.entries()) {
+        if (parcel.insuredCents === undefined) continue;
+        const charge = insuranceAbroad(t.id, service, parcel.insuredCents, parcel.weightLb);
+        if (!charge.ok) {
+          refused = n === 1 ? charge.detail : `box ${i + 1}: ${charge.detail}`;
+          break;
+        }
+        amountCents += charge.cents;
+        listAmountCents += charge.cents;
+        items.push({ type: 'insurance', amountCents: charge.cents });
+      }
+      if (refused) {
+        refusals.push(refused);
+        continue;
+      }
+      const options = optionsAbroad(t.id, first.service, asks, n);
+      if (!options.ok) {
+        unpricedOption = options.ask;
+        continue;
+      }
+      for (const { ask, cents } of options.charges) {
+        amountCents += cents;
+        listAmountCents += cents;
+        items.push({ type: askSurchargeType[ask], amountCents: cents });
+      }
+      quotes.push({
         carrier: t.id,
-        service: p.service,
-        serviceName: p.serviceName,
-        amountCents: p.amountCents,
-        listAmountCents: p.listAmountCents,
+        service: first.service,
+        serviceName: first.serviceName,
+        amountCents,
+        listAmountCents,
         currency: 'USD',
-        billableWeightLb: p.billableWeightLb,
-        zone: p.zone,
+        billableWeightLb: boxes.reduce((sum, b) => sum + b!.billableWeightLb, 0),
+        zone: first.zone,
         deliveryDays: null,
         estimatedDeliveryDate: null,
         guaranteed: false,
-        surcharges: includedSurcharges(p.amountCents, p.surcharges),
-      })),
-    );
+        surcharges: includedSurcharges(amountCents, items),
+      });
+    }
+    if (quotes.length > 0) return ok(quotes);
+    if (unpricedOption) {
+      return failure('option_not_supported', `${t.name} test mode has no published ${t.name} price for ${askName(unpricedOption)} abroad on the services that offer it, so does not quote it; live mode asks ${t.name} itself`);
+    }
+    if (refusals.length > 0) return failure('service_unavailable', [...new Set(refusals)].join('; '));
+    return failure('service_unavailable', `No ${t.name} service abroad takes every one of these ${n} boxes`);
   }
 
   async purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
@@ -333,9 +392,9 @@ export class SimulatedCarrier implements Carrier {
       if (territory) return territory;
       if (!zoneFor(t.id, request.from.zip, request.to.zip)) return failure('not_serviced', `${t.name} does not serve ZIP ${request.to.zip}`);
     } else {
-      const refusal = refusalAbroad(t, request);
+      const refusal = this.refusalAbroad(request);
       if (refusal) return refusal;
-      const priced = priceAbroad(t.id, intlRequest(request, [request.service]), this.options.accountDiscount);
+      const priced = this.quoteAbroad({ ...request, services: [request.service] });
       if (!priced.ok) return priced;
     }
     if (request.parcels.length === 1) {

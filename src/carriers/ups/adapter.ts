@@ -105,12 +105,11 @@ export class UpsCarrier implements Carrier {
   }
 
   /**
-   * Several boxes are one multi-piece shipment at home. Abroad shipd builds one package's customs and invoice only;
-   * and UPS takes one package in a return from the US or Puerto Rico (Shipping.yaml: "US/PR origin return movements
-   * are limited to only one package").
+   * Several boxes are one multi-piece shipment, at home and abroad (one Package each, the customs and invoice the
+   * shipment's); but UPS takes one package in a return from the US or Puerto Rico (Shipping.yaml: "US/PR origin return
+   * movements are limited to only one package").
    */
   private severalBoxesRefusal(request: RateRequest): CarrierResult<never> | null {
-    if (!isDomestic(request)) return severalBoxesRefusal(this.name, request, 'shipd sends it one box per shipment abroad');
     if (request.isReturn) return severalBoxesRefusal(this.name, request, 'UPS takes one package in a return from the US or Puerto Rico');
     return null;
   }

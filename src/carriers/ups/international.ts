@@ -7,7 +7,8 @@ import { fitAddressLines, upsLines } from './address-lines.ts';
 import { invoiceLineTotal } from './puerto-rico.ts';
 import { shipCall } from './ship.ts';
 import { isResidential } from '../carrier.ts';
-import { apiVersion, rateRequestHeader, upsAddress, upsDate, upsDeclaredValue, upsName, upsPackageMeasures, type UpsCall } from './wire.ts';
+import { apiVersion, rateRequestHeader, upsAddress, upsDate, upsName, type UpsCall } from './wire.ts';
+import { upsPackage, upsShipmentServiceOptions } from './service-options.ts';
 
 // Shipments abroad through UPS's Shipping and Rating APIs: Shipping.yaml and Rating.yaml in UPS-API/api-documentation
 // at commit 66148b9223b2daf9ec87f449aa482c39b4bd3a4e (2026-07-21), ShipmentServiceOptions.InternationalForms,
@@ -128,7 +129,7 @@ export function buildShipRequestAbroad(r: AbroadPurchase, accountNumber: string)
       PaymentInformation: { ShipmentCharge: charges },
       Service: { Code: r.service },
       ...(countryOf(r.to) === 'CA' ? { InvoiceLineTotal: invoiceLineTotal(c) } : {}),
-      ...(forms ? { ShipmentServiceOptions: { InternationalForms: forms } } : {}),
+      ...upsShipmentServiceOptions(r.options, forms ? { InternationalForms: forms } : {}, true),
     }),
   );
 }
@@ -153,8 +154,9 @@ export function buildRateRequestAbroad(r: AbroadShipment, accountNumber: string 
           ShipFrom: { Name: upsName(r.from), Address: from },
           ShipTo: { Name: upsName(r.to), Address: addressAbroad(r.to, lines.value.destination, 2, true) },
           ...(accountNumber ? { PaymentDetails: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: accountNumber } }] } } : {}),
-          NumOfPieces: '1',
-          Package: [{ PackagingType: { Code: '02' }, ...upsPackageMeasures(r.parcels[0]!), ...upsDeclaredValue(r.parcels[0]!, 'rating') }],
+          NumOfPieces: String(r.parcels.length),
+          Package: r.parcels.map((parcel) => ({ PackagingType: { Code: '02' }, ...upsPackage(parcel, 'rating', r.options, true) })),
+          ...upsShipmentServiceOptions(r.options, {}, true),
           ...(accountNumber ? { ShipmentRatingOptions: { NegotiatedRatesIndicator: '' } } : {}),
           DeliveryTimeInformation: { PackageBillType: documentsOnly(r.customs) ? '02' : '03', Pickup: { Date: upsDate(r.shipDate) } },
           InvoiceLineTotal: invoiceLineTotal(r.customs),

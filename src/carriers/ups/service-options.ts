@@ -40,13 +40,23 @@ function dryIce(options: ShipmentOptions): Record<string, unknown> | undefined {
   };
 }
 
-/** One box as a Package of either API: its measures, its declared value and the package options asked. */
-export function upsPackage(parcel: ParcelSpec, api: Api, options: ShipmentOptions | undefined): Record<string, unknown> {
+/**
+ * ShipmentServiceOptions.DeliveryConfirmation, the shipment's, for a shipment abroad: DCISType "1 - Delivery
+ * Confirmation Signature Required 2 - Delivery Confirmation Adult Signature Required" (the Package's DeliveryConfirmation
+ * is "for US50/PR to US50/PR packages" only).
+ */
+const shipmentDcisTypes = { standard: '1', adult: '2' } as const;
+
+/**
+ * One box as a Package of either API: its measures, its declared value and the package options asked. `abroad`, the
+ * signature goes on the shipment (upsShipmentServiceOptions), not on the package.
+ */
+export function upsPackage(parcel: ParcelSpec, api: Api, options: ShipmentOptions | undefined, abroad = false): Record<string, unknown> {
   const declared = declaredValueOf(parcel, api);
   const ice = options && dryIce(options);
   const serviceOptions = {
     ...(declared ? { DeclaredValue: declared } : {}),
-    ...(options?.signature && options.signature !== 'indirect' ? { DeliveryConfirmation: { DCISType: dcisTypes[options.signature] } } : {}),
+    ...(!abroad && options?.signature && options.signature !== 'indirect' ? { DeliveryConfirmation: { DCISType: dcisTypes[options.signature] } } : {}),
     ...(ice ? { DryIce: ice } : {}),
   };
   return {
@@ -61,9 +71,10 @@ export function upsPackage(parcel: ParcelSpec, api: Api, options: ShipmentOption
  * it would be empty. Rating.yaml describes RestrictedArticles as "Valid for UPS World Wide Express Freight shipments"
  * where Shipping.yaml does not: UPS may leave the alcohol charge out of a domestic rate, and then bills it with the label.
  */
-export function upsShipmentServiceOptions(options: ShipmentOptions | undefined, others: Record<string, unknown> = {}): Record<string, unknown> {
+export function upsShipmentServiceOptions(options: ShipmentOptions | undefined, others: Record<string, unknown> = {}, abroad = false): Record<string, unknown> {
   const fields = {
     ...others,
+    ...(abroad && options?.signature && options.signature !== 'indirect' ? { DeliveryConfirmation: { DCISType: shipmentDcisTypes[options.signature] } } : {}),
     ...(options?.saturday_delivery ? { SaturdayDeliveryIndicator: '' } : {}),
     ...(options?.carbon_neutral ? { UPScarbonneutralIndicator: '' } : {}),
     ...(options?.alcohol ? { RestrictedArticles: { AlcoholicBeveragesIndicator: '' } } : {}),

@@ -1,5 +1,5 @@
 import { currencyOf } from '../live/currency.ts';
-import { failure, labelReferences, ok, type CarrierResult, type DomesticPurchaseRequest, type ParcelSpec, type PurchaseRequest } from '../carrier.ts';
+import { failure, isDomestic, labelReferences, ok, type CarrierResult, type DomesticPurchaseRequest, type ParcelSpec, type PurchaseRequest } from '../carrier.ts';
 import type { Address } from '../../schemas/address.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
 import { fitAddressLines, upsLines } from './address-lines.ts';
@@ -50,7 +50,7 @@ export function shipCall(
           Package: r.parcels.map((parcel, i) => ({
             ...packageExtra,
             Packaging: { Code: '02' },
-            ...upsPackage(parcel, 'shipping', r.options),
+            ...upsPackage(parcel, 'shipping', r.options, !isDomestic(r)),
             ...references.onPackage[i],
           })),
           ShipmentRatingOptions: { NegotiatedRatesIndicator: '' },

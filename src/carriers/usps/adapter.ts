@@ -25,7 +25,6 @@ import {
   type VoidOutcome,
   type VoidedBox,
   isDomestic,
-  severalBoxesRefusal,
 } from '../carrier.ts';
 import { buyBoxByBox } from '../box-by-box.ts';
 import { domesticServices } from '../catalog.ts';
@@ -33,7 +32,7 @@ import { distinctBoxes, rateSearchesAtOnce, shipmentQuotes } from './boxes.ts';
 import { limit, type Limit } from '../../kernel/limit.ts';
 import { uspsExtras } from './extra-services.ts';
 import { returnClassOf } from './mail-classes.ts';
-import { abroad } from '../abroad.ts';
+import { abroad, boxDeclarations } from '../abroad.ts';
 import { buildInternationalLabelRequest, buildInternationalRatesRequest, internationalLabelPath, internationalRatesPath, parseInternationalLabel, parseInternationalRates } from './international.ts';
 import { carrierCatalog } from '../catalog.ts';
 import { BearerClient, CarrierRefusal, guard, type GuardWords } from '../live/call.ts';
@@ -59,9 +58,6 @@ const info = carrierCatalog.find((c) => c.id === 'usps')!;
 const uninsurableAbroad = failure('service_unavailable', 'shipd does not send USPS insurance with international labels yet; leave insurance out, or choose UPS or FedEx declared value');
 
 const words = (what: string): GuardWords => ({ network: `USPS ${what}`, unexpected: `USPS ${what} failed` });
-
-/** Several boxes abroad: the international label carries one parcel's customs form. */
-const severalAbroad = 'shipd sends USPS several boxes within the US only';
 
 /** Statuses of a box USPS has not taken in yet, so it can still be cancelled. */
 const unscanned: ReadonlySet<TrackingStatus> = new Set(['unknown', 'pre_transit', 'cancelled']);
@@ -103,9 +99,8 @@ export class UspsCarrier implements Carrier {
     if (refused) return Promise.resolve(refused);
     return guard(words('rate search'), async () => {
       if (!isDomestic(request)) {
-        const boxes = severalBoxesRefusal(this.name, request, severalAbroad);
-        if (boxes) return boxes;
-        return request.parcels.every((p) => p.insuredCents === undefined) ? this.rateAbroad(request, signal) : uninsurableAbroad;
+        if (request.parcels.some((p) => p.insuredCents !== undefined)) return uninsurableAbroad;
+        return this.rateBoxesAbroad(request, signal);
       }
       // Each box is priced on its own (boxes.ts); boxes alike are asked about once, and only so many at a time.
       const { boxes, indexOf } = distinctBoxes(request.parcels);
@@ -158,9 +153,8 @@ export class UspsCarrier implements Carrier {
     if (refused) return Promise.resolve(refused);
     return guard(words('label purchase'), async () => {
       if (!isDomestic(request)) {
-        const boxes = severalBoxesRefusal(this.name, request, severalAbroad);
-        if (boxes) return boxes;
-        return request.parcels.every((p) => p.insuredCents === undefined) ? this.purchaseAbroad(request, signal) : uninsurableAbroad;
+        if (request.parcels.some((p) => p.insuredCents !== undefined)) return uninsurableAbroad;
+        return this.purchaseBoxesAbroad(request, signal);
       }
       if (request.parcels.length === 1) return this.buyBox(request, signal);
       // A label per box, each under its own X-Idempotency-Key (boxKey), so a purchase asked again gets back the boxes
@@ -190,6 +184,46 @@ export class UspsCarrier implements Carrier {
       signal,
     });
     return this.answer(res, request.isReturn ? 'the return label purchase' : 'the label purchase', parseLabel);
+  }
+
+  /**
+   * Several boxes abroad are a label each (international-labels.yaml sells one package per label), so each box is
+   * priced on its own, boxes alike asked about once, and a quote is the boxes' sum, as at home (boxes.ts). A
+   * declaration USPS cannot split into a customs form per box is refused before it is asked.
+   */
+  private async rateBoxesAbroad(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
+    const n = request.parcels.length;
+    if (n === 1) return this.rateAbroad(request, signal);
+    const split = request.customs ? boxDeclarations(request.customs, n, this.name) : undefined;
+    if (split && !split.ok) return split;
+    const { boxes, indexOf } = distinctBoxes(request.parcels);
+    const answers = await Promise.all(boxes.map((parcel) => this.rateAbroad({ ...request, parcels: [parcel] }, signal)));
+    for (const [i, answer] of answers.entries()) {
+      if (!answer.ok) return { ok: false, error: { code: answer.error.code, detail: `box ${indexOf.indexOf(i) + 1} of ${n}: ${answer.error.detail}` } };
+    }
+    const quotes = shipmentQuotes(indexOf.map((i) => (answers[i] as { value: Quote[] }).value));
+    return quotes.length > 0 ? ok(quotes) : failure('service_unavailable', `USPS offered no service abroad that takes every one of these ${n} boxes`);
+  }
+
+  /**
+   * A label per box abroad, bought together as at home (box-by-box.ts), each with the customs form of what its box
+   * holds (the declaration's lines that name it). The international labels take no idempotency key, so a box whose
+   * answer is lost is not asked again: the purchase is left for the reconcile job to decide, as one box's is.
+   */
+  private async purchaseBoxesAbroad(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
+    const n = request.parcels.length;
+    if (n === 1) return this.purchaseAbroad(request, signal);
+    const split = request.customs ? boxDeclarations(request.customs, n, this.name) : undefined;
+    if (split && !split.ok) return split;
+    return buyBoxByBox(
+      request,
+      (box, index) =>
+        guard(words('label purchase'), () =>
+          this.purchaseAbroad({ ...request, parcels: [box.parcel], ...(split && { customs: split.value[index]! }), idempotencyKey: box.idempotencyKey, quotedCents: box.quotedCents }, signal),
+        ),
+      (label, s) => guard(words('cancel'), () => this.cancel(label.trackingNumber, s)),
+      signal,
+    );
   }
 
   /** The international price lists, the account's and the retail one, for every mail class abroad. */

@@ -135,10 +135,29 @@ function exportFilingErrors(customs: Customs, to: AnyAddress, pointer: string): 
   return errors;
 }
 
+/**
+ * The boxes the items name (parcel_index): each one of the shipment's, and every line naming its box or none, so a
+ * declaration is never split partly by the client and partly by a guess.
+ */
+function boxNamingErrors(customs: Customs, boxes: number, pointer: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const named = customs.items.filter((i) => i.parcel_index !== undefined).length;
+  customs.items.forEach((item, i) => {
+    if (item.parcel_index !== undefined && item.parcel_index >= boxes) {
+      errors.push(field(`${pointer}/items/${i}/parcel_index`, `names box ${item.parcel_index}, but the shipment has ${boxes === 1 ? 'one box (0)' : `${boxes} boxes (0 to ${boxes - 1})`}`));
+    } else if (item.parcel_index === undefined && named > 0) {
+      errors.push(field(`${pointer}/items/${i}/parcel_index`, "is required once another line names its box: name every line's box or none"));
+    }
+  });
+  return errors;
+}
+
 export interface DeclarationContext {
   to: AnyAddress;
   /** The parcel the items are packed in, when it is known. */
   parcel?: Parcel | null;
+  /** Every box, when the shipment has several: the items are checked against them together, or box by box where they name their box. */
+  parcels?: readonly Parcel[] | null;
   /** Where a parcel too light for its items is pointed at: the parcel when it is what changed, else the items. */
   weightPointer?: string;
 }
@@ -154,12 +173,22 @@ export function declarationErrors(customs: Customs, context: DeclarationContext,
     errors.push(field(`${pointer}/contents_explanation`, 'is required when contents_type is "other": say what the parcel holds'));
   }
   errors.push(...itemErrors(customs, pointer));
-  if (context.parcel) {
+  const boxes = context.parcels && context.parcels.length > 1 ? context.parcels : undefined;
+  errors.push(...boxNamingErrors(customs, boxes?.length ?? 1, pointer));
+  if (boxes && errors.length === 0 && customs.items.every((i) => i.parcel_index !== undefined)) {
+    // Each box's own form lists what it holds: its lines weigh no more than the box.
+    boxes.forEach((box, b) => {
+      const items = itemsWeightLb({ ...customs, items: customs.items.filter((i) => i.parcel_index === b) });
+      const parcel = weightInLb(box.weight);
+      if (items > parcel + 0.001) errors.push(field(context.weightPointer ?? `${pointer}/items`, `the customs items of box ${b} (parcel_index ${b}) weigh ${lb(items)}, more than the box's ${lb(parcel)}`));
+    });
+  } else if (boxes || context.parcel) {
     const items = itemsWeightLb(customs);
-    const parcel = weightInLb(context.parcel.weight);
+    const parcel = boxes ? boxes.reduce((sum, box) => sum + weightInLb(box.weight), 0) : weightInLb(context.parcel!.weight);
+    const what = boxes ? `the ${boxes.length} boxes' ${lb(parcel)} together` : `the parcel's ${lb(parcel)}`;
     // A thousandth of a pound absorbs the rounding of unit conversions, not a real excess.
     if (items > parcel + 0.001) {
-      errors.push(field(context.weightPointer ?? `${pointer}/items`, `the customs items weigh ${lb(items)} in all, more than the parcel's ${lb(parcel)}, which includes them and their packing`));
+      errors.push(field(context.weightPointer ?? `${pointer}/items`, `the customs items weigh ${lb(items)} in all, more than ${what}, which includes them and their packing`));
     }
   }
   if (errors.every((e) => !e.pointer.includes('/unit_value/'))) errors.push(...exportFilingErrors(customs, context.to, pointer));

@@ -43,6 +43,7 @@ function fillItem(item: CustomsItemInput, lines: LineItem[] | undefined, pointer
     hs_tariff_number: hsDigits(item.hs_tariff_number),
     origin_country: item.origin_country.trim().toUpperCase(),
     ...(item.sku !== undefined && { sku: item.sku }),
+    ...(item.parcel_index !== undefined && { parcel_index: item.parcel_index }),
   };
 }
 

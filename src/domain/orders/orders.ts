@@ -64,13 +64,13 @@ async function severalBoxes(trx: Kysely<DB>, ctx: Context, boxes: Parcel[], pack
 function orderDeclaration(
   sent: CustomsInput | null | undefined,
   kept: Customs | null,
-  order: { items: LineItem[]; parcel: Parcel | null; shipTo: AnyAddress },
+  order: { items: LineItem[]; parcel: Parcel | null; parcels?: Parcel[] | null; shipTo: AnyAddress },
   errors: FieldError[],
 ): Customs | null {
   const customs = sent === undefined ? kept : sent === null ? null : (buildDeclaration(sent, order.items, '/customs', errors) ?? null);
   if (customs) {
     const weightPointer = sent === undefined ? '/parcel/weight/value' : undefined;
-    errors.push(...declarationErrors(customs, { to: order.shipTo, parcel: order.parcel, weightPointer }, '/customs'));
+    errors.push(...declarationErrors(customs, { to: order.shipTo, parcel: order.parcel, parcels: order.parcels ?? null, weightPointer }, '/customs'));
   }
   return customs;
 }
@@ -86,7 +86,7 @@ export async function createOrder(ctx: Context, input: OrderCreate): Promise<Ord
     const kept: Pick<OrdersTable, 'parcel' | 'parcels'> = boxes && !one ? await severalBoxes(trx, ctx, boxes, packageId, errors) : { parcel: one ? JSON.stringify(one) : null, parcels: null };
     if (one && (packageId || one.package_id)) await resolveBoxes(trx, ctx, [one], packageId, errors, () => (input.parcels ? '/parcels/0' : '/parcel'));
     if (input.requested_service) checkService(input.requested_service, shipTo, '/requested_service', errors);
-    const customs = orderDeclaration(input.customs, null, { items: input.items ?? [], parcel: boxes?.[0] ?? null, shipTo }, errors);
+    const customs = orderDeclaration(input.customs, null, { items: input.items ?? [], parcel: boxes?.[0] ?? null, parcels: boxes ?? null, shipTo }, errors);
     failIfAnyWithCustoms(errors, '/customs');
     const now = ctx.clock.now();
     const at = now.toISOString();
@@ -197,7 +197,7 @@ export async function updateOrder(ctx: Context, id: string, patch: OrderUpdate):
     const customs = orderDeclaration(
       patch.customs,
       row.customs === null ? null : JSON.parse(row.customs),
-      { items: JSON.parse(after.items), parcel: after.parcel === null ? null : JSON.parse(after.parcel), shipTo: JSON.parse(after.ship_to) },
+      { items: JSON.parse(after.items), parcel: after.parcel === null ? null : JSON.parse(after.parcel), parcels: after.parcels === null ? null : JSON.parse(after.parcels), shipTo: JSON.parse(after.ship_to) },
       errors,
     );
     if (patch.customs !== undefined) next.customs = customs ? JSON.stringify(customs) : null;

@@ -1,10 +1,11 @@
 import { evenShares } from '../../kernel/shares.ts';
 import { createHash } from 'node:crypto';
 import type { CarrierId } from '../../config.ts';
-import { isResidential, type Carrier, type ParcelSpec, type Quote, type RateRequest } from '../../carriers/carrier.ts';
+import { isDomestic, isResidential, type Carrier, type ParcelSpec, type Quote, type RateRequest } from '../../carriers/carrier.ts';
 import { callCarrier } from '../carrier-accounts/carrier-call.ts';
 import { serviceValueRefusal } from '../../carriers/carrier-limits.ts';
-import { optionAsks, optionRefusal } from '../../carriers/options.ts';
+import { optionAsks, optionRefusal, servicesAbroadOf } from '../../carriers/options.ts';
+import { domesticServices } from '../../carriers/catalog.ts';
 import type { ShipmentOptions } from '../../schemas/options.ts';
 import { checkOptions, pinnedServiceErrors, storedOptions } from '../shipments/delivery-options.ts';
 import type { Address, AnyAddress } from '../../schemas/address.ts';
@@ -15,7 +16,6 @@ import type { Surcharge } from '../../schemas/surcharge.ts';
 import type { Context } from '../core/context.ts';
 import type { FieldError } from '../../kernel/errors.ts';
 import { orderParcels, ownOrderRow } from '../orders/orders.ts';
-import { crossesCustomsBorder } from '../../carriers/customs-border.ts';
 import type { Kysely } from 'kysely';
 import type { DB, OrdersTable } from '../../db/schema.ts';
 import { maxRatesPerShop, newRateShopIds } from './rate-ids.ts';
@@ -107,17 +107,7 @@ export async function orderInputs(db: Kysely<DB>, ctx: Context, row: OrdersTable
   const customs: Customs | null = row.customs === null ? null : JSON.parse(row.customs);
   const goodsValue = itemsValue(JSON.parse(row.items));
   checkOrderCrossing(row.id, from, to, customs, goodsValue);
-  failIfAny(severalBoxesAbroad(from, to, boxes, '/order_id'));
   return { orderId: row.id, ...servedEnds(from, to, row.id), boxes, boxesAs: boxes.length === 1 ? 'parcel' : 'parcels', customs, ...(goodsValue && { goodsValue }) };
-}
-
-/**
- * Several boxes cross no customs border yet: a declaration and its documents are drawn for one parcel. Refused
- * before any carrier is asked, pointing at `pointer`.
- */
-function severalBoxesAbroad(from: AnyAddress, to: AnyAddress, boxes: Box[], pointer: string): FieldError[] {
-  if (boxes.length === 1 || !crossesCustomsBorder(from, to)) return [];
-  return [field(pointer, `ships ${boxes.length} boxes across a customs border; shipd sends several boxes in one shipment within the US customs area only, so ship each box as its own order`)];
 }
 
 export function inputsFingerprint(inputs: ShipmentInputs): string {
@@ -215,8 +205,11 @@ export function usdCents(q: Pick<Quote, 'amountCents' | 'currency' | 'usdAmountC
 function optionsRefusal(carrier: Carrier, request: RateRequest): string | null {
   const asks = optionAsks(request.options);
   if (asks.length === 0) return null;
-  const services = carrier.services.filter((s) => !request.services || request.services.includes(s.code));
-  const refusals = services.map((s) => optionRefusal(carrier, s, asks, isResidential(request.to)));
+  const abroad = !isDomestic(request);
+  const going = abroad ? servicesAbroadOf(carrier.id) : domesticServices(carrier.id);
+  const services = going.filter((s) => !request.services || request.services.includes(s.code));
+  if (services.length === 0) return null;
+  const refusals = services.map((s) => optionRefusal(carrier, s, asks, isResidential(request.to), abroad));
   if (refusals.some((r) => r === null)) return null;
   return [...new Set(refusals.map((r) => r!.detail))].join('; ');
 }
@@ -242,7 +235,7 @@ export async function quoteAll(ctx: Context, chosen: Carrier[], request: RateReq
       for (const q of answer.value) {
         // A service that does not take the declared value, or an option asked, is not offered, whether the carrier
         // priced it or not.
-        const optionRefused = asks.length > 0 ? (optionRefusal(carrier, { code: q.service, name: q.serviceName }, asks, home)?.detail ?? null) : null;
+        const optionRefused = asks.length > 0 ? (optionRefusal(carrier, { code: q.service, name: q.serviceName }, asks, home, !isDomestic(request))?.detail ?? null) : null;
         const refused = serviceValueRefusal(carrier, q.service, q.serviceName, request.customs) ?? optionRefused;
         if (optionRefused && refused === optionRefused) byOption = true;
         if (refused) refusals.push(refused);
@@ -280,9 +273,8 @@ async function resolveInputs(ctx: Context, input: RateShopRequest): Promise<Ship
   const boxes = await resolveBoxes(ctx.db, ctx, given, packageId, errors, (i) => (input.parcels ? `/parcels/${i}` : '/parcel'));
   const from = await resolveShipFrom(ctx.db, ctx, input, errors);
   const customs = input.customs ? (buildDeclaration(input.customs, undefined, '/customs', errors) ?? null) : null;
-  if (customs && to) errors.push(...declarationErrors(customs, { to, parcel: given[0] }, '/customs'));
+  if (customs && to) errors.push(...declarationErrors(customs, { to, parcel: given[0], parcels: given }, '/customs'));
   if (from.address && to) errors.push(...crossingErrors(from.address, to, input.customs !== undefined, { customs: '/customs', to: '/ship_to' }));
-  if (from.address && to) errors.push(...severalBoxesAbroad(from.address, to, boxes, '/parcels'));
   failIfAnyWithCustoms(errors, '/customs');
   return { orderId: null, ...servedEnds(from.address!, to!, null), boxes, boxesAs: input.parcels ? 'parcels' : 'parcel', customs };
 }
@@ -308,7 +300,7 @@ export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrie
     failIfAny(wanted.flatMap((s, i) => (known.has(s) ? [] : [field(`/services/${i}`, `"${s}" is not a service of ${chosen.map((c) => c.name).join(', ')}`)])));
     // A carrier none of whose services was asked for is not asked, nor reported as offering none.
     chosen = chosen.filter((c) => c.services.some((s) => wanted.includes(s.code)));
-    failIfAny(pinnedServiceErrors(chosen, wanted, input.options, isResidential(inputs.to)));
+    failIfAny(pinnedServiceErrors(chosen, wanted, input.options, isResidential(inputs.to), !isDomestic(inputs)));
   }
   const now = ctx.clock.now();
   const ship = shipDay(inputs.from, now, input.ship_date);

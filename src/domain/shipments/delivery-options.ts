@@ -49,14 +49,14 @@ export function checkOptions(options: ShipmentOptions | undefined, parcels: read
  * request contradicts itself, as Saturday delivery by a ground service does, so it is a 400 rather than an empty
  * rate shop.
  */
-export function pinnedServiceErrors(carriers: readonly Carrier[], pinned: readonly string[], options: ShipmentOptions | undefined, residential: boolean): FieldError[] {
+export function pinnedServiceErrors(carriers: readonly Carrier[], pinned: readonly string[], options: ShipmentOptions | undefined, residential: boolean, abroad = false): FieldError[] {
   const asks = optionAsks(options);
   if (asks.length === 0) return [];
   return carriers.flatMap((c) =>
     c.services
       .filter((s) => pinned.includes(s.code))
       .flatMap((s) => {
-        const refused = optionRefusal(c, s, asks, residential);
+        const refused = optionRefusal(c, s, asks, residential, abroad);
         return refused ? [{ in: 'body' as const, pointer: refused.pointer, detail: `${refused.detail}, and services pins ${s.code}` }] : [];
       }),
   );

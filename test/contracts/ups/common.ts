@@ -69,10 +69,13 @@ export const dryIceWeight = Type.String({ maxLength: 5, pattern: '^(?=.*[1-9])\\
 export const dryIceRegulationSets = ['CFR', 'IATA', 'ADR'] as const;
 
 /**
- * The ShipmentServiceOptions indicators shipd sends with delivery options, in both APIs: SaturdayDeliveryIndicator,
+ * The ShipmentServiceOptions shipd sends with delivery options, in both APIs: the shipment's DeliveryConfirmation, SaturdayDeliveryIndicator,
  * UPScarbonneutralIndicator and RestrictedArticles.AlcoholicBeveragesIndicator, each an empty-tag indicator.
  */
 export const optionIndicators = {
+  // ShipmentServiceOptions_DeliveryConfirmation: DCISType required, one character, "1 - Delivery Confirmation
+  // Signature Required 2 - Delivery Confirmation Adult Signature Required", "Valid for forward shipments only".
+  DeliveryConfirmation: Type.Optional(container({ DCISType: oneOf(['1', '2']), DCISNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 11 })) })),
   SaturdayDeliveryIndicator: Type.Optional(indicator),
   UPScarbonneutralIndicator: Type.Optional(indicator),
   RestrictedArticles: Type.Optional(container({ AlcoholicBeveragesIndicator: Type.Optional(indicator) })),

@@ -232,8 +232,13 @@ const puertoRicoRules = {
  * Shipment's (Shipment_ReferenceNumber, Code of 2) "Valid if the origin/destination pair is not US/US or PR/PR".
  */
 const sameUpsCountry = { anyOf: [{ allOf: [countryOfParty('ShipFrom', 'US'), countryOfParty('ShipTo', 'US')] }, { allOf: [countryOfParty('ShipFrom', 'PR'), countryOfParty('ShipTo', 'PR')] }] };
+const inUsOrPuertoRico = (party: string) => ({ anyOf: [countryOfParty(party, 'US'), countryOfParty(party, 'PR')] });
+const usOrPuertoRicoPair = { allOf: [inUsOrPuertoRico('ShipFrom'), inUsOrPuertoRico('ShipTo')] };
 const referenceRules = {
   allOf: [
+    // PackageServiceOptions.DeliveryConfirmation: "Valid for US50/PR to US50/PR packages without return service"; the
+    // Shipment's is the one for other pairs (Appendix "Delivery Confirmation Origin-Destination Pairs").
+    { if: { not: usOrPuertoRicoPair }, then: { properties: { Package: { items: { properties: { PackageServiceOptions: { not: { required: ['DeliveryConfirmation'] } } } } } } } },
     { if: sameUpsCountry, then: { not: { required: ['ReferenceNumber'] } } },
     { if: { not: sameUpsCountry }, then: { properties: { Package: { items: { not: { required: ['ReferenceNumber'] } } } } } },
   ],
