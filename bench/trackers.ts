@@ -1,0 +1,266 @@
+// npm run bench:trackers — following BENCH_TRACKERS (100,000) numbers bought elsewhere, in test mode, on one shipd
+// (`shipd serve`: the API and its workers in one process, info logs, default settings but for the two below).
+//   1. A webhook endpoint for tracking.updated at a receiver in this process; then the trackers are made as a client
+//      makes them, through POST /trackers/batch, 1,000 numbers a call (UPS, USPS and FedEx in turn), one call at a
+//      time. The rate they are made at is printed.
+//   2. For BENCH_SECONDS (120), the worker follows them while authenticated GET /trackers?status=in_transit and its
+//      next cursor pages (limit 20, four pages a walk) are asked at a steady BENCH_LIST_RATE (50/s). Measured: the
+//      checks the worker made (each tracking.updated carries the tracker's last_checked_at: one check per distinct
+//      pair of tracker and last_checked_at; in test mode a tracker is checked when its next scan is due, so every
+//      check finds one), the shipd process's CPU per check, GET /trackers p50/p99, and peak RSS (VmHWM).
+//   3. Lag: every scan that fell due in the window is known here beforehand, from the same simulated journey shipd
+//      tells (the number and the tracker's created_at decide it); its lag is its tracking.updated's arrival at the
+//      receiver minus its occurred_at. Deliveries are awaited up to BENCH_GRACE_SECONDS (60) after the window; a scan
+//      still not delivered counts as lagging longer than that. Every scan must come once.
+// Simulated journeys span days of carrier time. shipd runs them at SHIPD_SIM_TRACKING_SPEED times real time
+// (BENCH_SPEED, 1440: the documented default, a carrier day per minute) with SHIPD_SIM_FIRST_SCAN_MINUTES=0 (the
+// documented setting; its default of 15 would keep every parcel at the label until after the window), so the whole
+// journeys of the numbers made at the start run within minutes and their scans fall due during the window. The load
+// that makes: each tracker's scans about 1,440 times as often as real parcels'; 100,000 trackers at that speed stand
+// for about 144 million at real time.
+// Goal: p99 lag < 60 s and GET /trackers p99 < 25 ms while the worker runs. BENCH_DATABASE_URL=postgres://… runs on
+// PostgreSQL (a fresh database made on that server, dropped after); BENCH_PROFILE_DIR writes shipd's CPU profile.
+import { availableParallelism } from 'node:os';
+import { createServer } from 'node:http';
+import { Pool } from 'undici';
+import { externalParcel } from '../src/carriers/sim/external-tracking.ts';
+import { simulatedJourney } from '../src/carriers/sim/tracking-timeline.ts';
+import { fedexTrackingNumber, upsTrackingNumber, uspsTrackingNumber } from '../src/carriers/tracking-numbers.ts';
+import { idleCoreSeconds, isMain, megabytes, startShipd, type Result } from './lib.ts';
+
+export interface TrackersOptions {
+  trackers: number;
+  seconds: number;
+  graceSeconds: number;
+  speed: number;
+  listRate: number;
+  databaseUrl: string | undefined;
+}
+
+const batchSize = 1000;
+const carriers = ['ups', 'usps', 'fedex'] as const;
+
+/** The i-th bench number, valid in its carrier's format with its check digit; the carrier is sent with it. */
+function benchNumber(i: number): { tracking_number: string; carrier: (typeof carriers)[number] } {
+  const carrier = carriers[i % carriers.length]!;
+  const serial = String(i).padStart(7, '0');
+  if (carrier === 'ups') return { carrier, tracking_number: upsTrackingNumber('BNCH01', '03', serial) };
+  if (carrier === 'usps') return { carrier, tracking_number: uspsTrackingNumber('001', '927000002', serial) };
+  return { carrier, tracking_number: fedexTrackingNumber(`7${String(i).padStart(10, '0')}`) };
+}
+
+interface Delivery {
+  at: number;
+  trackerId: string;
+  lastCheckedAt: string;
+  scanAt: string;
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+async function startReceiver() {
+  const deliveries: Delivery[] = [];
+  let malformed = 0;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = Date.now();
+      res.writeHead(204).end();
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string; data: { id: string; last_checked_at: string; events: { occurred_at: string }[] } };
+        const scan = body.data.events.at(-1);
+        if (body.type !== 'tracking.updated' || !scan) throw new Error('not a scan');
+        deliveries.push({ at, trackerId: body.data.id, lastCheckedAt: body.data.last_checked_at, scanAt: scan.occurred_at });
+      } catch {
+        malformed++;
+      }
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('the receiver has no address');
+  return {
+    url: `http://127.0.0.1:${address.port}/hooks`,
+    deliveries,
+    malformed: () => malformed,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export async function benchTrackers(o: TrackersOptions): Promise<Result> {
+  const receiver = await startReceiver();
+  const shipd = await startShipd(o.databaseUrl, {
+    SHIPD_LOG_LEVEL: 'info',
+    SHIPD_WEBHOOKS_ALLOW_INSECURE: 'true',
+    SHIPD_SIM_TRACKING_SPEED: String(o.speed),
+    SHIPD_SIM_FIRST_SCAN_MINUTES: '0',
+  });
+  const api = new Pool(shipd.url, { connections: 16 });
+  const auth = { authorization: `Bearer ${shipd.key}`, 'content-type': 'application/json' };
+  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: T }> {
+    const res = await api.request({ path: `/api/integrations/v1${path}`, method, headers: auth, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    return { status: res.statusCode, json: (await res.body.json()) as T };
+  }
+
+  try {
+    const hook = await call('POST', '/webhooks', { url: receiver.url, events: ['tracking.updated'] });
+    if (hook.status !== 201) throw new Error(`POST /webhooks answered ${hook.status}: ${JSON.stringify(hook.json)}`);
+
+    // 1. The trackers, made as a client makes them.
+    type Made = { id: string; tracking_number: string; created_at: string; events: unknown[] };
+    const made: Made[] = [];
+    const createStart = performance.now();
+    for (let first = 0; first < o.trackers; first += batchSize) {
+      const items = Array.from({ length: Math.min(batchSize, o.trackers - first) }, (_, k) => benchNumber(first + k));
+      const res = await call<{ results: { tracker: Made | null; error: unknown }[] }>('POST', '/trackers/batch', { trackers: items });
+      if (res.status !== 200) throw new Error(`POST /trackers/batch answered ${res.status}: ${JSON.stringify(res.json).slice(0, 500)}`);
+      for (const r of res.json.results) {
+        if (!r.tracker) throw new Error(`a bench number was refused: ${JSON.stringify(r.error)}`);
+        made.push(r.tracker);
+      }
+    }
+    const createSeconds = (performance.now() - createStart) / 1000;
+    console.error(
+      `made ${made.length.toLocaleString('en-US')} trackers through POST /trackers/batch in ${createSeconds.toFixed(1)} s: ${(made.length / createSeconds).toFixed(0)} trackers/s ${shipd.database}`,
+    );
+
+    // 2. The window.
+    const cpuBefore = shipd.cpuSeconds();
+    const idleBefore = idleCoreSeconds();
+    const t0 = Date.now();
+    const t1 = t0 + o.seconds * 1000;
+    const listLatencies: number[] = [];
+    let listFailed = 0;
+    let walks = 0;
+    const pending = new Set<Promise<void>>();
+    /** One walk: the first page of in-transit trackers and three more by their cursors, each request timed alone. */
+    async function walk(): Promise<void> {
+      let cursor: string | null = null;
+      for (let page = 0; page < 4; page++) {
+        const t = performance.now();
+        const res = await call<{ next_cursor: string | null }>('GET', `/trackers?status=in_transit&limit=20${cursor ? `&cursor=${cursor}` : ''}`);
+        if (res.status !== 200) {
+          listFailed++;
+          return;
+        }
+        listLatencies.push(performance.now() - t);
+        cursor = res.json.next_cursor;
+        if (!cursor) return;
+      }
+    }
+    // Paced: a walk every 4 / listRate seconds, whatever the answers' pace, so the API is asked at a steady rate.
+    const began = performance.now();
+    while (Date.now() < t1) {
+      const due = Math.floor((((performance.now() - began) / 1000) * o.listRate) / 4) - walks;
+      for (let k = 0; k < due; k++) {
+        walks++;
+        const p = walk()
+          .catch(() => {
+            listFailed++;
+          })
+          .finally(() => pending.delete(p));
+        pending.add(p);
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await Promise.all(pending);
+    const windowSeconds = (Date.now() - t0) / 1000;
+    const cpuAfter = shipd.cpuSeconds();
+    const idleShare = (idleCoreSeconds() - idleBefore) / (windowSeconds * availableParallelism());
+    const rssInWindow = shipd.peakRss();
+
+    // 3. The scans due in the window, from the journeys shipd simulates; then their deliveries.
+    const due = new Map<string, number>();
+    for (const [i, t] of made.entries()) {
+      const { tracking_number } = benchNumber(i);
+      for (const e of simulatedJourney(externalParcel(tracking_number, new Date(t.created_at)), o.speed, 0)) {
+        const at = e.occurredAt.getTime();
+        if (at >= t0 && at < t1) due.set(`${t.id}|${e.occurredAt.toISOString()}`, at);
+      }
+    }
+    const waitUntil = t1 + o.graceSeconds * 1000;
+    const delivered = () => receiver.deliveries.reduce((n, d) => n + (due.has(`${d.trackerId}|${d.scanAt}`) ? 1 : 0), 0);
+    while (Date.now() < waitUntil && delivered() < due.size) await new Promise((r) => setTimeout(r, 1000));
+    const peakRssBytes = shipd.peakRss();
+
+    const lags = new Map<string, number>();
+    let duplicates = 0;
+    const checks = new Set<string>();
+    for (const d of receiver.deliveries) {
+      const key = `${d.trackerId}|${d.scanAt}`;
+      const dueAt = due.get(key);
+      const checkedAt = Date.parse(d.lastCheckedAt);
+      if (checkedAt >= t0 && checkedAt < t0 + windowSeconds * 1000) checks.add(`${d.trackerId}|${d.lastCheckedAt}`);
+      if (dueAt === undefined) continue;
+      if (lags.has(key)) duplicates++;
+      else lags.set(key, d.at - dueAt);
+    }
+    const lagList = [...due.keys()].map((k) => lags.get(k) ?? Infinity).sort((a, b) => a - b);
+    const missing = lagList.filter((l) => l === Infinity).length;
+    listLatencies.sort((a, b) => a - b);
+    const checksPerSecond = checks.size / windowSeconds;
+    const cpuMsPerCheck = cpuBefore !== undefined && cpuAfter !== undefined ? ((cpuAfter - cpuBefore) * 1000) / checks.size : undefined;
+    const lagP50 = quantile(lagList, 0.5);
+    const lagP99 = quantile(lagList, 0.99);
+    const listP99 = quantile(listLatencies, 0.99);
+    const lagText = (ms: number) => (ms === Infinity ? `> ${(o.seconds + o.graceSeconds).toFixed(0)} s (not delivered)` : `${(ms / 1000).toFixed(2)} s`);
+    const lagOk = lagP99 < 60_000;
+    const listOk = listP99 < 25;
+    const ok = duplicates === 0 && listFailed === 0 && receiver.malformed() === 0;
+
+    console.error(`${o.trackers.toLocaleString('en-US')} trackers, ${shipd.database}, SHIPD_SIM_TRACKING_SPEED=${o.speed}, ${windowSeconds.toFixed(0)} s window`);
+    console.error(
+      `checks       ${checksPerSecond.toFixed(0).padStart(6)} /s   (${checks.size} checks)   shipd CPU ${cpuMsPerCheck?.toFixed(3) ?? '—'} ms per check   the cores idled ${(100 * idleShare).toFixed(1)} %`,
+    );
+    console.error(
+      `scans due    ${(due.size / windowSeconds).toFixed(0).padStart(6)} /s   (${due.size} in the window; ${missing} not delivered ${o.graceSeconds} s after it; ${duplicates} delivered twice)`,
+    );
+    console.error(`lag          p50 ${lagText(lagP50)}   p99 ${lagText(lagP99)}   (scan's occurred_at → tracking.updated at the receiver)${lagOk ? '' : '   GOAL FAILED (p99 < 60 s)'}`);
+    console.error(
+      `GET /trackers ${(listLatencies.length / windowSeconds).toFixed(0).padStart(5)} req/s   p50 ${quantile(listLatencies, 0.5).toFixed(1)} ms   p99 ${listP99.toFixed(1)} ms   failed ${listFailed}${listOk ? '' : '   GOAL FAILED (p99 < 25 ms)'}`,
+    );
+    console.error(`peak RSS     ${megabytes(peakRssBytes)} (shipd, whole run; ${megabytes(rssInWindow)} by the window's end)`);
+    return {
+      benchmark: `trackers: ${o.trackers.toLocaleString('en-US')} followed, tracking.updated lag${lagOk && listOk ? '' : ' (goal FAILED)'}`,
+      database: shipd.database,
+      value: checksPerSecond,
+      unit: 'checks/s',
+      baselines: [{ name: 'scans due in the window', value: due.size / windowSeconds, unit: 'scans/s' }],
+      p99Ms: lagP99,
+      peakRssBytes,
+      ok,
+      extra: {
+        createPerSecond: made.length / createSeconds,
+        cpuMsPerCheck,
+        lagP50Ms: lagP50,
+        listP50Ms: quantile(listLatencies, 0.5),
+        listP99Ms: listP99,
+        missing,
+      },
+    } as Result;
+  } finally {
+    await api.close();
+    await shipd.stop();
+    await receiver.close();
+  }
+}
+
+if (isMain(import.meta.url)) {
+  const result = await benchTrackers({
+    trackers: Number(process.env.BENCH_TRACKERS ?? 100_000),
+    seconds: Number(process.env.BENCH_SECONDS ?? 120),
+    graceSeconds: Number(process.env.BENCH_GRACE_SECONDS ?? 60),
+    speed: Number(process.env.BENCH_SPEED ?? 1440),
+    listRate: Number(process.env.BENCH_LIST_RATE ?? 50),
+    databaseUrl: process.env.BENCH_DATABASE_URL,
+  });
+  if (!result.ok) process.exit(1);
+}
