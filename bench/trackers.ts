@@ -1,8 +1,8 @@
 // npm run bench:trackers — following BENCH_TRACKERS (100,000) numbers bought elsewhere, in test mode, on one shipd
 // (`shipd serve`: the API and its workers in one process, info logs, default settings but for the two below).
 //   1. A webhook endpoint for tracking.updated at a receiver in this process; then the trackers are made as a client
-//      makes them, through POST /trackers/batch, 1,000 numbers a call (UPS, USPS and FedEx in turn), one call at a
-//      time. The rate they are made at is printed.
+//      makes them, through POST /trackers/batch, 1,000 numbers a call (UPS, USPS and FedEx in turn),
+//      BENCH_CREATE_CONCURRENCY (4) calls in flight. The rate they are made at is printed.
 //   2. For BENCH_SECONDS (180) after that, the worker follows them while authenticated GET
 //      /trackers?status=in_transit and its next cursor pages (limit 20, four pages a walk) are asked at a steady
 //      BENCH_LIST_RATE (50/s). Measured over that window: the checks the worker made (each tracking.updated carries
@@ -40,6 +40,7 @@ export interface TrackersOptions {
   graceSeconds: number;
   speed: number;
   maxWaitSeconds: number;
+  createConcurrency: number;
   listRate: number;
   databaseUrl: string | undefined;
 }
@@ -124,21 +125,29 @@ export async function benchTrackers(o: TrackersOptions): Promise<Result> {
 
     // 1. The trackers, made as a client makes them.
     type Made = { id: string; tracking_number: string; created_at: string; events: unknown[] };
-    const made: Made[] = [];
+    const made: Made[] = new Array<Made>(o.trackers);
     const createStart = performance.now();
-    for (let first = 0; first < o.trackers; first += batchSize) {
-      const items = Array.from({ length: Math.min(batchSize, o.trackers - first) }, (_, k) => benchNumber(first + k));
-      const res = await call<{ results: { tracker: Made | null; error: unknown }[] }>('POST', '/trackers/batch', { trackers: items });
-      if (res.status !== 200) throw new Error(`POST /trackers/batch answered ${res.status}: ${JSON.stringify(res.json).slice(0, 500)}`);
-      for (const r of res.json.results) {
-        if (!r.tracker) throw new Error(`a bench number was refused: ${JSON.stringify(r.error)}`);
-        made.push(r.tracker);
-      }
-    }
+    let nextBatch = 0;
+    // A client importing numbers keeps a few batches in flight, each its own transaction.
+    await Promise.all(
+      Array.from({ length: o.createConcurrency }, async () => {
+        for (let first = nextBatch; first < o.trackers; first = nextBatch) {
+          nextBatch += batchSize;
+          const items = Array.from({ length: Math.min(batchSize, o.trackers - first) }, (_, k) => benchNumber(first + k));
+          const res = await call<{ results: { tracker: Made | null; error: unknown }[] }>('POST', '/trackers/batch', { trackers: items });
+          if (res.status !== 200) throw new Error(`POST /trackers/batch answered ${res.status}: ${JSON.stringify(res.json).slice(0, 500)}`);
+          for (const [k, r] of res.json.results.entries()) {
+            if (!r.tracker) throw new Error(`a bench number was refused: ${JSON.stringify(r.error)}`);
+            made[first + k] = r.tracker;
+          }
+        }
+      }),
+    );
     const createSeconds = (performance.now() - createStart) / 1000;
-    const firstMade = Date.parse(made[0]!.created_at);
+    if (made.some((t) => t === undefined)) throw new Error('a batch went missing');
+    const firstMade = made.reduce((first, t) => Math.min(first, Date.parse(t.created_at)), Infinity);
     console.error(
-      `made ${made.length.toLocaleString('en-US')} trackers through POST /trackers/batch in ${createSeconds.toFixed(1)} s: ${(made.length / createSeconds).toFixed(0)} trackers/s ${shipd.database}`,
+      `made ${made.length.toLocaleString('en-US')} trackers through POST /trackers/batch (${o.createConcurrency} calls in flight) in ${createSeconds.toFixed(1)} s: ${(made.length / createSeconds).toFixed(0)} trackers/s ${shipd.database}`,
     );
 
     // 2. The window, from the first pickup if it comes later.
@@ -280,6 +289,7 @@ if (isMain(import.meta.url)) {
     graceSeconds: Number(process.env.BENCH_GRACE_SECONDS ?? 60),
     speed: Number(process.env.BENCH_SPEED ?? 144),
     maxWaitSeconds: Number(process.env.BENCH_MAX_WAIT_SECONDS ?? 420),
+    createConcurrency: Number(process.env.BENCH_CREATE_CONCURRENCY ?? 4),
     listRate: Number(process.env.BENCH_LIST_RATE ?? 50),
     databaseUrl: process.env.BENCH_DATABASE_URL,
   });
