@@ -125,7 +125,7 @@ export async function benchTrackers(o: TrackersOptions): Promise<Result> {
 
     // 1. The trackers, made as a client makes them.
     type Made = { id: string; tracking_number: string; created_at: string; events: unknown[] };
-    const made: Made[] = new Array<Made>(o.trackers);
+    const answered: (Made | undefined)[] = Array.from({ length: o.trackers }, () => undefined);
     const createStart = performance.now();
     let nextBatch = 0;
     // A client importing numbers keeps a few batches in flight, each its own transaction.
@@ -138,13 +138,14 @@ export async function benchTrackers(o: TrackersOptions): Promise<Result> {
           if (res.status !== 200) throw new Error(`POST /trackers/batch answered ${res.status}: ${JSON.stringify(res.json).slice(0, 500)}`);
           for (const [k, r] of res.json.results.entries()) {
             if (!r.tracker) throw new Error(`a bench number was refused: ${JSON.stringify(r.error)}`);
-            made[first + k] = r.tracker;
+            answered[first + k] = r.tracker;
           }
         }
       }),
     );
     const createSeconds = (performance.now() - createStart) / 1000;
-    if (made.some((t) => t === undefined)) throw new Error('a batch went missing');
+    const made = answered.filter((t) => t !== undefined);
+    if (made.length !== o.trackers) throw new Error(`${o.trackers - made.length} trackers went missing from the answers`);
     const firstMade = made.reduce((first, t) => Math.min(first, Date.parse(t.created_at)), Infinity);
     console.error(
       `made ${made.length.toLocaleString('en-US')} trackers through POST /trackers/batch (${o.createConcurrency} calls in flight) in ${createSeconds.toFixed(1)} s: ${(made.length / createSeconds).toFixed(0)} trackers/s ${shipd.database}`,
