@@ -6,6 +6,9 @@ import { problem, startServer, type TestServer } from './harness.ts';
 import { startUpsFake, upsFakeCredentials, type UpsFake, type UpsPushedScan } from './fakes/ups.ts';
 import { fakeUspsCredentials, startUspsFake, type UspsFake } from './fakes/usps.ts';
 import { pushFedexTracking } from './fakes/fedex.ts';
+import { orderBody } from './fixtures.ts';
+import { payingLiveKey, startBilling } from './live-billing.ts';
+import { pollTracking } from '../src/domain/tracking/tracking.ts';
 import { fedexTrackingNumber, upsTrackingNumber, uspsTrackingNumber } from '../src/carriers/tracking-numbers.ts';
 import { carriersFor } from '../src/carriers/registry.ts';
 import { externalParcel } from '../src/carriers/sim/external-tracking.ts';
@@ -37,12 +40,14 @@ async function freePort(): Promise<number> {
 let server: TestServer;
 let upsFake: UpsFake;
 let uspsFake: UspsFake;
+let billing: Awaited<ReturnType<typeof startBilling>>;
 /** Two live keys of two accounts, each following numbers of its own and some of the other's. */
 const keys: { id: string; secret: string; account: string }[] = [];
 
 before(async () => {
   upsFake = await startUpsFake();
   uspsFake = await startUspsFake();
+  billing = await startBilling();
   const port = await freePort();
   server = await startServer({
     env: {
@@ -58,6 +63,9 @@ before(async () => {
       USPS_CLIENT_ID: fakeUspsCredentials.clientId,
       USPS_CLIENT_SECRET: fakeUspsCredentials.clientSecret,
       USPS_ACCOUNT_NUMBER: fakeUspsCredentials.accountNumber,
+      USPS_CRID: fakeUspsCredentials.crid,
+      USPS_MID: fakeUspsCredentials.mid,
+      ...billing.env,
       UPS_TRACK_ALERT_CREDENTIAL: upsCredential,
       USPS_TRACKING_SECRET: uspsSecret,
       USPS_TRACKING_ADMIN_EMAIL: 'ops@example.com',
@@ -73,6 +81,7 @@ after(async () => {
   await server.close();
   await upsFake.close();
   await uspsFake.close();
+  await billing.stripe.close();
 });
 
 const db = () => server.services.database.db;
@@ -336,5 +345,38 @@ describe('applying pushed scans', () => {
     const t = await tracker(id);
     assert.deepEqual([t.deleted, t.events.length], [true, 0]);
     assert.deepEqual(await updates(id), []);
+  });
+});
+
+describe('a live label', () => {
+  test("its number is subscribed at purchase; a push makes the label checked at once, and its tracker gets the scans", async () => {
+    const key = await payingLiveKey(server);
+    const post = (path: string, body: unknown) => server.request('POST', path, { key, body });
+    const order = await post('/orders', orderBody({ order_number: `push-${randomInt(1e6)}` }));
+    assert.equal(order.status, 201, order.text);
+    const rates = await post('/rates', { order_id: order.body.id, carriers: ['usps'] });
+    assert.equal(rates.status, 200, rates.text);
+    const bought = await post('/shipments', { order_id: order.body.id, rate_id: rates.body.rates[0].id });
+    assert.equal(bought.status, 201, bought.text);
+    const n: string = bought.body.tracking_number;
+    const trackerId = `trk_${bought.body.id.slice(4)}`;
+    assert.equal((await subscription('usps', n)).state, 'pending', 'subscribed in the purchase, by the worker after');
+    await subscribeDue(deps(), quiet);
+    assert.ok(uspsFake.subscriptions.has(n));
+
+    // Checked once (nothing scanned yet), the label's next check is an hour off, as a live label's is.
+    await pollTracking(serviceContext(server.services, 'test'), quiet);
+    const later = await db().selectFrom('shipments').select('tracking_next_check_at').where('id', '=', bought.body.id).executeTakeFirstOrThrow();
+    assert.ok(Date.parse(later.tracking_next_check_at!) > server.clock.now().getTime() + 60_000, `next check ${later.tracking_next_check_at}`);
+    // USPS scans the parcel and pushes: the label's next check becomes now.
+    uspsFake.scan(n, 'in_transit');
+    const pushed = await uspsFake.pushEvents(n, [{ at: new Date('2025-01-06T15:00:00Z'), code: 'GX', type: 'Shipping Label Created', city: 'SAN FRANCISCO', state: 'CA', zip: '94105' }]);
+    assert.equal(pushed.status, 200, pushed.text);
+    const due = await db().selectFrom('shipments').select('tracking_next_check_at').where('id', '=', bought.body.id).executeTakeFirstOrThrow();
+    assert.ok(Date.parse(due.tracking_next_check_at!) <= server.clock.now().getTime(), 'due now');
+    await pollTracking(serviceContext(server.services, 'test'), quiet);
+    const t = (await server.request('GET', `/trackers/${trackerId}`, { key })).body as Json;
+    assert.equal(t.status, 'in_transit');
+    assert.ok(t.events.length >= 2, `${t.events.length} scans`);
   });
 });
