@@ -22,6 +22,7 @@ import { registerHome } from './http/home.ts';
 import { registerOperations } from './http/routes.ts';
 import { registerLabelFiles } from './http/labels.ts';
 import { registerStripeWebhooks } from './http/stripe-webhooks.ts';
+import { registerCarrierEvents } from './http/carrier-events.ts';
 import { registerMcpRoute } from './mcp/http.ts';
 import { idempotencyPlugin } from './http/idempotency.ts';
 import { idempotencyStore } from './operations/run.ts';
@@ -142,6 +143,7 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
   await registerMcpRoute(app, services, idempotency, authenticate);
   registerLabelFiles(app, services, addresses);
   await registerStripeWebhooks(app, services);
+  await registerCarrierEvents(app, services, addresses);
   await registerDashboard(app, services, addresses);
   await app.ready();
   return app;

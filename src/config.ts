@@ -89,6 +89,19 @@ export interface Config {
   carriers: Record<CarrierId, CarrierCredentials>;
   /** Stripe, which live platform postage is charged through; without it live platform postage is refused. */
   stripe: StripeSettings | undefined;
+  /** What each carrier's tracking notifications are checked against; a carrier without it gets no subscriptions and its posts are refused. */
+  carrierPush: CarrierPushSettings;
+}
+
+/**
+ * The secrets of the carriers' tracking pushes to /carrier-events/{carrier}: UPS Track Alert sends back the opaque
+ * `credential` given in each subscription; USPS signs each notification with the subscription's 32-character
+ * secret (X-HMAC); FedEx signs with the security token set on the webhook project in its developer portal.
+ */
+export interface CarrierPushSettings {
+  ups?: { credential: string };
+  usps?: { secret: string; adminEmail: string };
+  fedex?: { securityToken: string };
 }
 
 export interface StripeSettings {
@@ -157,6 +170,10 @@ export const settingNames = [
   'STRIPE_SECRET_KEY',
   'STRIPE_WEBHOOK_SECRET',
   'STRIPE_BASE_URL',
+  'UPS_TRACK_ALERT_CREDENTIAL',
+  'USPS_TRACKING_SECRET',
+  'USPS_TRACKING_ADMIN_EMAIL',
+  'FEDEX_WEBHOOK_SECURITY_TOKEN',
 ] as const;
 
 /** SHIPD_ variables that are not settings of the server but are read by one command. */
@@ -486,6 +503,32 @@ export function loadConfig(env: Raw = process.env, file?: string): Config {
     dbQueryTimeoutMs: integer(raw, 'SHIPD_DB_QUERY_TIMEOUT_MS', 30_000, 100, 3_600_000),
     carriers,
     stripe: stripe(raw),
+    carrierPush: carrierPush(raw),
+  };
+}
+
+/** A secret long enough not to be guessed, in printable ASCII so it travels in a header unchanged. */
+function pushSecret(raw: Raw, name: string, min: number, max: number): string | undefined {
+  const value = raw[name]?.trim();
+  if (!value) return undefined;
+  if (value.length < min || value.length > max || !/^[\x21-\x7e]+$/.test(value)) {
+    throw new ConfigError(name, min === max ? `must be exactly ${min} printable characters` : `must be ${min} to ${max} printable characters, no spaces`);
+  }
+  return value;
+}
+
+function carrierPush(raw: Raw): CarrierPushSettings {
+  const upsCredential = pushSecret(raw, 'UPS_TRACK_ALERT_CREDENTIAL', 24, 512);
+  // USPS's Subscription schema: secret minLength and maxLength 32; adminNotification needs one e-mail at least.
+  const uspsSecret = pushSecret(raw, 'USPS_TRACKING_SECRET', 32, 32);
+  const uspsEmail = raw.USPS_TRACKING_ADMIN_EMAIL?.trim() || undefined;
+  if (uspsSecret && !uspsEmail) throw new ConfigError('USPS_TRACKING_ADMIN_EMAIL', 'must be set with USPS_TRACKING_SECRET: USPS requires an e-mail address to warn of a suspended subscription');
+  if (uspsEmail && (uspsEmail.length > 50 || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(uspsEmail))) throw new ConfigError('USPS_TRACKING_ADMIN_EMAIL', 'must be an e-mail address of at most 50 characters');
+  const fedexToken = pushSecret(raw, 'FEDEX_WEBHOOK_SECURITY_TOKEN', 16, 512);
+  return {
+    ...(upsCredential && { ups: { credential: upsCredential } }),
+    ...(uspsSecret && uspsEmail && { usps: { secret: uspsSecret, adminEmail: uspsEmail } }),
+    ...(fedexToken && { fedex: { securityToken: fedexToken } }),
   };
 }
 

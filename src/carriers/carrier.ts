@@ -328,6 +328,21 @@ export interface TrackedParcel {
  * `unknown` result, as for a label, and a number refused on its own is its own failure, not the call's.
  */
 export type TrackedNumbers = Map<string, CarrierResult<TrackingResult>>;
+/** Where a carrier pushes tracking, and what it authenticates the pushes with (see config.ts carrierPush). */
+export interface TrackingListener {
+  url: string;
+  /** UPS: the opaque credential sent back in each message; USPS: the 32-character HMAC secret. */
+  secret: string;
+  /** USPS: who is told of a suspended subscription. */
+  adminEmail?: string;
+}
+
+export interface TrackingSubscriptions {
+  subscribed: { trackingNumber: string; subscriptionId: string | null }[];
+  refused: string[];
+  /** When the subscriptions lapse unless made again, where the carrier says (UPS: 14 days). */
+  expiresAt: Date | null;
+}
 
 /** A one-time pickup: the carrier comes to the address on the date, within the window (local times there). */
 export interface PickupRequest {
@@ -419,6 +434,14 @@ export interface Carrier {
   validateAddress?(address: Address, signal: AbortSignal): Promise<CarrierResult<AddressCheck>>;
   /** A street-level check of an address in another country, where the carrier has one (FedEx's covers many). */
   validateAddressAbroad?(address: AnyAddress, signal: AbortSignal): Promise<CarrierResult<AddressCheck<AnyAddress>>>;
+  /**
+   * Asks the carrier to push the numbers' scans to `listener` (its tracking subscriptions), where the carrier
+   * publishes an API for it (UPS Track Alert, USPS Subscriptions - Tracking). Answers the numbers it took and
+   * refused, with the carrier's id of each subscription where it gives one.
+   */
+  subscribeTracking?(trackingNumbers: string[], listener: TrackingListener, signal: AbortSignal): Promise<CarrierResult<TrackingSubscriptions>>;
+  /** How many numbers one subscribeTracking call takes. */
+  readonly trackingSubscriptionBatch?: number;
   /** Absent where shipd has no integration with the carrier's pickup API. */
   schedulePickup?(request: PickupRequest, signal: AbortSignal): Promise<CarrierResult<{ confirmationNumber: string }>>;
   cancelPickup?(pickup: PickupRef, signal: AbortSignal): Promise<CarrierResult<void>>;

@@ -517,6 +517,25 @@ export interface ApiKeyUsageTable {
   last_used_at: string;
 }
 
+/** A number's tracking subscription with its carrier (migration 912), shared by every live tracker of the number. */
+export interface CarrierSubscriptionsTable {
+  carrier: string;
+  tracking_number: string;
+  /** pending: to be subscribed; subscribed: the carrier pushes its scans; unsupported: the carrier (or this server) takes no subscription. */
+  state: 'pending' | 'subscribed' | 'unsupported';
+  /** The carrier's id of the subscription, where it gives one (USPS). */
+  subscription_id: string | null;
+  attempts: number;
+  /** When the worker next tries to subscribe (or renew); null when nothing is to be done. */
+  next_attempt_at: string | null;
+  subscribed_at: string | null;
+  /** When the carrier stops pushing unless renewed (UPS: 14 days after subscribing). */
+  expires_at: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -532,6 +551,7 @@ export interface DB {
   packages: PackagesTable;
   shipments: ShipmentsTable;
   trackers: TrackersTable;
+  carrier_subscriptions: CarrierSubscriptionsTable;
   postage_ledger: PostageLedgerTable;
   billing_customers: BillingCustomersTable;
   card_charges: CardChargesTable;

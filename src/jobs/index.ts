@@ -6,6 +6,7 @@ import { pendingStaleMs, reconcilePending } from '../domain/shipments/purchase.t
 import { settleCardCharges } from '../domain/billing/card-charges.ts';
 import { pollTracking, trackingBatch } from '../domain/tracking/tracking.ts';
 import { pollTrackers, trackerPollBatch } from '../domain/tracking/trackers.ts';
+import { subscribeDue, subscriptionBatch } from '../domain/tracking/carrier-subscriptions.ts';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../events/delivery-worker.ts';
 import { batchJob } from '../domain/ops/batches.ts';
 import { runBatchRound } from '../domain/ops/batch-run.ts';
@@ -48,6 +49,10 @@ export function createJobRunner(
       'trackers.poll': async () => {
         while ((await pollTrackers(serviceContext(services, 'job:trackers.poll'), log)) === trackerPollBatch);
       },
+      'trackers.subscribe': async () => {
+        const deps = { db: services.database.db, config: services.config, clock: services.clock };
+        while ((await subscribeDue(deps, log)) === subscriptionBatch);
+      },
       [batchJob]: async (payload) => {
         const { batch_id, round } = payload as { batch_id: string; round: number };
         await runBatchRound(serviceContext(services, `job:${batchJob}`), batch_id, round, { concurrency: services.config.batchConcurrency, roundMs: batchRoundMs }, log);
@@ -75,6 +80,8 @@ export function createJobRunner(
       { name: 'tracking.poll', everyMs: 1_000 },
       // Numbers bought elsewhere say when they next change as labels do; a stopped or ended one is not in the queue.
       { name: 'trackers.poll', everyMs: 1_000 },
+      // Live numbers are subscribed with their carriers within seconds of being followed, off the request's path.
+      { name: 'trackers.subscribe', everyMs: 5_000 },
     ],
     services.clock,
     log,

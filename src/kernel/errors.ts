@@ -17,6 +17,7 @@ export const errorCodes = {
   unknown_api_key: { status: 401, title: 'The API key is not known' },
   revoked_api_key: { status: 401, title: 'The API key has been revoked' },
   expired_api_key: { status: 401, title: 'The API key secret has expired' },
+  carrier_event_unverified: { status: 401, title: "The carrier event does not carry the credential or signature shipd's subscription set" },
   plan_without_api_access: { status: 403, title: "The account's plan does not include API access" },
   invalid_idempotency_key: { status: 400, title: 'The Idempotency-Key header is not valid' },
   invalid_stripe_signature: { status: 400, title: 'The Stripe event is not signed with this endpoint\'s secret' },

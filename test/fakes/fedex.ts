@@ -1,4 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the fake reads request JSON as loosely as a web server does, field by field */
+import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fedexTrackingNumber } from '../../src/carriers/tracking-numbers.ts';
 import type { TSchema } from '@sinclair/typebox';
@@ -10,6 +11,7 @@ import { fedexCancelRequest, fedexShipRequest, synchronousPackages } from '../co
 import { fedexTrackRequest } from '../contracts/fedex/track.ts';
 import { fedexEndOfDayRequest } from '../contracts/fedex/end-of-day.ts';
 import { endOfDayRoute, type EndOfDayFake } from './fedex-end-of-day.ts';
+import { TrackingPush } from '../contracts/fedex/track-webhook.ts';
 import { labelPdf, labelPng } from './label-files.ts';
 import { jsonOrText, readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
 
@@ -20,6 +22,60 @@ export type FedexFault =
   | { kind: 'status500' }
   | { kind: 'slow'; ms: number }
   | { kind: 'malformed' };
+
+/** A scan as FedEx's push carries it (the Track API's ScanEvent): when, its event type and derived status, and where. */
+export interface FedexPushedScan {
+  at: Date;
+  eventType: string;
+  derivedStatusCode: string;
+  description: string;
+  city: string;
+  state: string;
+  postalCode: string;
+}
+
+/**
+ * Posts a tracking push as FedEx's webhook does: the Track API's CompleteTrackResult for the number with these
+ * scans (newest first, as FedEx lists them; checked against our schema of TestWebhookOutputVO), signed in
+ * `fdx-signature` with Base64(HMAC-SHA256(security token, body)); `securityToken` null sends no signature. FedEx
+ * publishes no API to subscribe a number, so the push goes to the URL a webhook project would have been given.
+ */
+export async function pushFedexTracking(url: string, securityToken: string | null, trackingNumber: string, scans: FedexPushedScan[]): Promise<{ status: number; text: string }> {
+  const scanEvents = [...scans]
+    .sort((a, b) => b.at.getTime() - a.at.getTime())
+    .map((e) => ({
+      date: e.at.toISOString().replace(/\.\d{3}Z$/, '+00:00'),
+      eventType: e.eventType,
+      eventDescription: e.description,
+      derivedStatusCode: e.derivedStatusCode,
+      scanLocation: { city: e.city, stateOrProvinceCode: e.state, postalCode: e.postalCode, countryCode: 'US' },
+    }));
+  const latest = scanEvents[0];
+  const body = {
+    outputMetaData: [{ timeStamp: new Date().toISOString(), attempt: 1 }],
+    output: {
+      completeTrackResults: [
+        {
+          trackingNumber,
+          trackResults: [
+            {
+              trackingNumberInfo: { trackingNumber, carrierCode: 'FDXE' },
+              latestStatusDetail: { code: latest?.derivedStatusCode ?? '', derivedCode: latest?.derivedStatusCode ?? '', description: latest?.eventDescription ?? '' },
+              scanEvents,
+            },
+          ],
+        },
+      ],
+    },
+  };
+  const faults = contractViolations(TrackingPush, body);
+  if (faults.length > 0) throw new Error(`the FedEx push breaks TestWebhookOutputVO: ${faults.join('; ')}`);
+  const text = JSON.stringify(body);
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (securityToken !== null) headers['fdx-signature'] = createHmac('sha256', securityToken).update(text).digest('base64');
+  const res = await fetch(url, { method: 'POST', headers, body: text });
+  return { status: res.status, text: await res.text() };
+}
 
 export interface FedexFake {
   url: string;

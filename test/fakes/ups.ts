@@ -7,6 +7,7 @@ import { tokenCall } from '../contracts/ups/oauth.ts';
 import { rateCall } from '../contracts/ups/rating.ts';
 import { labelRecoveryCall, shipCall, voidCall } from '../contracts/ups/shipping.ts';
 import { trackCall } from '../contracts/ups/tracking.ts';
+import { subscriptionCall, trackingEventMessage } from '../contracts/ups/track-alert.ts';
 import { readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
 import { labelPdf } from './label-files.ts';
 
@@ -71,6 +72,28 @@ export interface UpsFake {
   recoveredImage: Buffer | undefined;
   /** Requests refused for breaking UPS's published contract, with what broke it. */
   contractRefusals: { path: string; violations: string[] }[];
+  /** Track Alert subscriptions made, by 1Z number: where UPS posts its messages and the credential it sends back. */
+  subscriptions: Map<string, { url: string; credentialType: string; credential: string }>;
+  /**
+   * Posts one Track Alert message about a subscribed number, as UPS does: the scan as a TrackingEventRequest (checked
+   * against our schema of the spec's), the subscription's credential in the `credential` header (or `credential`
+   * given here, to play an impostor; null sends none). Answers shipd's status and body.
+   */
+  pushScan(trackingNumber: string, scan: UpsPushedScan, options?: { credential?: string | null }): Promise<{ status: number; text: string }>;
+}
+
+/** A scan as Track Alert tells it: when (GMT), the status type and codes, and where. */
+export interface UpsPushedScan {
+  at: Date;
+  type: string;
+  code: string;
+  descriptionCode: string;
+  description: string;
+  city: string;
+  state: string;
+  country: string;
+  postalCode?: string;
+  scheduledDeliveryDate?: string;
 }
 
 const gif1x1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -207,6 +230,7 @@ function contractOf(method: string, path: string): TSchema | undefined {
   if (method === 'POST' && /^\/api\/shipments\/[^/]+\/ship$/.test(path)) return shipCall;
   if (method === 'DELETE' && path.includes('/void/cancel/')) return voidCall;
   if (method === 'POST' && path.startsWith('/api/labels/')) return labelRecoveryCall;
+  if (method === 'POST' && path.startsWith('/api/track/v1/subscription/')) return subscriptionCall;
   if (method === 'GET' && path.startsWith('/api/track/')) return trackCall;
   if (method === 'POST' && path.startsWith('/api/addressvalidation/')) return xavCall;
   return undefined;
@@ -251,7 +275,7 @@ function activities(stage: UpsTrackingStage): unknown[] {
   return [...chain[stage]].reverse();
 }
 
-const contracts = [tokenCall, rateCall, shipCall, voidCall, labelRecoveryCall, trackCall, xavCall];
+const contracts = [tokenCall, rateCall, shipCall, voidCall, labelRecoveryCall, trackCall, xavCall, subscriptionCall, trackingEventMessage];
 
 export async function startUpsFake(): Promise<UpsFake> {
   compileContracts(contracts);
@@ -269,6 +293,38 @@ export async function startUpsFake(): Promise<UpsFake> {
     notFoundAs404: false,
     recoveredImage: undefined,
     contractRefusals: [],
+    subscriptions: new Map(),
+    pushScan: async (trackingNumber, scan, options = {}) => {
+      const sub = fake.subscriptions.get(trackingNumber);
+      if (!sub) throw new Error(`the UPS fake has no Track Alert subscription for ${trackingNumber}`);
+      const ymd = (d: Date) => d.toISOString().slice(0, 10).replaceAll('-', '');
+      const hms = (d: Date) => d.toISOString().slice(11, 19).replaceAll(':', '');
+      // The message carries no offset; the fake's local time is US Eastern standard time, five hours behind GMT.
+      const local = new Date(scan.at.getTime() - 5 * 3_600_000);
+      const delivered = scan.type === 'D' && scan.descriptionCode === '011';
+      const message = {
+        trackingNumber,
+        localActivityDate: ymd(local),
+        localActivityTime: hms(local),
+        activityLocation: { city: scan.city, stateProvince: scan.state, postalCode: delivered ? (scan.postalCode ?? '') : '', country: scan.country },
+        activityStatus: { type: scan.type, code: scan.code, description: scan.description, descriptionCode: scan.descriptionCode },
+        scheduledDeliveryDate: scan.scheduledDeliveryDate ?? '',
+        actualDeliveryDate: delivered ? ymd(local) : '',
+        actualDeliveryTime: delivered ? hms(local) : '',
+        gmtActivityDate: ymd(scan.at),
+        gmtActivityTime: hms(scan.at),
+        deliveryStartTime: '',
+        deliveryEndTime: '',
+        deliveryTimeDescription: delivered ? '' : 'end of day',
+      };
+      const faults = contractViolations(trackingEventMessage, message);
+      if (faults.length > 0) throw new Error(`the UPS fake's message breaks TrackingEventRequest: ${faults.join('; ')}`);
+      const credential = options.credential === undefined ? sub.credential : options.credential;
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'UPSPubSubTrackingService' };
+      if (credential !== null) headers.credential = credential;
+      const res = await fetch(sub.url, { method: 'POST', headers, body: JSON.stringify(message) });
+      return { status: res.status, text: await res.text() };
+    },
     expireTokens: () => tokens.clear(),
     failNext: (shape, pathPrefix = '/api/') => void pending.push({ shape, pathPrefix }),
     setStage: (tn, stage) => {
@@ -554,6 +610,14 @@ export async function startUpsFake(): Promise<UpsFake> {
     });
   }
 
+  /** Track Alert: every number in the 1Z form is subscribed (the contract refused the request otherwise), to the destination given. */
+  function subscribe(body: unknown, res: ServerResponse): void {
+    const numbers = [get(body, 'trackingNumberList')].flat().map(String);
+    const destination = { url: String(get(body, 'destination', 'url')), credentialType: String(get(body, 'destination', 'credentialType')), credential: String(get(body, 'destination', 'credential')) };
+    for (const n of numbers) fake.subscriptions.set(n, destination);
+    sendJson(res, 200, { validTrackingNumbers: numbers });
+  }
+
   function validate(body: unknown, res: ServerResponse): void {
     const key = get(body, 'XAVRequest', 'AddressKeyFormat');
     const lines = [get(key, 'AddressLine')].flat().map(String);
@@ -617,6 +681,7 @@ export async function startUpsFake(): Promise<UpsFake> {
     if (req.method === 'DELETE' && (m = /^\/api\/shipments\/v\w+\/void\/cancel\/([^/]+)$/.exec(path))) return cancel(decodeURIComponent(m[1]!), query.trackingnumber, res);
     if (req.method === 'GET' && (m = /^\/api\/track\/v1\/details\/([^/]+)$/.exec(path))) return track(req, decodeURIComponent(m[1]!), res);
     if (req.method === 'POST' && /^\/api\/addressvalidation\/v2\/[123]$/.test(path)) return validate(body, res);
+    if (req.method === 'POST' && path === '/api/track/v1/subscription/standard/package') return subscribe(body, res);
     sendJson(res, 404, errorBody('404', `No such UPS resource: ${req.method} ${path}`));
   }
 

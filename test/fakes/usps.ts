@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { s10TrackingNumber, testUspsMailerId, uspsS10Indicators, uspsServiceTypeCodes, uspsTrackingNumber } from '../../src/carriers/tracking-numbers.ts';
 import type { TSchema } from '@sinclair/typebox';
@@ -11,6 +11,7 @@ import { ClientCredentialsRequest } from '../contracts/usps/oauth.ts';
 import { PaymentAuthorizationRequest } from '../contracts/usps/payments.ts';
 import { DomesticOptionsRequest, priceExtraServiceFaults } from '../contracts/usps/shipping-options.ts';
 import { TrackingBatchRequest, TrackingPath, TrackingQuery } from '../contracts/usps/tracking.ts';
+import { TrackingNotification, TrackingSubscriptionRequest } from '../contracts/usps/subscriptions-tracking.ts';
 import { jsonOrText, readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
 import { labelPdf, labelPng } from './label-files.ts';
 import { scanFormRoute, type ScanFormFake } from './usps-scan-form.ts';
@@ -65,6 +66,25 @@ export interface UspsFake {
   mostRatesAtOnce: number;
   /** The SCAN forms made (usps-scan-form.ts). */
   scanForms: ScanFormFake;
+  /** Tracking subscriptions made, by tracking number (TrackingNumberFilter): the listener, its secret and the id given. */
+  subscriptions: Map<string, { subscriptionId: string; listenerURL: string; secret: string }>;
+  /**
+   * Posts a tracking notification about a subscribed number to its listener, as USPS does: the payload is the
+   * tracking details with these events (as GET /tracking/v3 DETAIL has them) as a JSON string, and X-HMAC is
+   * Base64(HMAC-SHA256(secret, timestamp + payload)) with the subscription's secret, or the `secret` given here
+   * (null sends no X-HMAC). Answers shipd's status and body.
+   */
+  pushEvents(trackingNumber: string, events: UspsPushedEvent[], options?: { secret?: string | null; statusCategory?: string }): Promise<{ status: number; text: string }>;
+}
+
+/** One tracking event as a notification's payload carries it. */
+export interface UspsPushedEvent {
+  at: Date;
+  code: string;
+  type: string;
+  city: string;
+  state: string;
+  zip: string;
 }
 
 interface SoldLabel {
@@ -194,7 +214,7 @@ async function readBody(req: IncomingMessage): Promise<{ raw: string; parsed: un
 const get = (v: unknown, key: string): unknown => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined);
 
 export async function startUspsFake(): Promise<UspsFake> {
-  compileContracts([AddressQuery, CancelHeaders, CancelPath, LabelHeaders, LabelRequest, ReturnLabelRequest, InternationalLabelRequest, InternationalRateListQuery, ClientCredentialsRequest, PaymentAuthorizationRequest, DomesticOptionsRequest, TrackingPath, TrackingQuery, TrackingBatchRequest]);
+  compileContracts([TrackingSubscriptionRequest, TrackingNotification, AddressQuery, CancelHeaders, CancelPath, LabelHeaders, LabelRequest, ReturnLabelRequest, InternationalLabelRequest, InternationalRateListQuery, ClientCredentialsRequest, PaymentAuthorizationRequest, DomesticOptionsRequest, TrackingPath, TrackingQuery, TrackingBatchRequest]);
   const tokens = new Set<string>();
   const payments = new Set<string>();
   const labels = new Map<string, SoldLabel>();
@@ -227,6 +247,42 @@ export async function startUspsFake(): Promise<UspsFake> {
     rateDelayMs: 0,
     mostRatesAtOnce: 0,
     scanForms: scanForms.state,
+    subscriptions: new Map(),
+    pushEvents: async (trackingNumber, events, options = {}) => {
+      const sub = fake.subscriptions.get(trackingNumber);
+      if (!sub) throw new Error(`the USPS fake has no tracking subscription for ${trackingNumber}`);
+      const trackingEvents = [...events]
+        .sort((a, b) => b.at.getTime() - a.at.getTime())
+        .map((e) => ({
+          eventType: e.type,
+          eventCode: e.code,
+          eventTimestamp: new Date(e.at.getTime() - 5 * 3_600_000).toISOString().slice(0, 19),
+          GMTTimestamp: `${e.at.toISOString().slice(0, 19)}Z`,
+          GMTOffset: '-5:00',
+          eventCity: e.city,
+          eventState: e.state,
+          eventZIPCode: e.zip,
+          eventCountry: 'US',
+        }));
+      const latest = trackingEvents[0];
+      const payload = JSON.stringify({
+        trackingNumber,
+        mailClass: 'Priority Mail<SUP>&reg;</SUP>',
+        mailClassCode: 'PM',
+        status: latest?.eventType ?? '',
+        ...(options.statusCategory && { statusCategory: options.statusCategory }),
+        statusSummary: `Your item's status: ${latest?.eventType ?? 'unknown'}.`,
+        trackingEvents,
+      });
+      const body = { subscriptionId: sub.subscriptionId, subscriptionType: 'Tracking Subscription', timestamp: new Date().toISOString(), payload };
+      const faults = contractViolations(TrackingNotification, body);
+      if (faults.length > 0) throw new Error(`the USPS fake's notification breaks scanEventEx: ${faults.join('; ')}`);
+      const secret = options.secret === undefined ? sub.secret : options.secret;
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (secret !== null) headers['x-hmac'] = createHmac('sha256', secret).update(body.timestamp + body.payload).digest('base64');
+      const res = await fetch(sub.listenerURL, { method: 'POST', headers, body: JSON.stringify(body) });
+      return { status: res.status, text: await res.text() };
+    },
     scan: (tn, stage) => {
       const label = labels.get(tn);
       if (!label) throw new Error(`the USPS fake sold no label ${tn}`);
@@ -627,6 +683,16 @@ export async function startUspsFake(): Promise<UspsFake> {
     sendJson(res, 207, items);
   }
 
+  /** A tracking-number subscription: 201 with the subscription as USPS keeps it (the secret is not sent back). */
+  function subscribe(res: ServerResponse, body: unknown): void {
+    if (refused(res, '/subscriptions-tracking/v3r2', [[TrackingSubscriptionRequest, body]])) return;
+    const b = body as { listenerURL: string; secret: string; adminNotification: { email: string }[]; filterProperties: { trackingNumber: string; trackingEventTypes?: string[] } };
+    const subscriptionId = String(700000 + fake.subscriptions.size);
+    fake.subscriptions.set(b.filterProperties.trackingNumber, { subscriptionId, listenerURL: b.listenerURL, secret: b.secret });
+    const at = new Date().toISOString();
+    sendJson(res, 201, { subscriptionId, listenerURL: b.listenerURL, status: 'ENABLED', adminNotification: b.adminNotification, filterProperties: b.filterProperties, creationTimestamp: at, statusChangeTimestamp: at }, { location: `/subscriptions-tracking/v3r2/subscriptions/${subscriptionId}` });
+  }
+
   function address(res: ServerResponse, q: URLSearchParams): void {
     if (refused(res, '/addresses/v3', [[AddressQuery, Object.fromEntries(q)]])) return;
     const street = q.get('streetAddress')!;
@@ -712,6 +778,7 @@ export async function startUspsFake(): Promise<UspsFake> {
     if (route === 'GET /addresses/v3/address') return address(res, url.searchParams);
     if (route === 'POST /scan-forms/v3/scan-form') return scanForms.handle(req, res, parsed);
     if (route === 'POST /tracking/v3r2/tracking') return trackingBatch(res, parsed);
+    if (route === 'POST /subscriptions-tracking/v3r2/subscriptions') return subscribe(res, parsed);
     sendJson(res, 404, envelope('v3', 404, 'Not Found', [{ code: '404', detail: `No route ${route}` }]));
   });
   return Object.assign(fake, server);

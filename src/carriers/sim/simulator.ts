@@ -458,7 +458,9 @@ export class SimulatedCarrier implements Carrier {
 
   async track(label: LabelRef): Promise<CarrierResult<TrackingResult>> {
     const now = this.clock.now();
-    return ok(magicTracking(label.trackingNumber, now) ?? simulatedTracking(label, now, this.options.trackingSpeed, this.options.firstScanAfterMs));
+    // A magic number's picture is taken as of when it was first followed, so every later check tells the same scans
+    // at the same times, as a real carrier does; trackers merge scans by their time (trackers.ts scanKey).
+    return ok(magicTracking(label.trackingNumber, label.purchasedAt <= now ? label.purchasedAt : now) ?? simulatedTracking(label, now, this.options.trackingSpeed, this.options.firstScanAfterMs));
   }
 
   /** As many numbers a call as the carrier's own API takes, so a test-mode pass groups them as a live one does. */

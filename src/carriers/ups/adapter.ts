@@ -13,7 +13,9 @@ import {
   type RateRequest,
   type TrackedNumbers,
   type TrackedParcel,
+  type TrackingListener,
   type TrackingResult,
+  type TrackingSubscriptions,
   type VoidOutcome,
   isDomestic,
   severalBoxesRefusal,
@@ -37,6 +39,7 @@ import { buildShipRequest, parseShipResponse, type UpsShipment } from './ship.ts
 import { buildTokenRequest, parseTokenResponse } from './token.ts';
 import { buildTrackRequest, notYetTracked, parseTrackResponse } from './track.ts';
 import { transactionSrc, type UpsCall } from './wire.ts';
+import { buildSubscriptionRequest, parseSubscriptionResponse, upsSubscriptionBatch, upsSubscriptionDays } from './track-push.ts';
 import { isResidential } from '../carrier.ts';
 
 const words: GuardWords = { network: 'UPS', unexpected: 'UPS call failed unexpectedly' };
@@ -219,6 +222,19 @@ export class UpsCarrier implements Carrier {
         else answers.set(trackingNumber, this.answer(res, `track ${trackingNumber}`, parseTrackResponse));
       }
       return ok(answers);
+    });
+  }
+
+  readonly trackingSubscriptionBatch = upsSubscriptionBatch;
+
+  /** UPS Track Alert: up to 100 1Z numbers a call, each followed for 14 days. */
+  subscribeTracking(trackingNumbers: string[], listener: TrackingListener, signal: AbortSignal): Promise<CarrierResult<TrackingSubscriptions>> {
+    return guard(words, async () => {
+      const res = await this.call('POST', buildSubscriptionRequest(trackingNumbers, { url: listener.url, credential: listener.secret }), true, signal);
+      const answer = this.answer(res, 'subscribe to Track Alert', parseSubscriptionResponse);
+      if (!answer.ok) return answer;
+      const expiresAt = new Date(this.options.clock.now().getTime() + upsSubscriptionDays * 86_400_000);
+      return ok({ subscribed: answer.value.subscribed.map((trackingNumber) => ({ trackingNumber, subscriptionId: null })), refused: answer.value.refused, expiresAt });
     });
   }
 

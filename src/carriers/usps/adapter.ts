@@ -20,7 +20,9 @@ import {
   type RateRequest,
   type TrackedNumbers,
   type TrackedParcel,
+  type TrackingListener,
   type TrackingResult,
+  type TrackingSubscriptions,
   type TrackingStatus,
   type VoidOutcome,
   type VoidedBox,
@@ -48,6 +50,7 @@ import { buildLabelRequest, buildReturnLabelRequest, labelHeaders, labelPath, pa
 import { buildTokenRequest, parseToken, tokenPath } from './token.ts';
 import { buildScanFormRequest, parseScanForm, scanFormAccept, scanFormBatches, scanFormPath } from './scan-form.ts';
 import { buildTrackBatchRequest, parseTracking, parseTrackingBatch, parseTrackingNotFound, trackBatchPath, trackPath, trackQuery, uspsTrackingBatchLimit } from './track.ts';
+import { buildSubscriptionRequest, parseSubscriptionResponse, uspsSubscriptionPath } from './track-push.ts';
 
 const info = carrierCatalog.find((c) => c.id === 'usps')!;
 
@@ -345,6 +348,29 @@ export class UspsCarrier implements Carrier {
       const res = await this.client.send({ method: 'GET', path: trackPath(label.trackingNumber), query: trackQuery, idempotent: true, signal });
       if (res.status === 404 && res.json !== undefined) return parseTrackingNotFound(res.json);
       return this.answer(res, `tracking of ${label.trackingNumber}`, parseTracking);
+    });
+  }
+
+  /** USPS subscribes one number per subscription (TrackingNumberFilter); each is asked for on its own. */
+  readonly trackingSubscriptionBatch = 1;
+
+  subscribeTracking(trackingNumbers: string[], listener: TrackingListener, signal: AbortSignal): Promise<CarrierResult<TrackingSubscriptions>> {
+    return guard(words('tracking subscription'), async () => {
+      const subscribed: TrackingSubscriptions['subscribed'] = [];
+      const refused: string[] = [];
+      for (const trackingNumber of trackingNumbers) {
+        const body = buildSubscriptionRequest(trackingNumber, { url: listener.url, secret: listener.secret, adminEmail: listener.adminEmail ?? '' });
+        const res = await this.client.send({ method: 'POST', path: uspsSubscriptionPath, json: body, idempotent: false, signal });
+        // A 400 is this number refused (USPS names the fault); anything else is the call failing, tried again later.
+        if (res.status === 400) {
+          refused.push(trackingNumber);
+          continue;
+        }
+        const made = this.answer(res, `the tracking subscription of ${trackingNumber}`, parseSubscriptionResponse);
+        if (!made.ok) return made;
+        subscribed.push({ trackingNumber, subscriptionId: made.value.subscriptionId });
+      }
+      return ok({ subscribed, refused, expiresAt: null });
     });
   }
 

@@ -11,7 +11,8 @@ export function buildTokenRequest(credentials: { clientId: string; clientSecret:
     grant_type: 'client_credentials',
     client_id: credentials.clientId,
     client_secret: credentials.clientSecret,
-    scope: 'addresses prices labels tracking shipments payments',
+    // subscriptions-tracking: the scope the tracking subscriptions API names (Subscriptions - Tracking v3r2).
+    scope: 'addresses prices labels tracking shipments payments subscriptions-tracking',
   };
 }
 

@@ -33,7 +33,7 @@ function occurredAt(event: unknown): Date | undefined {
 function location(event: unknown): TrackingEvent['location'] {
   const city = asString(at(event, 'eventCity'));
   const state = asString(at(event, 'eventState'));
-  // eventZIP in tracking v3, eventZIPCode in v3r2.
+  // eventZIP in tracking v3, eventZIPCode in v3r2 and in the tracking subscriptions' payload.
   const zip = asString(at(event, 'eventZIP')) ?? asString(at(event, 'eventZIPCode'));
   if (!city && !state && !zip) return null;
   return { city: city ?? '', state: state ?? '', zip: zip ?? '', country: asString(at(event, 'eventCountry')) ?? 'US' };

@@ -26,6 +26,7 @@ import * as batchOptions from './024_batch_options.ts';
 import * as cardBoxRefunds from './025_card_box_refunds.ts';
 import * as trackers from './026_trackers.ts';
 import * as carrierManifests from './027_carrier_manifests.ts';
+import * as carrierSubscriptions from './028_carrier_subscriptions.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '025_card_box_refunds': cardBoxRefunds,
   '026_trackers': trackers,
   '027_carrier_manifests': carrierManifests,
+  '028_carrier_subscriptions': carrierSubscriptions,
 };

@@ -5,6 +5,7 @@ import type { TrackingEvent } from '../../carriers/carrier.ts';
 import type { Tracker } from '../../schemas/tracker.ts';
 import { siblingId } from '../../kernel/ids.ts';
 import { storedBoxes } from '../shipments/shipments.ts';
+import { subscribeLater } from './carrier-subscriptions.ts';
 
 /** Statuses after which a parcel's tracking never changes again. */
 export const finalStatuses = new Set(['delivered', 'return_to_sender', 'failure', 'cancelled']);
@@ -103,6 +104,8 @@ export async function labelTrackers(trx: Kysely<DB>, row: ShipmentsTable, at: st
     const inserted = await trx.insertInto('trackers').values(made).onConflict((oc) => oc.doNothing()).executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) {
       rows.push(made);
+      // A live label's number is subscribed with its carrier too: a push makes the label due for its next check.
+      if (row.mode === 'live' && !voided) await subscribeLater(trx, row.carrier, box.tracking_number, at);
     } else {
       taken = true;
       await trx

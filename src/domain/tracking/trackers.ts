@@ -19,6 +19,7 @@ import { carrierPace } from './carrier-pace.ts';
 import { firstLiveCheck, liveNextCheck, spread } from './schedule.ts';
 import { ownOrderRow } from '../orders/orders.ts';
 import { recordEvent } from '../webhooks/events.ts';
+import { subscribeLater } from './carrier-subscriptions.ts';
 import { asOfScan, finalStatuses, pollMs, toEvents, toTracker, trackerOwner } from './tracker-rows.ts';
 import type { TrackingContext } from './tracking.ts';
 
@@ -207,9 +208,15 @@ async function follow(ctx: Context, db: Kysely<DB>, input: TrackerCreate): Promi
   return theirs[0];
 }
 
+/** A live number followed is subscribed with its carrier, so its scans are pushed (carrier-subscriptions.ts). */
+async function followLive(ctx: Context, db: Kysely<DB>, row: TrackersTable): Promise<TrackersTable> {
+  if (row.mode === 'live') await subscribeLater(db, row.carrier, row.tracking_number, ctx.clock.now().toISOString());
+  return row;
+}
+
 /** POST /trackers. */
 export async function createTracker(ctx: Context, input: TrackerCreate): Promise<Tracker> {
-  return toTracker(await follow(ctx, ctx.db, input));
+  return toTracker(await followLive(ctx, ctx.db, await follow(ctx, ctx.db, input)));
 }
 
 /** A batch item's problem, its pointers into the item where the body holds it. */
@@ -228,7 +235,7 @@ export async function createTrackerBatch(ctx: Context, input: TrackerBatchCreate
     const results: TrackerBatch['results'] = [];
     for (const [i, item] of input.trackers.entries()) {
       try {
-        results.push({ tracking_number: item.tracking_number, tracker: toTracker(await follow(ctx, trx, item)), error: null });
+        results.push({ tracking_number: item.tracking_number, tracker: toTracker(await followLive(ctx, trx, await follow(ctx, trx, item))), error: null });
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         results.push({ tracking_number: item.tracking_number, tracker: null, error: itemProblem(ctx, err, i) as TrackerBatch['results'][number]['error'] });
@@ -277,42 +284,85 @@ export async function deleteTracker(ctx: Context, id: string): Promise<Tracker> 
   return toTracker(await ownTracker(ctx, id));
 }
 
+/** Text as carriers vary it between their APIs: case, runs of spaces, ends. */
+const folded = (s: string | undefined) => (s ?? '').trim().replace(/\s+/g, ' ').toUpperCase();
+
 /**
- * Records a check of an external tracker, in the caller's transaction: its journey as the carrier told it, one
- * tracking.updated per scan not recorded before (each the tracker as that scan left it), or one for a status that
- * moved without a scan, owned by the key that made the tracker. The events and status read guard the write, so two
- * checks that see the same scans report them once; a stopped tracker is written no more. Answers the tracker as
- * written, or undefined when another check or a stop came first.
+ * What makes two reports one scan: the second it happened, the status shipd reads from it, and where (city, state,
+ * country). The description is left out because the same scan is worded differently by a carrier's push and its
+ * tracking API (UPS Track Alert's status description is "a very brief (a few words)" one: "On the Way" where the
+ * Track API says "Departed from Facility"), and so is the postal code, which Track Alert leaves blank until delivery.
  */
-async function recordCheck(ctx: TrackingContext, trx: Kysely<DB>, row: TrackersTable, result: TrackingResult, byWorker: boolean): Promise<TrackersTable | undefined> {
+export function scanKey(e: Tracker['events'][number]): string {
+  const second = e.occurred_at.slice(0, 19);
+  const l = e.location;
+  return [second, e.status, folded(l?.city), folded(l?.state), folded(l?.country)].join('|');
+}
+
+/**
+ * The scans known and told, each once, oldest first (a scan told again keeps its first telling), and the places in
+ * that list of the ones not known before.
+ */
+export function mergeScans(known: Tracker['events'], told: Tracker['events']): { events: Tracker['events']; added: number[] } {
+  const keys = new Set(known.map(scanKey));
+  const fresh: Tracker['events'] = [];
+  for (const e of told) {
+    const k = scanKey(e);
+    if (keys.has(k)) continue;
+    keys.add(k);
+    fresh.push(e);
+  }
+  if (fresh.length === 0) return { events: known, added: [] };
+  const isFresh = new Set(fresh);
+  // A stable sort: scans of the same instant keep the order they were known, then told in.
+  const events = [...known, ...fresh].sort((a, b) => Date.parse(a.occurred_at) - Date.parse(b.occurred_at));
+  const added = events.flatMap((e, i) => (isFresh.has(e) ? [i] : []));
+  return { events, added };
+}
+
+/**
+ * Records a check of an external tracker, in the caller's transaction: its journey as the carrier told it, whole
+ * (a poll) or in part (a push), merged with the scans already recorded by scan identity (scanKey), so a scan pushed
+ * and then polled, polled and then pushed, or pushed twice is one scan; one tracking.updated per scan not recorded
+ * before (each the tracker as that scan left it), or one for a status that moved without a scan, owned by the key
+ * that made the tracker. The status is the one told unless what was told is older than a scan already known. The
+ * events and status read guard the write, so two checks that see the same scans report them once; a stopped tracker
+ * is written no more. Answers the tracker as written, or undefined when another check or a stop came first.
+ */
+export async function recordCheck(ctx: TrackingContext, trx: Kysely<DB>, row: TrackersTable, result: TrackingResult, byWorker: boolean): Promise<TrackersTable | undefined> {
   const now = ctx.clock.now();
   const at = now.toISOString();
-  const seen = (JSON.parse(row.events) as unknown[]).length;
-  const unchanged = result.events.length <= seen && result.status === row.status;
-  const { next_check_at, stopDetail } = nextCheckAt(now, result, row, !unchanged);
+  const known = JSON.parse(row.events) as Tracker['events'];
+  const { events, added } = mergeScans(known, toEvents(result.events));
+  const toldNewest = result.events.at(-1)?.occurredAt.getTime();
+  const told = toldNewest === undefined ? events.length === 0 : toldNewest >= Date.parse(events.at(-1)!.occurred_at);
+  const status = (told ? result.status : row.status) as TrackingResult['status'];
+  const unchanged = added.length === 0 && status === row.status;
+  const { next_check_at, stopDetail } = nextCheckAt(now, { ...result, status }, row, !unchanged);
   const checked = { next_check_at, ...(byWorker && { last_checked_at: at }) };
+  const toldDetail = told ? result.statusDetail : row.status_detail;
   const tracker = trx.updateTable('trackers').where('id', '=', row.id).where('deleted_at', 'is', null).where('events', '=', row.events).where('status', '=', row.status);
   if (unchanged) {
     // A live carrier's words may change without a scan (a number it now says it does not know), and so does the reason shipd stopped asking.
-    const detail = row.mode === 'live' ? (stopDetail ?? result.statusDetail) : row.status_detail;
+    const detail = row.mode === 'live' ? (stopDetail ?? toldDetail) : row.status_detail;
     const unchangedWrite = { ...checked, ...(detail !== row.status_detail && { status_detail: detail }) };
     const same = await tracker.set(unchangedWrite).executeTakeFirst();
     return Number(same.numUpdatedRows) === 1 ? { ...row, ...unchangedWrite } : undefined;
   }
   const moved = {
     ...checked,
-    status: result.status,
-    status_detail: stopDetail ?? result.statusDetail,
-    events: JSON.stringify(toEvents(result.events)),
-    estimated_delivery_date: result.estimatedDeliveryDate,
+    status,
+    status_detail: stopDetail ?? toldDetail,
+    events: added.length === 0 ? row.events : JSON.stringify(events),
+    estimated_delivery_date: result.estimatedDeliveryDate ?? row.estimated_delivery_date,
     updated_at: at,
   };
   const written = await tracker.set(moved).executeTakeFirst();
   if (Number(written.numUpdatedRows) !== 1) return undefined;
   const next = { ...row, ...moved };
   const view = toTracker(next);
-  for (let i = seen; i < result.events.length; i++) await recordEvent(trx, trackerOwner(row), 'tracking.updated', asOfScan(view, i + 1), at);
-  if (result.events.length <= seen) await recordEvent(trx, trackerOwner(row), 'tracking.updated', view, at);
+  for (const i of added) await recordEvent(trx, trackerOwner(row), 'tracking.updated', asOfScan(view, i + 1), at);
+  if (added.length === 0) await recordEvent(trx, trackerOwner(row), 'tracking.updated', view, at);
   return next;
 }
 
