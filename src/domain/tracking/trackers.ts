@@ -131,7 +131,7 @@ async function follow(ctx: Context, db: Kysely<DB>, input: TrackerCreate): Promi
     status_detail: result.statusDetail,
     events: JSON.stringify(toEvents(result.events)),
     estimated_delivery_date: result.estimatedDeliveryDate,
-    signed_by: null,
+    signed_by: result.signedBy ?? null,
     metadata: JSON.stringify(input.metadata ?? {}),
     last_checked_at: at,
     next_check_at: nextCheckAt(now, result, ctx.principal.mode),
@@ -240,6 +240,7 @@ async function recordCheck(ctx: TrackingContext, trx: Kysely<DB>, row: TrackersT
     status_detail: result.statusDetail,
     events: JSON.stringify(toEvents(result.events)),
     estimated_delivery_date: result.estimatedDeliveryDate,
+    signed_by: result.signedBy ?? row.signed_by,
     updated_at: at,
   };
   const written = await tracker.set(moved).executeTakeFirst();
