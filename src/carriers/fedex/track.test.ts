@@ -115,3 +115,26 @@ test("an answer in the track document's shape: out for delivery by its own code,
   assert.deepEqual(result.value.events.map((e) => e.occurredAt.toISOString()), ['2024-05-01T14:30:57.000Z', '2024-05-01T22:12:00.000Z', '2024-05-03T05:10:00.000Z', '2024-05-03T14:41:00.000Z']);
   assert.equal(result.value.events[0]!.location, null);
 });
+
+test('a signed delivery: signedByName before receivedByName, the SPOD FedEx holds, and each scan with its offset and zone', () => {
+  const r = parseTrackResponse(fixture('track-signed'), '770818234654');
+  assert.ok(r.ok);
+  assert.equal(r.value.status, 'delivered');
+  assert.equal(r.value.signedBy, 'GHOPPER');
+  assert.deepEqual(r.value.proofOfDelivery, [{ type: 'document' }]);
+  assert.deepEqual(
+    r.value.events.map((e) => [e.occurredAt.toISOString(), e.utcOffset, e.timeZone]),
+    [
+      // Pensacola is on Central time, Florida's zone is Eastern: FedEx's offset is kept, no zone is claimed.
+      ['2026-03-06T21:30:00.000Z', '-06:00', undefined],
+      // No offset written: local time in Indiana's zone.
+      ['2026-03-07T21:40:00.000Z', '-05:00', 'America/Indiana/Indianapolis'],
+      // After the change to summer time on March 8.
+      ['2026-03-09T15:02:00.000Z', '-05:00', 'America/Chicago'],
+    ],
+  );
+  const unsigned = parseTrackResponse(fixture('track-delivered'), '581190049992');
+  assert.ok(unsigned.ok);
+  assert.equal(unsigned.value.signedBy, undefined);
+  assert.equal(unsigned.value.proofOfDelivery, undefined);
+});

@@ -12,7 +12,8 @@ export const trackQuery = { expand: 'DETAIL' } as const;
 /** "-05:00" in real data, minutes like -420 in the spec's example (carriers.md 3.5). */
 function offsetMinutes(value: unknown): number | undefined {
   const text = asString(value);
-  const hm = text?.match(/^([+-])(\d{1,2}):?(\d{2})$/);
+  // "-0500" and "-5:00" are hours and minutes; "-360" or "-420" without a colon are minutes, as the spec's example.
+  const hm = text?.match(/^([+-])(\d{1,2}):(\d{2})$/) ?? text?.match(/^([+-])(\d{2})(\d{2})$/);
   if (hm) return (hm[1] === '-' ? -1 : 1) * (Number(hm[2]) * 60 + Number(hm[3]));
   return asNumber(value);
 }
