@@ -25,6 +25,7 @@ import * as severalBoxes from './023_several_boxes.ts';
 import * as batchOptions from './024_batch_options.ts';
 import * as cardBoxRefunds from './025_card_box_refunds.ts';
 import * as trackers from './026_trackers.ts';
+import * as trackersByAccount from './913_trackers_by_account.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '024_batch_options': batchOptions,
   '025_card_box_refunds': cardBoxRefunds,
   '026_trackers': trackers,
+  '913_trackers_by_account': trackersByAccount,
 };
