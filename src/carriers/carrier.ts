@@ -326,7 +326,10 @@ export interface TrackingResult {
   nextEventAt?: Date;
   /** Who signed for or received the parcel, where the carrier says. */
   signedBy?: string;
-  /** Proofs of delivery the carrier gives in its tracking answer. */
+  /**
+   * Proofs of delivery the carrier gives in its tracking answer. Read so the adapters' parsing is tested against the
+   * published shapes; the domain neither stores nor serves them yet (DESIGN §14 names no field or route for them).
+   */
   proofOfDelivery?: ProofOfDelivery[];
 }
 
