@@ -303,6 +303,22 @@ export interface TrackingEvent {
   status: TrackingStatus;
   description: string;
   location: { city: string; state: string; zip: string; country: string } | null;
+  /** The scan's local clock: its offset from UTC at that moment ("-05:00"), as the carrier wrote it or its place's zone gives it. */
+  utcOffset?: string;
+  /** The IANA zone of the scan's place, where it is known and agrees with the carrier's offset. */
+  timeZone?: string;
+}
+
+/**
+ * What the carrier hands over as proof of delivery in its tracking answer: an image of the signature, a document
+ * (UPS's POD letter), or only word that one can be had from the carrier (FedEx's SPOD, fetched with another call).
+ */
+export interface ProofOfDelivery {
+  type: 'signature' | 'document';
+  /** The file's bytes, base64, where the answer carries them. */
+  content?: string;
+  /** Its media type, where known. */
+  contentType?: string;
 }
 
 export interface TrackingResult {
@@ -314,6 +330,13 @@ export interface TrackingResult {
   events: TrackingEvent[];
   /** When the tracking is next expected to change, where the carrier knows (the simulators do); else it is polled. */
   nextEventAt?: Date;
+  /** Who signed for or received the parcel, where the carrier says. */
+  signedBy?: string;
+  /**
+   * Proofs of delivery the carrier gives in its tracking answer. Read so the adapters' parsing is tested against the
+   * published shapes; the domain neither stores nor serves them yet (DESIGN §14 names no field or route for them).
+   */
+  proofOfDelivery?: ProofOfDelivery[];
 }
 
 /** A number shipd did not sell, as a tracking call of several asks about it. */

@@ -19,6 +19,7 @@ import { registerKeys } from './pages/keys.ts';
 import { registerWebhooks } from './pages/webhooks.ts';
 import { registerOrders } from './pages/orders.ts';
 import { registerShipments } from './pages/shipments.ts';
+import { registerTrackers } from './pages/trackers.ts';
 import { registerBilling } from './pages/billing.ts';
 import { registerLocations } from './pages/locations.ts';
 import { registerPackages } from './pages/packages.ts';
@@ -31,6 +32,7 @@ const pages: ((app: FastifyInstance, deps: PageDeps) => void)[] = [
   registerWebhooks,
   registerOrders,
   registerShipments,
+  registerTrackers,
   registerBilling,
   registerLocations,
   registerPackages,

@@ -12,6 +12,7 @@ export const sections = [
   { id: 'webhooks', name: 'Webhooks' },
   { id: 'orders', name: 'Orders' },
   { id: 'shipments', name: 'Shipments' },
+  { id: 'trackers', name: 'Trackers' },
   { id: 'billing', name: 'Billing' },
   { id: 'locations', name: 'Locations' },
   { id: 'packages', name: 'Packages' },
@@ -55,6 +56,16 @@ const helpers = {
   time: (iso: string | null | undefined) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '—'),
   /** Dollars as $12.34; any other currency by its code (customs values, carriers' prices abroad), never as dollars. */
   money: (m: { amount: string; currency: string } | null | undefined) => (!m ? '—' : m.currency === 'USD' ? `$${m.amount}` : `${m.amount} ${m.currency}`),
+  /**
+   * A scan's time on the clock of where it happened, as the carrier wrote it: 2026-11-27 06:00 (-08:00,
+   * America/Los_Angeles). Without an offset, the UTC time.
+   */
+  localTime: (iso: string, offset: string | null, zone: string | null) => {
+    const m = offset?.match(/^([+-])(\d{2}):(\d{2})$/);
+    if (!m) return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+    const local = new Date(Date.parse(iso) + (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000).toISOString();
+    return `${local.slice(0, 10)} ${local.slice(11, 16)} (${offset}${zone ? `, ${zone}` : ''})`;
+  },
   json: (value: unknown) => JSON.stringify(value, null, 2),
   /**
    * One delivery option as a line (ShipmentOptions' names, spaced): a flag by its name alone, a choice or a

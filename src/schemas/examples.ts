@@ -204,8 +204,18 @@ export const returnShipment = {
   created_at: '2026-11-30T10:12:44.502Z',
 };
 
+/** The story's scans are all in November, on standard time. */
+const novemberClocks: Record<string, { utc_offset: string; time_zone: string }> = {
+  TX: { utc_offset: '-06:00', time_zone: 'America/Chicago' },
+  IL: { utc_offset: '-06:00', time_zone: 'America/Chicago' },
+  MN: { utc_offset: '-06:00', time_zone: 'America/Chicago' },
+  NV: { utc_offset: '-08:00', time_zone: 'America/Los_Angeles' },
+  CA: { utc_offset: '-08:00', time_zone: 'America/Los_Angeles' },
+};
+
 const scan = (occurred_at: string, status: string, description: string, city: string, state: string, zip: string) => ({
   occurred_at,
+  ...novemberClocks[state]!,
   status,
   description,
   location: { city, state, zip, country: 'US' },
@@ -233,7 +243,7 @@ export const tracker = {
   estimated_delivery_date: '2026-11-27',
   events: trackingEvents,
   origin: 'label' as const,
-  signed_by: null,
+  signed_by: 'LOVELACE',
   metadata: {},
   last_checked_at: '2026-11-27T14:00:00.431Z',
   next_check_at: null,

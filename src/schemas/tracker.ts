@@ -32,7 +32,15 @@ export const TrackingLocation = Type.Object(
 
 export const TrackingEvent = Type.Object(
   {
-    occurred_at: timestamp('When the carrier scanned the parcel'),
+    occurred_at: timestamp('When the carrier scanned the parcel, in UTC like every time shipd writes'),
+    utc_offset: Type.Union([Type.String({ pattern: '^[+-]\\d{2}:\\d{2}$', examples: ['-06:00'] }), Type.Null()], {
+      description:
+        "The scan's local clock: its offset from UTC at that moment, as the carrier gave it or as the zone of the scan's place had it then. The local time of the scan is `occurred_at` moved by it. Null when neither the carrier nor the place tells",
+    }),
+    time_zone: Type.Union([Type.String({ examples: ['America/Chicago'] }), Type.Null()], {
+      description:
+        "The IANA time zone of the scan's place (from its ZIP or state), where shipd knows it and it agrees with the carrier's offset; null abroad, for a place the carrier does not give, or where the place's state spans zones and the carrier's offset says it is the other one",
+    }),
     status: Type.Ref(TrackingStatus, { description: 'Where the parcel was after this scan' }),
     description: Type.String({ description: "The carrier's words for the scan", examples: ['Arrived at facility'] }),
     location: Type.Union([TrackingLocation, Type.Null()], { description: 'Where the scan happened; null when the carrier does not say' }),
@@ -74,8 +82,11 @@ export const Tracker = Type.Object(
     }),
     status_detail: Type.String({ description: "The carrier's words for the latest scan", examples: ['Delivered, front door'] }),
     estimated_delivery_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: 'The day the carrier expects to deliver; null when it gives none' }),
-    signed_by: Type.Union([Type.String(), Type.Null()], { description: 'Who signed for the parcel, where the carrier says; null otherwise' }),
-    events: Type.Array(Type.Ref(TrackingEvent), { description: 'Carrier scans, oldest first' }),
+    signed_by: Type.Union([Type.String({ examples: ['LOVELACE'] }), Type.Null()], {
+      description:
+        "Who signed for or received the parcel, as the carrier wrote it (UPS deliveryInformation.receivedBy, FedEx deliveryDetails.signedByName or receivedByName, USPS the delivery event's name); null until delivery and where the carrier does not say. In test mode every delivery is signed for with the recipient's surname in capitals",
+    }),
+    events: Type.Array(Type.Ref(TrackingEvent), { description: 'Carrier scans, oldest first, each with its local time zone' }),
     metadata: Type.Ref(Metadata, { description: 'Your own keys and values; `{}` for a label\'s tracker' }),
     last_checked_at: timestampOrNull(
       "When shipd's tracking worker last asked the carrier, or the tracker was made in test mode (which asks the simulator too); null for a label's tracker until its first check, and for a live external tracker until the worker first asks (within a minute)",

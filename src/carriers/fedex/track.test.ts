@@ -129,3 +129,26 @@ test('several numbers go in one request and each is answered by its own complete
   const none = parseTrackResponses({ output: {} }, numbers);
   assert.equal(!none.ok && none.error.code, 'carrier_error');
 });
+
+test('a signed delivery: signedByName before receivedByName, the SPOD FedEx holds, and each scan with its offset and zone', () => {
+  const r = parseTrackResponse(fixture('track-signed'), '770818234654');
+  assert.ok(r.ok);
+  assert.equal(r.value.status, 'delivered');
+  assert.equal(r.value.signedBy, 'GHOPPER');
+  assert.deepEqual(r.value.proofOfDelivery, [{ type: 'document' }]);
+  assert.deepEqual(
+    r.value.events.map((e) => [e.occurredAt.toISOString(), e.utcOffset, e.timeZone]),
+    [
+      // Pensacola is on Central time, Florida's zone is Eastern: FedEx's offset is kept, no zone is claimed.
+      ['2026-03-06T21:30:00.000Z', '-06:00', undefined],
+      // No offset written: local time in Indiana's zone.
+      ['2026-03-07T21:40:00.000Z', '-05:00', 'America/Indiana/Indianapolis'],
+      // After the change to summer time on March 8.
+      ['2026-03-09T15:02:00.000Z', '-05:00', 'America/Chicago'],
+    ],
+  );
+  const unsigned = parseTrackResponse(fixture('track-delivered'), '581190049992');
+  assert.ok(unsigned.ok);
+  assert.equal(unsigned.value.signedBy, undefined);
+  assert.equal(unsigned.value.proofOfDelivery, undefined);
+});

@@ -1,5 +1,6 @@
 import { failure, ok, type CarrierResult, type TrackedNumbers, type TrackingEvent, type TrackingResult } from '../carrier.ts';
 import { asArray, asString, at } from '../live/lenient.ts';
+import { scanClock } from '../scan-clock.ts';
 import { fedexStatus } from './statuses.ts';
 import { fedexInstant } from './time.ts';
 
@@ -34,11 +35,17 @@ function events(result: unknown): TrackingEvent[] {
   for (const scan of asArray(at(result, 'scanEvents'))) {
     const when = fedexInstant(asString(at(scan, 'date')), asString(at(scan, 'scanLocation', 'stateOrProvinceCode')));
     if (!when) continue;
+    const place = location(scan);
+    // The offset FedEx wrote after the time is the scan's local clock (ScanEvent.date, "2018-02-02T12:01:00-07:00").
+    const written = asString(at(scan, 'date'))?.trim().match(/T[\d:.]+([+-]\d{2}:?\d{2})$/)?.[1];
+    const clock = scanClock(when, place, written);
     out.push({
       occurredAt: when,
       status: fedexStatus(asString(at(scan, 'eventType')), asString(at(scan, 'derivedStatusCode'))),
       description: asString(at(scan, 'eventDescription')) ?? asString(at(scan, 'derivedStatus')) ?? '',
-      location: location(scan),
+      location: place,
+      ...(clock.utcOffset !== undefined && { utcOffset: clock.utcOffset }),
+      ...(clock.timeZone !== undefined && { timeZone: clock.timeZone }),
     });
   }
   // FedEx lists scans newest first; ours are oldest first.
@@ -53,6 +60,17 @@ function estimatedDelivery(result: unknown): string | null {
     asString(at(result, 'estimatedDeliveryTimeWindow', 'window', 'begins'));
   // The local date FedEx wrote, not the UTC one: "2024-05-02T20:00:00-07:00" is the 2nd.
   return when && /^\d{4}-\d{2}-\d{2}/.test(when) ? when.slice(0, 10) : null;
+}
+
+/**
+ * Who signed (TrackingNumbers-Resource.json DeliveryDetails.signedByName), else who received it (receivedByName);
+ * and whether FedEx holds a signature proof of delivery (availableImages[].type SIGNATURE_PROOF_OF_DELIVERY). The
+ * SPOD itself is a document FedEx gives through its tracking documents call, not in this answer.
+ */
+function delivery(result: unknown): Pick<TrackingResult, 'signedBy' | 'proofOfDelivery'> {
+  const signedBy = (asString(at(result, 'deliveryDetails', 'signedByName')) ?? '').trim() || (asString(at(result, 'deliveryDetails', 'receivedByName')) ?? '').trim();
+  const spod = asArray(at(result, 'availableImages')).some((i) => asString(at(i, 'type')) === 'SIGNATURE_PROOF_OF_DELIVERY');
+  return { ...(signedBy && { signedBy }), ...(spod && { proofOfDelivery: [{ type: 'document' as const }] }) };
 }
 
 /**
@@ -100,5 +118,6 @@ function resultOf(mine: unknown, trackingNumber: string): CarrierResult<Tracking
     statusDetail: asString(at(result, 'latestStatusDetail', 'description')) ?? asString(at(result, 'latestStatusDetail', 'statusByLocale')) ?? list.at(-1)?.description ?? '',
     estimatedDeliveryDate: estimatedDelivery(result),
     events: list,
+    ...delivery(result),
   });
 }

@@ -15,9 +15,12 @@ const places: readonly Address[] = [
   { street1: '200 S Biscayne Blvd', city: 'Miami', state: 'FL', zip: '33131' },
 ];
 
+/** Who the parcels bought elsewhere are for in test mode, so that their deliveries are signed for (tracking-timeline.ts). */
+const recipients: readonly string[] = ['Grace Hopper', 'Alan Turing', 'Katherine Johnson', 'Edsger Dijkstra', 'Barbara Liskov', 'Donald Knuth', 'Margaret Hamilton', 'John Backus'];
+
 /**
  * A parcel whose label shipd did not sell, as the test-mode simulators see it: the number alone decides where it
- * goes from and to and in how many business days (1 to 4), and its journey starts when it is first followed, as a
+ * goes from and to, whom it is for, and in how many business days (1 to 4), and its journey starts when it is first followed, as a
  * label's starts when it is bought. Every such journey ends delivered; the magic numbers (magic-tracking.ts) give
  * the other endings, and the simulator answers them before it reads any of this.
  */
@@ -35,6 +38,6 @@ export function externalParcel(trackingNumber: string, followedSince: Date): Lab
     purchasedAt: followedSince,
     estimatedDeliveryDate: due.toISOString().slice(0, 10),
     from,
-    to,
+    to: { ...to, name: recipients[hash[3]! % recipients.length]! },
   };
 }

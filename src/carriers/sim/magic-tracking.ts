@@ -1,6 +1,6 @@
 import type { LabelRef, TrackingEvent, TrackingResult } from '../carrier.ts';
 import type { Address } from '../../schemas/address.ts';
-import { simulatedJourney } from './tracking-timeline.ts';
+import { onLocalClock, simulatedJourney, simulatedSigner } from './tracking-timeline.ts';
 
 /**
  * Tracking numbers any test key may track, each with a fixed outcome, for testing a client's handling of it
@@ -57,12 +57,15 @@ export function magicTracking(trackingNumber: string, now: Date): TrackingResult
   const number = trackingNumber.trim().toUpperCase();
   if (!Object.hasOwn(outcomes, number)) return undefined;
   const { recipient, progress } = outcomes[number as MagicNumber];
-  const journey = simulatedJourney({ ...sample, trackingNumber: number, carrierShipmentId: number, to: { ...sampleRecipient, name: recipient } }, 1);
+  const to = { ...sampleRecipient, name: recipient };
+  const journey = simulatedJourney({ ...sample, trackingNumber: number, carrierShipmentId: number, to }, 1);
   const shown = journey.slice(0, progress(journey));
   const shift = Math.floor(now.getTime() / hour) * hour - hour - shown.at(-1)!.occurredAt.getTime();
-  const events = shown.map((e) => ({ ...e, occurredAt: new Date(e.occurredAt.getTime() + shift) }));
+  // Moved in time, each scan is read again on its place's clock: the offset may be another side of a DST change.
+  const events = shown.map((e) => onLocalClock({ ...e, occurredAt: new Date(e.occurredAt.getTime() + shift) }));
   const last = events.at(-1)!;
   // Where the sample was due, moved like its events; a journey ended early keeps the date it was due.
   const due = new Date(journey.at(-1)!.occurredAt.getTime() + shift).toISOString().slice(0, 10);
-  return { status: last.status, statusDetail: last.description, estimatedDeliveryDate: due, events };
+  const signer = last.status === 'delivered' ? simulatedSigner(to) : undefined;
+  return { status: last.status, statusDetail: last.description, estimatedDeliveryDate: due, events, ...(signer && { signedBy: signer }) };
 }

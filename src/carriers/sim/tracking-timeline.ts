@@ -1,6 +1,7 @@
 import { lookupZip, zip3DistanceMiles, zipsOfCity, type ZipInfo } from '../zips.ts';
 import { isDomestic, type LabelRef, type TrackingEvent, type TrackingResult } from '../carrier.ts';
 import type { AnyAddress } from '../../schemas/address.ts';
+import { scanClock } from '../scan-clock.ts';
 
 const second = 1_000;
 const minute = 60_000;
@@ -213,6 +214,22 @@ function carrierPlan(label: LabelRef, pickup: Date): Step[] {
   return steps.sort((a, b) => a.at - b.at);
 }
 
+/** A simulated scan on the clock of its place, as a carrier writes it: the zone of the place's ZIP or state, and its offset then. */
+export function onLocalClock(event: TrackingEvent): TrackingEvent {
+  const { utcOffset: _offset, timeZone: _zone, ...rest } = event;
+  return { ...rest, ...scanClock(event.occurredAt, event.location) };
+}
+
+/**
+ * Who signs for a simulated parcel: the recipient's surname in capitals, as drivers key it in (UPS's receivedBy,
+ * FedEx's signedByName, USPS's event name all carry such names). Undefined for a recipient without a name. The
+ * simulators give it on every delivery, asked for or not, so a client sees the field filled in test mode.
+ */
+export function simulatedSigner(to: AnyAddress | undefined): string | undefined {
+  const words = (to?.name ?? '').trim().split(/\s+/).filter((w) => /[A-Za-z]/.test(w));
+  return words.at(-1)?.toUpperCase();
+}
+
 /**
  * The whole journey of a simulated label in wall-clock time, at `speed` carrier seconds per real second: planned in
  * carrier time, then run fast. The first scan comes no sooner than `firstScanAfterMs` after purchase (a minute
@@ -229,7 +246,7 @@ export function simulatedJourney(label: LabelRef, speed: number, firstScanAfterM
     // Fast enough, hours shrink to milliseconds; a second apart keeps events in order when shown to the second.
     const occurredAt = Math.max(Math.round(wall), previous + second);
     previous = occurredAt;
-    return { occurredAt: new Date(occurredAt), ...event };
+    return onLocalClock({ occurredAt: new Date(occurredAt), ...event });
   });
 }
 
@@ -240,11 +257,13 @@ export function simulatedTracking(label: LabelRef, now: Date, speed: number, fir
   // A clock set back before the purchase still finds the label, just not yet handed over.
   const last = seen.at(-1) ?? journey[0]!;
   const next = journey[seen.length];
+  const signer = last.status === 'delivered' && seen.length > 0 ? simulatedSigner(label.to) : undefined;
   return {
     status: last.status,
     statusDetail: last.description,
     estimatedDeliveryDate: label.estimatedDeliveryDate ?? null,
     events: seen,
     ...(next && { nextEventAt: next.occurredAt }),
+    ...(signer && { signedBy: signer }),
   };
 }

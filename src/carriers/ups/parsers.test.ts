@@ -475,3 +475,31 @@ test('label bytes: the format is read from the signature, not from what was aske
   assert.equal(imageKindOf(Buffer.from('~DGR:LOGO.GRF,2,1,FF\n^XA^XGR:LOGO.GRF^XZ')), 'zpl');
   assert.equal(imageKindOf(Buffer.from('<html><img src="label.gif"></html>')), undefined);
 });
+
+test('track answer with returnSignature and returnPOD: receivedBy signs, the images are kept with their types, each scan on its local clock', () => {
+  const r = parseTrackResponse(fixture('track-signed-pod'));
+  assert.ok(r.ok);
+  assert.equal(r.value.status, 'delivered');
+  assert.equal(r.value.signedBy, 'LOVELACE');
+  assert.deepEqual(r.value.proofOfDelivery?.map((p) => [p.type, p.contentType]), [['signature', 'image/gif'], ['document', 'application/pdf']]);
+  assert.ok(Buffer.from(r.value.proofOfDelivery![1]!.content!, 'base64').toString('latin1').startsWith('%PDF-'));
+  assert.deepEqual(
+    r.value.events.map((e) => [e.occurredAt.toISOString(), e.utcOffset, e.timeZone]),
+    [
+      // GMT and local times both given, no gmtOffset: the offset is the difference between them.
+      ['2026-07-14T16:00:00.000Z', '-07:00', 'America/Los_Angeles'],
+      // Neither GMT time nor offset: the local time is read in Oregon's zone, on summer time.
+      ['2026-07-15T05:00:00.000Z', '-07:00', 'America/Los_Angeles'],
+      // Arizona keeps standard time in July: gmtOffset -07:00 is its zone's.
+      ['2026-07-15T14:10:00.000Z', '-07:00', 'America/Phoenix'],
+      ['2026-07-15T21:30:00.000Z', '-07:00', 'America/Phoenix'],
+    ],
+  );
+  // The spec's own example has receivedBy "" and no images: nobody is named, nothing is kept.
+  const plain = parseTrackResponse(fixture('track-delivered'));
+  assert.ok(plain.ok);
+  assert.equal(plain.value.signedBy, undefined);
+  assert.equal(plain.value.proofOfDelivery, undefined);
+  assert.deepEqual(plain.value.events.map((e) => e.utcOffset), ['-08:00', '-08:00', '-05:00', '-05:00']);
+  assert.deepEqual(plain.value.events.map((e) => e.timeZone), [undefined, 'America/Los_Angeles', 'America/New_York', 'America/New_York']);
+});

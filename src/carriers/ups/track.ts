@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { failure, ok, type CarrierResult, type TrackingEvent, type TrackingResult } from '../carrier.ts';
+import { failure, ok, type CarrierResult, type ProofOfDelivery, type TrackingEvent, type TrackingResult } from '../carrier.ts';
+import { imageKindOf } from '../live/image-kind.ts';
 import { asArray, asString, at } from '../live/lenient.ts';
+import { formatOffset, localInstant, offsetMinutes, scanClock } from '../scan-clock.ts';
 import { upsTrackingStatus } from './statuses.ts';
 import { isoDate, transactionSrc, type UpsCall } from './wire.ts';
 
@@ -34,24 +36,40 @@ export function clockTime(value: unknown): string | undefined {
 }
 
 /**
- * When an activity happened. The GMT date and time are exact; without them the local date and time with the
- * GMT offset; without an offset the local time is taken as UTC, off by hours at most.
+ * When an activity happened and on what clock. The GMT date and time are exact; without them the local date and
+ * time with the GMT offset; without an offset the local time is read in the zone of the activity's place (or as
+ * UTC where it has none we know). The offset is UPS's own gmtOffset, else the one between the local and GMT
+ * times when both are given, else the place's zone's.
  */
-function activityTime(a: unknown): Date | undefined {
+function activityTime(a: unknown, place: TrackingEvent['location']): Pick<TrackingEvent, 'occurredAt' | 'utcOffset' | 'timeZone'> | undefined {
   const gmtDate = digits(at(a, 'gmtDate'));
   const gmt = gmtDate.length === 8;
-  const date = gmt ? gmtDate : digits(at(a, 'date'));
+  const localDate = digits(at(a, 'date'));
+  const localTime = clockTime(at(a, 'time'));
+  const date = gmt ? gmtDate : localDate;
   const time = clockTime(at(a, gmt ? 'gmtTime' : 'time')) ?? '000000';
   if (date.length !== 8) return undefined;
-  const offset = asString(at(a, 'gmtOffset')) ?? '';
-  const zone = gmt || !/^[+-]\d{2}:\d{2}$/.test(offset) ? 'Z' : offset;
-  const d = new Date(`${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6, 8)}T${time.slice(0, 2)}:${time.slice(2, 4)}:${time.slice(4, 6)}${zone}`);
-  return Number.isNaN(d.getTime()) ? undefined : d;
+  const given = asString(at(a, 'gmtOffset'));
+  const offset = offsetMinutes(given);
+  const wall = { year: Number(date.slice(0, 4)), month: Number(date.slice(4, 6)), day: Number(date.slice(6, 8)), hour: Number(time.slice(0, 2)), minute: Number(time.slice(2, 4)), second: Number(time.slice(4, 6)) };
+  const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
+  if (Number.isNaN(asUtc)) return undefined;
+  let occurredAt: Date;
+  if (gmt) occurredAt = new Date(asUtc);
+  else if (offset !== undefined) occurredAt = new Date(asUtc - offset * 60_000);
+  else occurredAt = localInstant(wall, place);
+  if (Number.isNaN(occurredAt.getTime())) return undefined;
+  let stated = offset;
+  if (stated === undefined && gmt && localDate.length === 8 && localTime) {
+    const local = Date.UTC(Number(localDate.slice(0, 4)), Number(localDate.slice(4, 6)) - 1, Number(localDate.slice(6, 8)), Number(localTime.slice(0, 2)), Number(localTime.slice(2, 4)), Number(localTime.slice(4, 6)));
+    // A whole quarter hour, as offsets are; anything else is a clock UPS did not mean.
+    const minutes = Math.round((local - asUtc) / 60_000);
+    if (minutes % 15 === 0 && Math.abs(minutes) <= 14 * 60) stated = minutes;
+  }
+  return { occurredAt, ...scanClock(occurredAt, place, stated === undefined ? undefined : formatOffset(stated)) };
 }
 
 function eventOf(a: unknown): TrackingEvent | undefined {
-  const occurredAt = activityTime(a);
-  if (!occurredAt) return undefined;
   const status = at(a, 'status');
   const description = asString(at(status, 'description')) ?? '';
   const address = at(a, 'location', 'address');
@@ -61,11 +79,16 @@ function eventOf(a: unknown): TrackingEvent | undefined {
     zip: asString(at(address, 'postalCode')) ?? '',
     country: asString(at(address, 'countryCode')) ?? asString(at(address, 'country')) ?? '',
   };
+  const location = Object.values(place).some((v) => v !== '') ? place : null;
+  const when = activityTime(a, location);
+  if (!when) return undefined;
   return {
-    occurredAt,
+    occurredAt: when.occurredAt,
     status: upsTrackingStatus({ type: asString(at(status, 'type')), code: asString(at(status, 'statusCode')), description }),
     description,
-    location: Object.values(place).some((v) => v !== '') ? place : null,
+    location,
+    ...(when.utcOffset !== undefined && { utcOffset: when.utcOffset }),
+    ...(when.timeZone !== undefined && { timeZone: when.timeZone }),
   };
 }
 
@@ -83,6 +106,32 @@ function expectedDelivery(pkg: unknown): string | null {
     if (iso) return iso;
   }
   return null;
+}
+
+/** The media type of base64 bytes by their signature; UPS's Tracking.yaml names none for its images. */
+function contentTypeOf(base64: string): string | undefined {
+  const kind = imageKindOf(Buffer.from(base64.slice(0, 8192), 'base64'));
+  return kind === 'pdf' ? 'application/pdf' : kind === 'png' ? 'image/png' : kind === 'gif' ? 'image/gif' : undefined;
+}
+
+/**
+ * Who received the parcel and its proofs, from Tracking.yaml DeliveryInformation ("populated only when the package
+ * is delivered"): `receivedBy`, the signature image (only when the request asks returnSignature) and the POD
+ * (returnPOD), each base64. An empty `receivedBy` (the spec's own example) says nothing.
+ */
+function deliveryInformation(pkg: unknown): Pick<TrackingResult, 'signedBy' | 'proofOfDelivery'> {
+  const info = at(pkg, 'deliveryInformation');
+  const receivedBy = asString(at(info, 'receivedBy'))?.trim();
+  const proofs: ProofOfDelivery[] = [];
+  for (const [type, content] of [
+    ['signature', asString(at(info, 'signature', 'image'))],
+    ['document', asString(at(info, 'pod', 'content'))],
+  ] as const) {
+    if (!content?.trim()) continue;
+    const contentType = contentTypeOf(content.trim());
+    proofs.push({ type, content: content.trim(), ...(contentType && { contentType }) });
+  }
+  return { ...(receivedBy && { signedBy: receivedBy }), ...(proofs.length > 0 && { proofOfDelivery: proofs }) };
 }
 
 /**
@@ -113,5 +162,6 @@ export function parseTrackResponse(json: unknown): CarrierResult<TrackingResult>
     statusDetail: currentDescription ?? latest?.description ?? '',
     estimatedDeliveryDate: expectedDelivery(pkg),
     events,
+    ...deliveryInformation(pkg),
   });
 }

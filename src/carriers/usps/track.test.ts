@@ -105,3 +105,24 @@ test("tracking v3r2's answer for several numbers: each item found by its number,
   const notArray = parseTrackingBatch({}, ['A1']);
   assert.equal(!notArray.ok && notArray.error.code, 'carrier_error');
 });
+
+test('the delivery event names who signed; a local time without an offset is read in the zone of its ZIP', () => {
+  const r = parseTracking(fixture('tracking-signed.json'));
+  assert.ok(r.ok);
+  assert.equal(r.value.signedBy, 'K JOHNSON');
+  assert.deepEqual(
+    r.value.events.map((e) => [e.occurredAt.toISOString(), e.utcOffset, e.timeZone]),
+    [
+      // GMTOffset as the spec's example writes it ("-7:00"), here Seattle's winter time.
+      ['2026-03-07T01:20:00.000Z', '-08:00', 'America/Los_Angeles'],
+      // No state given: ZIP 80202 is Denver's, on summer time since March 8.
+      ['2026-03-10T12:05:00.000Z', '-06:00', 'America/Denver'],
+      ['2026-03-10T16:14:00.000Z', '-06:00', 'America/Denver'],
+    ],
+  );
+  const plain = parseTracking(fixture('tracking.json'));
+  assert.ok(plain.ok);
+  // An empty name is nobody.
+  assert.equal(plain.value.signedBy, undefined);
+  assert.deepEqual(plain.value.events.map((e) => e.utcOffset), ['-05:00', '-05:00', '-06:00', '-06:00', '-06:00']);
+});

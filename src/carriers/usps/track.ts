@@ -1,5 +1,6 @@
 import { failure, ok, type CarrierResult, type TrackedNumbers, type TrackingEvent, type TrackingResult } from '../carrier.ts';
 import { asArray, asNumber, asString, at } from '../live/lenient.ts';
+import { formatOffset, localInstant, scanClock } from '../scan-clock.ts';
 import { readProblem } from './errors.ts';
 import { datePart } from './fields.ts';
 import { categoryStatus, eventStatus } from './statuses.ts';
@@ -11,13 +12,17 @@ export const trackQuery = { expand: 'DETAIL' } as const;
 /** "-05:00" in real data, minutes like -420 in the spec's example (carriers.md 3.5). */
 function offsetMinutes(value: unknown): number | undefined {
   const text = asString(value);
-  const hm = text?.match(/^([+-])(\d{1,2}):?(\d{2})$/);
+  // "-0500" and "-5:00" are hours and minutes; "-360" or "-420" without a colon are minutes, as the spec's example.
+  const hm = text?.match(/^([+-])(\d{1,2}):(\d{2})$/) ?? text?.match(/^([+-])(\d{2})(\d{2})$/);
   if (hm) return (hm[1] === '-' ? -1 : 1) * (Number(hm[2]) * 60 + Number(hm[3]));
   return asNumber(value);
 }
 
-/** When an event happened: GMTTimestamp when given, else the local eventTimestamp (no offset) moved by GMTOffset. */
-function occurredAt(event: unknown): Date | undefined {
+/**
+ * When an event happened: GMTTimestamp when given, else the local eventTimestamp (no offset) moved by GMTOffset,
+ * else read in the zone of the event's ZIP or state (carriers.md 3.5: local times without an offset).
+ */
+function occurredAt(event: unknown, place: TrackingEvent['location']): Date | undefined {
   const gmt = asString(at(event, 'GMTTimestamp'));
   if (gmt) {
     const d = new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(gmt) ? gmt : `${gmt}Z`);
@@ -27,7 +32,10 @@ function occurredAt(event: unknown): Date | undefined {
   if (!local) return undefined;
   const asUtc = new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(local) ? local : `${local}Z`);
   if (Number.isNaN(asUtc.getTime())) return undefined;
-  return new Date(asUtc.getTime() - (offsetMinutes(at(event, 'GMTOffset')) ?? 0) * 60_000);
+  const offset = offsetMinutes(at(event, 'GMTOffset'));
+  if (offset !== undefined || /[zZ]|[+-]\d{2}:?\d{2}$/.test(local)) return new Date(asUtc.getTime() - (offset ?? 0) * 60_000);
+  const wall = { year: asUtc.getUTCFullYear(), month: asUtc.getUTCMonth() + 1, day: asUtc.getUTCDate(), hour: asUtc.getUTCHours(), minute: asUtc.getUTCMinutes(), second: asUtc.getUTCSeconds() };
+  return localInstant(wall, place);
 }
 
 function location(event: unknown): TrackingEvent['location'] {
@@ -43,15 +51,23 @@ function location(event: unknown): TrackingEvent['location'] {
 export function parseTracking(json: unknown): CarrierResult<TrackingResult> {
   if (!json || typeof json !== 'object' || Array.isArray(json)) return failure('carrier_error', 'USPS answered the tracking request with no tracking details');
   const events: TrackingEvent[] = [];
+  let signedBy: string | undefined;
   for (const e of asArray(at(json, 'trackingEvents'))) {
-    const when = occurredAt(e);
+    const place = location(e);
+    const when = occurredAt(e, place);
     if (!when) return failure('carrier_error', `USPS sent a tracking event without a readable time: ${JSON.stringify(at(e, 'eventTimestamp') ?? null)}`);
+    const offset = offsetMinutes(at(e, 'GMTOffset'));
+    const clock = scanClock(when, place, offset === undefined ? undefined : formatOffset(offset));
     events.push({
       occurredAt: when,
       status: eventStatus(asString(at(e, 'eventCode'))),
       description: asString(at(e, 'eventType')) ?? '',
-      location: location(e),
+      location: place,
+      ...(clock.utcOffset !== undefined && { utcOffset: clock.utcOffset }),
+      ...(clock.timeZone !== undefined && { timeZone: clock.timeZone }),
     });
+    // TrackingEvent.name: "the name of the persons signing for delivery (if available)"; events come newest first.
+    signedBy ??= asString(at(e, 'name'))?.trim() || undefined;
   }
   events.sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime());
   const byCategory = categoryStatus(asString(at(json, 'statusCategory')));
@@ -67,6 +83,7 @@ export function parseTracking(json: unknown): CarrierResult<TrackingResult> {
       datePart(at(json, 'deliveryDateExpectation', 'predictedDeliveryDate')) ??
       null,
     events,
+    ...(signedBy && { signedBy }),
   });
 }
 

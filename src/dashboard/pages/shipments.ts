@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { asOwner, lastTracker, shipmentOf, shipmentsOf } from '../../domain/dashboard/account-view.ts';
+import { asOwner, labelTrackerOf, lastTracker, shipmentOf, shipmentsOf } from '../../domain/dashboard/account-view.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { labelBytes, servableFormats } from '../../domain/label-files/label-bytes.ts';
 import { toShipment } from '../../domain/shipments/shipments.ts';
@@ -34,6 +34,7 @@ export function registerShipments(app: FastifyInstance, { services, mode }: Page
       section: 'shipments' as const,
       shipment: toShipment(ctx, row),
       tracker: await lastTracker(db, scope, row.id),
+      trackerId: await labelTrackerOf(db, scope, row.id),
       formats: servableFormats(row),
       documentNames,
       ...extra,

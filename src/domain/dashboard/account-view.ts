@@ -13,7 +13,7 @@ import { ApiError } from '../../kernel/errors.ts';
 import { toOrder } from '../orders/orders.ts';
 import { fetchPage, type ListInput, type Page } from '../core/pagination.ts';
 import { toShipment, visibleStatuses } from '../shipments/shipments.ts';
-import { labelTrackerId } from '../tracking/tracker-rows.ts';
+import { labelTrackerId, toTracker } from '../tracking/tracker-rows.ts';
 import { toWebhook } from '../webhooks/webhooks.ts';
 
 export interface AccountScope {
@@ -123,4 +123,36 @@ export async function lastTracker(db: Kysely<DB>, scope: AccountScope, shipmentI
     .limit(1)
     .executeTakeFirst();
   return row ? (JSON.parse(row.data) as Tracker) : null;
+}
+
+export interface TrackerFilters {
+  status?: Tracker['status'];
+  carrier?: string;
+  tracking_number?: string;
+}
+
+/**
+ * The account's trackers of the mode, of every key and both origins (labels' and numbers followed with POST
+ * /trackers), newest first; stopped ones are left out, as GET /trackers leaves them.
+ */
+export async function trackersOf(db: Kysely<DB>, scope: AccountScope, query: ListInput & TrackerFilters): Promise<Page<Tracker>> {
+  let q = db.selectFrom('trackers').selectAll().where('account_id', '=', scope.accountId).where('mode', '=', scope.mode).where('deleted_at', 'is', null);
+  if (query.status) q = q.where('status', '=', query.status);
+  if (query.carrier) q = q.where('carrier', '=', query.carrier);
+  if (query.tracking_number) q = q.where('tracking_number', '=', query.tracking_number.replace(/[\s-]/g, '').toUpperCase());
+  return fetchPage(q, query, 'trk', toTracker);
+}
+
+/** One tracker of the account in the mode, a stopped one too (it says so); 404 for any other. */
+export async function trackerOf(db: Kysely<DB>, scope: AccountScope, id: string): Promise<Tracker> {
+  const row = await db.selectFrom('trackers').selectAll().where('id', '=', id).where('account_id', '=', scope.accountId).where('mode', '=', scope.mode).executeTakeFirst();
+  if (!row) throw new ApiError('not_found', `No ${scope.mode} tracker ${id}`);
+  return toTracker(row);
+}
+
+/** The id of a label's own tracker, where one was made (labels bought before trackers existed get theirs at their next check). */
+export async function labelTrackerOf(db: Kysely<DB>, scope: AccountScope, shipmentId: string): Promise<string | null> {
+  const id = labelTrackerId(shipmentId);
+  const row = await db.selectFrom('trackers').select('id').where('id', '=', id).where('account_id', '=', scope.accountId).where('mode', '=', scope.mode).executeTakeFirst();
+  return row ? row.id : null;
 }

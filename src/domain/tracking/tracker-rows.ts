@@ -13,8 +13,26 @@ export const finalStatuses = new Set(['delivered', 'return_to_sender', 'failure'
 export const pollMs = { test: 30_000, live: 3_600_000 } as const;
 
 export function toEvents(events: TrackingEvent[]): Tracker['events'] {
-  return events.map((e) => ({ occurred_at: e.occurredAt.toISOString(), status: e.status, description: e.description, location: e.location }));
+  return events.map((e) => ({
+    occurred_at: e.occurredAt.toISOString(),
+    utc_offset: e.utcOffset ?? null,
+    time_zone: e.timeZone ?? null,
+    status: e.status,
+    description: e.description,
+    location: e.location,
+  }));
 }
+
+/** Stored events, those written before scans had a clock given one that says so (null), so every answer has one shape. */
+const storedEvents = (json: string): Tracker['events'] =>
+  (JSON.parse(json) as Partial<Tracker['events'][number]>[]).map((e) => ({
+    occurred_at: e.occurred_at!,
+    utc_offset: e.utc_offset ?? null,
+    time_zone: e.time_zone ?? null,
+    status: e.status!,
+    description: e.description!,
+    location: e.location ?? null,
+  }));
 
 export function toTracker(row: TrackersTable): Tracker {
   return {
@@ -30,7 +48,7 @@ export function toTracker(row: TrackersTable): Tracker {
     status_detail: row.status_detail,
     estimated_delivery_date: row.estimated_delivery_date,
     signed_by: row.signed_by,
-    events: JSON.parse(row.events),
+    events: storedEvents(row.events),
     metadata: JSON.parse(row.metadata),
     last_checked_at: row.last_checked_at,
     next_check_at: row.next_check_at,

@@ -191,7 +191,7 @@ async function follow(ctx: Context, db: Kysely<DB>, input: TrackerCreate): Promi
     status_detail: result.statusDetail,
     events: JSON.stringify(toEvents(result.events)),
     estimated_delivery_date: result.estimatedDeliveryDate,
-    signed_by: null,
+    signed_by: result.signedBy ?? null,
     metadata: JSON.stringify(input.metadata ?? {}),
     // A live number is asked about by the trackers worker, many numbers a call, within a minute.
     last_checked_at: live ? null : at,
@@ -355,6 +355,7 @@ export async function recordCheck(ctx: TrackingContext, trx: Kysely<DB>, row: Tr
     status_detail: stopDetail ?? toldDetail,
     events: added.length === 0 ? row.events : JSON.stringify(events),
     estimated_delivery_date: result.estimatedDeliveryDate ?? row.estimated_delivery_date,
+    signed_by: result.signedBy ?? row.signed_by,
     updated_at: at,
   };
   const written = await tracker.set(moved).executeTakeFirst();

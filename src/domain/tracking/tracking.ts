@@ -132,6 +132,7 @@ async function recordProgress(ctx: TrackingContext, trx: Kysely<DB>, row: Shipme
       status_detail: r.statusDetail,
       events,
       estimated_delivery_date: r.estimatedDeliveryDate,
+      signed_by: r.signedBy ?? tracker.signed_by,
       next_check_at: nextCheck,
       ...checked,
       ...(moved && { updated_at: at }),
@@ -152,7 +153,16 @@ async function recordProgress(ctx: TrackingContext, trx: Kysely<DB>, row: Shipme
       const boxRow = b === 0 ? undefined : trackers.find((t) => t.package === b);
       const view: Tracker = boxRow
         ? await write(boxRow, r)
-        : { ...whole, package: b, tracking_number: box.tracking_number, status: r.status, status_detail: r.statusDetail, estimated_delivery_date: r.estimatedDeliveryDate, events: toEvents(r.events) };
+        : {
+            ...whole,
+            package: b,
+            tracking_number: box.tracking_number,
+            status: r.status,
+            status_detail: r.statusDetail,
+            estimated_delivery_date: r.estimatedDeliveryDate,
+            signed_by: r.signedBy ?? null,
+            events: toEvents(r.events),
+          };
       const boxSeen = box.tracking_events ?? 0;
       for (let i = boxSeen; i < r.events.length; i++) await recordEvent(trx, owner, 'tracking.updated', asOfScan(view, i + 1), at);
       if (r.events.length <= boxSeen && r.status !== box.tracking_status) await recordEvent(trx, owner, 'tracking.updated', view, at);
@@ -257,7 +267,7 @@ function magicTracker(number: string, carrier: CarrierId, result: TrackingResult
     status: result.status,
     status_detail: result.statusDetail,
     estimated_delivery_date: result.estimatedDeliveryDate,
-    signed_by: null,
+    signed_by: result.signedBy ?? null,
     events,
     metadata: {},
     last_checked_at: null,
