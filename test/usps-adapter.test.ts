@@ -588,7 +588,7 @@ test('options go to USPS as extra service codes, searched class by class, and ar
   assert.equal(fake.calls.length, before);
   const held = await usps.rate({ ...rateRequest, options: { hold_for_pickup: true } }, signal);
   assert.equal(held.ok ? null : held.error.code, 'option_not_supported');
-  assert.match(held.ok ? '' : held.error.detail, /holding for pickup/);
+  assert.match(held.ok ? '' : held.error.detail, /holds a parcel for pickup only at a Post Office given by its id/);
   assert.deepEqual(fake.violations, []);
 });
 
