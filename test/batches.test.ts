@@ -378,7 +378,8 @@ describe('a batch across a crash', () => {
       // A crashed worker's batch is taken over once its lease lapses; keep the wait short.
       SHIPD_JOB_LEASE_MS: '2000',
       SHIPD_BATCH_CONCURRENCY: '2',
-      SHIPD_CARRIER_TIMEOUT_MS: '1000',
+      // Short, so purchases cut off by the kill are stale soon; long enough for a loaded machine's simulated carrier.
+      SHIPD_CARRIER_TIMEOUT_MS: '3000',
     };
     const port = await freePort();
     let shipd = await startShipd(port, env);
