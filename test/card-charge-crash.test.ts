@@ -36,8 +36,9 @@ const rng = new Rng(seed);
 
 const stripeEnv = () => ({ STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_BASE_URL: stripe.url });
 // A purchase left pending is stale after the carrier time-out, 5 s and the card hold's time, and so is a card charge
-// left unsettled; the jobs a killed process was running are taken over once their lease lapses.
-const shipdEnv = () => ({ ...shared.env(), ...fakes.env(['ups', 'usps', 'fedex']), ...stripeEnv(), SHIPD_CARRIER_TIMEOUT_MS: '1000', SHIPD_JOB_LEASE_MS: '3000' });
+// left unsettled; the jobs a killed process was running are taken over once their lease lapses. The time-out is
+// short so that this comes soon, but long enough for a fake carrier on a CI machine busy restarting shipd.
+const shipdEnv = () => ({ ...shared.env(), ...fakes.env(['ups', 'usps', 'fedex']), ...stripeEnv(), SHIPD_CARRIER_TIMEOUT_MS: '2500', SHIPD_JOB_LEASE_MS: '3000' });
 
 /** Most orders go by USPS (which honours an idempotency key); some by UPS and FedEx (which do not); some USPS refuses. */
 const orderPlan = (i: number): Record<string, unknown> => {
