@@ -10,7 +10,7 @@ import { fedexRateRequest } from '../contracts/fedex/rate.ts';
 import { fedexCancelRequest, fedexShipRequest, synchronousPackages } from '../contracts/fedex/ship.ts';
 import { fedexTrackRequest } from '../contracts/fedex/track.ts';
 import { fedexEndOfDayRequest } from '../contracts/fedex/end-of-day.ts';
-import { endOfDayRoute, type EndOfDayFake } from './fedex-end-of-day.ts';
+import { endOfDayRoute, type ClosableShipment, type EndOfDayFake } from './fedex-end-of-day.ts';
 import { TrackingPush } from '../contracts/fedex/track-webhook.ts';
 import { labelPdf, labelPng } from './label-files.ts';
 import { jsonOrText, readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
@@ -107,16 +107,11 @@ export interface FedexFake {
   accountCurrency?: { code: string; usdPerUnit: number; states: 'preferred' | 'exchange' | 'none' };
 }
 
-/** A shipment sold: its master tracking number, its pieces' numbers in sequence (the master's first), cancelled or not. */
-export interface SoldShipment {
-  master: string;
-  pieces: string[];
-  cancelled: boolean;
-  /** What the Ground close reads (fedex-end-of-day.ts): the service, the ship date, and the day it was closed. */
-  serviceType?: string;
-  shipDate?: string;
-  closedOn?: string;
-}
+/**
+ * A shipment sold: its master tracking number, its pieces' numbers in sequence (the master's first), cancelled or not,
+ * and what the Ground close reads of it (fedex-end-of-day.ts).
+ */
+export type SoldShipment = ClosableShipment;
 
 /** The countries the fake's address check knows streets in; elsewhere it answers CountrySupported false, as FedEx does. */
 const checkedAbroad = new Set(['CA', 'MX', 'GB', 'DE', 'FR', 'NL', 'AU', 'JP', 'BR', 'IN']);
