@@ -134,6 +134,11 @@ export interface CarrierFailure {
   code: CarrierErrorCode;
   detail: string;
   /**
+   * The carrier refused the credentials themselves (401/403, an OAuth refusal): a connection test then marks the
+   * account failing, where an outage (also carrier_unavailable) says nothing of its credentials.
+   */
+  credentialsRefused?: true;
+  /**
    * The boxes a void of several did void before failing for the others (a box UPS had picked up, a USPS cancel
    * refused halfway): void at the carrier whatever the failure says, so shipd records them and refunds their share.
    */

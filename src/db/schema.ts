@@ -375,9 +375,17 @@ export interface WebhookAttemptsTable {
 }
 
 /** An account's own live credentials for one carrier; `credentials` is sealed JSON (kernel/secret-box.ts). */
+/** An account's own carrier account for one mode (test-mode ones rehearse onboarding: test keys always use the simulators). */
 export interface CarrierAccountsTable {
+  id: string;
   account_id: string;
+  mode: Mode;
   carrier: string;
+  description: string | null;
+  status: 'connected' | 'failing';
+  last_tested_at: string | null;
+  /** What the carrier answered when the last connection test failed; null after a test it passed. */
+  last_test_error: string | null;
   client_id_last4: string;
   credentials: string;
   created_at: string;

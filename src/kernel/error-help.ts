@@ -72,8 +72,12 @@ export const errorHelp: Readonly<Record<ErrorCode, { meaning: string; fix: strin
   pickup_not_cancellable: { meaning: 'The pickup window has begun, so the carrier can no longer cancel it.', fix: 'Tell the driver, or call the carrier.' },
   api_key_limit_reached: { meaning: 'The account already holds as many active API keys as the server allows (SHIPD_MAX_KEYS_PER_ACCOUNT, 50 unless the operator changed it); revoked keys do not count.', fix: 'Revoke a key no longer used (dashboard, or `shipd keys revoke KEY_ID`), or roll an existing key instead of making a new one.' },
   resource_in_use: {
-    meaning: "The resource is part of another and ends with it: a label's tracker follows its label, and cannot be stopped on its own.",
-    fix: 'Void the label to stop its tracking, or leave `tracking.updated` out of your webhook\'s events if you want no scans at all.',
+    meaning: "The resource is in use and ends with what uses it: a label's tracker follows its label and cannot be stopped on its own; a package that open orders name, or a ship-from location that orders not yet shipped or pickups still to come use, cannot be removed while they do. The detail says what uses it.",
+    fix: "Void the label to stop its tracking; finish, change or cancel the orders (or pickups) the detail names, then remove the package or location.",
+  },
+  carrier_account_exists: {
+    meaning: 'The account already has an account with this carrier in this mode; shipd buys each carrier\'s labels with one of them.',
+    fix: 'Change its credentials with PATCH /carrier-accounts/{id} (the id is in the detail), or delete it first.',
   },
   last_owner: { meaning: "Removing, disabling or demoting this user would leave the account without an enabled owner, and then no one could manage its dashboard users.", fix: 'Make another user an owner first (on the Users page, or `shipd users set-role --email … --role owner`), then try again.' },
   label_voided: { meaning: 'The label was voided; printing it would ship an unpaid parcel.', fix: 'Buy a new label for the order.' },
@@ -83,6 +87,10 @@ export const errorHelp: Readonly<Record<ErrorCode, { meaning: string; fix: strin
   expectation_failed: { meaning: 'The Expect header asks for something shipd does not do (only 100-continue is understood).', fix: 'Leave out the Expect header.' },
   idempotency_key_reused: { meaning: 'This Idempotency-Key was used with a different request in the last 24 hours.', fix: 'Use a new key for a new request; the same key only ever repeats the first request.' },
   no_rate_available: { meaning: 'No carrier offers a rate for this order: each carrier refused or could not quote (see the detail).', fix: 'Check the addresses, the parcel against the carriers\' limits, or try other carriers or services.' },
+  carrier_account_failing: {
+    meaning: "The carrier refused the carrier account's credentials when shipd signed in with them (the detail gives its words), or they were sealed with another server secret and cannot be read. The account's status is now `failing`.",
+    fix: 'Check the client id, secret and account number in the carrier\'s developer portal (the app must have the rating API product), send them with PATCH /carrier-accounts/{id}, and test again.',
+  },
   manifest_rejected: {
     meaning: "With a live key the carrier makes the end-of-day form itself (a USPS SCAN form, a FedEx Ground close), and it refused: a label it will not put on a form (already on one, cancelled, another mailing date or entry ZIP), or the day already closed. The detail gives the carrier's words. No manifest was made and its labels can still be voided.",
     fix: 'Read the detail, leave out the label it names with `shipment_ids`, and make the manifest again.',

@@ -18,7 +18,7 @@ function randomHex(bytes: number): string {
 const alphabet = '0123456789abcdefghjkmnpqrstvwxyz';
 
 export const idPrefixes = [
-  'acct', 'key', 'ord', 'rate', 'rsh', 'shp', 'trk', 'whk', 'evt', 'dlv', 'loc', 'pkg', 'bat', 'man', 'pku', 'job', 'req', 'led',
+  'acct', 'key', 'ord', 'rate', 'rsh', 'shp', 'trk', 'whk', 'evt', 'dlv', 'loc', 'pkg', 'bat', 'man', 'pku', 'job', 'req', 'led', 'ca',
 ] as const;
 export type IdPrefix = (typeof idPrefixes)[number];
 

@@ -30,11 +30,13 @@ import { Batch, BatchCreate, BatchList, BatchSelection, BatchStatus } from '../s
 import { trackingOperations } from './tracking.ts';
 import { trackerOperations } from './trackers.ts';
 import { pickupOperations } from './pickups.ts';
+import { carrierAccountOperations } from './carrier-accounts.ts';
+import { CarrierAccount, CarrierAccountCreate, CarrierAccountList, CarrierAccountStatus, CarrierAccountUpdate, CarrierCredentials } from '../schemas/carrier-account.ts';
 import { Pickup, PickupCreate, PickupList, PickupStatus, PickupWindow } from '../schemas/pickup.ts';
 import type { AnyOperation } from './operation.ts';
 import type { Feature } from '../config.ts';
 
-export const operations: AnyOperation[] = [...carrierOperations, ...accountResourceOperations, ...addressOperations, ...orderOperations, ...rateOperations, ...shipmentOperations, ...trackingOperations, ...trackerOperations, ...webhookOperations, ...eventOperations, ...batchOperations, ...manifestOperations, ...pickupOperations];
+export const operations: AnyOperation[] = [...carrierOperations, ...carrierAccountOperations, ...accountResourceOperations, ...addressOperations, ...orderOperations, ...rateOperations, ...shipmentOperations, ...trackingOperations, ...trackerOperations, ...webhookOperations, ...eventOperations, ...batchOperations, ...manifestOperations, ...pickupOperations];
 
 /** Schemas with an $id: registered once, referenced everywhere, named components in OpenAPI. */
 export const sharedSchemas: TSchema[] = [
@@ -71,6 +73,12 @@ export const sharedSchemas: TSchema[] = [
   RateShop,
   AddressValidationRequest,
   AddressValidation,
+  CarrierCredentials,
+  CarrierAccountCreate,
+  CarrierAccountUpdate,
+  CarrierAccountStatus,
+  CarrierAccount,
+  CarrierAccountList,
   Location,
   LocationList,
   PackagePreset,

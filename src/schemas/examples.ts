@@ -19,6 +19,7 @@ export const ids = {
   batch: 'bat_01m87am9wg5t46esgxk1acnpze',
   batchShipment: 'shp_01m87amakbaetf1fqcretj0gxh',
   returnShipment: 'shp_01m8nz2ktp20wxmnyreq4j2sch',
+  carrierAccount: 'ca_01m8qf3d9z0k7c1x5r2w8n4t6b',
 };
 
 const files = 'http://localhost:8080/api/integrations/v1/labels';
@@ -285,6 +286,27 @@ export const location = {
   is_default: true,
   created_at: '2026-11-20T16:00:00.000Z',
   updated_at: '2026-11-20T16:00:00.000Z',
+};
+
+export const carrierAccountCreate = {
+  carrier: 'ups',
+  description: "Acme Mugs' own UPS account",
+  credentials: { client_id: 'GVHn3DzbE7P1x0W6mT2qYc9KfLrA5sUo8jNiBhQ4RdXe', client_secret: 'V2kq8Zr1TbLc0Wn7Ys4Hd3Mf6Gp9Jx5A', account_number: 'A1B2C3' },
+};
+
+export const carrierAccount = {
+  id: ids.carrierAccount,
+  object: 'carrier_account',
+  carrier: 'ups',
+  description: "Acme Mugs' own UPS account",
+  account_number: '****B2C3',
+  client_id: '****RdXe',
+  mode: 'live',
+  status: 'connected',
+  last_tested_at: '2026-11-20T16:05:00.000Z',
+  last_test_error: null,
+  created_at: '2026-11-20T16:00:00.000Z',
+  updated_at: '2026-11-20T16:05:00.000Z',
 };
 
 export const packagePreset = {

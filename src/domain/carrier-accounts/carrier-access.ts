@@ -3,7 +3,7 @@ import type { ShipmentsTable } from '../../db/schema.ts';
 import { failure, type Carrier, type CarrierResult, type RateRequest } from '../../carriers/carrier.ts';
 import { carriersFor, UncredentialedCarrier } from '../../carriers/registry.ts';
 import type { Mode } from '../../kernel/mode.ts';
-import { ownCredentials } from './carrier-accounts.ts';
+import { ownCredentials, type OwnCredentials } from './carrier-accounts.ts';
 import { callCarrier } from './carrier-call.ts';
 import type { Context } from '../core/context.ts';
 
@@ -45,15 +45,20 @@ const sample: Omit<RateRequest, 'shipDate'> = {
   parcels: [{ weightLb: 2, dimensionsIn: { length: 10, width: 8, height: 4 } }],
 };
 
-/**
- * Tries the account's own credentials for a carrier by rating a sample shipment with them alone: an answer with
- * rates means the carrier accepted the credentials. Nothing is bought. Answers how many rates came back.
- */
-export async function testOwnCarrier(ctx: Deps, accountId: string, carrier: CarrierId): Promise<CarrierResult<number>> {
-  const { carriers, own } = await carrierAccess(ctx, accountId, 'live');
-  const client = carriers[carrier];
-  // Credentials sealed under another secret leave a stand-in whose answer says so; the platform's prove nothing here.
-  if (!own.has(carrier) && client.usable) return failure('credentials_missing', `The account has not connected its own ${client.name} account`);
+/** Rates the sample shipment with these credentials alone: an answer with rates means the carrier accepted them. */
+export async function testCredentials(ctx: Deps, carrier: CarrierId, creds: OwnCredentials): Promise<CarrierResult<number>> {
+  const client = carriersFor('live', ctx.config, ctx.clock, { [carrier]: creds }, [])[carrier];
   const answer = await callCarrier(client, ctx.config.carrierTimeoutMs, (signal) => client.rate({ ...sample, shipDate: ctx.clock.now() }, signal));
   return answer.ok ? { ok: true, value: answer.value.length } : answer;
+}
+
+/**
+ * Tries the account's own live credentials for a carrier by rating a sample shipment with them alone. Nothing is
+ * bought. Answers how many rates came back.
+ */
+export async function testOwnCarrier(ctx: Deps, accountId: string, carrier: CarrierId): Promise<CarrierResult<number>> {
+  const { own } = await ownCredentials(ctx.db, ctx.config.secret, accountId);
+  const creds = own[carrier];
+  if (!creds) return failure('credentials_missing', `The account has not connected its own ${carrier.toUpperCase()} account, or its credentials cannot be read with this server secret`);
+  return testCredentials(ctx, carrier, creds);
 }
