@@ -32,18 +32,24 @@ export const CarrierAccountCreate = Type.Object(
     description: Type.Optional(description),
     credentials: Type.Ref(CarrierCredentials, { description: 'How shipd signs in to the carrier as the account' }),
   },
-  { $id: 'CarrierAccountCreate', title: 'CarrierAccountCreate', additionalProperties: false, examples: [carrierAccountCreate] },
+  {
+    $id: 'CarrierAccountCreate',
+    title: 'CarrierAccountCreate',
+    description: "The account's own credentials for a carrier, as the carrier's developer portal issued them",
+    additionalProperties: false,
+    examples: [carrierAccountCreate],
+  },
 );
 export type CarrierAccountCreate = Static<typeof CarrierAccountCreate>;
 
 export const CarrierAccountUpdate = Type.Object(
   {
-    description: Type.Optional(Type.Union([description, Type.Null()])),
+    description: Type.Optional(Type.Union([description, Type.Null()], { description: 'What the account calls it; null removes it' })),
     credentials: Type.Optional(
       Type.Partial(Type.Object(credentialFields), { additionalProperties: false, description: 'Only the fields given change (a new client_secret after rotating it, say); the others are kept' }),
     ),
   },
-  { $id: 'CarrierAccountUpdate', title: 'CarrierAccountUpdate', additionalProperties: false, examples: [{ credentials: { client_secret: 'N8wq2Lr5TbKc1Xm7Zs4Hd3Mf6Gp9Jy0B' } }] },
+  { $id: 'CarrierAccountUpdate', title: 'CarrierAccountUpdate', description: 'Only what is given changes', additionalProperties: false, examples: [{ credentials: { client_secret: 'N8wq2Lr5TbKc1Xm7Zs4Hd3Mf6Gp9Jy0B' } }] },
 );
 export type CarrierAccountUpdate = Static<typeof CarrierAccountUpdate>;
 
@@ -62,7 +68,7 @@ export const CarrierAccount = Type.Object(
     account_number: Type.Union([Type.String(), Type.Null()], { description: 'The account number, all but its last 4 characters masked; null when none was given', examples: ['****B2C3'] }),
     client_id: Type.String({ description: 'The client id, all but its last 4 characters masked', examples: ['****RdXe'] }),
     mode: StringEnum(['test', 'live'], { description: "The keys that use it: live keys buy through a live one; a test one rehearses onboarding (test keys always use shipd's simulators)" }),
-    status: Type.Ref(CarrierAccountStatus),
+    status: Type.Ref(CarrierAccountStatus, { description: 'Whether the carrier took its credentials at the last test' }),
     last_tested_at: timestampOrNull('When POST /carrier-accounts/{id}/test last asked the carrier; null if never since the credentials were set'),
     last_test_error: Type.Union([Type.String(), Type.Null()], { description: 'What the carrier answered to the last test when it failed; null otherwise' }),
     created_at: timestamp('When it was connected'),
