@@ -298,12 +298,15 @@ function singular(word: string): string {
   return word.endsWith('s') ? word.slice(0, -1) : word;
 }
 
-/** The kind of resource a path parameter names: `{order_id}` an order; `{id}` in `/webhooks/{id}` a webhook. */
+/** Collections whose path does not name the object they hold. */
+const collectionObjects: Record<string, string> = { 'ship-from': 'location' };
+
+/** The kind of resource a path parameter names: `{order_id}` an order; `{id}` in `/webhooks/{id}` a webhook, in `/carrier-accounts/{id}` a carrier_account. */
 export function paramRole(template: string, name: string): string {
   if (name !== 'id') return name.replace(/_id$/, '');
   const segments = template.split('/');
-  const at = segments.indexOf(`{${name}}`);
-  return singular(segments[at - 1] ?? name);
+  const collection = segments[segments.indexOf(`{${name}}`) - 1] ?? name;
+  return collectionObjects[collection] ?? singular(collection).replace(/-/g, '_');
 }
 
 export function fillPath(template: string, values: Record<string, string>): string {

@@ -55,6 +55,8 @@ after(async () => {
 interface World {
   name: string;
   key: string;
+  account: string;
+  mode: 'test' | 'live';
   receiver: Receiver;
   secrets: string[];
   harvest: Harvest;
@@ -83,6 +85,9 @@ function weekdayAhead(days: number): string {
 function lookupOf(w: World, attempt = 0) {
   return (name: string, schema: Json): unknown => {
     if (name === 'url') return w.receiver.url;
+    // USPS mailer ids in their published formats (a carrier account's credentials), so some connections succeed.
+    if (name === 'crid') return '56982563';
+    if (name === 'mid' || name === 'manifest_mid') return '904128936';
     if (name.endsWith('_ids')) {
       const first = w.harvest.values(name.slice(0, -1), resolve(doc, schema.items ?? {}))[0];
       return first === undefined ? undefined : [first];
@@ -115,9 +120,10 @@ function ownPath(r: Route, w: World, isWanted: (id: string) => boolean = () => t
 }
 
 /** One of everything the document lets a key make. */
-async function populate(name: string, key: string): Promise<World> {
+async function populate(name: string, account: string, mode: 'test' | 'live'): Promise<World> {
+  const key = (await server.key(account, mode)).secret;
   const receiver = await startReceiver(`/hooks/${name.replace(/\W+/g, '-')}`);
-  const w: World = { name, key, receiver, secrets: [], harvest: new Harvest(apiPath), strings: new Set(), refused: new Map() };
+  const w: World = { name, key, account, mode, receiver, secrets: [], harvest: new Harvest(apiPath), strings: new Set(), refused: new Map() };
   const eventTypes: string[] = resolve(doc, doc.components.schemas.WebhookEventType).enum;
   const hook = await call(w, 'POST', '/webhooks', { url: receiver.url, events: eventTypes });
   assert.equal(hook.status, 201, hook.text);
@@ -178,7 +184,7 @@ function normal(res: Response, value: string): string {
     .split(value)
     .join('<value>')
     .replace(/req_[0-9a-f]{32}/g, '<request>')
-    .replace(/\b[a-z]{3,4}_[0-9a-z]{26}\b/g, '<id>')
+    .replace(/\b[a-z]{2,4}_[0-9a-z]{26}\b/g, '<id>')
     .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>');
 }
 
@@ -221,10 +227,10 @@ before(async () => {
     await addPackage(db, server.clock, account, { name: 'Box', dimensions: { length: 10, width: 8, height: 4, unit: 'in' }, maxWeight: { value: 20, unit: 'lb' } });
   }
   await saveCard(server, accounts[0]!);
-  a1 = await populate('a1', (await server.key(accounts[0]!)).secret);
-  a1b = await populate('a1b', (await server.key(accounts[0]!)).secret);
-  a2 = await populate('a2', (await server.key(accounts[1]!)).secret);
-  live = await populate('live', (await server.key(accounts[0]!, 'live')).secret);
+  a1 = await populate('a1', accounts[0]!, 'test');
+  a1b = await populate('a1b', accounts[0]!, 'test');
+  a2 = await populate('a2', accounts[1]!, 'test');
+  live = await populate('live', accounts[0]!, 'live');
   for (const w of [a1, a1b, a2, live]) worlds.set(w.name, w);
 });
 
@@ -342,14 +348,28 @@ async function tryRoute(r: Route, owner: World, other: World): Promise<number> {
   return 1;
 }
 
+/** What every key of an account sees (its locations and boxes), or every key of one of its modes (its carrier accounts). */
+const sharedWithin: Record<string, 'account' | 'mode'> = { location: 'account', package: 'account', carrier_account: 'mode' };
+
+/** Whether the other key rightly sees all of the owner's resources of this kind: both are keys of the account (and mode) they belong to. */
+function sharedByBoth(role: string, owner: World, other: World): boolean {
+  const scope = sharedWithin[role];
+  return scope !== undefined && owner.account === other.account && (scope === 'account' || owner.mode === other.mode) && owner.harvest.resources(role).length > 0;
+}
+
 for (const pair of pairs) {
   describe(pair.name, () => {
     for (const r of routes) {
       test(`${r.method} ${r.template.slice(apiPath.length)}`, async (t) => {
         const owner = pair.owner();
         const cases = await tryRoute(r, owner, pair.other());
+        const role = paramRole(r.template, pathParams(r).at(-1)?.name ?? '');
+        if (cases === 0 && sharedByBoth(role, owner, pair.other())) {
+          t.diagnostic(`${owner.name}'s ${role}s are ${pair.other().name}'s too: keys of one account share them`);
+          return;
+        }
         const refused = [...owner.refused].find(([made]) => r.template.startsWith(`${made}/`));
-        if (cases === 0 && refused && !owner.harvest.resources(paramRole(r.template, pathParams(r).at(-1)?.name ?? '')).length) {
+        if (cases === 0 && refused && !owner.harvest.resources(role).length) {
           t.diagnostic(`${owner.name} cannot have one: POST ${refused[0].slice(apiPath.length)} answered ${refused[1]}`);
           return;
         }
