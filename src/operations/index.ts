@@ -10,8 +10,8 @@ import { Surcharge } from '../schemas/surcharge.ts';
 import { ShipmentOptions } from '../schemas/options.ts';
 import { Insurance } from '../schemas/insurance.ts';
 import { AddressValidation, AddressValidationRequest } from '../schemas/address-validation.ts';
-import { Location, LocationList } from '../schemas/location.ts';
-import { PackageList, PackagePreset } from '../schemas/package.ts';
+import { Location, LocationCreate, LocationList, LocationUpdate } from '../schemas/location.ts';
+import { PackageCreate, PackageList, PackagePreset, PackageUpdate } from '../schemas/package.ts';
 import { carrierOperations } from './carriers.ts';
 import { orderOperations } from './orders.ts';
 import { eventOperations } from './events.ts';
@@ -79,8 +79,12 @@ export const sharedSchemas: TSchema[] = [
   CarrierAccountStatus,
   CarrierAccount,
   CarrierAccountList,
+  LocationCreate,
+  LocationUpdate,
   Location,
   LocationList,
+  PackageCreate,
+  PackageUpdate,
   PackagePreset,
   PackageList,
   LabelFormatSchema,

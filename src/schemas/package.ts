@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { CarrierIdSchema } from './carrier.ts';
 import { ListOf, StringEnum, timestampOrNull } from './common.ts';
 import { Dimensions, Weight } from './order.ts';
@@ -35,3 +35,35 @@ export const PackageListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const packageName = Type.String({ minLength: 1, maxLength: 100, description: 'What the account calls the box', examples: ['Mug box'] });
+
+export const PackageCreate = Type.Object(
+  {
+    name: packageName,
+    dimensions: Type.Ref(Dimensions, { description: 'Its outside size; length plus girth at most 165 in' }),
+    max_weight: Type.Ref(Weight, { description: 'The most it may weigh, filled; at most 150 lb' }),
+    is_default: Type.Optional(Type.Boolean({ description: 'Make it the box orders and rates use when they give neither package_id nor parcel dimensions' })),
+  },
+  {
+    $id: 'PackageCreate',
+    title: 'PackageCreate',
+    description: 'One of the account\'s own boxes',
+    additionalProperties: false,
+    examples: [{ name: 'Mug box', dimensions: { length: 10, width: 8, height: 4, unit: 'in' }, max_weight: { value: 20, unit: 'lb' }, is_default: true }],
+  },
+);
+export type PackageCreate = Static<typeof PackageCreate>;
+
+export const PackageUpdate = Type.Object(
+  {
+    name: Type.Optional(packageName),
+    dimensions: Type.Optional(Type.Ref(Dimensions, { description: 'A new size: orders not yet shipped that name the box are rated with it from then on' })),
+    max_weight: Type.Optional(Type.Ref(Weight, { description: 'A new weight limit' })),
+    is_default: Type.Optional(Type.Boolean({ description: 'true makes it the default box in place of the current one; false leaves the account without a default box' })),
+  },
+  { $id: 'PackageUpdate', title: 'PackageUpdate', description: 'Only what is given changes', additionalProperties: false, examples: [{ dimensions: { length: 12, width: 8, height: 4, unit: 'in' } }] },
+);
+export type PackageUpdate = Static<typeof PackageUpdate>;
+
+export const PackageIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: "The package's pkg_ id (one of the account's own boxes)" }) }, { additionalProperties: false });

@@ -7,6 +7,7 @@ import type { Dimensions, Weight } from '../../schemas/order.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { Context } from '../core/context.ts';
 import { AccountError } from '../accounts/accounts.ts';
+import { inTransaction } from '../core/transaction.ts';
 import { newId } from '../../kernel/ids.ts';
 import { lengthPlusGirthIn, maxLengthPlusGirthIn, maxWeightLb, weightInLb } from '../orders/parcels.ts';
 
@@ -128,7 +129,7 @@ export async function defaultPackage(db: Kysely<DB>, accountId: string): Promise
 
 /** Makes the box the one orders and rates use when they name no package and give no dimensions; orders already made keep theirs. */
 export async function setDefaultPackage(db: Kysely<DB>, dbKind: DatabaseKind, accountId: string, id: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     // Locking every box of the account makes a concurrent change wait and then clear this one, instead of failing on the unique index.
     let q = trx.selectFrom('packages').select('id').where('account_id', '=', accountId).orderBy('id');
     if (dbKind === 'postgres') q = q.forUpdate();
