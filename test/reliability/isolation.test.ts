@@ -141,12 +141,7 @@ async function populate(name: string, account: string, mode: 'test' | 'live'): P
     assert.ok(made.status < 300, made.text);
   }
 
-  const readAll = async () => {
-    for (const r of routes.filter((r) => r.method === 'GET' && r.authenticated)) {
-      const own = ownPath(r, w);
-      if (own) await call(w, 'GET', own.path);
-    }
-  };
+  const readAll = () => readEverything(w);
   await readAll();
   // Whatever else the document can create (the ops helpers, and any route added later), from its schema.
   for (const r of routes.filter((r) => r.creates && r.method === 'POST' && pathParams(r).length === 0 && r.authenticated)) {
@@ -161,13 +156,25 @@ async function populate(name: string, account: string, mode: 'test' | 'live'): P
   }
   await readAll();
   await readAll();
+  collectStrings(w);
+  return w;
+}
+
+/** Every GET route the key can fill with its own things, read once: what they answer goes to its harvest. */
+async function readEverything(w: World): Promise<void> {
+  for (const r of routes.filter((r) => r.method === 'GET' && r.authenticated)) {
+    const own = ownPath(r, w);
+    if (own) await call(w, 'GET', own.path);
+  }
+}
+
+function collectStrings(w: World): void {
   for (const list of [...w.harvest.objects.values(), ...[...w.harvest.fields.values()].map((v) => v.map((s) => ({ object: { id: s } })))]) {
     for (const f of list) w.strings.add(String(f.object.id));
   }
   for (const l of w.harvest.links) w.strings.add(l.split('?')[0]!);
   for (const s of w.secrets) w.strings.add(s);
-  w.strings.add(receiver.url);
-  return w;
+  w.strings.add(w.receiver.url);
 }
 
 const crockford = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -231,6 +238,11 @@ before(async () => {
   a1b = await populate('a1b', accounts[0]!, 'test');
   a2 = await populate('a2', accounts[1]!, 'test');
   live = await populate('live', accounts[0]!, 'live');
+  // What a key made later that every key of its account sees (a location, a box) is the earlier keys' too.
+  for (const w of [a1, a1b, a2]) {
+    await readEverything(w);
+    collectStrings(w);
+  }
   for (const w of [a1, a1b, a2, live]) worlds.set(w.name, w);
 });
 
