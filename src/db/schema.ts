@@ -456,8 +456,13 @@ export interface PickupsTable {
   owner_key_id: string;
   account_id: string;
   mode: Mode;
-  status: 'scheduled' | 'cancelled';
+  /**
+   * `pending` while the carrier is being asked (hidden from the API: the booking is not known yet), `failed` when it
+   * refused or could not be asked safely again (hidden too; its Idempotency-Key answers the failure).
+   */
+  status: 'pending' | 'scheduled' | 'cancelled' | 'failed';
   carrier: string;
+  /** Empty while pending. */
   confirmation_number: string;
   ship_from_id: string | null;
   address: string;
@@ -471,6 +476,30 @@ export interface PickupsTable {
   instructions: string | null;
   created_at: string;
   cancelled_at: string | null;
+  /** JSON PickupParcels (count, weightLb); null on pickups booked before live pickups. */
+  parcels: string | null;
+  /** What the carrier charges for it, in US cents; null where it charges nothing or said no price. */
+  price_cents: number | null;
+  /** Who pays the price: shipd's account (charged to the payment method) or the account's own carrier account. */
+  payment: 'platform' | 'carrier_account' | null;
+  payment_method: string | null;
+  idempotency_key: string | null;
+  last_error: string | null;
+  updated_at: string | null;
+}
+
+/** A priced pickup's charge and its refund: at most one of each per pickup. */
+export interface PickupLedgerTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  owner_key_id: string;
+  pickup_id: string;
+  kind: 'charge' | 'refund';
+  /** Positive for a charge, negative for a refund. */
+  amount_cents: number;
+  payment_method: string;
+  created_at: string;
 }
 
 /** An owner also manages the account's dashboard users; a member does everything else. */
@@ -565,6 +594,7 @@ export interface DB {
   batch_items: BatchItemsTable;
   manifests: ManifestsTable;
   pickups: PickupsTable;
+  pickup_ledger: PickupLedgerTable;
   dashboard_users: DashboardUsersTable;
   dashboard_sessions: DashboardSessionsTable;
   dashboard_login_failures: DashboardLoginFailuresTable;

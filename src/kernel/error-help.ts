@@ -83,6 +83,14 @@ export const errorHelp: Readonly<Record<ErrorCode, { meaning: string; fix: strin
   expectation_failed: { meaning: 'The Expect header asks for something shipd does not do (only 100-continue is understood).', fix: 'Leave out the Expect header.' },
   idempotency_key_reused: { meaning: 'This Idempotency-Key was used with a different request in the last 24 hours.', fix: 'Use a new key for a new request; the same key only ever repeats the first request.' },
   no_rate_available: { meaning: 'No carrier offers a rate for this order: each carrier refused or could not quote (see the detail).', fix: 'Check the addresses, the parcel against the carriers\' limits, or try other carriers or services.' },
+  pickup_unavailable: {
+    meaning: "The carrier answered that no driver can come to this address on this day (no pickup service there, or none that day). The detail gives the carrier's words. Nothing was booked or charged.",
+    fix: 'Choose another day, or drop the parcels off at one of the carrier\'s locations.',
+  },
+  outside_pickup_window: {
+    meaning: "The carrier refused the window: its driver's hours there, the least time it needs between ready and close, or its cut-off for booking that day. The detail gives the carrier's words. Nothing was booked or charged.",
+    fix: 'Widen the window, move it later in the day, or book the next business day.',
+  },
   manifest_rejected: {
     meaning: "With a live key the carrier makes the end-of-day form itself (a USPS SCAN form, a FedEx Ground close), and it refused: a label it will not put on a form (already on one, cancelled, another mailing date or entry ZIP), or the day already closed. The detail gives the carrier's words. No manifest was made and its labels can still be voided.",
     fix: 'Read the detail, leave out the label it names with `shipment_ids`, and make the manifest again.',
