@@ -478,6 +478,8 @@ export interface PickupsTable {
   cancelled_at: string | null;
   /** JSON PickupParcels (count, weightLb); null on pickups booked before live pickups. */
   parcels: string | null;
+  /** JSON array of the labels' tracking numbers the carrier was sent, so a retry sends the same. */
+  tracking_numbers: string | null;
   /** What the carrier charges for it, in US cents; null where it charges nothing or said no price. */
   price_cents: number | null;
   /** Who pays the price: shipd's account (charged to the payment method) or the account's own carrier account. */

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('pickups').addColumn('parcels', 'text').execute();
+  await db.schema.alterTable('pickups').addColumn('tracking_numbers', 'text').execute();
   await db.schema.alterTable('pickups').addColumn('price_cents', 'integer').execute();
   await db.schema.alterTable('pickups').addColumn('payment', 'text').execute();
   await db.schema.alterTable('pickups').addColumn('payment_method', 'text').execute();
