@@ -42,6 +42,8 @@ export const pickupOperations = [
       'carrier_timeout',
     ],
     idempotent: true,
+    // The booking is recorded before the carrier is asked and completed after: each step commits on its own.
+    ownTransactions: true,
     handler: (ctx, { body }) => schedulePickup(ctx, body),
   }),
   defineOperation({

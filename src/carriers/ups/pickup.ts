@@ -3,7 +3,8 @@ import type { Address } from '../../schemas/address.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
 import { upsErrors, upsFailure } from './errors.ts';
 import { upsCountryOf } from './puerto-rico.ts';
-import { upsName, type UpsCall } from './wire.ts';
+import { randomUUID } from 'node:crypto';
+import { transactionSrc, upsName, type UpsCall } from './wire.ts';
 
 // UPS's Pickup API, from Pickup.yaml in UPS-API/api-documentation at commit cf813de955d5c052563d6fc387e59597a7ea816e
 // (2026-04-15); test/contracts/ups/pickup.ts holds our schemas of it. On-call pickups only: rate
@@ -22,6 +23,9 @@ const groundPiece = '003';
 
 /** PickupPiece.Quantity: "Max per service: 999". */
 export const upsPickupMaxPieces = 999;
+
+/** transId ("unique to the request", 32 characters) and transactionSrc: optional here, sent for UPS's logs as with every UPS call. */
+const transaction = () => ({ transId: randomUUID().replaceAll('-', ''), transactionSrc });
 
 /** HHmm, as PickupDateInfo's times are given, from our HH:MM. */
 const hhmm = (t: string): string => t.replace(':', '');
@@ -53,6 +57,7 @@ function rateAddress(a: Address) {
 export function buildPickupRateRequest(r: PickupRequest, accountNumber: string | undefined): UpsCall {
   return {
     path: `/api/shipments/${pickupVersion}/pickup/oncall`,
+    headers: transaction(),
     body: {
       PickupRateRequest: {
         Request: { TransactionReference: { CustomerContext: r.reference } },
@@ -93,6 +98,7 @@ export function buildPickupCreationRequest(r: PickupRequest, accountNumber: stri
   const phone = a.phone.replace(/[^0-9]/g, '').slice(0, 25);
   return ok({
     path: `/api/pickupcreation/${pickupVersion}/pickup`,
+    headers: transaction(),
     body: {
       PickupCreationRequest: {
         Request: { TransactionReference: { CustomerContext: r.reference } },
@@ -135,7 +141,7 @@ export function parsePickupCreationResponse(json: unknown): CarrierResult<{ conf
 
 /** Cancel by PRN: the path's CancelBy is 02 and the PRN goes in the Prn header. */
 export function buildPickupCancelRequest(pickup: PickupRef): UpsCall {
-  return { path: `/api/shipments/${pickupVersion}/pickup/02`, headers: { Prn: pickup.confirmationNumber } };
+  return { path: `/api/shipments/${pickupVersion}/pickup/02`, headers: { ...transaction(), Prn: pickup.confirmationNumber } };
 }
 
 /** ResponseStatus.Code "1=Success"; the answer says nothing of charges, only the PickupType cancelled. */
@@ -148,7 +154,7 @@ export function parsePickupCancelResponse(json: unknown): CarrierResult<void> {
 
 /** Pending status of the account's on-call pickups: the AccountNumber header is required. */
 export function buildPendingStatusRequest(accountNumber: string): UpsCall {
-  return { path: `/api/shipments/${pickupVersion}/pickup/oncall`, headers: { AccountNumber: accountNumber } };
+  return { path: `/api/shipments/${pickupVersion}/pickup/oncall`, headers: { ...transaction(), AccountNumber: accountNumber } };
 }
 
 /**
