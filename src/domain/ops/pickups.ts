@@ -242,6 +242,8 @@ async function pickupByKey(ctx: Context, key: string, input: PickupCreate): Prom
     .selectAll()
     .where('owner_key_id', '=', ctx.principal.keyId)
     .where('idempotency_key', '=', key)
+    // A refused booking booked nothing: the same key may try again.
+    .where('status', '<>', 'failed')
     .where('created_at', '>', new Date(ctx.clock.now().getTime() - idempotencyTtlMs).toISOString())
     .orderBy('id', 'desc')
     .executeTakeFirst();
@@ -253,7 +255,7 @@ async function pickupByKey(ctx: Context, key: string, input: PickupCreate): Prom
 
 /** A retry of a booking whose first request never answered: the pickup if it was booked, else finish booking it. */
 async function resumePickup(ctx: Context, row: PickupsTable): Promise<Pickup> {
-  if (row.status === 'failed') throw new ApiError('carrier_error', `The pickup ${row.id} failed: ${row.last_error}`);
+  if (row.status === 'abandoned') throw new ApiError('carrier_error', `The pickup ${row.id} failed: ${row.last_error}`);
   if (row.status !== 'pending') return toPickup(row);
   if (Date.parse(row.updated_at ?? row.created_at) > ctx.clock.now().getTime() - pendingStaleMs(ctx)) {
     throw new ApiError('idempotency_key_in_use', `The pickup ${row.id} with this Idempotency-Key is still being booked; retry in a few seconds for its answer`);
@@ -337,7 +339,7 @@ async function quote(ctx: Context, carrier: Carrier, access: CarrierAccess, row:
   const own = access.own.has(carrier.id);
   const paymentMethod = own ? null : await requirePaymentMethod(ctx, ctx.principal.accountId, ctx.principal.mode);
   const quoted = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => price(pickupRequest(row), signal));
-  if (!quoted.ok) throw carrierRefusal(carrier, quoted.error, 'no pickup was scheduled', row.ship_from_id ? '/ship_from_id' : '/address/phone');
+  if (!quoted.ok) throw carrierRefusal(carrier, quoted.error, 'no pickup was scheduled', row.ship_from_id ? '/ship_from_id' : '/address');
   return { price_cents: quoted.value?.amountCents ?? null, payment: own ? 'carrier_account' : 'platform', payment_method: paymentMethod };
 }
 
@@ -350,8 +352,8 @@ async function holdPrice(ctx: Context, row: PickupsTable): Promise<void> {
   throw problem;
 }
 
-async function failPickup(ctx: Context, row: PickupsTable, detail: string): Promise<void> {
-  await ctx.db.updateTable('pickups').set({ status: 'failed', last_error: detail, updated_at: ctx.clock.now().toISOString() }).where('id', '=', row.id).where('status', '=', 'pending').execute();
+async function failPickup(ctx: Context, row: PickupsTable, detail: string, status: 'failed' | 'abandoned' = 'failed'): Promise<void> {
+  await ctx.db.updateTable('pickups').set({ status, last_error: detail, updated_at: ctx.clock.now().toISOString() }).where('id', '=', row.id).where('status', '=', 'pending').execute();
   await settleCharge(ctx, row, 'failed');
 }
 
@@ -378,7 +380,7 @@ async function completePickup(ctx: Context, row: PickupsTable, confirmationNumbe
     if (Number(updated.numUpdatedRows) !== 1) {
       // A retry or the reconcile job finished it first; theirs is the answer.
       const now = await trx.selectFrom('pickups').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
-      if (now.status === 'failed') throw new ApiError('carrier_error', `The pickup ${row.id} failed: ${now.last_error}`);
+      if (now.status === 'failed' || now.status === 'abandoned') throw new ApiError('carrier_error', `The pickup ${row.id} failed: ${now.last_error}`);
       return toPickup(now);
     }
     if (row.payment === 'platform' && (row.price_cents ?? 0) > 0) {
@@ -417,7 +419,7 @@ export async function finishPendingPickup(ctx: Context, row: PickupsTable): Prom
   const find = carrier.findPickup?.bind(carrier);
   if (!find || !carrier.schedulePickup) {
     const detail = `${carrier.name} did not answer the booking, and its API cannot find a pickup by shipd's reference, so asking again could send a second driver. Look in the ${carrier.name} account's pickups for one booked at ${row.created_at} for ${row.date}, and cancel it there if it is not wanted`;
-    await failPickup(ctx, row, detail);
+    await failPickup(ctx, row, detail, 'abandoned');
     throw new ApiError('carrier_error', `The pickup ${row.id} failed: ${detail}`);
   }
   const request = pickupRequest(row);
