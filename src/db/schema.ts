@@ -457,10 +457,11 @@ export interface PickupsTable {
   account_id: string;
   mode: Mode;
   /**
-   * `pending` while the carrier is being asked (hidden from the API: the booking is not known yet), `failed` when it
-   * refused or could not be asked safely again (hidden too; its Idempotency-Key answers the failure).
+   * `pending` while the carrier is being asked (hidden from the API: the booking is not known yet), `failed` when the
+   * carrier or the card refused it (hidden too; a retry with its Idempotency-Key may book anew), `abandoned` when its
+   * answer was lost and the carrier cannot be asked safely again (its Idempotency-Key answers the failure).
    */
-  status: 'pending' | 'scheduled' | 'cancelled' | 'failed';
+  status: 'pending' | 'scheduled' | 'cancelled' | 'failed' | 'abandoned';
   carrier: string;
   /** Empty while pending. */
   confirmation_number: string;
