@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { austin, orderBody, sanFrancisco } from './fixtures.ts';
-import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
+import { connectOwnUps, startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
 import { upsPickupRefusals } from './fakes/ups-pickup.ts';
 import { payingLiveKey, startBilling } from './live-billing.ts';
 import type { FakeStripe } from './fakes/stripe.ts';
@@ -126,6 +126,20 @@ describe('UPS pickups with live keys (fake UPS, fake Stripe)', () => {
     problem(await server.request('POST', '/pickups', { key: noCard, body: body() }), 402, 'payment_method_required');
     assert.deepEqual({ rate: pickupCalls('rate'), create: pickupCalls('create') }, before);
     assert.deepEqual((await server.request('GET', '/pickups', { key: noCard })).body.data, []);
+  });
+
+  test("an account's own UPS account is billed by UPS: the price is shown, nothing is charged here, and it needs no payment method", async () => {
+    const account = await server.account();
+    await connectOwnUps(server, account);
+    const own = (await server.key(account, 'live')).secret;
+    const res = await server.request('POST', '/pickups', { key: own, body: body() });
+    assert.equal(res.status, 201, res.text);
+    assert.deepEqual(res.body.price, { amount: '6.50', currency: 'USD' });
+    assert.deepEqual(await ledger(res.body.id), []);
+    assert.deepEqual(cardCharge(res.body.id), []);
+    const cancelled = await server.request('POST', `/pickups/${res.body.id}/cancel`, { key: own });
+    assert.equal(cancelled.status, 200, cancelled.text);
+    assert.deepEqual(await ledger(res.body.id), []);
   });
 
   test("UPS's refusals are mapped: a window past its call-by time is outside_pickup_window, no service pickup_unavailable; nothing is charged", async () => {
