@@ -464,8 +464,14 @@ export interface PickupsTable {
   owner_key_id: string;
   account_id: string;
   mode: Mode;
-  status: 'scheduled' | 'cancelled';
+  /**
+   * `pending` while the carrier is being asked (hidden from the API: the booking is not known yet), `failed` when the
+   * carrier or the card refused it (hidden too; a retry with its Idempotency-Key may book anew), `abandoned` when its
+   * answer was lost and the carrier cannot be asked safely again (its Idempotency-Key answers the failure).
+   */
+  status: 'pending' | 'scheduled' | 'cancelled' | 'failed' | 'abandoned';
   carrier: string;
+  /** Empty while pending. */
   confirmation_number: string;
   ship_from_id: string | null;
   address: string;
@@ -479,6 +485,32 @@ export interface PickupsTable {
   instructions: string | null;
   created_at: string;
   cancelled_at: string | null;
+  /** JSON PickupParcels (count, weightLb); null on pickups booked before live pickups. */
+  parcels: string | null;
+  /** JSON array of the labels' tracking numbers the carrier was sent, so a retry sends the same. */
+  tracking_numbers: string | null;
+  /** What the carrier charges for it, in US cents; null where it charges nothing or said no price. */
+  price_cents: number | null;
+  /** Who pays the price: shipd's account (charged to the payment method) or the account's own carrier account. */
+  payment: 'platform' | 'carrier_account' | null;
+  payment_method: string | null;
+  idempotency_key: string | null;
+  last_error: string | null;
+  updated_at: string | null;
+}
+
+/** A priced pickup's charge and its refund: at most one of each per pickup. */
+export interface PickupLedgerTable {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  owner_key_id: string;
+  pickup_id: string;
+  kind: 'charge' | 'refund';
+  /** Positive for a charge, negative for a refund. */
+  amount_cents: number;
+  payment_method: string;
+  created_at: string;
 }
 
 /** An owner also manages the account's dashboard users; a member does everything else. */
@@ -573,6 +605,7 @@ export interface DB {
   batch_items: BatchItemsTable;
   manifests: ManifestsTable;
   pickups: PickupsTable;
+  pickup_ledger: PickupLedgerTable;
   dashboard_users: DashboardUsersTable;
   dashboard_sessions: DashboardSessionsTable;
   dashboard_login_failures: DashboardLoginFailuresTable;

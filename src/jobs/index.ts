@@ -9,6 +9,7 @@ import { pollTrackers, trackerPollBatch } from '../domain/tracking/trackers.ts';
 import { subscribeDue, subscriptionBatch } from '../domain/tracking/carrier-subscriptions.ts';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../events/delivery-worker.ts';
 import { batchJob } from '../domain/ops/batches.ts';
+import { reconcilePendingPickups } from '../domain/ops/pickups.ts';
 import { runBatchRound } from '../domain/ops/batch-run.ts';
 import { deleteEndedLoginFailures } from '../domain/dashboard/sign-in.ts';
 
@@ -37,6 +38,9 @@ export function createJobRunner(
       },
       'purchases.reconcile': async () => {
         await reconcilePending(serviceContext(services, 'job:purchases.reconcile'), log);
+      },
+      'pickups.reconcile': async () => {
+        await reconcilePendingPickups(serviceContext(services, 'job:pickups.reconcile'), log);
       },
       'billing.settle': async () => {
         // Only what a request left unsettled for longer than a purchase can take, so it never races the request.
@@ -76,6 +80,8 @@ export function createJobRunner(
       { name: 'purchases.reconcile', everyMs: 5_000 },
       // As often: a hold on a card for a label that was never bought is let go of within seconds of the purchase's end.
       { name: 'billing.settle', everyMs: 5_000 },
+      // A pickup cut off by a crash is found at its carrier (or booked) within seconds of becoming stale, as a purchase is.
+      { name: 'pickups.reconcile', everyMs: 5_000 },
       // Labels say when they next change (simulated ones exactly), so a second's poll finds each change within a second.
       { name: 'tracking.poll', everyMs: 1_000 },
       // Numbers bought elsewhere say when they next change as labels do; a stopped or ended one is not in the queue.

@@ -91,6 +91,14 @@ export const errorHelp: Readonly<Record<ErrorCode, { meaning: string; fix: strin
     meaning: "The carrier refused the carrier account's credentials when shipd signed in with them (the detail gives its words), or they were sealed with another server secret and cannot be read. The account's status is now `failing`.",
     fix: 'Check the client id, secret and account number in the carrier\'s developer portal (the app must have the rating API product), send them with PATCH /carrier-accounts/{id}, and test again.',
   },
+  pickup_unavailable: {
+    meaning: "The carrier answered that no driver can come to this address on this day (no pickup service there, or none that day). The detail gives the carrier's words. Nothing was booked or charged.",
+    fix: 'Choose another day, or drop the parcels off at one of the carrier\'s locations.',
+  },
+  outside_pickup_window: {
+    meaning: "The carrier refused the window: its driver's hours there, the least time it needs between ready and close, or its cut-off for booking that day. The detail gives the carrier's words. Nothing was booked or charged.",
+    fix: 'Widen the window, move it later in the day, or book the next business day.',
+  },
   manifest_rejected: {
     meaning: "With a live key the carrier makes the end-of-day form itself (a USPS SCAN form, a FedEx Ground close), and it refused: a label it will not put on a form (already on one, cancelled, another mailing date or entry ZIP), or the day already closed. The detail gives the carrier's words. No manifest was made and its labels can still be voided.",
     fix: 'Read the detail, leave out the label it names with `shipment_ids`, and make the manifest again.',

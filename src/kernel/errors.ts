@@ -64,6 +64,8 @@ export const errorCodes = {
   nothing_to_manifest: { status: 422, title: 'No label fits this manifest' },
   carrier_account_failing: { status: 422, title: 'The carrier refused the carrier account\'s credentials' },
   manifest_rejected: { status: 422, title: 'The carrier refused the end-of-day form for these labels' },
+  pickup_unavailable: { status: 422, title: 'The carrier cannot send a driver to this address on this day' },
+  outside_pickup_window: { status: 422, title: "The pickup window is outside the carrier's hours, or past its booking cut-off" },
   not_supported_by_carrier: { status: 422, title: 'The carrier does not offer this through shipd' },
   option_not_supported: { status: 422, title: 'The carrier or service does not offer a delivery option asked for' },
   country_not_served: { status: 422, title: 'shipd does not ship to or from this country yet' },

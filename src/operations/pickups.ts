@@ -17,14 +17,33 @@ export const pickupOperations = [
     description:
       'Books a one-time pickup at one of your locations (`ship_from_id`) or at an `address`, on a business day (no weekends, no US federal ' +
       'holidays) from today to 30 days ahead, within a window of at least 2 hours between 08:00 and 20:00 local time at the address. ' +
-      '`shipment_ids` must be your purchased labels of that carrier. Test keys book the simulated carriers; live keys answer 422 ' +
-      '`not_supported_by_carrier`, as shipd does not yet reach the carriers\' pickup APIs.',
+      '`shipment_ids` must be your purchased labels of that carrier; their boxes give the parcels\' count and total weight the carrier ' +
+      'is told of, or give `parcel_count` and `total_weight` (required with a live key when no `shipment_ids` are given). Test keys book ' +
+      'the simulated carriers. Live keys book the carrier itself; where it charges for the pickup (UPS on-call pickups) the price is ' +
+      'quoted first and charged to the account\'s payment method as postage is (402 without one, before the carrier is asked anything), ' +
+      'and shown as `price`. A carrier refusing the day answers 422 `pickup_unavailable`, refusing the window or past its cut-off ' +
+      '422 `outside_pickup_window`. Retrying with the same Idempotency-Key never books twice, even after a crash: the booking is looked ' +
+      'for at the carrier by the pickup\'s id, sent as its reference.',
     body: PickupCreate,
     response: Type.Ref(Pickup),
     responseDescription: 'The scheduled pickup, with the carrier\'s confirmation number',
     successStatus: 201,
-    errors: ['not_supported_by_carrier', 'carrier_error', 'carrier_timeout'],
+    errors: [
+      'not_supported_by_carrier',
+      'pickup_unavailable',
+      'outside_pickup_window',
+      'payment_method_required',
+      'payment_declined',
+      'payment_authentication_required',
+      'billing_unavailable',
+      'idempotency_key_in_use',
+      'idempotency_key_reused',
+      'carrier_error',
+      'carrier_timeout',
+    ],
     idempotent: true,
+    // The booking is recorded before the carrier is asked and completed after: each step commits on its own.
+    ownTransactions: true,
     handler: (ctx, { body }) => schedulePickup(ctx, body),
   }),
   defineOperation({
@@ -66,7 +85,8 @@ export const pickupOperations = [
     summary: 'Cancel a pickup',
     description:
       'Cancels it with the carrier, until its window begins (local time at the address): after that a driver may be on the way and it ' +
-      'answers 409 `pickup_not_cancellable`; one cancelled before answers 409 `pickup_already_cancelled`. The labels stay valid.',
+      'answers 409 `pickup_not_cancellable`; one cancelled before answers 409 `pickup_already_cancelled`. The labels stay valid. A ' +
+      'priced pickup\'s charge is refunded to the payment method it was charged to.',
     params: PickupIdParams,
     response: Type.Ref(Pickup),
     responseDescription: 'The cancelled pickup',

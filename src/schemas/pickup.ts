@@ -1,5 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Address } from './address.ts';
+import { Money } from './money.ts';
+import { Weight } from './weight.ts';
 import { CarrierIdSchema } from './carrier.ts';
 import { ListOf, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { listQueryFields } from './list.ts';
@@ -40,6 +42,18 @@ export const PickupCreate = Type.Object(
       }),
     ),
     instructions: Type.Optional(Type.String({ maxLength: 500, description: 'For the driver, such as where to find the parcels' })),
+    parcel_count: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 999,
+        description:
+          'How many parcels the driver collects, when shipment_ids does not name them all: the carriers ask it of every live pickup (required with a live key and no shipment_ids, with total_weight; UPS takes at most 999 a service)',
+        examples: [4],
+      }),
+    ),
+    total_weight: Type.Optional(
+      Type.Ref(Weight, { description: "The parcels' total weight, with parcel_count; left out, the named shipments' boxes give both", examples: [{ value: 38.5, unit: 'lb' }] }),
+    ),
   },
   {
     $id: 'PickupCreate',
@@ -64,6 +78,13 @@ export const Pickup = Type.Object(
     window: Type.Ref(PickupWindow, { description: 'When the driver may come' }),
     shipment_ids: Type.Array(Type.String(), { description: 'The labels to collect; empty when none were named' }),
     instructions: Type.Union([Type.String(), Type.Null()], { description: 'For the driver, if you gave any' }),
+    parcel_count: Type.Union([Type.Integer(), Type.Null()], { description: 'How many parcels the carrier was told of; null on a pickup booked before shipd told carriers', examples: [4] }),
+    total_weight: Type.Union([Type.Ref(Weight), Type.Null()], { description: "The parcels' total weight the carrier was told of, in pounds; null with parcel_count", examples: [{ value: 38.5, unit: 'lb' }] }),
+    price: Type.Union([Type.Ref(Money), Type.Null()], {
+      description:
+        "What the carrier charges for the pickup, quoted before it was booked and charged to the account's payment method as postage is (refunded when it is cancelled); null where the carrier charges nothing or states no price (every test-mode pickup: UPS publishes no on-call pickup charge to simulate)",
+      examples: [{ amount: '8.95', currency: 'USD' }],
+    }),
     mode: StringEnum(['test', 'live'], { description: 'Booked with a test key (simulated carrier) or a live one' }),
     created_at: timestamp('When it was booked'),
     cancelled_at: timestampOrNull('When it was cancelled; null while it is scheduled'),

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CarrierResult, DomesticPurchaseRequest, DomesticRateRequest, ParcelSpec } from '../../src/carriers/carrier.ts';
+import type { CarrierResult, DomesticPurchaseRequest, DomesticRateRequest, ParcelSpec, PickupRequest } from '../../src/carriers/carrier.ts';
 import { liveOptionsRefusal, type ShipmentOptions } from '../../src/carriers/options.ts';
 import { buildAddressRequest } from '../../src/carriers/ups/address.ts';
 import { buildVoidRequest } from '../../src/carriers/ups/cancel.ts';
@@ -18,6 +18,19 @@ import { tokenCall } from './ups/oauth.ts';
 import { rateCall } from './ups/rating.ts';
 import { labelRecoveryCall, shipCall, voidCall } from './ups/shipping.ts';
 import { trackCall } from './ups/tracking.ts';
+import { pickupCancelCall, pickupCreationCall, pickupPendingCall, pickupRateCall } from './ups/pickup.ts';
+import {
+  buildPendingStatusRequest,
+  buildPickupCancelRequest,
+  buildPickupCreationRequest,
+  buildPickupRateRequest,
+  parsePendingStatusResponse,
+  parsePickupCancelResponse,
+  parsePickupCreationResponse,
+  parsePickupRateResponse,
+  pickupWeight,
+  upsPickupFailure,
+} from '../../src/carriers/ups/pickup.ts';
 
 const account = 'A1B2C3';
 const shipDate = new Date('2026-03-02T12:00:00Z');
@@ -313,4 +326,53 @@ test('the contracts refuse malformed option fields as the specs write them', () 
     s.Package[0]!.Description = 'Return';
   });
   assert.match(contractViolations(shipCall, returned).join('\n'), /PackageServiceOptions must NOT be valid/);
+});
+
+test('pickup requests keep Pickup.yaml: rate, creation (every address with a phone, parcels up to 999 and a heavy load), cancel by PRN, pending status', () => {
+  const request = (address: Address, parcels = { count: 3, weightLb: 12.5 }): PickupRequest => ({
+    address,
+    date: '2026-03-03',
+    window: { start: '09:00', end: '17:30' },
+    trackingNumbers: [],
+    parcels,
+    instructions: 'Ring the bell at the loading dock in the back of the building, by the green door',
+    reference: 'pku_01m84js0b1cwjhzr4kr959j173',
+  });
+  for (const [name, a] of Object.entries(addresses)) {
+    assertContract(pickupRateCall, buildPickupRateRequest(request(a), account), `pickup rate ${name}`);
+    assertContract(pickupRateCall, buildPickupRateRequest(request(a), undefined), `pickup rate ${name} no account`);
+    const withPhone = { ...a, phone: a.phone ?? '212 555 0100' };
+    for (const parcels of [{ count: 1, weightLb: 0.2 }, { count: 999, weightLb: 9999.9 }, { count: 2, weightLb: 150 }]) {
+      assertContract(pickupCreationCall, built(buildPickupCreationRequest(request(withPhone, parcels), account)), `pickup creation ${name} ${parcels.count}`);
+    }
+  }
+  const noPhone = buildPickupCreationRequest(request(addresses.plain!), account);
+  assert.ok(!noPhone.ok && noPhone.error.code === 'address_invalid', 'UPS requires a phone at the pickup address');
+  const tooMany = buildPickupCreationRequest(request(addresses.business!, { count: 1000, weightLb: 2000 }), account);
+  assert.ok(!tooMany.ok, 'more than 999 parcels of a service are refused before UPS is asked');
+  assertContract(pickupCancelCall, buildPickupCancelRequest({ confirmationNumber: '2929602E9CP', date: '2026-03-03' }), 'pickup cancel');
+  assertContract(pickupPendingCall, buildPendingStatusRequest(account), 'pending status');
+  assert.equal(pickupWeight(12.5), '0012.5');
+  assert.equal(pickupWeight(0.04), '0000.1', 'rounded up to the tenth');
+  // The contract refuses what the spec does not allow: a weight not of 6 characters, a second AddressLine.
+  const creation = built(buildPickupCreationRequest(request(addresses.business!), account)) as UpsCall & { body: { PickupCreationRequest: Record<string, any> } }; // eslint-disable-line @typescript-eslint/no-explicit-any -- the wire body
+  creation.body.PickupCreationRequest.TotalWeight.Weight = '12.5';
+  assert.ok(contractViolations(pickupCreationCall, creation).length > 0);
+});
+
+test("UPS's pickup answers are read: the rate in USD (none in another currency), the PRN, a cancel, the pending pickup booked with our reference, refusals by their words", () => {
+  assert.deepEqual(parsePickupRateResponse({ PickupRateResponse: { Response: {}, RateResult: { CurrencyCode: 'USD', GrandTotalOfAllCharge: '00007.75' } } }), { ok: true, value: { amountCents: 775 } });
+  assert.deepEqual(parsePickupRateResponse({ PickupRateResponse: { Response: {}, RateResult: { CurrencyCode: 'USD', GrandTotalOfAllCharge: '00000.00' } } }), { ok: true, value: null });
+  assert.equal(parsePickupRateResponse({ PickupRateResponse: { RateResult: { CurrencyCode: 'CAD', GrandTotalOfAllCharge: '00007.75' } } }).ok, false);
+  assert.deepEqual(parsePickupCreationResponse({ PickupCreationResponse: { PRN: '2929602E9CP', RateStatus: { Code: '04' } } }), { ok: true, value: { confirmationNumber: '2929602E9CP' } });
+  assert.equal(parsePickupCancelResponse({ PickupCancelResponse: { Response: { ResponseStatus: { Code: '1', Description: 'Success' } }, PickupType: '01' } }).ok, true);
+  const lookup = { reference: 'pku_1', date: '2026-03-03', address: addresses.plain! };
+  // One pending pickup comes as an object, as UPS's JSON does with lists of one.
+  const pending = (entries: unknown) => ({ PickupPendingStatusResponse: { Response: {}, PendingStatus: entries } });
+  assert.deepEqual(parsePendingStatusResponse(pending({ PRN: '2929602E9CP', ServiceDate: '20260303', ReferenceNumber: 'pku_1', PickupType: '01', PickupStatusMessage: '012' }), lookup), { ok: true, value: { confirmationNumber: '2929602E9CP' } });
+  assert.deepEqual(parsePendingStatusResponse(pending([{ PRN: '2929602E9CP', ServiceDate: '20260304', ReferenceNumber: 'pku_1' }]), lookup), { ok: true, value: null });
+  const refusal = (message: string) => upsPickupFailure(400, { response: { errors: [{ code: '400', message }] } }, 'book the pickup').code;
+  assert.equal(refusal('The ReadyTime is later than the CallByTime for this pickup address'), 'outside_pickup_window');
+  assert.equal(refusal('On-call pickup service is not available at this address on this date'), 'pickup_unavailable');
+  assert.equal(upsPickupFailure(401, {}, 'book the pickup').code, 'carrier_unavailable');
 });

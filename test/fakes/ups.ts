@@ -8,6 +8,8 @@ import { rateCall } from '../contracts/ups/rating.ts';
 import { labelRecoveryCall, shipCall, voidCall } from '../contracts/ups/shipping.ts';
 import { trackCall } from '../contracts/ups/tracking.ts';
 import { subscriptionCall, trackingEventMessage } from '../contracts/ups/track-alert.ts';
+import { pickupCancelCall, pickupCreationCall, pickupPendingCall, pickupRateCall } from '../contracts/ups/pickup.ts';
+import { upsPickupRoutes, type UpsFakePickup, type UpsPickupRoutes } from './ups-pickup.ts';
 import { readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
 import { labelPdf } from './label-files.ts';
 
@@ -72,6 +74,9 @@ export interface UpsFake {
   recoveredImage: Buffer | undefined;
   /** Requests refused for breaking UPS's published contract, with what broke it. */
   contractRefusals: { path: string; violations: string[] }[];
+  /** On-call pickups booked, by PRN (the Pickup API: test/fakes/ups-pickup.ts). */
+  pickups: Map<string, UpsFakePickup>;
+  pickupControls: UpsPickupRoutes['controls'];
   /** Track Alert subscriptions made, by 1Z number: where UPS posts its messages and the credential it sends back. */
   subscriptions: Map<string, { url: string; credentialType: string; credential: string }>;
   /**
@@ -226,6 +231,10 @@ function abroadRefusal(forms: unknown): { code: string; message: string } | unde
 
 /** The contract each API path answers to; the path patterns in the schemas say which versions exist. */
 function contractOf(method: string, path: string): TSchema | undefined {
+  if (method === 'POST' && /^\/api\/shipments\/[^/]+\/pickup\//.test(path)) return pickupRateCall;
+  if (method === 'GET' && /^\/api\/shipments\/[^/]+\/pickup\//.test(path)) return pickupPendingCall;
+  if (method === 'DELETE' && /^\/api\/shipments\/[^/]+\/pickup\//.test(path)) return pickupCancelCall;
+  if (method === 'POST' && path.startsWith('/api/pickupcreation/')) return pickupCreationCall;
   if (method === 'POST' && path.startsWith('/api/rating/')) return rateCall;
   if (method === 'POST' && /^\/api\/shipments\/[^/]+\/ship$/.test(path)) return shipCall;
   if (method === 'DELETE' && path.includes('/void/cancel/')) return voidCall;
@@ -239,7 +248,7 @@ function contractOf(method: string, path: string): TSchema | undefined {
 /** The headers the UPS specs name, by their spec spelling (Node lower-cases what it receives). */
 function specHeaders(req: IncomingMessage): Record<string, string> {
   const named: Record<string, string> = {};
-  for (const name of ['transId', 'transactionSrc']) {
+  for (const name of ['transId', 'transactionSrc', 'Prn', 'AccountNumber']) {
     const value = req.headers[name.toLowerCase()];
     if (typeof value === 'string') named[name] = value;
   }
@@ -275,10 +284,11 @@ function activities(stage: UpsTrackingStage): unknown[] {
   return [...chain[stage]].reverse();
 }
 
-const contracts = [tokenCall, rateCall, shipCall, voidCall, labelRecoveryCall, trackCall, xavCall, subscriptionCall, trackingEventMessage];
+const contracts = [tokenCall, rateCall, shipCall, voidCall, labelRecoveryCall, trackCall, xavCall, subscriptionCall, trackingEventMessage, pickupRateCall, pickupCreationCall, pickupCancelCall, pickupPendingCall];
 
 export async function startUpsFake(): Promise<UpsFake> {
   compileContracts(contracts);
+  const pickupApi = upsPickupRoutes(errorBody);
   const tokens = new Set<string>();
   const shipments = new Map<string, Shipment>();
   const pieces = new Map<string, Piece>();
@@ -294,6 +304,8 @@ export async function startUpsFake(): Promise<UpsFake> {
     recoveredImage: undefined,
     contractRefusals: [],
     subscriptions: new Map(),
+    pickups: pickupApi.pickups,
+    pickupControls: pickupApi.controls,
     pushScan: async (trackingNumber, scan, options = {}) => {
       const sub = fake.subscriptions.get(trackingNumber);
       if (!sub) throw new Error(`the UPS fake has no Track Alert subscription for ${trackingNumber}`);
@@ -682,6 +694,7 @@ export async function startUpsFake(): Promise<UpsFake> {
     if (req.method === 'GET' && (m = /^\/api\/track\/v1\/details\/([^/]+)$/.exec(path))) return track(req, decodeURIComponent(m[1]!), res);
     if (req.method === 'POST' && /^\/api\/addressvalidation\/v2\/[123]$/.test(path)) return validate(body, res);
     if (req.method === 'POST' && path === '/api/track/v1/subscription/standard/package') return subscribe(body, res);
+    if (pickupApi.handle(req, path, body, res)) return;
     sendJson(res, 404, errorBody('404', `No such UPS resource: ${req.method} ${path}`));
   }
 

@@ -7,6 +7,9 @@ import {
   type Carrier,
   type CarrierResult,
   type LabelRef,
+  type PickupLookup,
+  type PickupRef,
+  type PickupRequest,
   type PurchasedLabel,
   type PurchaseRequest,
   type Quote,
@@ -39,6 +42,17 @@ import { buildShipRequest, parseShipResponse, type UpsShipment } from './ship.ts
 import { buildTokenRequest, parseTokenResponse } from './token.ts';
 import { buildTrackRequest, notYetTracked, parseTrackResponse } from './track.ts';
 import { transactionSrc, type UpsCall } from './wire.ts';
+import {
+  buildPendingStatusRequest,
+  buildPickupCancelRequest,
+  buildPickupCreationRequest,
+  buildPickupRateRequest,
+  parsePendingStatusResponse,
+  parsePickupCancelResponse,
+  parsePickupCreationResponse,
+  parsePickupRateResponse,
+  upsPickupFailure,
+} from './pickup.ts';
 import { buildSubscriptionRequest, parseSubscriptionResponse, upsSubscriptionBatch, upsSubscriptionDays } from './track-push.ts';
 import { isResidential } from '../carrier.ts';
 
@@ -245,6 +259,51 @@ export class UpsCarrier implements Carrier {
       const res = await this.call('POST', built.value, true, signal);
       return this.answer(res, 'validate the address', (json) => parseAddressResponse(json, address));
     });
+  }
+
+  /** The on-call pickup's charge, by UPS's Pickup Rate: asked before booking, so the client is charged what UPS bills. */
+  quotePickup(request: PickupRequest, signal: AbortSignal): Promise<CarrierResult<{ amountCents: number } | null>> {
+    return guard(words, async () => {
+      const res = await this.call('POST', buildPickupRateRequest(request, this.options.credentials.accountNumber), true, signal);
+      return this.pickupAnswer(res, 'rate the pickup', parsePickupRateResponse);
+    });
+  }
+
+  /**
+   * Books an on-call pickup. Not retried by the client on its own: the domain decides a retry, after looking for the
+   * booking by its reference (findPickup); UPS answers the same PRN to a second booking at the same address anyway.
+   */
+  schedulePickup(request: PickupRequest, signal: AbortSignal): Promise<CarrierResult<{ confirmationNumber: string }>> {
+    return guard(words, async () => {
+      const account = this.options.credentials.accountNumber;
+      if (!account) return failure('credentials_missing', 'Set UPS_ACCOUNT_NUMBER to book UPS pickups: UPS bills them to the shipper number');
+      const built = buildPickupCreationRequest(request, account);
+      if (!built.ok) return built;
+      const res = await this.call('POST', built.value, false, signal);
+      return this.pickupAnswer(res, 'book the pickup', parsePickupCreationResponse);
+    });
+  }
+
+  cancelPickup(pickup: PickupRef, signal: AbortSignal): Promise<CarrierResult<void>> {
+    return guard(words, async () => {
+      const res = await this.call('DELETE', buildPickupCancelRequest(pickup), false, signal);
+      return this.pickupAnswer(res, `cancel pickup ${pickup.confirmationNumber}`, parsePickupCancelResponse);
+    });
+  }
+
+  /** The account's pending on-call pickups, searched for our reference (UPS lists today's and tomorrow's). */
+  findPickup(lookup: PickupLookup, signal: AbortSignal): Promise<CarrierResult<{ confirmationNumber: string } | null>> {
+    return guard(words, async () => {
+      const account = this.options.credentials.accountNumber;
+      if (!account) return failure('credentials_missing', 'Set UPS_ACCOUNT_NUMBER to find UPS pickups: UPS files them under the shipper number');
+      const res = await this.call('GET', buildPendingStatusRequest(account), true, signal);
+      return this.pickupAnswer(res, 'list pending pickups', (json) => parsePendingStatusResponse(json, lookup));
+    });
+  }
+
+  private pickupAnswer<T>(res: CarrierResponse, what: string, parse: (json: unknown) => CarrierResult<T>): CarrierResult<T> {
+    if (res.status < 200 || res.status >= 300) return { ok: false, error: upsPickupFailure(res.status, res.json, what) };
+    return this.answer(res, what, parse);
   }
 
   private call(method: CarrierRequest['method'], c: UpsCall, idempotent: boolean, signal: AbortSignal): Promise<CarrierResponse> {

@@ -8,6 +8,7 @@ import * as webhooksTracking from './006_webhooks_tracking.ts';
 import * as carrierAccounts from './007_carrier_accounts.ts';
 import * as opsBatchesManifests from './008_ops_batches_manifests.ts';
 import * as pickups from './009_pickups.ts';
+import * as pickupBookings from './031_pickup_bookings.ts';
 import * as dashboard from './010_dashboard.ts';
 import * as defaultPackage from './011_default_package.ts';
 import * as partialShipmentIndexes from './012_partial_shipment_indexes.ts';
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '028_carrier_subscriptions': carrierSubscriptions,
   '029_trackers_by_account': trackersByAccount,
   '030_carrier_account_ids': carrierAccountIds,
+  '031_pickup_bookings': pickupBookings,
 };

@@ -5,6 +5,7 @@ import { PaymentsRefused, PaymentsUnavailable, type StripeGateway } from '../../
 import type { BillingDeps } from './payment-methods.ts';
 import { stripeFor } from './stripe-customer.ts';
 import { inTransaction } from '../core/transaction.ts';
+import { hasPrefix } from '../../kernel/ids.ts';
 
 /*
  * A live label bought with platform postage is paid by the account's card: Stripe holds the quoted postage before
@@ -38,7 +39,7 @@ export async function cardFor(db: Kysely<DB>, accountId: string, paymentMethod: 
  */
 export async function openCardCharge(
   trx: Kysely<DB>,
-  row: ShipmentsTable,
+  row: Pick<ShipmentsTable, 'id' | 'account_id' | 'quoted_cents' | 'created_at'>,
   card: { customer: string; paymentMethod: string },
   charge: { cents: number; at: string } = { cents: row.quoted_cents, at: row.created_at },
 ): Promise<void> {
@@ -102,7 +103,7 @@ export async function authorizeCardCharge(deps: BillingDeps, row: Pick<Shipments
       paymentMethod: charge.payment_method,
       amountCents: charge.amount_cents,
       // From the shipment alone: a retry must send Stripe the very same request, or its key is refused.
-      description: `Postage for shipd label ${row.id}`,
+      description: hasPrefix(row.id, 'pku') ? `Carrier pickup for shipd pickup ${row.id}` : `Postage for shipd label ${row.id}`,
     });
   } catch (err) {
     if (err instanceof PaymentsRefused) {
@@ -168,6 +169,14 @@ async function recordCapture(deps: BillingDeps, shipmentId: string, capturedCent
       .where('shipment_id', '=', shipmentId)
       .where('status', '=', 'captured')
       .where(({ exists, selectFrom }) => exists(selectFrom('shipments').select('id').where('id', '=', shipmentId).where('status', '<>', 'purchased')))
+      .execute();
+    // A priced pickup's charge is keyed by the pickup's id: one cancelled meanwhile is owed back the same way.
+    await trx
+      .updateTable('card_charges')
+      .set({ status: 'refund_due', updated_at: at })
+      .where('shipment_id', '=', shipmentId)
+      .where('status', '=', 'captured')
+      .where(({ exists, selectFrom }) => exists(selectFrom('pickups').select('id').where('id', '=', shipmentId).where('status', '=', 'cancelled')))
       .execute();
     return (await chargeOf(trx, shipmentId))?.status;
   });
