@@ -51,7 +51,7 @@ import { buildPaymentRequest, parsePayment, paymentParties, paymentPath, type Pa
 import { buildRateRequest, parseCommitments, parseRates, ratePath } from './rate.ts';
 import { buildLabelRequest, buildReturnLabelRequest, labelHeaders, labelPath, parseLabel, returnLabelPath } from './ship.ts';
 import { buildTokenRequest, parseToken, tokenPath } from './token.ts';
-import { buildEligibilityQuery, buildPickupRequest, parseEligibility, parsePickupConfirmation, pickupDateRefusal, pickupEligibilityPath, pickupEtag, pickupOfPath, pickupPath, pickupRefusal } from './pickup.ts';
+import { buildEligibilityQuery, buildPickupRequest, parseEligibility, pickupCancelRefusal, parsePickupConfirmation, pickupDateRefusal, pickupEligibilityPath, pickupEtag, pickupOfPath, pickupPath, pickupRefusal } from './pickup.ts';
 import { buildScanFormRequest, parseScanForm, scanFormAccept, scanFormBatches, scanFormPath } from './scan-form.ts';
 import { buildTrackBatchRequest, parseTracking, parseTrackingBatch, parseTrackingNotFound, trackBatchPath, trackPath, trackQuery, uspsTrackingBatchLimit } from './track.ts';
 import { buildSubscriptionRequest, parseSubscriptionResponse, uspsSubscriptionPath } from './track-push.ts';
@@ -442,7 +442,7 @@ export class UspsCarrier implements Carrier {
       const cn = pickup.confirmationNumber;
       const path = pickupOfPath(cn);
       const read = await this.client.send({ method: 'GET', path, idempotent: true, signal });
-      if (read.status === 400 || read.status === 404) return { ok: false, error: pickupRefusal(read.status, read.json, `the read of pickup ${cn}`) };
+      if (read.status === 400 || read.status === 404) return { ok: false, error: pickupCancelRefusal(read.status, read.json, cn) };
       const etag = this.answer(read, `the read of pickup ${cn}`, (json) => {
         const tag = pickupEtag(read.headers, json, cn);
         return tag ? ok(tag) : failure('carrier_error', `USPS answered the read of pickup ${cn} without it or without its ETag, which a cancel needs`);
@@ -451,7 +451,7 @@ export class UspsCarrier implements Carrier {
       // Not resent: a cancelled pickup "can no longer be updated or cancelled", so a repeat would read as a refusal.
       const res = await this.client.send({ method: 'DELETE', path, headers: { 'if-match': etag.value }, idempotent: false, signal });
       if (res.status >= 200 && res.status < 300) return ok(undefined);
-      return { ok: false, error: pickupRefusal(res.status, res.json, `the cancel of pickup ${cn}`) };
+      return { ok: false, error: pickupCancelRefusal(res.status, res.json, cn) };
     });
   }
 

@@ -142,6 +142,15 @@ export function pickupRefusal(status: number, json: unknown, what: string): Carr
   return uspsFailure(status, json, what);
 }
 
+/**
+ * A refused read or cancel of a pickup (unknown, cancelled already, a stale ETag): the pickup is not cancelled, in
+ * USPS's words. Only service failures (401, 429, 5xx) take the general codes, as they say nothing of the pickup.
+ */
+export function pickupCancelRefusal(status: number, json: unknown, confirmationNumber: string): CarrierFailure {
+  if (status !== 400 && status !== 404) return uspsFailure(status, json, `the cancel of pickup ${confirmationNumber}`);
+  return { code: 'carrier_error', detail: `USPS would not cancel pickup ${confirmationNumber} (HTTP ${status}): ${describeProblem(readProblem(json))}` };
+}
+
 /** The eligibility answer for a day: 200 is an address USPS picks up at, 400 one it does not (its reason given). */
 export function parseEligibility(status: number, json: unknown, address: Address, date: string): CarrierResult<PickupAvailability> {
   if (status === 200) return ok({ available: true, earliest: null, latest: null, bookBy: pickupBookBy(address, date), reason: null });
