@@ -1,6 +1,6 @@
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PickupRequest } from '../src/carriers/carrier.ts';
+import type { Carrier, PickupRequest } from '../src/carriers/carrier.ts';
 import { UspsCarrier } from '../src/carriers/usps/adapter.ts';
 import { fakeUspsCredentials, startUspsFake, type UspsFake } from './fakes/usps.ts';
 import { TestClock } from './harness.ts';
@@ -26,6 +26,8 @@ beforeEach(() => {
   fake.violations.length = 0;
   fake.calls.length = 0;
   fake.pickups.ineligibleZips.clear();
+  fake.failNext = null;
+  fake.slowMs = 2000;
 });
 after(async () => {
   await Promise.all(carriers.map((c) => c.close()));
@@ -128,4 +130,21 @@ test('past the 2:00 AM Central cut-off: refused before calling, and USPS\'s own 
   assert.ok(!late.ok);
   assert.equal(late.error.code, 'outside_pickup_window');
   assert.match(late.error.detail, /pickupDate/);
+});
+
+test('a booking whose answer is late is a time-out, never sent twice, and the API has no reference to find it by', async () => {
+  const hasty = new UspsCarrier({ credentials: fakeUspsCredentials, baseUrl: fake.url, timeoutMs: 1500, clock });
+  carriers.push(hasty);
+  // The token first, so the slow answer is the booking's.
+  assert.ok((await hasty.pickupAvailability({ address: request().address, date: request().date }, signal)).ok);
+  fake.slowMs = 3000;
+  fake.failNext = 'slow';
+  const before = fake.pickups.pickups.size;
+  const booked = await hasty.schedulePickup(request(), signal);
+  assert.ok(!booked.ok);
+  assert.equal(booked.error.code, 'carrier_timeout');
+  await new Promise((r) => setTimeout(r, 2000));
+  assert.equal(fake.calls.filter((c) => c.method === 'POST' && c.path === '/pickup/v3/carrier-pickup').length, 1, 'not resent');
+  assert.equal(fake.pickups.pickups.size, before, 'the fake drops a request its caller gave up on');
+  assert.equal((hasty as Carrier).findPickup, undefined, 'the API cannot find it by our reference');
 });
