@@ -15,6 +15,7 @@ import { TrackingNotification, TrackingSubscriptionRequest } from '../contracts/
 import { jsonOrText, readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
 import { labelPdf, labelPng } from './label-files.ts';
 import { scanFormRoute, type ScanFormFake } from './usps-scan-form.ts';
+import { pickupRoutes, type PickupFake } from './usps-pickup.ts';
 
 // A USPS v3 REST API on 127.0.0.1, speaking the published shapes of carriers.md 3 and the fake-server notes of
 // carriers.md 8: credentials in the token request body only, numeric expires_in, the {apiVersion, error{…}} envelope,
@@ -66,6 +67,8 @@ export interface UspsFake {
   mostRatesAtOnce: number;
   /** The SCAN forms made (usps-scan-form.ts). */
   scanForms: ScanFormFake;
+  /** The Carrier Pickup API's bookings and the ZIP Codes it does not serve (usps-pickup.ts). */
+  pickups: PickupFake;
   /** Tracking subscriptions made, by tracking number (TrackingNumberFilter): the listener, its secret and the id given. */
   subscriptions: Map<string, { subscriptionId: string; listenerURL: string; secret: string }>;
   /**
@@ -229,6 +232,7 @@ export async function startUspsFake(): Promise<UspsFake> {
     refused,
     (res, api, code, detail, parameter) => sendJson(res, 400, envelope(api, 400, 'Bad Request', [{ code, detail, parameter }])),
   );
+  const pickups = pickupRoutes(refused, (res, api, code, detail, parameter) => sendJson(res, 400, envelope(api, 400, 'Bad Request', [{ code, detail, parameter }])));
 
   const fake: Omit<UspsFake, 'url' | 'close'> = {
     calls: [],
@@ -247,6 +251,7 @@ export async function startUspsFake(): Promise<UspsFake> {
     rateDelayMs: 0,
     mostRatesAtOnce: 0,
     scanForms: scanForms.state,
+    pickups: pickups.state,
     subscriptions: new Map(),
     pushEvents: async (trackingNumber, events, options = {}) => {
       const sub = fake.subscriptions.get(trackingNumber);
@@ -777,6 +782,7 @@ export async function startUspsFake(): Promise<UspsFake> {
     if (trackMatch) return tracking(res, decodeURIComponent(trackMatch[1]!), url.searchParams);
     if (route === 'GET /addresses/v3/address') return address(res, url.searchParams);
     if (route === 'POST /scan-forms/v3/scan-form') return scanForms.handle(req, res, parsed);
+    if (pickups.handle(req.method ?? '', url, req.headers, res, parsed)) return;
     if (route === 'POST /tracking/v3r2/tracking') return trackingBatch(res, parsed);
     if (route === 'POST /subscriptions-tracking/v3r2/subscriptions') return subscribe(res, parsed);
     sendJson(res, 404, envelope('v3', 404, 'Not Found', [{ code: '404', detail: `No route ${route}` }]));

@@ -14,6 +14,9 @@ import {
   type DomesticPurchaseRequest,
   type DomesticRateRequest,
   type LabelRef,
+  type PickupAvailability,
+  type PickupRef,
+  type PickupRequest,
   type PurchasedLabel,
   type PurchaseRequest,
   type Quote,
@@ -48,6 +51,7 @@ import { buildPaymentRequest, parsePayment, paymentParties, paymentPath, type Pa
 import { buildRateRequest, parseCommitments, parseRates, ratePath } from './rate.ts';
 import { buildLabelRequest, buildReturnLabelRequest, labelHeaders, labelPath, parseLabel, returnLabelPath } from './ship.ts';
 import { buildTokenRequest, parseToken, tokenPath } from './token.ts';
+import { buildEligibilityQuery, buildPickupRequest, parseEligibility, pickupCancelRefusal, parsePickupConfirmation, pickupDateRefusal, pickupEligibilityPath, pickupEtag, pickupOfPath, pickupPath, pickupRefusal } from './pickup.ts';
 import { buildScanFormRequest, parseScanForm, scanFormAccept, scanFormBatches, scanFormPath } from './scan-form.ts';
 import { buildTrackBatchRequest, parseTracking, parseTrackingBatch, parseTrackingNotFound, trackBatchPath, trackPath, trackQuery, uspsTrackingBatchLimit } from './track.ts';
 import { buildSubscriptionRequest, parseSubscriptionResponse, uspsSubscriptionPath } from './track-push.ts';
@@ -411,6 +415,54 @@ export class UspsCarrier implements Carrier {
         forms.push(form.value);
       }
       return ok({ required: true, forms });
+    });
+  }
+
+  /**
+   * Carrier Pickup (pickup.ts): USPS's date rules are checked first, so a day it would refuse costs no call. Not
+   * resent: the API takes no client reference, so a second booking after a lost answer would be a second pickup.
+   * There is no findPickup: the API looks pickups up by USPS's confirmation number only, never by shipd's reference.
+   */
+  schedulePickup(request: PickupRequest, signal: AbortSignal): Promise<CarrierResult<{ confirmationNumber: string }>> {
+    return guard(words('carrier pickup'), async () => {
+      const refused = pickupDateRefusal(request.date, this.clock.now());
+      if (refused) return { ok: false, error: refused };
+      const body = buildPickupRequest(request);
+      if (!body.ok) return body;
+      const res = await this.client.send({ method: 'POST', path: pickupPath, json: body.value, idempotent: false, signal });
+      const what = `the carrier pickup on ${request.date}`;
+      if (res.status === 400) return { ok: false, error: pickupRefusal(res.status, res.json, what) };
+      return this.answer(res, what, parsePickupConfirmation);
+    });
+  }
+
+  /** A DELETE needs the pickup's current ETag as If-Match, which only the GET of the pickup gives. */
+  cancelPickup(pickup: PickupRef, signal: AbortSignal): Promise<CarrierResult<void>> {
+    return guard(words('carrier pickup cancel'), async () => {
+      const cn = pickup.confirmationNumber;
+      const path = pickupOfPath(cn);
+      const read = await this.client.send({ method: 'GET', path, idempotent: true, signal });
+      if (read.status === 400 || read.status === 404) return { ok: false, error: pickupCancelRefusal(read.status, read.json, cn) };
+      const etag = this.answer(read, `the read of pickup ${cn}`, (json) => {
+        const tag = pickupEtag(read.headers, json, cn);
+        return tag ? ok(tag) : failure('carrier_error', `USPS answered the read of pickup ${cn} without it or without its ETag, which a cancel needs`);
+      });
+      if (!etag.ok) return etag;
+      // Not resent: a cancelled pickup "can no longer be updated or cancelled", so a repeat would read as a refusal.
+      const res = await this.client.send({ method: 'DELETE', path, headers: { 'if-match': etag.value }, idempotent: false, signal });
+      if (res.status >= 200 && res.status < 300) return ok(undefined);
+      return { ok: false, error: pickupCancelRefusal(res.status, res.json, cn) };
+    });
+  }
+
+  /** Whether the address is eligible (its own call) and the day one USPS books, with the time booking closes. */
+  pickupAvailability(query: { address: Address; date: string }, signal: AbortSignal): Promise<CarrierResult<PickupAvailability>> {
+    return guard(words('carrier pickup eligibility'), async () => {
+      const refused = pickupDateRefusal(query.date, this.clock.now());
+      if (refused) return ok({ available: false, earliest: null, latest: null, bookBy: null, reason: refused.detail });
+      const res = await this.client.send({ method: 'GET', path: pickupEligibilityPath, query: buildEligibilityQuery(query.address), idempotent: true, signal });
+      if (res.status === 400) return parseEligibility(res.status, res.json, query.address, query.date);
+      return this.answer(res, 'the carrier pickup eligibility', (json) => parseEligibility(res.status, json, query.address, query.date));
     });
   }
 
