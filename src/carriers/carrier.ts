@@ -128,6 +128,8 @@ export type CarrierErrorCode =
   | 'credentials_missing'
   | 'option_not_supported'
   | 'manifest_rejected'
+  | 'pickup_unavailable'
+  | 'outside_pickup_window'
   | 'carrier_error';
 
 export interface CarrierFailure {
@@ -376,6 +378,9 @@ export interface PickupRequest {
   window: { start: string; end: string };
   /** The labels the driver is to collect. */
   trackingNumbers: string[];
+  parcels: PickupParcels;
+  /** The labels' service codes: FedEx sends its Express and Ground drivers apart, so its pickup names one of them. */
+  services?: string[];
   instructions?: string;
   /** The same reference schedules the same pickup: a retry gets the first confirmation back, never a second driver. */
   reference: string;
@@ -386,6 +391,32 @@ export interface PickupRef {
   confirmationNumber: string;
   /** YYYY-MM-DD: carriers file pickups by day (FedEx wants it to find one). */
   date: string;
+}
+
+/** What the driver collects, in total, as every carrier's pickup request asks. */
+export interface PickupParcels {
+  count: number;
+  /** The boxes' total weight, in pounds. */
+  weightLb: number;
+}
+
+/** Finds a pickup booked earlier with a reference, when the answer to the booking was lost (a crash, a time-out). */
+export interface PickupLookup {
+  reference: string;
+  date: string;
+  address: Address;
+}
+
+/** Whether and when a carrier's driver can come to an address on a day, as the carrier answers it. */
+export interface PickupAvailability {
+  available: boolean;
+  /** HH:MM local at the address: the earliest ready time and the latest the driver can come, where the carrier says. */
+  earliest: string | null;
+  latest: string | null;
+  /** HH:MM local: the latest a pickup for that day can be booked, where the carrier says. */
+  bookBy: string | null;
+  /** The carrier's own words when it cannot come. */
+  reason: string | null;
 }
 
 /** One label handed over at the end of the day: every box's tracking number still good, and where it leaves from. */
@@ -468,6 +499,12 @@ export interface Carrier {
   /** Absent where shipd has no integration with the carrier's pickup API. */
   schedulePickup?(request: PickupRequest, signal: AbortSignal): Promise<CarrierResult<{ confirmationNumber: string }>>;
   cancelPickup?(pickup: PickupRef, signal: AbortSignal): Promise<CarrierResult<void>>;
+  /** What the carrier charges for this pickup, in US cents, before booking it; null where it charges nothing. Absent where it never charges. */
+  quotePickup?(request: PickupRequest, signal: AbortSignal): Promise<CarrierResult<{ amountCents: number } | null>>;
+  /** Finds the pickup booked with this reference, or null when the carrier has none. Absent where the carrier's API cannot find a pickup by our reference. */
+  findPickup?(lookup: PickupLookup, signal: AbortSignal): Promise<CarrierResult<{ confirmationNumber: string } | null>>;
+  /** Absent where the carrier publishes no availability call. */
+  pickupAvailability?(query: { address: Address; date: string }, signal: AbortSignal): Promise<CarrierResult<PickupAvailability>>;
   /**
    * Tells the carrier of the day's labels at the end of the day (USPS SCAN forms, FedEx Ground close). Absent where
    * the carrier's API has no such call and its drivers need none (UPS), and in the simulators.

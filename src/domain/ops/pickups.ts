@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { CarrierId } from '../../config.ts';
 import type { DB, PickupsTable } from '../../db/schema.ts';
-import type { Carrier, CarrierFailure } from '../../carriers/carrier.ts';
+import type { Carrier, CarrierFailure, PickupParcels } from '../../carriers/carrier.ts';
 import { carrierCatalog } from '../../carriers/catalog.ts';
 import { usFederalHoliday } from '../../carriers/sim/calendar.ts';
 import type { Address } from '../../schemas/address.ts';
@@ -16,7 +16,7 @@ import { toLocation } from '../locations/locations.ts';
 import { fetchPage, type ListInput, type Page } from '../core/pagination.ts';
 import { failIfAny, field, normalizeOrigin } from '../shipments/shipment-inputs.ts';
 import { isUsAddress } from '../addresses/address-rules.ts';
-import { visibleStatuses } from '../shipments/shipments.ts';
+import { recordBoxes, visibleStatuses, type PurchaseRecord } from '../shipments/shipments.ts';
 
 /** When drivers come, local time at the address: the span every carrier's one-time pickups fit in. */
 const pickupHours = { opens: '08:00', closes: '20:00' };
@@ -115,29 +115,41 @@ function whenErrors(input: PickupCreate, local: LocalClock | undefined): FieldEr
   return errors;
 }
 
+interface Collected {
+  trackingNumbers: string[];
+  services: string[];
+  parcels: PickupParcels;
+}
+
 const carrierName = (id: string) => carrierCatalog.find((c) => c.id === id)?.name ?? id;
 
-/** The labels to collect: the key's own purchased labels of the pickup's carrier. Their tracking numbers go to the carrier. */
-async function labelsToCollect(ctx: Context, carrier: Carrier, ids: string[], errors: FieldError[]): Promise<string[]> {
-  if (ids.length === 0) return [];
+/** The labels to collect: the key's own purchased labels of the pickup's carrier. Their tracking numbers, boxes and services go to the carrier. */
+async function labelsToCollect(ctx: Context, carrier: Carrier, ids: string[], errors: FieldError[]): Promise<Collected> {
+  const collected: Collected = { trackingNumbers: [], services: [], parcels: { count: 0, weightLb: 0 } };
+  if (ids.length === 0) return collected;
   const rows = await ctx.db
     .selectFrom('shipments')
-    .select(['id', 'status', 'carrier', 'tracking_number'])
+    .select(['id', 'status', 'carrier', 'service', 'tracking_number', 'purchase'])
     .where('owner_key_id', '=', ctx.principal.keyId)
     .where('id', 'in', ids)
     .where('status', 'in', visibleStatuses)
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const trackingNumbers: string[] = [];
   ids.forEach((id, i) => {
     const row = byId.get(id);
     const pointer = `/shipment_ids/${i}`;
     if (!row) errors.push(field(pointer, 'is not a shipment of this key (GET /shipments)'));
     else if (row.status !== 'purchased') errors.push(field(pointer, `is ${row.status}; only purchased labels can be picked up`));
     else if (row.carrier !== carrier.id) errors.push(field(pointer, `is a ${carrierName(row.carrier)} label; ${carrier.name} would not take it`));
-    else trackingNumbers.push(row.tracking_number!);
+    else {
+      collected.trackingNumbers.push(row.tracking_number!);
+      if (!collected.services.includes(row.service)) collected.services.push(row.service);
+      const boxes = recordBoxes(JSON.parse(row.purchase) as PurchaseRecord);
+      collected.parcels.count += boxes.length;
+      collected.parcels.weightLb += boxes.reduce((sum, b) => sum + b.weightLb, 0);
+    }
   });
-  return trackingNumbers;
+  return collected;
 }
 
 function carrierRefusal(carrier: Carrier, failure: CarrierFailure, what: string): ApiError {
@@ -158,7 +170,7 @@ export async function schedulePickup(ctx: Context, input: PickupCreate): Promise
 
   const errors: FieldError[] = [];
   const place = await pickupPlace(ctx, input, errors);
-  const trackingNumbers = await labelsToCollect(ctx, carrier, input.shipment_ids ?? [], errors);
+  const labels = await labelsToCollect(ctx, carrier, input.shipment_ids ?? [], errors);
   errors.push(...whenErrors(input, place?.clock));
   failIfAny(errors);
   // pickupPlace records an error whenever it finds no place, so past failIfAny there is one.
@@ -168,7 +180,16 @@ export async function schedulePickup(ctx: Context, input: PickupCreate): Promise
   const id = newId('pku', now.getTime());
   const booked = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) =>
     schedule(
-      { address: where.address, date: input.date, window: input.window, trackingNumbers, ...(input.instructions && { instructions: input.instructions }), reference: id },
+      {
+        address: where.address,
+        date: input.date,
+        window: input.window,
+        trackingNumbers: labels.trackingNumbers,
+        parcels: labels.parcels,
+        services: labels.services,
+        ...(input.instructions && { instructions: input.instructions }),
+        reference: id,
+      },
       signal,
     ),
   );
