@@ -471,6 +471,8 @@ export interface PickupsTable {
   instructions: string | null;
   created_at: string;
   cancelled_at: string | null;
+  /** JSON object of what the carrier's cancel needs beyond the confirmation number (BookedPickup.carrierData); null for nothing. */
+  carrier_data: string | null;
 }
 
 /** An owner also manages the account's dashboard users; a member does everything else. */

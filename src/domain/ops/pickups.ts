@@ -211,6 +211,7 @@ export async function schedulePickup(ctx: Context, input: PickupCreate): Promise
     instructions: input.instructions ?? null,
     created_at: now.toISOString(),
     cancelled_at: null,
+    carrier_data: booked.value.carrierData ? JSON.stringify(booked.value.carrierData) : null,
   };
   await ctx.db.insertInto('pickups').values(row).execute();
   return toPickup(row);
@@ -250,7 +251,7 @@ export async function cancelPickup(ctx: Context, id: string): Promise<Pickup> {
   const carrier = (await carrierAccess(ctx, row.account_id, row.mode)).carriers[row.carrier as CarrierId];
   const cancel = carrier.cancelPickup?.bind(carrier);
   if (!cancel) throw unsupported(carrier, row.mode);
-  const outcome = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => cancel({ confirmationNumber: row.confirmation_number, date: row.date }, signal));
+  const outcome = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => cancel({ confirmationNumber: row.confirmation_number, date: row.date, ...(row.carrier_data && { carrierData: JSON.parse(row.carrier_data) }) }, signal));
   if (!outcome.ok) throw carrierRefusal(carrier, outcome.error, 'the pickup is still scheduled');
   const at = now.toISOString();
   const changed = await ctx.db.updateTable('pickups').set({ status: 'cancelled', cancelled_at: at }).where('id', '=', row.id).where('status', '=', 'scheduled').executeTakeFirst();
