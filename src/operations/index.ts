@@ -30,7 +30,7 @@ import { Batch, BatchCreate, BatchList, BatchSelection, BatchStatus } from '../s
 import { trackingOperations } from './tracking.ts';
 import { trackerOperations } from './trackers.ts';
 import { pickupOperations } from './pickups.ts';
-import { Pickup, PickupCreate, PickupList, PickupStatus, PickupWindow } from '../schemas/pickup.ts';
+import { Pickup, PickupAvailability, PickupAvailabilityQuery, PickupCreate, PickupList, PickupStatus, PickupWindow } from '../schemas/pickup.ts';
 import type { AnyOperation } from './operation.ts';
 import type { Feature } from '../config.ts';
 
@@ -113,5 +113,5 @@ export const sharedSchemas: TSchema[] = [
 export const featureSchemas: Record<Feature, TSchema[]> = {
   batches: [BatchSelection, BatchCreate, BatchStatus, Batch, BatchList],
   manifests: [ManifestCreate, Manifest, ManifestList],
-  pickups: [PickupStatus, PickupWindow, PickupCreate, Pickup, PickupList],
+  pickups: [PickupStatus, PickupWindow, PickupCreate, Pickup, PickupList, PickupAvailabilityQuery, PickupAvailability],
 };

@@ -1,12 +1,32 @@
 import { Type } from '@sinclair/typebox';
 import { cancelPickup, getPickup, listPickups, schedulePickup } from '../domain/ops/pickups.ts';
-import { Pickup, PickupCreate, PickupIdParams, PickupList, PickupListQuery } from '../schemas/pickup.ts';
+import { pickupAvailability } from '../domain/ops/pickup-availability.ts';
+import { Pickup, PickupAvailability, PickupAvailabilityQuery, PickupCreate, PickupIdParams, PickupList, PickupListQuery } from '../schemas/pickup.ts';
 import { defineOperation } from './operation.ts';
 
 const tag = 'Pickups';
 const feature = 'pickups';
 
 export const pickupOperations = [
+  defineOperation({
+    id: 'pickupAvailability',
+    method: 'POST',
+    path: '/pickups/availability',
+    tag,
+    feature,
+    summary: 'Ask when a carrier can pick up',
+    description:
+      'Whether the carrier\'s driver can come to one of your locations (`ship_from_id`) or an `address` on `date` (today to 30 days ahead), ' +
+      'and the earliest and latest times and the booking cut-off (`book_by`), local at the address, where the carrier says. Live keys ask ' +
+      'the carrier (FedEx\'s Pickup Availability); test keys get the simulated carriers\' answer, by the rules POST /pickups holds test ' +
+      'pickups to (business days, 08:00 to 20:00). A carrier without such a call answers 422 `not_supported_by_carrier`. Books nothing.',
+    body: PickupAvailabilityQuery,
+    response: Type.Ref(PickupAvailability),
+    responseDescription: 'Whether and when a driver can come',
+    errors: ['not_supported_by_carrier', 'carrier_error', 'carrier_timeout'],
+    readOnly: true,
+    handler: (ctx, { body }) => pickupAvailability(ctx, body),
+  }),
   defineOperation({
     id: 'schedulePickup',
     method: 'POST',

@@ -4,6 +4,7 @@ import type { DB, PickupsTable } from '../../db/schema.ts';
 import type { Carrier, CarrierFailure, PickupParcels } from '../../carriers/carrier.ts';
 import { carrierCatalog } from '../../carriers/catalog.ts';
 import { usFederalHoliday } from '../../carriers/sim/calendar.ts';
+import { minimumWindowMinutes, pickupHours } from '../../carriers/sim/pickups.ts';
 import type { Address } from '../../schemas/address.ts';
 import type { Pickup, PickupCreate, PickupStatus } from '../../schemas/pickup.ts';
 import { carrierAccess } from '../carrier-accounts/carrier-access.ts';
@@ -18,12 +19,8 @@ import { failIfAny, field, normalizeOrigin } from '../shipments/shipment-inputs.
 import { isUsAddress } from '../addresses/address-rules.ts';
 import { recordBoxes, visibleStatuses, type PurchaseRecord } from '../shipments/shipments.ts';
 
-/** When drivers come, local time at the address: the span every carrier's one-time pickups fit in. */
-const pickupHours = { opens: '08:00', closes: '20:00' };
-/** The shortest window carriers take, so a driver can fit the stop into a route. */
-const minimumWindowMinutes = 120;
 /** How far ahead a pickup may be scheduled: carriers plan routes weeks, not months, out. */
-const maxDaysAhead = 30;
+export const maxDaysAhead = 30;
 
 export function toPickup(row: PickupsTable): Pickup {
   return {
@@ -44,7 +41,7 @@ export function toPickup(row: PickupsTable): Pickup {
   };
 }
 
-interface Place {
+export interface Place {
   address: Address;
   id: string | null;
   /** The local day and time there, by its state's time zone. */
@@ -52,7 +49,7 @@ interface Place {
 }
 
 /** Where the driver comes: exactly one of an inline address and one of the account's locations. */
-async function pickupPlace(ctx: Context, input: PickupCreate, errors: FieldError[]): Promise<Place | undefined> {
+export async function pickupPlace(ctx: Context, input: Pick<PickupCreate, 'address' | 'ship_from_id'>, errors: FieldError[]): Promise<Place | undefined> {
   if (input.address && input.ship_from_id) {
     errors.push(field('/ship_from_id', 'give address or ship_from_id, not both'));
     return undefined;
@@ -85,7 +82,7 @@ async function pickupPlace(ctx: Context, input: PickupCreate, errors: FieldError
 const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /** Whole days from one YYYY-MM-DD to another. */
-function daysFrom(from: string, to: string): number {
+export function daysFrom(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
@@ -152,7 +149,7 @@ async function labelsToCollect(ctx: Context, carrier: Carrier, ids: string[], er
   return collected;
 }
 
-function carrierRefusal(carrier: Carrier, failure: CarrierFailure, what: string): ApiError {
+export function carrierRefusal(carrier: Carrier, failure: CarrierFailure, what: string): ApiError {
   if (failure.code === 'carrier_timeout') return new ApiError('carrier_timeout', `${failure.detail}; ${what}`);
   return new ApiError('carrier_error', `${carrier.name}: ${failure.detail}; ${what}`);
 }
