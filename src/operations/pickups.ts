@@ -37,8 +37,9 @@ export const pickupOperations = [
     description:
       'Books a one-time pickup at one of your locations (`ship_from_id`) or at an `address`, on a business day (no weekends, no US federal ' +
       'holidays) from today to 30 days ahead, within a window of at least 2 hours between 08:00 and 20:00 local time at the address. ' +
-      '`shipment_ids` must be your purchased labels of that carrier. Test keys book the simulated carriers; live keys answer 422 ' +
-      '`not_supported_by_carrier`, as shipd does not yet reach the carriers\' pickup APIs.',
+      '`shipment_ids` must be your purchased labels of that carrier. Test keys book the simulated carriers. Live keys book FedEx ' +
+      'through its Pickup API (a Ground driver for FedEx Ground and Home Delivery labels, an Express one otherwise; the two kinds ' +
+      'are booked as separate pickups); carriers shipd does not reach yet answer 422 `not_supported_by_carrier`.',
     body: PickupCreate,
     response: Type.Ref(Pickup),
     responseDescription: 'The scheduled pickup, with the carrier\'s confirmation number',
@@ -86,7 +87,8 @@ export const pickupOperations = [
     summary: 'Cancel a pickup',
     description:
       'Cancels it with the carrier, until its window begins (local time at the address): after that a driver may be on the way and it ' +
-      'answers 409 `pickup_not_cancellable`; one cancelled before answers 409 `pickup_already_cancelled`. The labels stay valid.',
+      'answers 409 `pickup_not_cancellable`; one cancelled before answers 409 `pickup_already_cancelled`. The labels stay valid. ' +
+      'FedEx is told with the confirmation number, the day and the Express location its booking answered.',
     params: PickupIdParams,
     response: Type.Ref(Pickup),
     responseDescription: 'The cancelled pickup',
