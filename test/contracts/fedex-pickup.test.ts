@@ -10,6 +10,7 @@ import {
   pickupCarrierCode,
   pickupFailure,
 } from '../../src/carriers/fedex/pickup.ts';
+import { redact } from '../../src/carriers/live/redact.ts';
 import { assertContract, contractViolations } from './check.ts';
 import { fedexCancelPickupRequest, fedexCreatePickupRequest, fedexPickupAvailabilityRequest } from './fedex/pickup.ts';
 
@@ -110,4 +111,12 @@ test("the document's pickup errors map to our codes; the others read as every Fe
   assert.equal(pickupFailure(400, env('PICKUP.POSTALCODE.MISSING')).code, 'address_invalid');
   assert.equal(pickupFailure(503, env('SERVICE.UNAVAILABLE.ERROR')).code, 'carrier_unavailable');
   assert.match(pickupFailure(400, env('PICKUP.REQUESTED.PREVIOUS.DAY', 'Cannot schedule a pickup requested for a previous day.')).detail, /PICKUP\.REQUESTED\.PREVIOUS\.DAY: Cannot schedule/);
+});
+
+test("the account number never reaches a trace: associatedAccountNumber is redacted in every pickup request", () => {
+  const built = buildPickupRequest(request(addresses.business!), account, 'FDXE');
+  const availability = buildAvailabilityRequest(addresses.business!, '2030-11-26', account);
+  assert.ok(built.ok && availability.ok);
+  const cancel = buildCancelPickupRequest({ confirmationNumber: '3001', date: '2030-11-26', carrierData: { carrierCode: 'FDXE', location: 'NQAA' } }, account);
+  for (const body of [built.value, availability.value, cancel]) assert.ok(!JSON.stringify(redact(body)).includes(account), JSON.stringify(redact(body)));
 });
