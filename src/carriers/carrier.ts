@@ -384,6 +384,8 @@ export interface PickupRequest {
   /** The labels the driver is to collect. */
   trackingNumbers: string[];
   parcels: PickupParcels;
+  /** The labels' service codes: FedEx sends its Express and Ground drivers apart, so its pickup names one of them. */
+  services?: string[];
   instructions?: string;
   /** The same reference schedules the same pickup: a retry gets the first confirmation back, never a second driver. */
   reference: string;
@@ -394,6 +396,15 @@ export interface PickupRef {
   confirmationNumber: string;
   /** YYYY-MM-DD: carriers file pickups by day (FedEx wants it to find one). */
   date: string;
+  /** What the carrier's booking answer gave that its cancel needs again (FedEx: the Express location), as booked. */
+  carrierData?: Record<string, string>;
+}
+
+/** A carrier's booking of a pickup. */
+export interface BookedPickup {
+  confirmationNumber: string;
+  /** Kept with the pickup and handed back to cancel it (PickupRef.carrierData), where the carrier's cancel needs more than the number. */
+  carrierData?: Record<string, string>;
 }
 
 /** What the driver collects, in total, as every carrier's pickup request asks. */
@@ -500,7 +511,7 @@ export interface Carrier {
   /** How many numbers one subscribeTracking call takes. */
   readonly trackingSubscriptionBatch?: number;
   /** Absent where shipd has no integration with the carrier's pickup API. */
-  schedulePickup?(request: PickupRequest, signal: AbortSignal): Promise<CarrierResult<{ confirmationNumber: string }>>;
+  schedulePickup?(request: PickupRequest, signal: AbortSignal): Promise<CarrierResult<BookedPickup>>;
   cancelPickup?(pickup: PickupRef, signal: AbortSignal): Promise<CarrierResult<void>>;
   /** What the carrier charges for this pickup, in US cents, before booking it; null where it charges nothing. Absent where it never charges. */
   quotePickup?(request: PickupRequest, signal: AbortSignal): Promise<CarrierResult<{ amountCents: number } | null>>;

@@ -497,6 +497,10 @@ export interface PickupsTable {
   idempotency_key: string | null;
   last_error: string | null;
   updated_at: string | null;
+  /** JSON object of what the carrier's cancel needs beyond the confirmation number (BookedPickup.carrierData); null for nothing. */
+  carrier_data: string | null;
+  /** JSON array of the named labels' service codes (FedEx books Ground and Express drivers apart); null when none were named. */
+  services: string | null;
 }
 
 /** A priced pickup's charge and its refund: at most one of each per pickup. */

@@ -32,7 +32,7 @@ import { trackerOperations } from './trackers.ts';
 import { pickupOperations } from './pickups.ts';
 import { carrierAccountOperations } from './carrier-accounts.ts';
 import { CarrierAccount, CarrierAccountCreate, CarrierAccountList, CarrierAccountStatus, CarrierAccountUpdate, CarrierCredentials } from '../schemas/carrier-account.ts';
-import { Pickup, PickupCreate, PickupList, PickupStatus, PickupWindow } from '../schemas/pickup.ts';
+import { Pickup, PickupAvailability, PickupAvailabilityQuery, PickupCreate, PickupList, PickupStatus, PickupWindow } from '../schemas/pickup.ts';
 import type { AnyOperation } from './operation.ts';
 import type { Feature } from '../config.ts';
 
@@ -125,5 +125,5 @@ export const sharedSchemas: TSchema[] = [
 export const featureSchemas: Record<Feature, TSchema[]> = {
   batches: [BatchSelection, BatchCreate, BatchStatus, Batch, BatchList],
   manifests: [ManifestCreate, Manifest, ManifestList],
-  pickups: [PickupStatus, PickupWindow, PickupCreate, Pickup, PickupList],
+  pickups: [PickupStatus, PickupWindow, PickupCreate, Pickup, PickupList, PickupAvailabilityQuery, PickupAvailability],
 };

@@ -1,12 +1,32 @@
 import { Type } from '@sinclair/typebox';
 import { cancelPickup, getPickup, listPickups, schedulePickup } from '../domain/ops/pickups.ts';
-import { Pickup, PickupCreate, PickupIdParams, PickupList, PickupListQuery } from '../schemas/pickup.ts';
+import { pickupAvailability } from '../domain/ops/pickup-availability.ts';
+import { Pickup, PickupAvailability, PickupAvailabilityQuery, PickupCreate, PickupIdParams, PickupList, PickupListQuery } from '../schemas/pickup.ts';
 import { defineOperation } from './operation.ts';
 
 const tag = 'Pickups';
 const feature = 'pickups';
 
 export const pickupOperations = [
+  defineOperation({
+    id: 'pickupAvailability',
+    method: 'POST',
+    path: '/pickups/availability',
+    tag,
+    feature,
+    summary: 'Ask when a carrier can pick up',
+    description:
+      'Whether the carrier\'s driver can come to one of your locations (`ship_from_id`) or an `address` on `date` (today to 30 days ahead), ' +
+      'and the earliest and latest times and the booking cut-off (`book_by`), local at the address, where the carrier says. Live keys ask ' +
+      'the carrier (FedEx\'s Pickup Availability); test keys get the simulated carriers\' answer, by the rules POST /pickups holds test ' +
+      'pickups to (business days, 08:00 to 20:00). A carrier without such a call answers 422 `not_supported_by_carrier`. Books nothing.',
+    body: PickupAvailabilityQuery,
+    response: Type.Ref(PickupAvailability),
+    responseDescription: 'Whether and when a driver can come',
+    errors: ['not_supported_by_carrier', 'carrier_error', 'carrier_timeout'],
+    readOnly: true,
+    handler: (ctx, { body }) => pickupAvailability(ctx, body),
+  }),
   defineOperation({
     id: 'schedulePickup',
     method: 'POST',
@@ -19,11 +39,12 @@ export const pickupOperations = [
       'holidays) from today to 30 days ahead, within a window of at least 2 hours between 08:00 and 20:00 local time at the address. ' +
       '`shipment_ids` must be your purchased labels of that carrier; their boxes give the parcels\' count and total weight the carrier ' +
       'is told of, or give `parcel_count` and `total_weight` (required with a live key when no `shipment_ids` are given). Test keys book ' +
-      'the simulated carriers. Live keys book the carrier itself; where it charges for the pickup (UPS on-call pickups) the price is ' +
+      'the simulated carriers. Live keys book the carrier itself (FedEx sends a Ground driver for FedEx Ground and Home Delivery labels, ' +
+      'an Express one otherwise, so the two kinds are booked as separate pickups); where it charges for the pickup (UPS on-call pickups) the price is ' +
       'quoted first and charged to the account\'s payment method as postage is (402 without one, before the carrier is asked anything), ' +
       'and shown as `price`. A carrier refusing the day answers 422 `pickup_unavailable`, refusing the window or past its cut-off ' +
       '422 `outside_pickup_window`. Retrying with the same Idempotency-Key never books twice, even after a crash: the booking is looked ' +
-      'for at the carrier by the pickup\'s id, sent as its reference.',
+      'for at the carrier by the pickup\'s id, sent as its reference, where the carrier can look one up (UPS).',
     body: PickupCreate,
     response: Type.Ref(Pickup),
     responseDescription: 'The scheduled pickup, with the carrier\'s confirmation number',

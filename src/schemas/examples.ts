@@ -459,6 +459,19 @@ export const pickup = {
   cancelled_at: null,
 };
 
+export const pickupAvailabilityQuery = { carrier: 'fedex', ship_from_id: ids.location, date: '2026-11-24' };
+
+export const pickupAvailability = {
+  object: 'pickup_availability',
+  carrier: 'fedex',
+  date: '2026-11-24',
+  available: true,
+  earliest: '08:00',
+  latest: '20:00',
+  book_by: '18:00',
+  reason: null,
+};
+
 export const problem = {
   type: 'http://localhost:8080/problems/validation_failed',
   title: 'The request is not valid',

@@ -5,7 +5,7 @@ import { Weight } from './weight.ts';
 import { CarrierIdSchema } from './carrier.ts';
 import { ListOf, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { listQueryFields } from './list.ts';
-import { ids, pickup, pickupCreate } from './examples.ts';
+import { ids, pickup, pickupAvailability, pickupAvailabilityQuery, pickupCreate } from './examples.ts';
 
 export const PickupStatus = StringEnum(['scheduled', 'cancelled'], { $id: 'PickupStatus', title: 'PickupStatus', description: '`scheduled` until POST /pickups/{id}/cancel makes it `cancelled`' });
 export type PickupStatus = Static<typeof PickupStatus>;
@@ -98,6 +98,46 @@ export const Pickup = Type.Object(
   },
 );
 export type Pickup = Static<typeof Pickup>;
+
+export const PickupAvailabilityQuery = Type.Object(
+  {
+    carrier: Type.Ref(CarrierIdSchema, { description: 'The carrier whose driver would come' }),
+    ship_from_id: Type.Optional(Type.String({ pattern: '^loc_[0-9a-z]{26}$', description: "One of the account's ship-from locations (GET /ship-from); or give address" })),
+    address: Type.Optional(Type.Ref(Address, { description: 'Where the driver would come; or give ship_from_id' })),
+    date: Type.String({ format: 'date', description: 'YYYY-MM-DD: the day asked about, from today to 30 days ahead at the address', examples: ['2026-11-24'] }),
+  },
+  {
+    $id: 'PickupAvailabilityQuery',
+    title: 'PickupAvailabilityQuery',
+    additionalProperties: false,
+    description: 'Give exactly one of ship_from_id and address',
+    examples: [pickupAvailabilityQuery],
+  },
+);
+export type PickupAvailabilityQuery = Static<typeof PickupAvailabilityQuery>;
+
+const localTimeOrNull = (description: string) => Type.Union([Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }), Type.Null()], { description, examples: ['18:00'] });
+
+export const PickupAvailability = Type.Object(
+  {
+    object: Type.Literal('pickup_availability', { description: 'Always `pickup_availability`' }),
+    carrier: Type.Ref(CarrierIdSchema, { description: 'The carrier asked' }),
+    date: pickupDate,
+    available: Type.Boolean({ description: 'Whether a driver can come to the address that day' }),
+    earliest: localTimeOrNull('HH:MM local at the address: the earliest a window may start; null where the carrier does not say'),
+    latest: localTimeOrNull('HH:MM local: the latest the driver can come (a window\'s end); null where the carrier does not say'),
+    book_by: localTimeOrNull("HH:MM local: the latest a pickup for that day can be booked (the carrier's cut-off); null where it does not say"),
+    reason: Type.Union([Type.String(), Type.Null()], { description: "Why no driver can come, in the carrier's words where it gave them; null when one can" }),
+  },
+  {
+    $id: 'PickupAvailability',
+    title: 'PickupAvailability',
+    additionalProperties: false,
+    description: "Whether and when a carrier's driver can come to an address on a day: the carrier's own answer with live keys, the simulated carriers' rules with test keys",
+    examples: [pickupAvailability],
+  },
+);
+export type PickupAvailability = Static<typeof PickupAvailability>;
 
 export const PickupList = ListOf(Pickup, 'PickupList', 'Pickups, newest first');
 

@@ -11,6 +11,8 @@ import { fedexCancelRequest, fedexShipRequest, synchronousPackages } from '../co
 import { fedexTrackRequest } from '../contracts/fedex/track.ts';
 import { fedexEndOfDayRequest } from '../contracts/fedex/end-of-day.ts';
 import { endOfDayRoute, type ClosableShipment, type EndOfDayFake } from './fedex-end-of-day.ts';
+import { fedexCancelPickupRequest, fedexCreatePickupRequest, fedexPickupAvailabilityRequest } from '../contracts/fedex/pickup.ts';
+import { pickupRoutes, type PickupFake } from './fedex-pickup.ts';
 import { TrackingPush } from '../contracts/fedex/track-webhook.ts';
 import { labelPdf, labelPng } from './label-files.ts';
 import { jsonOrText, readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
@@ -99,6 +101,8 @@ export interface FedexFake {
   sold: ReadonlyMap<string, SoldShipment>;
   /** The Ground closes made (fedex-end-of-day.ts). */
   endOfDay: EndOfDayFake;
+  /** The pickups booked and the refusal knobs (fedex-pickup.ts). */
+  pickups: PickupFake;
   /**
    * An account billed in another currency than USD: rates abroad and labels are priced in it. A PREFERRED request
    * for USD gets `preferred` entries in USD (PREFERRED_CURRENCY), or, with `exchange`, the account entry's
@@ -304,6 +308,7 @@ export async function startFedexFake(): Promise<FedexFake> {
   const tokens = new Set<string>();
   const sold = new Map<string, SoldShipment>();
   const endOfDay = endOfDayRoute(() => sold.values());
+  const pickups = pickupRoutes();
   let expireNext = false;
   let sequence = 0;
   const fake: Omit<FedexFake, 'url' | 'close'> = {
@@ -318,6 +323,7 @@ export async function startFedexFake(): Promise<FedexFake> {
     tendered: new Set(),
     sold,
     endOfDay: endOfDay.state,
+    pickups: pickups.state,
     expireTokens() {
       tokens.clear();
       expireNext = true;
@@ -538,13 +544,24 @@ export async function startFedexFake(): Promise<FedexFake> {
     sendJson(res, 200, { transactionId: 'fake-txn', output: { resolvedAddresses: many(resolvedAddresses), alerts: [] } });
   }
 
-  const routes: Record<string, { contract: TSchema; answer: (body: Record<string, any>, res: ServerResponse) => void }> = {
+  /**
+   * Each route's request contract and answer; `account` reads the account number where the request puts it (the
+   * Pickup API's associatedAccountNumber, a plain string in its availability call), null where it sends none.
+   */
+  const routes: Record<string, { contract: TSchema; answer: (body: Record<string, any>, res: ServerResponse, req: IncomingMessage) => void; account?: (body: Record<string, any>) => unknown }> = {
     'POST /rate/v1/rates/quotes': { contract: fedexRateRequest, answer: rate },
     'POST /ship/v1/shipments': { contract: fedexShipRequest, answer: ship },
     'PUT /ship/v1/shipments/cancel': { contract: fedexCancelRequest, answer: cancel },
     'POST /track/v1/trackingnumbers': { contract: fedexTrackRequest, answer: track },
     'POST /address/v1/addresses/resolve': { contract: fedexAddressRequest, answer: resolve },
     'PUT /ship/v1/endofday/': { contract: fedexEndOfDayRequest, answer: endOfDay.answer },
+    'POST /pickup/v1/pickups/availabilities': { contract: fedexPickupAvailabilityRequest, answer: pickups.availability, account: (b) => b.associatedAccountNumber ?? null },
+    'POST /pickup/v1/pickups': {
+      contract: fedexCreatePickupRequest,
+      answer: (b, res, req) => pickups.create(b, res, (req.headers['x-customer-transaction-id'] as string | undefined) ?? null),
+      account: (b) => b.associatedAccountNumber?.value,
+    },
+    'PUT /pickup/v1/pickups/cancel': { contract: fedexCancelPickupRequest, answer: pickups.cancel, account: (b) => b.associatedAccountNumber?.value },
   };
 
   compileContracts([fedexTokenForm, ...Object.values(routes).map((r) => r.contract)]);
@@ -573,11 +590,11 @@ export async function startFedexFake(): Promise<FedexFake> {
     if (res.destroyed) return;
     if (body === null || typeof body !== 'object') return sendJson(res, 400, envelope('INVALID.INPUT.EXCEPTION', 'The request body is not JSON.'));
     if (refuseBreach(res, route.contract, body)) return;
-    const account = (body as { accountNumber?: { value?: unknown } }).accountNumber;
-    if (path !== '/track/v1/trackingnumbers' && path !== '/address/v1/addresses/resolve' && account?.value !== fake.accountNumber) {
+    const account = route.account ? route.account(body as Record<string, any>) : (body as { accountNumber?: { value?: unknown } }).accountNumber?.value;
+    if (path !== '/track/v1/trackingnumbers' && path !== '/address/v1/addresses/resolve' && account !== null && account !== fake.accountNumber) {
       return sendJson(res, 400, envelope('ACCOUNT.NUMBER.MISMATCH', 'The account number in the request does not match the credentials.'));
     }
-    route.answer(body as Record<string, any>, res);
+    route.answer(body as Record<string, any>, res, req);
   });
   return Object.assign(fake, server);
 }

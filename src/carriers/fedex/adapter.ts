@@ -4,11 +4,15 @@ import {
   failure,
   ok,
   type AddressCheck,
+  type BookedPickup,
   type Carrier,
   type CloseOutcome,
   type CloseRequest,
   type CarrierResult,
   type LabelRef,
+  type PickupAvailability,
+  type PickupRef,
+  type PickupRequest,
   type PurchasedLabel,
   type PurchaseRequest,
   type Quote,
@@ -35,6 +39,18 @@ import { buildTokenRequest, parseToken, tokenPath } from './token.ts';
 import { declaredTotalRefusal } from './party.ts';
 import { isResidential } from '../carrier.ts';
 import { buildEndOfDayRequest, endOfDayPath, groundTrackingNumbers, parseEndOfDay } from './end-of-day.ts';
+import {
+  availabilityPath,
+  buildAvailabilityRequest,
+  buildCancelPickupRequest,
+  buildPickupRequest,
+  cancelPickupPath,
+  parseAvailability,
+  parsePickupResponse,
+  pickupCarrierCode,
+  pickupFailure,
+  pickupPath,
+} from './pickup.ts';
 import { buildTrackRequest, fedexTrackingBatchLimit, parseTrackResponse, parseTrackResponses, trackPath } from './track.ts';
 
 const info = carrierCatalog.find((c) => c.id === 'fedex')!;
@@ -181,6 +197,40 @@ export class FedexCarrier implements Carrier {
     });
   }
 
+  /** Check Pickup Availability (pickup.ts): whether a FedEx driver, Express or Ground, can come there that day. */
+  pickupAvailability(query: { address: Address; date: string }, signal: AbortSignal): Promise<CarrierResult<PickupAvailability>> {
+    return guard(words, async () => {
+      const body = buildAvailabilityRequest(query.address, query.date, this.account());
+      if (!body.ok) return body;
+      const res = await this.pickupCall(availabilityPath, 'POST', body.value, true, signal);
+      return parseAvailability(res.json, query.date);
+    });
+  }
+
+  /**
+   * Create Pickup with the company the labels need (pickup.ts). Not resent: a second request after a lost answer
+   * could send a second driver. The reference goes as x-customer-transaction-id, the request's only client
+   * reference, so FedEx's logs name our pickup; FedEx publishes no call to find a pickup by it.
+   */
+  schedulePickup(request: PickupRequest, signal: AbortSignal): Promise<CarrierResult<BookedPickup>> {
+    return guard(words, async () => {
+      const carrierCode = pickupCarrierCode(request.services ?? []);
+      if (!carrierCode.ok) return carrierCode;
+      const body = buildPickupRequest(request, this.account(), carrierCode.value);
+      if (!body.ok) return body;
+      const res = await this.pickupCall(pickupPath, 'POST', body.value, false, signal, request.reference);
+      return parsePickupResponse(res.json, carrierCode.value);
+    });
+  }
+
+  /** Cancel Pickup, with the company and Express location kept from the booking. Not resent, as a void is not. */
+  cancelPickup(pickup: PickupRef, signal: AbortSignal): Promise<CarrierResult<void>> {
+    return guard(words, async () => {
+      await this.pickupCall(cancelPickupPath, 'PUT', buildCancelPickupRequest(pickup, this.account()), false, signal);
+      return ok(undefined);
+    });
+  }
+
   close(): Promise<void> {
     return this.client.close();
   }
@@ -189,6 +239,14 @@ export class FedexCarrier implements Carrier {
     const account = this.options.credentials.accountNumber;
     if (!account) throw new CarrierRefusal({ code: 'credentials_missing', detail: 'Set FEDEX_ACCOUNT_NUMBER to rate, ship and cancel with FedEx' });
     return account;
+  }
+
+  /** A Pickup API call, its refusals read with the pickup codes FedEx publishes (pickupFailure). */
+  private async pickupCall(path: string, method: 'POST' | 'PUT', json: Record<string, unknown>, idempotent: boolean, signal: AbortSignal, reference?: string): Promise<CarrierResponse> {
+    const res = await this.client.send({ method, path, json, idempotent, signal, ...(reference && { headers: { 'x-customer-transaction-id': reference } }) });
+    if (isFedexError(res.status, res.json)) throw new CarrierRefusal(pickupFailure(res.status, res.json));
+    if (res.json === undefined) throw new CarrierRefusal({ code: 'carrier_error', detail: `FedEx answered ${path} with HTTP ${res.status} and a body that is not JSON` });
+    return res;
   }
 
   /** A call with error answers and bodies that are not JSON turned into refusals. */

@@ -1,5 +1,29 @@
 import { createHash } from 'node:crypto';
 import type { CarrierId } from '../../config.ts';
+import type { PickupAvailability } from '../carrier.ts';
+import { usFederalHoliday } from './calendar.ts';
+
+/** When drivers come, local time at the address: the span every carrier's one-time pickups fit in. */
+export const pickupHours = { opens: '08:00', closes: '20:00' };
+/** The shortest window carriers take, so a driver can fit the stop into a route. */
+export const minimumWindowMinutes = 120;
+
+const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/**
+ * A simulated carrier's answer for a day, by the rules test-mode pickups are held to: Monday to Friday but US federal
+ * holidays, from opening to closing; a pickup is booked by the last start a shortest window fits before closing.
+ */
+export function simPickupAvailability(carrierName: string, date: string): PickupAvailability {
+  const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
+  const holiday = usFederalHoliday(date);
+  const closed = weekday === 0 || weekday === 6 ? `${date} is a ${weekdays[weekday]}` : holiday ? `${date} is ${holiday}, a US federal holiday` : null;
+  if (closed) return { available: false, earliest: null, latest: null, bookBy: null, reason: `${carrierName} picks up Monday to Friday but on US federal holidays; ${closed}` };
+  const [h, m] = pickupHours.closes.split(':').map(Number) as [number, number];
+  const lastStart = h * 60 + m - minimumWindowMinutes;
+  const bookBy = `${String(Math.floor(lastStart / 60)).padStart(2, '0')}:${String(lastStart % 60).padStart(2, '0')}`;
+  return { available: true, earliest: pickupHours.opens, latest: pickupHours.closes, bookBy, reason: null };
+}
 
 const digits = '0123456789';
 const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';

@@ -12,6 +12,7 @@ import {
   type BoxRef,
   type LabelRef,
   type ParcelSpec,
+  type PickupAvailability,
   type PickupRequest,
   type PurchasedLabel,
   type PurchaseRequest,
@@ -23,12 +24,13 @@ import {
   type VoidOutcome,
 } from '../carrier.ts';
 import type { Clock } from '../../kernel/clock.ts';
+import type { Address } from '../../schemas/address.ts';
 import { syntheticTrackingNumber } from '../tracking-numbers.ts';
 import { magicTracking } from './magic-tracking.ts';
 import { externalParcel } from './external-tracking.ts';
 import { fedexTrackingBatchLimit } from '../fedex/track.ts';
 import { uspsTrackingBatchLimit } from '../usps/track.ts';
-import { pickupConfirmation } from './pickups.ts';
+import { pickupConfirmation, simPickupAvailability } from './pickups.ts';
 import { simulatedTracking } from './tracking-timeline.ts';
 import { carrierCatalog, type ServiceInfo } from '../catalog.ts';
 import { priceAbroad } from './international/quote.ts';
@@ -486,5 +488,14 @@ export class SimulatedCarrier implements Carrier {
 
   async cancelPickup(): Promise<CarrierResult<void>> {
     return ok(undefined);
+  }
+
+  /** By the rules test-mode pickups are checked against (simPickupAvailability); the address's name fails it as for a booking. */
+  async pickupAvailability(query: { address: Address; date: string }, signal: AbortSignal): Promise<CarrierResult<PickupAvailability>> {
+    const t = this.table;
+    const magic = magicName(query.address);
+    if (magic === `timeout ${t.id}`) return hang(signal);
+    if (magic === `unavailable ${t.id}`) return failure('carrier_unavailable', `${t.name} did not answer the pickup availability request (simulated by the address name)`);
+    return ok(simPickupAvailability(t.name, query.date));
   }
 }

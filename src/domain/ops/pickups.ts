@@ -4,6 +4,7 @@ import type { DB, PickupsTable } from '../../db/schema.ts';
 import type { Carrier, CarrierFailure, PickupParcels, PickupRequest } from '../../carriers/carrier.ts';
 import { carrierCatalog } from '../../carriers/catalog.ts';
 import { usFederalHoliday } from '../../carriers/sim/calendar.ts';
+import { minimumWindowMinutes, pickupHours } from '../../carriers/sim/pickups.ts';
 import type { Address } from '../../schemas/address.ts';
 import type { Pickup, PickupCreate, PickupStatus } from '../../schemas/pickup.ts';
 import { carrierAccess, type CarrierAccess } from '../carrier-accounts/carrier-access.ts';
@@ -25,12 +26,8 @@ import { inTransaction } from '../core/transaction.ts';
 import { idempotencyTtlMs } from '../core/idempotency.ts';
 import { money } from '../core/money.ts';
 
-/** When drivers come, local time at the address: the span every carrier's one-time pickups fit in. */
-const pickupHours = { opens: '08:00', closes: '20:00' };
-/** The shortest window carriers take, so a driver can fit the stop into a route. */
-const minimumWindowMinutes = 120;
 /** How far ahead a pickup may be scheduled: carriers plan routes weeks, not months, out. */
-const maxDaysAhead = 30;
+export const maxDaysAhead = 30;
 
 /** The parcels as the carrier was told of them, in pounds to the hundredth. */
 function parcelsShown(row: PickupsTable): Pick<Pickup, 'parcel_count' | 'total_weight'> {
@@ -61,7 +58,7 @@ export function toPickup(row: PickupsTable): Pickup {
   };
 }
 
-interface Place {
+export interface Place {
   address: Address;
   id: string | null;
   /** The local day and time there, by its state's time zone. */
@@ -69,7 +66,7 @@ interface Place {
 }
 
 /** Where the driver comes: exactly one of an inline address and one of the account's locations. */
-async function pickupPlace(ctx: Context, input: PickupCreate, errors: FieldError[]): Promise<Place | undefined> {
+export async function pickupPlace(ctx: Context, input: Pick<PickupCreate, 'address' | 'ship_from_id'>, errors: FieldError[]): Promise<Place | undefined> {
   if (input.address && input.ship_from_id) {
     errors.push(field('/ship_from_id', 'give address or ship_from_id, not both'));
     return undefined;
@@ -102,7 +99,7 @@ async function pickupPlace(ctx: Context, input: PickupCreate, errors: FieldError
 const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /** Whole days from one YYYY-MM-DD to another. */
-function daysFrom(from: string, to: string): number {
+export function daysFrom(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
@@ -137,21 +134,24 @@ const carrierName = (id: string) => carrierCatalog.find((c) => c.id === id)?.nam
 /** What the driver collects as the named labels give it: their tracking numbers, and their boxes' count and weight. */
 interface Labels {
   trackingNumbers: string[];
+  /** The labels' service codes: FedEx sends its Express and Ground drivers apart. */
+  services: string[];
   parcels: PickupParcels | null;
 }
 
 /** The labels to collect: the key's own purchased labels of the pickup's carrier. Their tracking numbers go to the carrier. */
 async function labelsToCollect(ctx: Context, carrier: Carrier, ids: string[], errors: FieldError[]): Promise<Labels> {
-  if (ids.length === 0) return { trackingNumbers: [], parcels: null };
+  if (ids.length === 0) return { trackingNumbers: [], services: [], parcels: null };
   const rows = await ctx.db
     .selectFrom('shipments')
-    .select(['id', 'status', 'carrier', 'tracking_number', 'packages', 'purchase'])
+    .select(['id', 'status', 'carrier', 'service', 'tracking_number', 'packages', 'purchase'])
     .where('owner_key_id', '=', ctx.principal.keyId)
     .where('id', 'in', ids)
     .where('status', 'in', visibleStatuses)
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   const trackingNumbers: string[] = [];
+  const services: string[] = [];
   const parcels: PickupParcels = { count: 0, weightLb: 0 };
   ids.forEach((id, i) => {
     const row = byId.get(id);
@@ -165,11 +165,12 @@ async function labelsToCollect(ctx: Context, carrier: Carrier, ids: string[], er
       // A box voided on its own stays behind.
       const shipping = specs.filter((_, b) => !boxes?.[b]?.status);
       trackingNumbers.push(...(boxes ? boxes.filter((b) => !b.status).map((b) => b.tracking_number) : [row.tracking_number!]));
+      if (!services.includes(row.service)) services.push(row.service);
       parcels.count += shipping.length;
       parcels.weightLb += shipping.reduce((sum, b) => sum + b.weightLb, 0);
     }
   });
-  return { trackingNumbers, parcels };
+  return { trackingNumbers, services, parcels };
 }
 
 /**
@@ -192,10 +193,12 @@ function parcelsOf(input: PickupCreate, labels: Labels, live: boolean, errors: F
   return null;
 }
 
-function carrierRefusal(carrier: Carrier, failure: CarrierFailure, what: string, place?: string): ApiError {
+export function carrierRefusal(carrier: Carrier, failure: CarrierFailure, what: string, place?: string): ApiError {
   if (failure.code === 'carrier_timeout') return new ApiError('carrier_timeout', `${failure.detail}; ${what}`);
   if (failure.code === 'pickup_unavailable') return new ApiError('pickup_unavailable', `${carrier.name}: ${failure.detail}; ${what}`, [{ in: 'body', pointer: '/date', detail: failure.detail }]);
   if (failure.code === 'outside_pickup_window') return new ApiError('outside_pickup_window', `${carrier.name}: ${failure.detail}; ${what}`, [{ in: 'body', pointer: '/window', detail: failure.detail }]);
+  // A pickup the carrier does not do as asked (FedEx: Ground and Express labels in one pickup) is the request's to change.
+  if (failure.code === 'not_serviced') return new ApiError('not_supported_by_carrier', `${carrier.name}: ${failure.detail}; ${what}`);
   if (failure.code === 'address_invalid' && place) return new ApiError('validation_failed', `${carrier.name}: ${failure.detail}; ${what}`, [{ in: 'body', pointer: place, detail: failure.detail }]);
   return new ApiError('carrier_error', `${carrier.name}: ${failure.detail}; ${what}`);
 }
@@ -213,6 +216,7 @@ function pickupRequest(row: PickupsTable): PickupRequest {
     window: { start: row.window_start, end: row.window_end },
     trackingNumbers: JSON.parse(row.tracking_numbers ?? '[]'),
     parcels,
+    ...(row.services && { services: JSON.parse(row.services) }),
     ...(row.instructions && { instructions: row.instructions }),
     reference: row.id,
   };
@@ -306,6 +310,8 @@ export async function schedulePickup(ctx: Context, input: PickupCreate): Promise
     window_end: input.window.end,
     shipment_ids: JSON.stringify(input.shipment_ids ?? []),
     tracking_numbers: JSON.stringify(labels.trackingNumbers),
+    services: labels.services.length > 0 ? JSON.stringify(labels.services) : null,
+    carrier_data: null,
     instructions: input.instructions ?? null,
     created_at: at,
     cancelled_at: null,
@@ -368,15 +374,16 @@ async function bookAndComplete(ctx: Context, carrier: Carrier, row: PickupsTable
     await failPickup(ctx, row, booked.error.detail);
     throw carrierRefusal(carrier, booked.error, 'no pickup was scheduled', row.ship_from_id ? '/ship_from_id' : '/address/phone');
   }
-  return completePickup(ctx, row, booked.value.confirmationNumber);
+  return completePickup(ctx, row, booked.value.confirmationNumber, booked.value.carrierData);
 }
 
 /** Records the carrier's confirmation and the charge, all or nothing; the card's hold is captured after. */
-async function completePickup(ctx: Context, row: PickupsTable, confirmationNumber: string): Promise<Pickup> {
+async function completePickup(ctx: Context, row: PickupsTable, confirmationNumber: string, carrierData?: Record<string, string>): Promise<Pickup> {
   const at = ctx.clock.now().toISOString();
-  const done: PickupsTable = { ...row, status: 'scheduled', confirmation_number: confirmationNumber, updated_at: at };
+  const booked = { status: 'scheduled' as const, confirmation_number: confirmationNumber, carrier_data: carrierData ? JSON.stringify(carrierData) : null, updated_at: at };
+  const done: PickupsTable = { ...row, ...booked };
   const pickup = await inTransaction(ctx.db, async (trx) => {
-    const updated = await trx.updateTable('pickups').set({ status: 'scheduled', confirmation_number: confirmationNumber, updated_at: at }).where('id', '=', row.id).where('status', '=', 'pending').executeTakeFirst();
+    const updated = await trx.updateTable('pickups').set(booked).where('id', '=', row.id).where('status', '=', 'pending').executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) {
       // A retry or the reconcile job finished it first; theirs is the answer.
       const now = await trx.selectFrom('pickups').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
@@ -501,7 +508,7 @@ export async function cancelPickup(ctx: Context, id: string): Promise<Pickup> {
   const carrier = (await carrierAccess(ctx, row.account_id, row.mode)).carriers[row.carrier as CarrierId];
   const cancel = carrier.cancelPickup?.bind(carrier);
   if (!cancel) throw unsupported(carrier, row.mode);
-  const outcome = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => cancel({ confirmationNumber: row.confirmation_number, date: row.date }, signal));
+  const outcome = await callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => cancel({ confirmationNumber: row.confirmation_number, date: row.date, ...(row.carrier_data && { carrierData: JSON.parse(row.carrier_data) }) }, signal));
   if (!outcome.ok) throw carrierRefusal(carrier, outcome.error, 'the pickup is still scheduled');
   const at = now.toISOString();
   const cancelled: PickupsTable = { ...row, status: 'cancelled', cancelled_at: at, updated_at: at };
