@@ -147,9 +147,10 @@ describe('FedEx pickups with live keys (fake FedEx) and pickup availability', ()
   test("FedEx refuses the booking: the API answers with FedEx's code and words, and no pickup is kept", async () => {
     const before = (await server.request('GET', '/pickups?carrier=fedex', { key })).body.data.length;
     fakes.fedex.pickups.refuseNext = { code: 'PICKUP.REQUESTED.PREVIOUS.DAY', message: 'Cannot schedule a pickup requested for a previous day.' };
-    const res = await server.request('POST', '/pickups', { key, body: { carrier: 'fedex', ship_from_id: locationId, date: tuesday, window: { start: '13:00', end: '17:00' } } });
-    // The adapter answers outside_pickup_window (test/contracts/fedex-pickup.test.ts); the API's code for it is the domain's.
-    assert.ok(res.status === 422 || res.status === 502, res.text);
+    const body = { carrier: 'fedex', ship_from_id: locationId, date: tuesday, window: { start: '13:00', end: '17:00' }, parcel_count: 2, total_weight: { value: 6, unit: 'lb' } };
+    const res = await server.request('POST', '/pickups', { key, body });
+    const refused = problem(res, 422, 'outside_pickup_window');
+    assert.deepEqual(refused.errors.map((e: { pointer: string }) => e.pointer), ['/window']);
     assert.match(res.body.detail, /PICKUP\.REQUESTED\.PREVIOUS\.DAY: Cannot schedule a pickup requested for a previous day/);
     assert.equal((await server.request('GET', '/pickups?carrier=fedex', { key })).body.data.length, before);
   });
