@@ -25,7 +25,7 @@ const formTitles: Record<CarrierId, string> = {
 const carrierName = (id: CarrierId) => carrierCatalog.find((c) => c.id === id)!.name;
 
 /** The labels on each of these manifests, in one query however many there are. */
-async function shipmentIds(db: Kysely<DB>, manifestIds: string[]): Promise<Map<string, string[]>> {
+export async function shipmentIds(db: Kysely<DB>, manifestIds: string[]): Promise<Map<string, string[]>> {
   const byManifest = new Map<string, string[]>(manifestIds.map((id) => [id, []]));
   if (manifestIds.length === 0) return byManifest;
   const rows = await db.selectFrom('shipments').select(['id', 'manifest_id']).where('manifest_id', 'in', manifestIds).orderBy('id').execute();
@@ -33,7 +33,7 @@ async function shipmentIds(db: Kysely<DB>, manifestIds: string[]): Promise<Map<s
   return byManifest;
 }
 
-function toManifest(ctx: Pick<Context, 'config' | 'clock'>, row: ManifestsTable, ids: string[]): Manifest {
+export function toManifest(ctx: Pick<Context, 'config' | 'clock'>, row: ManifestsTable, ids: string[]): Manifest {
   return {
     id: row.id,
     object: 'manifest',
