@@ -9,6 +9,7 @@ import { pollTrackers, trackerPollBatch } from '../domain/tracking/trackers.ts';
 import { subscribeDue, subscriptionBatch } from '../domain/tracking/carrier-subscriptions.ts';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../events/delivery-worker.ts';
 import { batchJob } from '../domain/ops/batches.ts';
+import { reconcileManifests } from '../domain/ops/manifests.ts';
 import { runBatchRound } from '../domain/ops/batch-run.ts';
 import { deleteEndedLoginFailures } from '../domain/dashboard/sign-in.ts';
 
@@ -37,6 +38,9 @@ export function createJobRunner(
       },
       'purchases.reconcile': async () => {
         await reconcilePending(serviceContext(services, 'job:purchases.reconcile'), log);
+      },
+      'manifests.reconcile': async () => {
+        await reconcileManifests(serviceContext(services, 'job:manifests.reconcile'), log);
       },
       'billing.settle': async () => {
         // Only what a request left unsettled for longer than a purchase can take, so it never races the request.
@@ -74,6 +78,8 @@ export function createJobRunner(
       { name: 'login-failures.cleanup', everyMs: 900_000 },
       // Often enough that a purchase cut off by a crash is finished within seconds of becoming stale.
       { name: 'purchases.reconcile', everyMs: 5_000 },
+      // As often: a manifest cut off while its carrier made its forms is finished soon after its hold ends.
+      { name: 'manifests.reconcile', everyMs: 5_000 },
       // As often: a hold on a card for a label that was never bought is let go of within seconds of the purchase's end.
       { name: 'billing.settle', everyMs: 5_000 },
       // Labels say when they next change (simulated ones exactly), so a second's poll finds each change within a second.
