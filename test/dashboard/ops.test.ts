@@ -106,6 +106,14 @@ describe('the dashboard with the ops helpers on', () => {
     assert.equal(pdf.status, 200);
     assert.equal(pdf.headers.get('content-type'), 'application/pdf');
     assert.equal(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString('latin1'), '%PDF-');
+    // A live manifest whose carrier part failed after a crash says why, as text.
+    const db = server.services.database.db;
+    await db.updateTable('manifests').set({ carrier_manifest: 'failed', carrier_error: 'USPS refused: <b>already on a SCAN form</b>' }).where('id', '=', upsManifest.id).execute();
+    const failed = await client.get(`/dashboard/test/manifests/${upsManifest.id}`);
+    assert.match(failed.text, /badge-off">failed</);
+    assert.ok(failed.text.includes('<dd class="field-error">USPS refused: &lt;b&gt;already on a SCAN form&lt;/b&gt;</dd>'), 'the carrier\'s problem, escaped');
+    assert.deepEqual(manifestRows((await client.get('/dashboard/test/manifests?carrier_manifest=failed')).text), [upsManifest.id]);
+    await db.updateTable('manifests').set({ carrier_manifest: 'simulated', carrier_error: null }).where('id', '=', upsManifest.id).execute();
     for (const path of [`/dashboard/test/manifests/${strangers.id}`, `/dashboard/test/manifests/${strangers.id}/form.pdf`, `/dashboard/live/manifests/${uspsManifest.id}`]) {
       assert.equal((await client.get(path)).status, 404, path);
     }
