@@ -13,7 +13,7 @@ import { money } from '../core/money.ts';
 import { fetchPage, type ListInput, type Page } from '../core/pagination.ts';
 import { countryOf, isUsAddress } from '../addresses/address-rules.ts';
 import { labelUrl, ownerOf, serviceName, type PurchaseRecord } from '../shipments/shipments.ts';
-import { idempotencyTtlMs } from '../core/idempotency.ts';
+import { fingerprint, idempotencyTtlMs } from '../core/idempotency.ts';
 import { inTransaction } from '../core/transaction.ts';
 
 /** What each carrier calls the form a driver scans to accept the day's parcels. */
@@ -172,8 +172,10 @@ async function manifestByKey(ctx: Context, input: ManifestCreate): Promise<Manif
     .orderBy('id', 'desc')
     .executeTakeFirst();
   if (!row) return undefined;
-  if (row.carrier !== input.carrier || row.ship_date !== input.ship_date) {
-    throw new ApiError('idempotency_key_reused', `This Idempotency-Key already made the manifest ${row.id} (${row.carrier}, ${row.ship_date}); use a new key for a new request`);
+  const listed = input.shipment_ids ? (await shipmentIds(ctx.db, [row.id])).get(row.id)! : [];
+  const sameLabels = !input.shipment_ids || fingerprint([...input.shipment_ids].sort()) === fingerprint([...listed].sort());
+  if (row.carrier !== input.carrier || row.ship_date !== input.ship_date || !sameLabels) {
+    throw new ApiError('idempotency_key_reused', `This Idempotency-Key already made the manifest ${row.id} for another request (${row.carrier} labels of ${row.ship_date}); use a new key for a new request`);
   }
   return row;
 }
