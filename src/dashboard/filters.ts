@@ -15,22 +15,34 @@ export interface Filters<F> {
 }
 
 const day = /^\d{4}-\d{2}-\d{2}$/;
+/** A real calendar day: 2026-02-30 is refused, not rolled into March. */
+function isDay(value: string): boolean {
+  const at = Date.parse(`${value}T00:00:00Z`);
+  return day.test(value) && !Number.isNaN(at) && new Date(at).toISOString().startsWith(value);
+}
 
 /**
  * Reads `from` and `to` (dates, UTC, both days included), a cursor, and the page's own filters; each own filter
- * is given its allowed values, or null for free text.
+ * is given its allowed values, null for free text, or 'date' for a day (YYYY-MM-DD). A filter left empty takes its
+ * value in `defaults`, if any: a page's usual view, which does not count as filtered.
  */
-export function readFilters<F>(request: FastifyRequest, own: Record<string, readonly string[] | null>): Filters<F> {
+export function readFilters<F>(request: FastifyRequest, own: Record<string, readonly string[] | null | 'date'>, defaults: Record<string, string> = {}): Filters<F> {
   const raw = request.query as Record<string, unknown>;
   const text = (name: string) => (typeof raw[name] === 'string' ? (raw[name] as string).trim() : '');
   const values: Record<string, string> = {};
   const errors: Record<string, string> = {};
   const query: Record<string, unknown> = { limit: 25 };
+  let filtered = false;
   for (const [name, allowed] of Object.entries(own)) {
-    const value = text(name);
+    const given = text(name);
+    const value = given || defaults[name] || '';
     values[name] = value;
     if (!value) continue;
-    if (allowed && !allowed.includes(value)) errors[name] = `Choose one of ${allowed.join(', ')}`;
+    if (given && given !== defaults[name]) filtered = true;
+    if (allowed === 'date') {
+      if (!isDay(value)) errors[name] = 'A date such as 2026-11-23';
+      else query[name] = value;
+    } else if (allowed && !allowed.includes(value)) errors[name] = `Choose one of ${allowed.join(', ')}`;
     else if (value.length > 100) errors[name] = 'At most 100 characters';
     else query[name] = value;
   }
@@ -38,8 +50,9 @@ export function readFilters<F>(request: FastifyRequest, own: Record<string, read
     const value = text(name);
     values[name] = value;
     if (!value) continue;
+    filtered = true;
     const at = Date.parse(`${value}T00:00:00Z`);
-    if (!day.test(value) || Number.isNaN(at)) errors[name] = 'A date such as 2026-11-23';
+    if (!isDay(value)) errors[name] = 'A date such as 2026-11-23';
     else query[bound] = new Date(name === 'to' ? at + 86_400_000 : at).toISOString();
   }
   const cursor = text('cursor');
@@ -49,7 +62,7 @@ export function readFilters<F>(request: FastifyRequest, own: Record<string, read
     values,
     query: query as ListInput & F,
     errors,
-    filtered: Object.values(values).some(Boolean),
+    filtered,
     load: async (list) => (valid ? list(query as ListInput & F) : { object: 'list', data: [], has_more: false, next_cursor: null }),
     next: (c) => `?${new URLSearchParams({ ...Object.fromEntries(Object.entries(values).filter(([, v]) => v)), cursor: c })}`,
   };

@@ -20,6 +20,8 @@ import { registerWebhooks } from './pages/webhooks.ts';
 import { registerOrders } from './pages/orders.ts';
 import { registerShipments } from './pages/shipments.ts';
 import { registerTrackers } from './pages/trackers.ts';
+import { registerManifests } from './pages/manifests.ts';
+import { registerPickups } from './pages/pickups.ts';
 import { registerBilling } from './pages/billing.ts';
 import { registerLocations } from './pages/locations.ts';
 import { registerPackages } from './pages/packages.ts';
@@ -33,6 +35,8 @@ const pages: ((app: FastifyInstance, deps: PageDeps) => void)[] = [
   registerOrders,
   registerShipments,
   registerTrackers,
+  registerManifests,
+  registerPickups,
   registerBilling,
   registerLocations,
   registerPackages,
@@ -89,6 +93,7 @@ export async function registerDashboard(app: FastifyInstance, services: Services
       await scope.register(formbody, { bodyLimit: 65_536 });
       await scope.register(cookie);
       scope.decorateRequest('dashboard', null);
+      scope.decorate('dashboardFeatures', services.config.features);
       // As the API refuses NUL and half characters in JSON (json-faults.ts): no form field needs them.
       scope.addHook('preValidation', (request, reply, done) => {
         const found = findUnstorable(request.body);

@@ -3,6 +3,14 @@ import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Mode } from '../kernel/mode.ts';
 import type { DashboardSession } from '../domain/dashboard/sessions.ts';
+import type { Feature } from '../config.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The ops helpers this shipd runs (SHIPD_FEATURES): their pages are linked only when they are on. */
+    dashboardFeatures: ReadonlySet<Feature>;
+  }
+}
 
 // Templates are compiled once; <%= %> escapes for HTML, so only <%~ %> (used for nested templates) writes raw.
 const eta = new Eta({ views: join(import.meta.dirname, 'views'), cache: true, autoEscape: true });
@@ -13,12 +21,14 @@ export const sections = [
   { id: 'orders', name: 'Orders' },
   { id: 'shipments', name: 'Shipments' },
   { id: 'trackers', name: 'Trackers' },
+  { id: 'manifests', name: 'Manifests', feature: 'manifests' },
+  { id: 'pickups', name: 'Pickups', feature: 'pickups' },
   { id: 'billing', name: 'Billing' },
   { id: 'locations', name: 'Locations' },
   { id: 'packages', name: 'Packages' },
   { id: 'carriers', name: 'Carrier accounts' },
   { id: 'users', name: 'Users' },
-] as const;
+] as const satisfies readonly { id: string; name: string; feature?: Feature }[];
 export type Section = (typeof sections)[number]['id'];
 
 /** Where a page of one mode lives: its route inside the dashboard's scope, and the link to it. */
@@ -101,8 +111,8 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, mode: Mod
     errors: {},
     ...data,
     mode,
-    // Members are not shown the Users page, which would refuse them.
-    sections: session.user.role === 'owner' ? sections : sections.filter((s) => s.id !== 'users'),
+    // Members are not shown the Users page, which would refuse them; an ops helper that is off has no page.
+    sections: sections.filter((s) => (s.id !== 'users' || session.user.role === 'owner') && (!('feature' in s) || request.server.dashboardFeatures.has(s.feature))),
     account: session.account.name,
     email: session.user.email,
     csrf: session.csrfToken,

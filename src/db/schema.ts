@@ -446,9 +446,15 @@ export interface ManifestsTable {
   carrier_manifest: CarrierManifestState;
   /** JSON array of StoredCarrierForm: the forms or reports the carrier made of it. */
   carrier_forms: string;
+  /** The Idempotency-Key of the POST that made it, so a retry finds it. */
+  idempotency_key: string | null;
+  /** While `pending`: until when the request asking the carrier, or the worker finishing it, holds it. */
+  locked_until: string | null;
+  /** Why the carrier part failed (`failed`), in words a person can act on. */
+  carrier_error: string | null;
 }
 
-export type CarrierManifestState = 'simulated' | 'pending' | 'submitted' | 'not_required' | 'not_sent';
+export type CarrierManifestState = 'simulated' | 'pending' | 'submitted' | 'not_required' | 'not_sent' | 'failed';
 
 /** One carrier form of a manifest as stored: the carrier's number for it and the labels on it. */
 export interface StoredCarrierForm {

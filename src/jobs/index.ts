@@ -10,6 +10,7 @@ import { subscribeDue, subscriptionBatch } from '../domain/tracking/carrier-subs
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../events/delivery-worker.ts';
 import { batchJob } from '../domain/ops/batches.ts';
 import { reconcilePendingPickups } from '../domain/ops/pickups.ts';
+import { reconcileManifests } from '../domain/ops/manifests.ts';
 import { runBatchRound } from '../domain/ops/batch-run.ts';
 import { deleteEndedLoginFailures } from '../domain/dashboard/sign-in.ts';
 
@@ -41,6 +42,9 @@ export function createJobRunner(
       },
       'pickups.reconcile': async () => {
         await reconcilePendingPickups(serviceContext(services, 'job:pickups.reconcile'), log);
+      },
+      'manifests.reconcile': async () => {
+        await reconcileManifests(serviceContext(services, 'job:manifests.reconcile'), log);
       },
       'billing.settle': async () => {
         // Only what a request left unsettled for longer than a purchase can take, so it never races the request.
@@ -78,6 +82,8 @@ export function createJobRunner(
       { name: 'login-failures.cleanup', everyMs: 900_000 },
       // Often enough that a purchase cut off by a crash is finished within seconds of becoming stale.
       { name: 'purchases.reconcile', everyMs: 5_000 },
+      // As often: a manifest cut off while its carrier made its forms is finished soon after its hold ends.
+      { name: 'manifests.reconcile', everyMs: 5_000 },
       // As often: a hold on a card for a label that was never bought is let go of within seconds of the purchase's end.
       { name: 'billing.settle', everyMs: 5_000 },
       // A pickup cut off by a crash is found at its carrier (or booked) within seconds of becoming stale, as a purchase is.

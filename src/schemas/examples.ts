@@ -423,6 +423,7 @@ export const manifest = {
   form_url: `${files}/${ids.manifest}.pdf?token=1796076003.qV6nUPZ3Ls5MsJhHm5SxhmpM17-Vtsni47HFDW1ej6Y`,
   carrier_manifest: 'simulated',
   carrier_forms: [],
+  carrier_error: null,
   mode: 'test',
   created_at: '2026-11-23T22:00:03.114Z',
 };

@@ -7,6 +7,9 @@ import { ids, manifest, uspsLiveManifest } from './examples.ts';
 
 const ShipDate = Type.String({ format: 'date', description: "YYYY-MM-DD: the labels' ship date (their `ship_date`: the day they were bought, unless bought for a later day)", examples: ['2026-11-23'] });
 
+/** What the carrier was told of a manifest (Manifest.carrier_manifest). */
+export const carrierManifestStates = ['simulated', 'pending', 'submitted', 'not_required', 'not_sent', 'failed'] as const;
+
 export const ManifestCreate = Type.Object(
   {
     carrier: Type.Ref(CarrierIdSchema, { description: 'The carrier whose labels go on the form' }),
@@ -45,9 +48,12 @@ export const Manifest = Type.Object(
       description:
         "The end-of-day form as a PDF, fetchable without the API key for 7 days. With a live USPS key, USPS's own SCAN forms, one after another, for the driver to scan; otherwise shipd's summary (each label with tracking number, service, weight and destination ZIP; totals; a Code 128 barcode of the manifest id), followed by FedEx's close reports where FedEx sent any",
     }),
-    carrier_manifest: StringEnum(['simulated', 'pending', 'submitted', 'not_required', 'not_sent'] as const, {
+    carrier_manifest: StringEnum(carrierManifestStates, {
       description:
-        'What the carrier was told. `simulated`: a test key, no carrier was asked. `submitted`: with a live key, the carrier made its forms (USPS SCAN forms, a FedEx Ground close), listed in `carrier_forms`. `not_required`: the carrier needs no end-of-day form for these labels (UPS; FedEx Express), so `form_url` is shipd\'s own summary. `pending`: shipd is asking the carrier now. `not_sent`: a live manifest made before shipd told carriers.',
+        'What the carrier was told. `simulated`: a test key, no carrier was asked. `submitted`: with a live key, the carrier made its forms (USPS SCAN forms, a FedEx Ground close), listed in `carrier_forms`. `not_required`: the carrier needs no end-of-day form for these labels (UPS; FedEx Express), so `form_url` is shipd\'s own summary. `pending`: shipd is asking the carrier now (or, after shipd stopped while asking, the worker is finishing it: a retry with the same Idempotency-Key, or GET, shows the outcome). `failed`: shipd stopped after asking the carrier and before recording its answer, and the carrier, asked again, refused, as it refuses labels already on a form; its forms may exist without shipd holding them, and `carrier_error` says what to do; the labels stay on the manifest. `not_sent`: a live manifest made before shipd told carriers.',
+    }),
+    carrier_error: Type.Union([Type.String(), Type.Null()], {
+      description: 'With `carrier_manifest` `failed`: what went wrong with the carrier and what to do about it. Null otherwise.',
     }),
     carrier_forms: Type.Array(
       Type.Object(

@@ -26,6 +26,12 @@ export interface ScanFormFake {
   formOf(trackingNumber: string): string | undefined;
   /** The next SCAN form request is refused with this USPS error detail, as a 400 naming shipment.trackingNumbers. */
   refuseNext: string | null;
+  /**
+   * The next SCAN form request is never answered: `before` making the form (USPS never got to it), or `after` (USPS
+   * made it and the answer was lost). `asked` counts the requests that reached the route.
+   */
+  hangNext: 'before' | 'after' | null;
+  asked: number;
 }
 
 type Refused = (res: ServerResponse, api: string, checks: [TSchema, unknown][], rules?: () => string[]) => boolean;
@@ -38,9 +44,13 @@ const get = (v: unknown, key: string): unknown => (v && typeof v === 'object' ? 
 export function scanFormRoute(facts: (trackingNumber: string) => ScanFormLabelFacts | undefined, refused: Refused, bad: Bad) {
   compileContracts([ScanFormRequest]);
   const onForm = new Map<string, string>();
-  const state: ScanFormFake = { forms: [], formOf: (tn) => onForm.get(tn), refuseNext: null };
+  const state: ScanFormFake = { forms: [], formOf: (tn) => onForm.get(tn), refuseNext: null, hangNext: null, asked: 0 };
 
   function handle(req: IncomingMessage, res: ServerResponse, body: unknown): void {
+    state.asked++;
+    const hang = state.hangNext;
+    state.hangNext = null;
+    if (hang === 'before') return;
     if (refused(res, api, [[ScanFormRequest, body]])) return;
     if (state.refuseNext) {
       const detail = state.refuseNext;
@@ -69,6 +79,7 @@ export function scanFormRoute(facts: (trackingNumber: string) => ScanFormLabelFa
     if (!accept.includes('application/vnd.usps.labels+json')) {
       return bad(res, api, '400', 'shipd\'s fake answers SCAN forms as application/vnd.usps.labels+json only', 'Accept');
     }
+    if (hang === 'after') return;
     const { shipment: _shipment, ...metadata } = body as Record<string, unknown>;
     sendJson(res, 200, { ...metadata, shipment: { trackingNumbers }, manifestNumber, trackingNumbers, SCANFormImage: image }, { 'content-type': 'application/vnd.usps.labels+json' });
   }

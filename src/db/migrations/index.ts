@@ -31,6 +31,7 @@ import * as carrierSubscriptions from './028_carrier_subscriptions.ts';
 import * as trackersByAccount from './029_trackers_by_account.ts';
 import * as carrierAccountIds from './030_carrier_account_ids.ts';
 import * as pickupCarrierData from './032_pickup_carrier_data.ts';
+import * as manifestReconcile from './033_manifest_reconcile.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '030_carrier_account_ids': carrierAccountIds,
   '031_pickup_bookings': pickupBookings,
   '032_pickup_carrier_data': pickupCarrierData,
+  '033_manifest_reconcile': manifestReconcile,
 };

@@ -1,7 +1,10 @@
 // What the dashboard shows: an account's resources in one mode, whichever of its keys owns them. The API shows a
 // key only its own; a person signed in for the account sees all of the account's, and acts as the owning key.
 import type { Kysely } from 'kysely';
-import type { ApiKeysTable, DB, ShipmentsTable, WebhooksTable } from '../../db/schema.ts';
+import type { ApiKeysTable, CarrierManifestState, DB, ManifestsTable, ShipmentsTable, WebhooksTable } from '../../db/schema.ts';
+import type { CarrierId } from '../../config.ts';
+import type { Manifest } from '../../schemas/manifest.ts';
+import type { Pickup, PickupStatus } from '../../schemas/pickup.ts';
 import type { Order, OrderStatus } from '../../schemas/order.ts';
 import type { Shipment } from '../../schemas/shipment.ts';
 import type { Tracker } from '../../schemas/tracker.ts';
@@ -15,6 +18,9 @@ import { fetchPage, type ListInput, type Page } from '../core/pagination.ts';
 import { toShipment, visibleStatuses } from '../shipments/shipments.ts';
 import { labelTrackerId, toTracker } from '../tracking/tracker-rows.ts';
 import { toWebhook } from '../webhooks/webhooks.ts';
+import { shipmentIds, toManifest } from '../ops/manifests.ts';
+import { shownStatuses, toPickup } from '../ops/pickups.ts';
+import { localClock } from '../core/local-time.ts';
 
 export interface AccountScope {
   accountId: string;
@@ -155,4 +161,50 @@ export async function labelTrackerOf(db: Kysely<DB>, scope: AccountScope, shipme
   const id = labelTrackerId(shipmentId);
   const row = await db.selectFrom('trackers').select('id').where('id', '=', id).where('account_id', '=', scope.accountId).where('mode', '=', scope.mode).executeTakeFirst();
   return row ? row.id : null;
+}
+
+/** The day a warehouse means by "today": at the account's default ship-from location, else in UTC. */
+export async function todayFor(db: Kysely<DB>, scope: AccountScope, now: Date): Promise<string> {
+  const home = await db.selectFrom('locations').select('address').where('account_id', '=', scope.accountId).where('is_default', '=', 1).executeTakeFirst();
+  const state = home ? (JSON.parse(home.address) as { state?: string }).state : undefined;
+  return (state && localClock(state, now)?.date) || now.toISOString().slice(0, 10);
+}
+
+export interface ManifestFilters {
+  ship_date?: string;
+  carrier?: CarrierId;
+  carrier_manifest?: CarrierManifestState;
+}
+
+/** The account's manifests of the mode, of every key, newest first. */
+export async function manifestsOf(ctx: Pick<Context, 'db' | 'config' | 'clock'>, scope: AccountScope, query: ListInput & ManifestFilters): Promise<Page<Manifest>> {
+  let q = ctx.db.selectFrom('manifests').selectAll().where('account_id', '=', scope.accountId).where('mode', '=', scope.mode);
+  if (query.ship_date) q = q.where('ship_date', '=', query.ship_date);
+  if (query.carrier) q = q.where('carrier', '=', query.carrier);
+  if (query.carrier_manifest) q = q.where('carrier_manifest', '=', query.carrier_manifest);
+  const page = await fetchPage(q, query, 'man', (row) => row);
+  const ids = await shipmentIds(ctx.db, page.data.map((row) => row.id));
+  return { ...page, data: page.data.map((row) => toManifest(ctx, row, ids.get(row.id)!)) };
+}
+
+/** One manifest of the account in the mode; 404 for any other. */
+export async function manifestOf(db: Kysely<DB>, scope: AccountScope, id: string): Promise<ManifestsTable> {
+  const row = await db.selectFrom('manifests').selectAll().where('id', '=', id).where('account_id', '=', scope.accountId).where('mode', '=', scope.mode).executeTakeFirst();
+  if (!row) throw new ApiError('not_found', `No ${scope.mode} manifest ${id}`);
+  return row;
+}
+
+export interface PickupFilters {
+  date?: string;
+  carrier?: CarrierId;
+  status?: PickupStatus;
+}
+
+/** The account's pickups of the mode, of every key, newest first. */
+export async function pickupsOf(db: Kysely<DB>, scope: AccountScope, query: ListInput & PickupFilters): Promise<Page<Pickup>> {
+  let q = db.selectFrom('pickups').selectAll().where('account_id', '=', scope.accountId).where('mode', '=', scope.mode).where('status', 'in', shownStatuses);
+  if (query.date) q = q.where('date', '=', query.date);
+  if (query.carrier) q = q.where('carrier', '=', query.carrier);
+  if (query.status) q = q.where('status', '=', query.status);
+  return fetchPage(q, query, 'pku', toPickup);
 }

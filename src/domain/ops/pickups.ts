@@ -467,8 +467,8 @@ export async function reconcilePendingPickups(ctx: Omit<Context, 'principal'>, l
   return rows.length + charges.length;
 }
 
-/** Only what the API shows: a pending or failed booking is the booking machinery's own. */
-const shownStatuses = ['scheduled', 'cancelled'] as const;
+/** The pickups a client sees: booked ones. A booking still in flight, failed or abandoned is the worker's and the log's. */
+export const shownStatuses = ['scheduled', 'cancelled'] as const;
 
 async function ownPickupRow(db: Kysely<DB>, ctx: Context, id: string): Promise<PickupsTable> {
   const row = hasPrefix(id, 'pku')

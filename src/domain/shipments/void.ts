@@ -173,14 +173,15 @@ async function voidOneBox(ctx: Context, carrier: Carrier, row: ShipmentsTable, i
 /**
  * Whether the label's manifest handed it over, so it can no longer be voided: in test mode any manifest (the
  * simulator refuses, as most carriers do); with a live key one the carrier is making or made a form of that lists
- * the label (a USPS SCAN form, a FedEx Ground close). A live label on a manifest the carrier was not told of (UPS,
- * FedEx Express) is the carrier's to void or refuse.
+ * the label (a USPS SCAN form, a FedEx Ground close), or one whose carrier part failed after a crash, whose forms
+ * may list it without shipd knowing. A live label on a manifest the carrier was not told of (UPS, FedEx Express) is
+ * the carrier's to void or refuse.
  */
 async function handedOver(db: Kysely<DB>, row: ShipmentsTable): Promise<boolean> {
   if (row.manifest_id === null) return false;
   if (row.mode === 'test') return true;
   const manifest = await db.selectFrom('manifests').select(['carrier_manifest', 'carrier_forms']).where('id', '=', row.manifest_id).executeTakeFirst();
-  if (!manifest || manifest.carrier_manifest === 'pending') return true;
+  if (!manifest || manifest.carrier_manifest === 'pending' || manifest.carrier_manifest === 'failed') return true;
   return manifest.carrier_manifest === 'submitted' && (JSON.parse(manifest.carrier_forms) as StoredCarrierForm[]).some((f) => f.shipment_ids.includes(row.id));
 }
 
