@@ -6,7 +6,7 @@ import { Surcharge } from './surcharge.ts';
 import { ShipmentOptions } from './options.ts';
 import { Insurance } from './insurance.ts';
 import { TrackingStatus } from './tracker.ts';
-import { ids, returnShipment, shipment, shipmentAbroad, shipmentSeveralBoxes, trackingNumber } from './examples.ts';
+import { ids, returnShipment, returnShipmentPastDue, shipment, shipmentAbroad, shipmentSeveralBoxes, trackingNumber } from './examples.ts';
 
 export const LabelFormatSchema = StringEnum(['pdf', 'zpl', 'png'], {
   $id: 'LabelFormat',
@@ -104,6 +104,15 @@ export const ReturnChargeSchema = StringEnum(['on_create', 'on_use'], {
     "(in test mode, when its simulated journey starts), at the price quoted when it was made, so a label the customer never sends costs nothing. Either way it is the carrier's " +
     'pay-on-use return service (USPS returns, UPS Print Return Label, FedEx printed return label)',
   default: 'on_create',
+});
+
+export const ReturnChargeStatusSchema = StringEnum(['pending', 'paid', 'past_due'], {
+  $id: 'ReturnChargeStatus',
+  title: 'ReturnChargeStatus',
+  description:
+    "Where the charge of a return paid on use stands once the carrier has scanned it: `pending` while the account's card is being charged, `paid` once it is, " +
+    "`past_due` when the card declined it: the postage is still owed and is charged again on its own (a day later, then after 2, 4 and 7 more days), and at once " +
+    "when a card is saved on the dashboard's Billing page. Test mode's payment methods pay at the scan",
 });
 
 export const ReturnStatusSchema = StringEnum(['unused', 'in_transit', 'delivered'], {
@@ -261,6 +270,11 @@ export const Shipment = Type.Object(
     return_status: Type.Union([Type.Ref(ReturnStatusSchema), Type.Null()], {
       description: 'A return label\'s progress: `unused`, `in_transit`, `delivered`; a `shipment.updated` event tells each change. Null for outbound labels',
     }),
+    charge_status: Type.Union([Type.Ref(ReturnChargeStatusSchema), Type.Null()], {
+      description:
+        'A return paid on use (`charge: "on_use"`) once scanned: whether its postage is `paid`, still `pending`, or `past_due` after a declined card; a `shipment.updated` event tells each change. ' +
+        'Null before the scan, for labels paid when bought, and for labels billed to a carrier account',
+    }),
     metadata: Type.Ref(Metadata, { description: 'Your own keys and values' }),
     mode: StringEnum(['test', 'live'], { description: 'Bought with a test key (simulated, free) or a live one (real postage)' }),
     created_at: timestamp('When it was bought'),
@@ -271,7 +285,7 @@ export const Shipment = Type.Object(
     title: 'Shipment',
     description: 'A label bought for an order: its carrier, service, tracking number, price and file',
     additionalProperties: false,
-    examples: [shipment, shipmentAbroad, returnShipment, shipmentSeveralBoxes],
+    examples: [shipment, shipmentAbroad, returnShipment, returnShipmentPastDue, shipmentSeveralBoxes],
   },
 );
 export type Shipment = Static<typeof Shipment>;

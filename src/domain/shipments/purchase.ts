@@ -411,6 +411,7 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
     // The whole shipment's: the shipment's value, or the sum of its boxes' own (each kept in the record's boxes).
     insured_cents: insured.length === 0 ? null : insured.reduce((sum, b) => sum + b.insuredCents!, 0),
     return_charge: p.isReturn ? (p.returnCharge ?? 'on_create') : null,
+    charge_status: null,
     packages: null,
     master_tracking_number: null,
   };

@@ -169,6 +169,7 @@ export function toShipment(ctx: Pick<Context, 'config' | 'clock'>, row: Shipment
     is_return: row.is_return === 1,
     charge: row.is_return === 1 ? (row.return_charge ?? 'on_create') : null,
     return_status: returnStatusOf(row),
+    charge_status: row.charge_status,
     metadata: JSON.parse(row.metadata),
     mode: row.mode,
     created_at: row.created_at,
