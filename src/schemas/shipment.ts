@@ -173,11 +173,20 @@ export const ShipmentDocument = Type.Object(
     }),
     format: Type.Literal('pdf', { description: 'Always `pdf`' }),
     url: Type.String({ format: 'uri', description: 'The document, fetchable without the API key for 7 days, as label_url is; print it and attach it as the carrier asks' }),
+    package: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 19,
+        description:
+          "Where the document is one box's own (USPS abroad with several boxes: each box is a label of its own, with a customs form listing only the lines whose `parcel_index` names it), the box's index in `packages`; absent for a document of the whole shipment",
+        examples: [1],
+      }),
+    ),
   },
   {
     $id: 'ShipmentDocument',
     title: 'ShipmentDocument',
-    description: 'A customs document drawn from the shipment\'s declaration; in test mode marked SAMPLE, as labels are',
+    description: 'A customs document drawn from the shipment\'s declaration, or from its lines in one box; in test mode marked SAMPLE, as labels are',
     additionalProperties: false,
     examples: shipmentAbroad.documents,
   },
@@ -240,7 +249,7 @@ export const Shipment = Type.Object(
     references: Type.Array(Type.String(), { description: 'The references printed on the label and sent to the carrier: those asked for, else the order number' }),
     documents: Type.Array(Type.Ref(ShipmentDocument), {
       description:
-        "The customs documents the label needs, from its customs declaration; empty for a parcel that crosses no customs border. With a live key, the carrier's own: UPS's and FedEx's commercial invoice; USPS prints its customs form on the label itself, so lists none",
+        "The customs documents the label needs, from its customs declaration; empty for a parcel that crosses no customs border. With several USPS boxes, each box's own form (its `package` says which), listing that box's lines. With a live key, the carrier's own: UPS's and FedEx's commercial invoice; USPS prints its customs form on the label itself, so lists none",
     }),
     postage: Type.Ref(Money, {
       description:
