@@ -103,6 +103,34 @@ describe('several boxes abroad in test mode', () => {
       assert.match(p.tracking_number, /^(EC|CP|LX)[0-9]{9}US$/);
       assert.ok(reads(await labelCodes(p.label_url), p.tracking_number));
     }
+    // As USPS prints a form on each box's label, each box has its own, listing only the lines naming it.
+    assert.deepEqual(
+      s.documents.map((d: Json) => [d.type, d.package, new URL(d.url).pathname.split('/').pop()]),
+      [
+        ['cn23', 0, `${s.id}.box1.cn23.pdf`],
+        ['cn23', 1, `${s.id}.box2.cn23.pdf`],
+      ],
+    );
+    const lines = [mug.description, towel.description];
+    for (const [i, d] of s.documents.entries()) {
+      const res = await fetch(here(d.url));
+      assert.equal(res.status, 200);
+      const text = (await openPdf(Buffer.from(await res.arrayBuffer()))).pageTexts.join(' ');
+      assert.ok(text.includes(lines[i]!), `box ${i + 1}'s form lists its line: ${text}`);
+      assert.ok(!text.includes(lines[1 - i]!), `box ${i + 1}'s form lists no other box's line`);
+      assert.ok(text.includes(s.packages[i].tracking_number), `box ${i + 1}'s form carries its own number`);
+      assert.ok(!text.includes(s.packages[1 - i].tracking_number));
+    }
+    // The shipment-wide name is no document of this shipment.
+    const whole = new URL(s.documents[0].url);
+    whole.pathname = whole.pathname.replace('.box1.cn23.pdf', '.cn23.pdf');
+    assert.equal((await fetch(here(whole.toString()))).status, 404);
+
+    // A box voided on its own takes its form with it, as its label.
+    const voided = await call('POST', `/shipments/${s.id}/void`, { package: 1 });
+    assert.equal(voided.status, 200, voided.text);
+    assert.equal((await fetch(here(s.documents[1].url))).status, 410);
+    assert.equal((await fetch(here(s.documents[0].url))).status, 200);
   });
 
   test('a line naming a box the shipment does not have, or lines naming boxes for some only, are customs_invalid at the field', async () => {

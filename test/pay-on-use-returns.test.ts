@@ -61,6 +61,7 @@ describe('a return label paid on use', () => {
     assert.equal(ret.is_return, true);
     assert.equal(ret.charge, 'on_use');
     assert.equal(ret.return_status, 'unused');
+    assert.equal(ret.charge_status, null);
     // Its price is quoted and shown, though not charged.
     assert.ok(cents(ret.postage) > 0, ret.postage.amount);
     assert.deepEqual(await ledger(ret.id), []);
@@ -104,6 +105,8 @@ describe('a return label paid on use', () => {
     assert.deepEqual(await ledger(ret.id), [{ kind: 'charge', amount_cents: cents(ret.postage) }]);
     const scanned = (await server.request('GET', `/shipments/${ret.id}`, { key })).body;
     assert.equal(scanned.return_status, 'in_transit');
+    // Test mode's payment method pays at the scan.
+    assert.equal(scanned.charge_status, 'paid');
     assert.deepEqual(scanned.postage, ret.postage);
     problem(await server.request('POST', `/shipments/${ret.id}/void`, { key }), 409, 'label_in_transit');
 
@@ -125,6 +128,7 @@ describe('a return label paid when made', () => {
     const outbound = await shipped();
     const ret = await returned(outbound.order_id, {});
     assert.equal(ret.charge, 'on_create');
+    assert.equal(ret.charge_status, null, 'paid before it existed, so nothing to follow');
     assert.equal(ret.return_status, 'unused');
     assert.deepEqual(await ledger(ret.id), [{ kind: 'charge', amount_cents: cents(ret.postage) }]);
     server.clock.advance(2 * 60_000);

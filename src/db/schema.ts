@@ -69,6 +69,10 @@ export interface CardChargesTable {
   captured_cents: number | null;
   refund_id: string | null;
   last_error: string | null;
+  /** How many times Stripe was asked for it: each ask after a decline is a new request, under its own key. */
+  attempts: number;
+  /** A declined return paid on use: when the settle job asks the card again; null when nothing is scheduled. */
+  retry_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -259,6 +263,11 @@ export interface ShipmentsTable {
   insured_cents: number | null;
   /** A return label's: paid when bought, or when the carrier first scans it; null for outbound labels. */
   return_charge: ReturnCharge | null;
+  /**
+   * A return paid on use, once scanned: its postage being charged (`pending`), charged (`paid`), or owed after the card
+   * declined it (`past_due`, asked again at its charge's retry_at); null before the scan and for every other label.
+   */
+  charge_status: ReturnChargeStatus | null;
   /** JSON array of StoredBox, where the label has several boxes; null for one box, which is the label itself. */
   packages: string | null;
   /** The carrier's number for the boxes together (UPS, FedEx); null where it has none or for one box. */
@@ -266,6 +275,7 @@ export interface ShipmentsTable {
 }
 
 export type ReturnCharge = 'on_create' | 'on_use';
+export type ReturnChargeStatus = 'pending' | 'paid' | 'past_due';
 
 /**
  * A tracking number a key follows: a label's (`label`, written with the label's tracking) or one bought elsewhere

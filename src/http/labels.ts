@@ -11,7 +11,7 @@ import { problemResponses } from './routes.ts';
 import { answerHeaders, fileSecurityPolicy } from './response-headers.ts';
 import { ids } from '../schemas/examples.ts';
 
-const filePattern = /^((shp|bat|man)_[0-9a-z]{26})(?:\.(commercial_invoice|cn22|cn23)|\.box([1-9][0-9]?))?\.(pdf|zpl|png)$/;
+const filePattern = /^((shp|bat|man)_[0-9a-z]{26})(?:\.box([1-9][0-9]?))?(?:\.(commercial_invoice|cn22|cn23))?\.(pdf|zpl|png)$/;
 
 /** A file answer carries what keeps a browser from running it, and its name; problems are JSON like any other. */
 function fileAnswerHeaders(statuses: number[]) {
@@ -39,14 +39,14 @@ export function registerLabelFiles(app: FastifyInstance, services: Services, add
         operationId: 'getLabelFile',
         summary: 'Download a label file',
         description:
-          "The URL comes from a shipment's `label_url` (any of the three formats can be asked for; with several boxes, every box's label in one file), one of its `packages[].label_url` (`{shp_id}.box{n}.{format}`, box n's own label) or `documents[].url` (`{shp_id}.{type}.pdf`, PDF only), or from a batch's `label_url` or a manifest's `form_url`; its token signs it for 7 days. " +
+          "The URL comes from a shipment's `label_url` (any of the three formats can be asked for; with several boxes, every box's label in one file), one of its `packages[].label_url` (`{shp_id}.box{n}.{format}`, box n's own label) or `documents[].url` (`{shp_id}.{type}.pdf`, or a box's own customs form `{shp_id}.box{n}.{type}.pdf`; PDF only), or from a batch's `label_url` or a manifest's `form_url`; its token signs it for 7 days. " +
           'Changes nothing. An expired or altered token answers 403 `invalid_label_token`, a voided label 410 `label_voided`, and a format the carrier did not sell the label in 409 `label_format_unavailable`.',
         tags: ['Shipments'],
         security: [],
         params: Type.Object({
           file: Type.String({
-            description: '`{shp_id}.{pdf|zpl|png}`, one box\'s label `{shp_id}.box{n}.{pdf|zpl|png}`, a customs document `{shp_id}.{commercial_invoice|cn22|cn23}.pdf`, or a batch or manifest file',
-            examples: [`${ids.shipment}.pdf`, `${ids.shipment}.box2.pdf`, `${ids.shipment}.cn23.pdf`],
+            description: '`{shp_id}.{pdf|zpl|png}`, one box\'s label `{shp_id}.box{n}.{pdf|zpl|png}`, a customs document `{shp_id}.{commercial_invoice|cn22|cn23}.pdf` or a box\'s own `{shp_id}.box{n}.{cn22|cn23}.pdf`, or a batch or manifest file',
+            examples: [`${ids.shipment}.pdf`, `${ids.shipment}.box2.pdf`, `${ids.shipment}.cn23.pdf`, `${ids.shipment}.box2.cn23.pdf`],
           }),
         }),
         querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'From label_url' }) }, { additionalProperties: false }),
@@ -62,11 +62,11 @@ export function registerLabelFiles(app: FastifyInstance, services: Services, add
       const match = filePattern.exec(file);
       if (!match) {
         await limitAddress(addresses, request);
-        throw new ApiError('not_found', `No label ${file}; label files are named {shp_id}.pdf, .zpl or .png, a box's {shp_id}.box{n}.pdf, .zpl or .png, and customs documents {shp_id}.{type}.pdf`);
+        throw new ApiError('not_found', `No label ${file}; label files are named {shp_id}.pdf, .zpl or .png, a box's {shp_id}.box{n}.pdf, .zpl or .png, and customs documents {shp_id}.{type}.pdf or a box's {shp_id}.box{n}.{type}.pdf`);
       }
-      const [, id, , document, box, format] = match as unknown as [string, string, string, CustomsDocumentType | undefined, string | undefined, LabelFormat];
+      const [, id, , box, document, format] = match as unknown as [string, string, string, string | undefined, CustomsDocumentType | undefined, LabelFormat];
       const ctx = { db: services.database.db, labels: services.labels, renderer: services.renderer, config: services.config, clock: services.clock };
-      const { bytes, contentType } = await labelFile(ctx, id, format, token, document ?? (box === undefined ? undefined : { box: Number(box) - 1 })).catch(async (err: unknown) => {
+      const { bytes, contentType } = await labelFile(ctx, id, format, token, { document, ...(box !== undefined && { box: Number(box) - 1 }) }).catch(async (err: unknown) => {
         if (err instanceof ApiError && err.code === 'invalid_label_token') await limitAddress(addresses, request);
         throw err;
       });

@@ -19,7 +19,7 @@ import { rateOperations } from './rates.ts';
 import { addressOperations } from './addresses.ts';
 import { accountResourceOperations } from './account-resources.ts';
 import { shipmentOperations } from './shipments.ts';
-import { LabelFormatSchema, LabelResolutionSchema, LabelSizeSchema, ReturnChargeSchema, ReturnCreate, ReturnStatusSchema, Shipment, ShipmentCreate, ShipmentDocument, ShipmentList, ShipmentPackage, ShipmentStatusSchema, VoidRequest } from '../schemas/shipment.ts';
+import { LabelFormatSchema, LabelResolutionSchema, LabelSizeSchema, ReturnChargeSchema, ReturnChargeStatusSchema, ReturnCreate, ReturnStatusSchema, Shipment, ShipmentCreate, ShipmentDocument, ShipmentList, ShipmentPackage, ShipmentStatusSchema, VoidRequest } from '../schemas/shipment.ts';
 import { DeletedWebhooks, DeliveryStatus, Webhook, WebhookCreate, WebhookDelivery, WebhookDeliveryList, WebhookEventType, WebhookList, WebhookUpdate, WebhookWithSecret } from '../schemas/webhook.ts';
 import { Tracker, TrackerBatch, TrackerBatchCreate, TrackerCreate, TrackerList, TrackerOrigin, TrackingEvent, TrackingRequest, TrackingStatus } from '../schemas/tracker.ts';
 import { webhookOperations } from './webhooks.ts';
@@ -94,6 +94,7 @@ export const sharedSchemas: TSchema[] = [
   ShipmentCreate,
   ReturnChargeSchema,
   ReturnStatusSchema,
+  ReturnChargeStatusSchema,
   ReturnCreate,
   VoidRequest,
   ShipmentDocument,

@@ -156,9 +156,21 @@ export class StripeGateway {
 
   /**
    * Holds the postage on the card, off-session (the merchant is not there to authenticate), to be captured once the
-   * label is bought or released if it is not. Asking again for the same shipment gets the same hold.
+   * label is bought or released if it is not. Asking again for the same shipment and attempt gets the same hold; a
+   * later attempt (a return paid on use whose card declined, asked again) is a new request, as Stripe keeps a
+   * decline under its key and would answer it again.
    */
-  async authorize(charge: { shipmentId: string; accountId: string; customer: string; paymentMethod: string; amountCents: number; description: string }): Promise<Authorization> {
+  async authorize(charge: {
+    shipmentId: string;
+    accountId: string;
+    customer: string;
+    paymentMethod: string;
+    amountCents: number;
+    description: string;
+    attempt: number;
+  }): Promise<Authorization> {
+    // The first attempt's request is the one shipd always sent, so that one already under way is still the same request.
+    const later = charge.attempt > 1;
     try {
       const intent = await this.stripe.paymentIntents.create(
         {
@@ -170,9 +182,9 @@ export class StripeGateway {
           confirm: true,
           capture_method: 'manual',
           description: charge.description,
-          metadata: { shipd_shipment: charge.shipmentId, shipd_account: charge.accountId },
+          metadata: { shipd_shipment: charge.shipmentId, shipd_account: charge.accountId, ...(later && { shipd_attempt: String(charge.attempt) }) },
         },
-        { idempotencyKey: key('postage', charge.shipmentId), timeout: holdTryMs, maxNetworkRetries: 1 },
+        { idempotencyKey: key('postage', later ? `${charge.shipmentId}-${charge.attempt}` : charge.shipmentId), timeout: holdTryMs, maxNetworkRetries: 1 },
       );
       if (intent.status === 'requires_capture') return { ok: true, paymentIntent: intent.id };
       if (intent.status === 'requires_action') return { ok: false, refusal: 'authentication_required', message: 'the card asks its holder to authenticate the charge' };
@@ -193,11 +205,12 @@ export class StripeGateway {
    * PaymentIntents since the request was made. Asking again under the same key would not tell, as Stripe replays a
    * fault of its own under a key for a day.
    */
-  async findHold(customer: string, shipmentId: string, since: Date): Promise<{ paymentIntent: string; held: boolean } | null> {
+  async findHold(customer: string, shipmentId: string, since: Date, attempt = 1): Promise<{ paymentIntent: string; held: boolean } | null> {
     return this.call('list the charges', async () => {
       const created = { gte: Math.floor(since.getTime() / 1000) - 60 };
       for await (const intent of this.stripe.paymentIntents.list({ customer, created, limit: 100 })) {
-        if (intent.metadata?.shipd_shipment === shipmentId) return { paymentIntent: intent.id, held: intent.status === 'requires_capture' };
+        // An earlier attempt's declined PaymentIntent is not this attempt's answer.
+        if (intent.metadata?.shipd_shipment === shipmentId && (intent.metadata.shipd_attempt ?? '1') === String(attempt)) return { paymentIntent: intent.id, held: intent.status === 'requires_capture' };
       }
       return null;
     });

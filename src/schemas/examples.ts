@@ -108,6 +108,7 @@ export const shipment = {
   is_return: false,
   charge: null as 'on_create' | 'on_use' | null,
   return_status: null as 'unused' | 'in_transit' | 'delivered' | null,
+  charge_status: null as 'pending' | 'paid' | 'past_due' | null,
   metadata: {},
   mode: 'test',
   created_at: '2026-11-23T15:04:07.880Z',
@@ -204,6 +205,9 @@ export const returnShipment = {
   ship_date: '2026-11-30',
   created_at: '2026-11-30T10:12:44.502Z',
 };
+
+/** The same return once the customer sent it, with a live card that declined its charge at the first scan. */
+export const returnShipmentPastDue = { ...returnShipment, return_status: 'in_transit' as const, charge_status: 'past_due' as const, mode: 'live' };
 
 /** The story's scans are all in November, on standard time. */
 const novemberClocks: Record<string, { utc_offset: string; time_zone: string }> = {

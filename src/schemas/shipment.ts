@@ -6,7 +6,7 @@ import { Surcharge } from './surcharge.ts';
 import { ShipmentOptions } from './options.ts';
 import { Insurance } from './insurance.ts';
 import { TrackingStatus } from './tracker.ts';
-import { ids, returnShipment, shipment, shipmentAbroad, shipmentSeveralBoxes, trackingNumber } from './examples.ts';
+import { ids, returnShipment, returnShipmentPastDue, shipment, shipmentAbroad, shipmentSeveralBoxes, trackingNumber } from './examples.ts';
 
 export const LabelFormatSchema = StringEnum(['pdf', 'zpl', 'png'], {
   $id: 'LabelFormat',
@@ -106,6 +106,15 @@ export const ReturnChargeSchema = StringEnum(['on_create', 'on_use'], {
   default: 'on_create',
 });
 
+export const ReturnChargeStatusSchema = StringEnum(['pending', 'paid', 'past_due'], {
+  $id: 'ReturnChargeStatus',
+  title: 'ReturnChargeStatus',
+  description:
+    "Where the charge of a return paid on use stands once the carrier has scanned it: `pending` while the account's card is being charged, `paid` once it is, " +
+    "`past_due` when the card declined it: the postage is still owed and is charged again on its own (a day later, then after 2, 4 and 7 more days), and at once " +
+    "when a card is saved on the dashboard's Billing page. Test mode's payment methods pay at the scan",
+});
+
 export const ReturnStatusSchema = StringEnum(['unused', 'in_transit', 'delivered'], {
   $id: 'ReturnStatus',
   title: 'ReturnStatus',
@@ -164,11 +173,20 @@ export const ShipmentDocument = Type.Object(
     }),
     format: Type.Literal('pdf', { description: 'Always `pdf`' }),
     url: Type.String({ format: 'uri', description: 'The document, fetchable without the API key for 7 days, as label_url is; print it and attach it as the carrier asks' }),
+    package: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 19,
+        description:
+          "Where the document is one box's own (USPS abroad with several boxes: each box is a label of its own, with a customs form listing only the lines whose `parcel_index` names it), the box's index in `packages`; absent for a document of the whole shipment",
+        examples: [1],
+      }),
+    ),
   },
   {
     $id: 'ShipmentDocument',
     title: 'ShipmentDocument',
-    description: 'A customs document drawn from the shipment\'s declaration; in test mode marked SAMPLE, as labels are',
+    description: 'A customs document drawn from the shipment\'s declaration, or from its lines in one box; in test mode marked SAMPLE, as labels are',
     additionalProperties: false,
     examples: shipmentAbroad.documents,
   },
@@ -231,7 +249,7 @@ export const Shipment = Type.Object(
     references: Type.Array(Type.String(), { description: 'The references printed on the label and sent to the carrier: those asked for, else the order number' }),
     documents: Type.Array(Type.Ref(ShipmentDocument), {
       description:
-        "The customs documents the label needs, from its customs declaration; empty for a parcel that crosses no customs border. With a live key, the carrier's own: UPS's and FedEx's commercial invoice; USPS prints its customs form on the label itself, so lists none",
+        "The customs documents the label needs, from its customs declaration; empty for a parcel that crosses no customs border. With several USPS boxes, each box's own form (its `package` says which), listing that box's lines. With a live key, the carrier's own: UPS's and FedEx's commercial invoice; USPS prints its customs form on the label itself, so lists none",
     }),
     postage: Type.Ref(Money, {
       description:
@@ -261,6 +279,11 @@ export const Shipment = Type.Object(
     return_status: Type.Union([Type.Ref(ReturnStatusSchema), Type.Null()], {
       description: 'A return label\'s progress: `unused`, `in_transit`, `delivered`; a `shipment.updated` event tells each change. Null for outbound labels',
     }),
+    charge_status: Type.Union([Type.Ref(ReturnChargeStatusSchema), Type.Null()], {
+      description:
+        'A return paid on use (`charge: "on_use"`) once scanned: whether its postage is `paid`, still `pending`, or `past_due` after a declined card; a `shipment.updated` event tells each change. ' +
+        'Null before the scan, for labels paid when bought, and for labels billed to a carrier account',
+    }),
     metadata: Type.Ref(Metadata, { description: 'Your own keys and values' }),
     mode: StringEnum(['test', 'live'], { description: 'Bought with a test key (simulated, free) or a live one (real postage)' }),
     created_at: timestamp('When it was bought'),
@@ -271,7 +294,7 @@ export const Shipment = Type.Object(
     title: 'Shipment',
     description: 'A label bought for an order: its carrier, service, tracking number, price and file',
     additionalProperties: false,
-    examples: [shipment, shipmentAbroad, returnShipment, shipmentSeveralBoxes],
+    examples: [shipment, shipmentAbroad, returnShipment, returnShipmentPastDue, shipmentSeveralBoxes],
   },
 );
 export type Shipment = Static<typeof Shipment>;

@@ -32,6 +32,7 @@ import * as trackersByAccount from './029_trackers_by_account.ts';
 import * as carrierAccountIds from './030_carrier_account_ids.ts';
 import * as pickupCarrierData from './032_pickup_carrier_data.ts';
 import * as manifestReconcile from './033_manifest_reconcile.ts';
+import * as returnChargeRetries from './034_return_charge_retries.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '031_pickup_bookings': pickupBookings,
   '032_pickup_carrier_data': pickupCarrierData,
   '033_manifest_reconcile': manifestReconcile,
+  '034_return_charge_retries': returnChargeRetries,
 };

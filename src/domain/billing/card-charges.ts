@@ -1,11 +1,13 @@
 import { sql, type Kysely } from 'kysely';
-import type { CardBoxRefundsTable, CardChargesTable, DB, ShipmentsTable } from '../../db/schema.ts';
+import type { CardBoxRefundsTable, CardChargesTable, DB, ReturnChargeStatus, ShipmentsTable } from '../../db/schema.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { PaymentsRefused, PaymentsUnavailable, type StripeGateway } from '../../payments/stripe.ts';
 import type { BillingDeps } from './payment-methods.ts';
 import { stripeFor } from './stripe-customer.ts';
 import { inTransaction } from '../core/transaction.ts';
 import { hasPrefix } from '../../kernel/ids.ts';
+import { recordEvent } from '../webhooks/events.ts';
+import { ownerOf, toShipment } from '../shipments/shipments.ts';
 
 /*
  * A live label bought with platform postage is paid by the account's card: Stripe holds the quoted postage before
@@ -17,6 +19,12 @@ import { hasPrefix } from '../../kernel/ids.ts';
  * charge, and the card is then held and captured at once, by the same steps. A box voided on its own gets its share
  * back as a partial refund once the charge is captured (card_box_refunds); the whole label's refund then gives back
  * whatever is left, so a label's refunds never add up to more than its charge.
+ *
+ * A return paid on use is already on its way when its card is asked, so a decline cannot undo it: the postage is owed
+ * (the shipment's charge_status `past_due`, told by shipment.updated) and the settle job asks again on a schedule,
+ * and at once when the account saves a card. Each ask is a new attempt, under its own Stripe key; one is asked at a
+ * time (the move from `declined` to `authorizing` lets one process through), and only one can succeed, as a
+ * successful hold ends the asking.
  */
 
 /** Whether the label's postage goes on a card: live platform postage. Test mode's methods never reach Stripe. */
@@ -56,6 +64,8 @@ export async function openCardCharge(
       captured_cents: null,
       refund_id: null,
       last_error: null,
+      attempts: 1,
+      retry_at: null,
       created_at: charge.at,
       updated_at: charge.at,
     })
@@ -104,6 +114,7 @@ export async function authorizeCardCharge(deps: BillingDeps, row: Pick<Shipments
       amountCents: charge.amount_cents,
       // From the shipment alone: a retry must send Stripe the very same request, or its key is refused.
       description: hasPrefix(row.id, 'pku') ? `Carrier pickup for shipd pickup ${row.id}` : `Postage for shipd label ${row.id}`,
+      attempt: charge.attempts,
     });
   } catch (err) {
     if (err instanceof PaymentsRefused) {
@@ -157,6 +168,7 @@ async function capture(deps: BillingDeps, stripe: StripeGateway, charge: CardCha
 async function recordCapture(deps: BillingDeps, shipmentId: string, capturedCents: number): Promise<CardChargesTable['status'] | undefined> {
   return inTransaction(deps.db, async (trx) => {
     const at = deps.clock.now().toISOString();
+    await showReturnCharge(deps, trx, shipmentId, 'paid', at);
     await trx
       .updateTable('card_charges')
       .set({ status: 'captured', captured_cents: capturedCents, last_error: null, updated_at: at })
@@ -277,23 +289,36 @@ export async function settleCardCharge(deps: BillingDeps, shipment: Shipment): P
 async function settleHold(deps: BillingDeps, shipment: Shipment): Promise<void> {
   let charge = await chargeOf(deps.db, shipment.id);
   if (!charge || shipment.status === 'pending') return;
-  const stripe = await gateway(deps);
   const bought = shipment.status === 'purchased';
-  if (charge.status === 'authorizing') {
+  // A return paid on use is charged after its label is in the carrier's hands: its first scan opened this charge,
+  // and a decline leaves the postage owed, asked for again.
+  const owed = bought && shipment.return_charge === 'on_use';
+  let asked = false;
+  if (owed && charge.status === 'declined') {
+    if (!(await claimRetry(deps, charge))) return;
+    await authorizeCardCharge(deps, shipment);
+    asked = true;
+    charge = (await chargeOf(deps.db, shipment.id))!;
+  }
+  const stripe = await gateway(deps);
+  if (charge.status === 'authorizing' && !asked) {
     // The hold's answer was lost (a crash, or Stripe out of reach): whatever Stripe did is found and let go of.
     // A purchase only goes on to the carrier with its hold recorded, so no label waits on this charge.
-    const found = await stripe.findHold(charge.customer_id, charge.shipment_id, new Date(charge.created_at));
+    const found = await stripe.findHold(charge.customer_id, charge.shipment_id, new Date(charge.created_at), charge.attempts);
     if (found) {
       await move(deps, charge.shipment_id, 'authorizing', { status: found.held ? 'authorized' : 'declined', payment_intent_id: found.paymentIntent });
-    } else if (bought && shipment.return_charge === 'on_use') {
-      // A return paid on use is charged after its label is in the carrier's hands: its first scan opened this charge,
-      // so the card is asked now (a decline or Stripe out of reach is recorded on the charge by the ask itself).
+    } else if (owed) {
+      // The card is asked now (a decline or Stripe out of reach is recorded on the charge by the ask itself).
       await authorizeCardCharge(deps, shipment);
     } else {
       await move(deps, charge.shipment_id, 'authorizing', { status: 'released', last_error: null });
       return;
     }
     charge = (await chargeOf(deps.db, shipment.id))!;
+  }
+  if (owed && charge.status === 'declined') {
+    await scheduleRetry(deps, charge);
+    return;
   }
   try {
     if (charge.status === 'authorized') {
@@ -308,6 +333,92 @@ async function settleHold(deps: BillingDeps, shipment: Shipment): Promise<void> 
     if (!(err instanceof PaymentsRefused)) throw err;
     await followStripe(deps, stripe, charge, err);
   }
+}
+
+/**
+ * How long after each declined attempt the card of a past-due return is asked again by itself: a day, then 2, 4 and 7
+ * days (five asks over two weeks), after which only a card saved on the account asks again. Card networks count
+ * the asks made of a declined card (Visa allows 15 in 30 days), so they are few and spread out.
+ */
+const retryDelaysMs = [1, 2, 4, 7].map((days) => days * 86_400_000);
+
+/**
+ * A declined attempt of a return's charge: the shipment shows the debt (past_due, with its shipment.updated), and the
+ * next ask is scheduled, unless the schedule has run out. Written once per attempt.
+ */
+async function scheduleRetry(deps: BillingDeps, charge: CardChargesTable): Promise<void> {
+  const now = deps.clock.now();
+  const delay = retryDelaysMs[charge.attempts - 1];
+  await inTransaction(deps.db, async (trx) => {
+    await trx
+      .updateTable('card_charges')
+      .set({ retry_at: delay === undefined ? null : new Date(now.getTime() + delay).toISOString() })
+      .where('shipment_id', '=', charge.shipment_id)
+      .where('status', '=', 'declined')
+      .where('attempts', '=', charge.attempts)
+      .execute();
+    await showReturnCharge(deps, trx, charge.shipment_id, 'past_due', now.toISOString());
+  });
+}
+
+/**
+ * Takes the next attempt of a declined return's charge once it is due, with the card the account has now (the one
+ * that declined, or the one saved since). False when it is not due, another process took it, or the account has no
+ * card left to ask (saving one schedules the attempt).
+ */
+async function claimRetry(deps: BillingDeps, charge: CardChargesTable): Promise<boolean> {
+  const now = deps.clock.now().toISOString();
+  if (charge.retry_at === null || charge.retry_at > now) return false;
+  const card = await deps.db
+    .selectFrom('billing_customers')
+    .innerJoin('payment_methods', (j) => j.onRef('payment_methods.account_id', '=', 'billing_customers.account_id').on('payment_methods.mode', '=', 'live'))
+    .select(['billing_customers.customer_id', 'payment_methods.payment_method'])
+    .where('billing_customers.account_id', '=', charge.account_id)
+    .executeTakeFirst();
+  const next = card
+    ? { status: 'authorizing' as const, attempts: charge.attempts + 1, customer_id: card.customer_id, payment_method: card.payment_method, payment_intent_id: null }
+    : {};
+  const claimed = await deps.db
+    .updateTable('card_charges')
+    .set({ ...next, retry_at: null, updated_at: now })
+    .where('shipment_id', '=', charge.shipment_id)
+    .where('status', '=', 'declined')
+    .where('attempts', '=', charge.attempts)
+    .where('retry_at', '=', charge.retry_at)
+    .executeTakeFirst();
+  return card !== undefined && Number(claimed.numUpdatedRows) === 1;
+}
+
+/**
+ * In the caller's transaction: a return paid on use whose charge moved on shows it (charge_status), told by a
+ * shipment.updated event; nothing for any other label, or when it already shows it.
+ */
+async function showReturnCharge(deps: BillingDeps, trx: Kysely<DB>, shipmentId: string, status: ReturnChargeStatus, at: string): Promise<void> {
+  const changed = await trx
+    .updateTable('shipments')
+    .set({ charge_status: status, updated_at: at })
+    .where('id', '=', shipmentId)
+    .where('return_charge', '=', 'on_use')
+    .where('charge_status', 'is not', null)
+    .where('charge_status', '<>', status)
+    .executeTakeFirst();
+  if (Number(changed.numUpdatedRows) !== 1) return;
+  const row = await trx.selectFrom('shipments').selectAll().where('id', '=', shipmentId).executeTakeFirstOrThrow();
+  await recordEvent(trx, ownerOf(row), 'shipment.updated', toShipment(deps, row), at);
+}
+
+/**
+ * A card saved for the account (set up on Stripe's page, given to the CLI, or its expiry brought up to date): the
+ * returns it owes for are asked again at once, by the settle job's next round, whatever their schedule said.
+ */
+export async function retryOwedCharges(db: Kysely<DB>, accountId: string, at: string): Promise<void> {
+  await db
+    .updateTable('card_charges')
+    .set({ retry_at: at })
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'declined')
+    .where('shipment_id', 'in', (eb) => eb.selectFrom('shipments').select('id').where('account_id', '=', accountId).where('charge_status', '=', 'past_due').where('status', '=', 'purchased'))
+    .execute();
 }
 
 async function followStripe(deps: BillingDeps, stripe: StripeGateway, charge: CardChargesTable, refusal: PaymentsRefused): Promise<void> {
@@ -353,6 +464,18 @@ export async function settleCardCharges(deps: BillingDeps, staleMs: number, log:
     .orderBy('card_charges.updated_at')
     .limit(100)
     .execute();
+  // Past-due returns whose next ask has come, whenever their row last changed.
+  const retries = await deps.db
+    .selectFrom('card_charges')
+    .innerJoin('shipments', 'shipments.id', 'card_charges.shipment_id')
+    .select([...settledColumns.map((c) => `shipments.${c}` as const), 'card_charges.status as charge'])
+    .where('card_charges.retry_at', '<=', deps.clock.now().toISOString())
+    .where('card_charges.status', '=', 'declined')
+    .where('shipments.status', '=', 'purchased')
+    .orderBy('card_charges.retry_at')
+    .limit(100)
+    .execute();
+  rows.push(...retries);
   // A box's refund waits on its charge: one of those above, or a captured charge whose boxes' refunds are left.
   const boxes = await deps.db
     .selectFrom('card_box_refunds')

@@ -7,6 +7,7 @@ import { AccountError } from '../accounts/accounts.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { PaymentsRefused, PaymentsUnavailable, type CardSummary, type SavedCard } from '../../payments/stripe.ts';
 import { billingCustomer, stripeFor } from './stripe-customer.ts';
+import { retryOwedCharges } from './card-charges.ts';
 
 /** Test mode's payment methods: one that pays and one that is declined, so the 402 path can be exercised. */
 export const testPaymentMethods = ['pm_test_visa', 'pm_test_declined'] as const;
@@ -15,7 +16,7 @@ export const testPaymentMethods = ['pm_test_visa', 'pm_test_declined'] as const;
 export interface BillingDeps {
   db: Kysely<DB>;
   clock: Clock;
-  config: Pick<Config, 'stripe'>;
+  config: Config;
 }
 
 export interface PaymentMethodView {
@@ -40,6 +41,7 @@ async function store(db: Kysely<DB>, clock: Clock, accountId: string, mode: Mode
     .values({ account_id: accountId, mode, ...value })
     .onConflict((oc) => oc.columns(['account_id', 'mode']).doUpdateSet(value))
     .execute();
+  if (mode === 'live') await retryOwedCharges(db, accountId, at);
 }
 
 /** Test mode's method: one of the two test methods, which never reach a payment processor. */
@@ -75,8 +77,11 @@ export async function storeLiveCard(deps: Pick<BillingDeps, 'db' | 'clock'>, acc
 }
 
 /** Shows a saved live card as Stripe now describes it (a new expiry, say); false when no account has it. */
-export async function updateLiveCard(db: Kysely<DB>, saved: SavedCard): Promise<boolean> {
+export async function updateLiveCard(db: Kysely<DB>, clock: Clock, saved: SavedCard): Promise<boolean> {
   const changed = await db.updateTable('payment_methods').set({ card: cardColumn(saved.card) }).where('mode', '=', 'live').where('payment_method', '=', saved.paymentMethod).executeTakeFirst();
+  // A card brought up to date (a new expiry, say) may now pay what it declined.
+  const holders = await db.selectFrom('payment_methods').select('account_id').where('mode', '=', 'live').where('payment_method', '=', saved.paymentMethod).execute();
+  for (const { account_id } of holders) await retryOwedCharges(db, account_id, clock.now().toISOString());
   return Number(changed.numUpdatedRows) > 0;
 }
 

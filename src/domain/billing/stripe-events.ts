@@ -40,7 +40,7 @@ export async function handleStripeEvent(deps: BillingDeps, payload: Buffer, sign
     case 'payment_method.updated':
     case 'payment_method.automatically_updated': {
       const card = StripeGateway.cardFrom(event.data.object);
-      return outcome((await updateLiveCard(deps.db, card)) ? `updated card ${card.paymentMethod}` : 'ignored: not a saved card');
+      return outcome((await updateLiveCard(deps.db, deps.clock, card)) ? `updated card ${card.paymentMethod}` : 'ignored: not a saved card');
     }
     case 'payment_method.detached': {
       const forgotten = await forgetLiveCard(deps.db, event.data.object.id);

@@ -8,7 +8,10 @@ import { ApiError } from '../../kernel/errors.ts';
 import { hasPrefix } from '../../kernel/ids.ts';
 import { currentBatchDocument } from '../ops/batch-document.ts';
 import { money } from '../core/money.ts';
-import { serviceName, type PurchaseRecord } from '../shipments/shipments.ts';
+import { documentFile, documentFiles, recordBoxes, serviceName, type PurchaseRecord } from '../shipments/shipments.ts';
+import { boxCustomsFormsFor } from '../../carriers/customs-forms.ts';
+import type { CarrierId } from '../../config.ts';
+import type { Customs } from '../../schemas/customs.ts';
 
 /**
  * A batch's or manifest's file, kept in the label store beside the labels so any instance serves it. A batch's file
@@ -28,25 +31,35 @@ export async function storedDocument(ctx: Pick<Context, 'db' | 'labels' | 'clock
   return bytes;
 }
 
-/** Where a shipment's customs document is kept in the label store: beside its label, under `{shp_id}.{type}`. */
-export const documentKey = (shipmentId: string, type: CustomsDocumentType) => `${shipmentId}.${type}`;
+/**
+ * Where a shipment's customs document is kept in the label store: beside its label, under `{shp_id}.{type}`, or a
+ * box's own form beside the box's label, `{shp_id}.box{n}.{type}`.
+ */
+export const documentKey = (shipmentId: string, type: CustomsDocumentType, box?: number) => `${shipmentId}.${documentFile(type, box)}`;
 
 const documentAddress = (a: AnyAddress): DocumentAddress => ({ ...a, country: (a.country ?? 'US').toUpperCase() });
 
-/** What a shipment's customs document prints: the declaration kept with the purchase, and the label's number. */
-function documentData(row: ShipmentsTable, record: PurchaseRecord, trackingNumber: string, postageCents: number): CustomsDocumentData {
+/**
+ * What a shipment's customs document prints: the declaration kept with the purchase, the label's number, and every
+ * box's weight. A box's own form (`box`) prints that box's: its number, its lines, its weight and its postage.
+ */
+function documentData(row: ShipmentsTable, record: PurchaseRecord, label: PurchasedLabel, box?: { index: number; customs: Customs }): CustomsDocumentData {
+  const boxes = recordBoxes(record);
+  const own = box && label.packages?.[box.index];
+  const weighed = box ? [boxes[box.index]!] : boxes;
   return {
     carrier: row.carrier as CustomsDocumentData['carrier'],
     serviceCode: row.service,
     serviceName: serviceName(row.carrier, row.service),
-    trackingNumber,
+    trackingNumber: own ? own.trackingNumber : label.trackingNumber,
     from: documentAddress(record.from),
     to: documentAddress(record.to),
-    customs: record.customs!,
+    customs: box ? box.customs : record.customs!,
     shipDate: record.shipDate.slice(0, 10),
-    grossWeight: { value: record.parcel.weightLb, unit: 'lb' },
-    packages: 1,
-    postage: money(postageCents),
+    grossWeight: { value: Math.round(weighed.reduce((sum, b) => sum + b.weightLb, 0) * 1000) / 1000, unit: 'lb' },
+    packages: weighed.length,
+    // A box's own postage where the carrier billed it alone (USPS's box by box), else the shipment's.
+    ...(own ? own.postageCents !== undefined && { postage: money(own.postageCents) } : { postage: money(label.postageCents) }),
     ...(record.reference !== null && { reference: record.reference }),
     sample: row.mode === 'test',
   };
@@ -60,8 +73,15 @@ function documentData(row: ShipmentsTable, record: PurchaseRecord, trackingNumbe
 export async function fileCustomsDocuments(ctx: Pick<Context, 'db' | 'labels' | 'renderer'>, row: ShipmentsTable, label: PurchasedLabel, at: string): Promise<string | undefined> {
   const record: PurchaseRecord = JSON.parse(row.purchase);
   for (const type of record.documents ?? []) {
-    const bytes = await ctx.renderer.renderDocument(type, documentData(row, record, label.trackingNumber, label.postageCents));
+    const bytes = await ctx.renderer.renderDocument(type, documentData(row, record, label));
     await ctx.labels.put(ctx.db, documentKey(row.id, type), 'pdf', bytes, at);
+  }
+  if (record.boxDocuments) {
+    const forms = boxCustomsFormsFor(row.carrier as CarrierId, row.service, record.customs ?? null, recordBoxes(record))!;
+    for (const [index, { type, customs }] of forms.entries()) {
+      const bytes = await ctx.renderer.renderDocument(type, documentData(row, record, label, { index, customs }));
+      await ctx.labels.put(ctx.db, documentKey(row.id, type, index), 'pdf', bytes, at);
+    }
   }
   const printed = label.documents ?? [];
   for (const d of printed) await ctx.labels.put(ctx.db, documentKey(row.id, d.type), 'pdf', d.bytes, at);
@@ -69,10 +89,11 @@ export async function fileCustomsDocuments(ctx: Pick<Context, 'db' | 'labels' | 
   return JSON.stringify({ ...record, documents: [...new Set([...(record.documents ?? []), ...printed.map((d) => d.type)])] });
 }
 
-/** A bought label's customs document; 404 for a type the shipment does not have. */
-export async function shipmentDocument(ctx: Pick<Context, 'labels'>, row: ShipmentsTable, type: CustomsDocumentType): Promise<Buffer> {
+/** A bought label's customs document, or box `box`'s own (0-based); 404 for one the shipment does not have. */
+export async function shipmentDocument(ctx: Pick<Context, 'labels'>, row: ShipmentsTable, type: CustomsDocumentType, box?: number): Promise<Buffer> {
   const record: PurchaseRecord = JSON.parse(row.purchase);
-  const bytes = record.documents?.includes(type) ? await ctx.labels.get(documentKey(row.id, type), 'pdf') : undefined;
-  if (!bytes) throw new ApiError('not_found', `Shipment ${row.id} has no ${type} document`);
+  const has = documentFiles(record).some((d) => d.type === type && d.box === box);
+  const bytes = has ? await ctx.labels.get(documentKey(row.id, type, box), 'pdf') : undefined;
+  if (!bytes) throw new ApiError('not_found', `Shipment ${row.id} has no ${type} document${box === undefined ? '' : ` for box ${box + 1}`}`);
   return bytes;
 }

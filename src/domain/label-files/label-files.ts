@@ -21,11 +21,10 @@ export async function labelFile(
   id: string,
   format: LabelFormat,
   token: string,
-  /** A customs document, or one box's own label (0-based), instead of the label. */
-  part?: CustomsDocumentType | { box: number },
+  /** One box's own label (0-based) instead of the label, a customs document, or a box's own customs form (both). */
+  part: { box?: number; document?: CustomsDocumentType } = {},
 ): Promise<{ bytes: Buffer; contentType: string }> {
-  const document = typeof part === 'string' ? part : undefined;
-  const box = typeof part === 'object' ? part.box : undefined;
+  const { document, box } = part;
   const check = idPattern.test(id) ? checkLabelToken(ctx.config.secret, id, token, ctx.clock.now()) : 'invalid';
   if (check !== 'valid') {
     throw new ApiError('invalid_label_token', check === 'expired' ? 'This link has expired; GET the shipment, batch or manifest for a fresh one' : 'This link is not valid');
@@ -40,6 +39,6 @@ export async function labelFile(
   if (box !== undefined && box < boxes.length && !activeBox(row, boxes[box]!)) {
     throw new ApiError('label_voided', `Box ${box + 1} of ${id} was voided on its own; printing its label would ship an unpaid parcel`);
   }
-  const bytes = document ? await shipmentDocument(ctx, row, document) : await labelBytes(ctx, row, format, box);
+  const bytes = document ? await shipmentDocument(ctx, row, document, box) : await labelBytes(ctx, row, format, box);
   return { bytes, contentType: labelContentTypes[format] };
 }

@@ -3,12 +3,12 @@ import type { Context } from '../core/context.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { labelBytes } from '../label-files/label-bytes.ts';
 import { shipmentDocument } from '../label-files/document-files.ts';
-import type { PurchaseRecord } from '../shipments/shipments.ts';
+import { activeBox, documentFiles, storedBoxes, type PurchaseRecord } from '../shipments/shipments.ts';
 import { pageSizes } from '../../labels/layout.ts';
 
 type Deps = Pick<Context, 'db' | 'labels' | 'clock' | 'renderer'>;
 
-const documentTypes = (row: ShipmentsTable) => (JSON.parse(row.purchase) as PurchaseRecord).documents ?? [];
+const documentsOf = (row: ShipmentsTable) => documentFiles(JSON.parse(row.purchase) as PurchaseRecord);
 
 /** The labels a batch bought, as shipments, in the order given. */
 const batchShipments = (ctx: Deps, batchId: string) =>
@@ -32,7 +32,11 @@ export async function buildBatchDocument(ctx: Deps, batch: BatchesTable): Promis
     if (!file) continue;
     files.push(file);
     // A PDF batch prints each label's customs documents right after it, as the parcel needs them with its label.
-    if (batch.label_format === 'pdf') for (const type of documentTypes(row)) files.push(await shipmentDocument(ctx, row, type));
+    // A box voided on its own is left out, its form with it.
+    if (batch.label_format === 'pdf') {
+      const boxes = storedBoxes(row);
+      for (const { type, box } of documentsOf(row)) if (box === undefined || activeBox(row, boxes[box]!)) files.push(await shipmentDocument(ctx, row, type, box));
+    }
   }
   if (files.length === 0) return null;
   // Loaded when first needed: the PDF libraries would otherwise sit in the API thread's memory for nothing, as

@@ -22,7 +22,7 @@ import { carrierBoxOf, checkInsuranceOnce, insuranceAsks, inputsFingerprint, ord
 import type { Surcharge } from '../../schemas/surcharge.ts';
 import { fileBoughtLabel } from '../label-files/label-bytes.ts';
 import { fileCustomsDocuments } from '../label-files/document-files.ts';
-import { customsFormsFor } from '../../carriers/customs-forms.ts';
+import { boxCustomsFormsFor, customsFormsFor } from '../../carriers/customs-forms.ts';
 import { crossesCustomsBorder } from '../../carriers/customs-border.ts';
 import { returnEnds } from '../rating/service-area.ts';
 import { labelAskOf, ownerOf, recordBoxes, serviceName, toShipment, type PurchaseRecord, type StoredBox } from './shipments.ts';
@@ -358,6 +358,8 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
   const parcels = rateRequest({ ...p.inputs, ...(p.plan.insuredCents !== null && { insuredCents: p.plan.insuredCents }) }, now).parcels;
   const parcel = parcels[0]!;
   const insured = parcels.filter((b) => b.insuredCents !== undefined);
+  const drawsForms = ctx.principal.mode === 'test' && crossesCustomsBorder(ends.from, ends.to);
+  const boxForms = boxCustomsFormsFor(p.plan.carrier, p.plan.service, p.inputs.customs, parcels);
   const record: PurchaseRecord = {
     from: ends.from,
     to: ends.to,
@@ -375,8 +377,9 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
     customs: p.inputs.customs,
     ...(p.inputs.goodsValue && { goodsValue: p.inputs.goodsValue }),
     // Test mode draws the customs documents a parcel crossing a customs border needs (a declaration kept on a domestic
-    // order needs none); a live carrier's own forms come with its label.
-    documents: ctx.principal.mode === 'test' && crossesCustomsBorder(ends.from, ends.to) ? customsFormsFor(p.plan.carrier, p.plan.service, p.inputs.customs, parcel) : [],
+    // order needs none): the shipment's, or where the carrier prints a form on each box's label, each box's own; a
+    // live carrier's own forms come with its label.
+    ...(drawsForms && boxForms ? { documents: [], boxDocuments: boxForms.map((f) => f.type) } : { documents: drawsForms ? customsFormsFor(p.plan.carrier, p.plan.service, p.inputs.customs, parcel) : [] }),
   };
   const row: ShipmentsTable = {
     id: newId('shp', now.getTime()),
@@ -411,6 +414,7 @@ export async function purchase(ctx: Context, carriers: Record<CarrierId, Carrier
     // The whole shipment's: the shipment's value, or the sum of its boxes' own (each kept in the record's boxes).
     insured_cents: insured.length === 0 ? null : insured.reduce((sum, b) => sum + b.insuredCents!, 0),
     return_charge: p.isReturn ? (p.returnCharge ?? 'on_create') : null,
+    charge_status: null,
     packages: null,
     master_tracking_number: null,
   };

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { CarrierId } from '../../config.ts';
-import type { DB, ShipmentsTable } from '../../db/schema.ts';
+import type { DB, ReturnChargeStatus, ShipmentsTable } from '../../db/schema.ts';
 import type { ReturnCreate, Shipment } from '../../schemas/shipment.ts';
 import { carrierAccess } from '../carrier-accounts/carrier-access.ts';
 import type { Context } from '../core/context.ts';
@@ -68,16 +68,19 @@ export async function createReturnLabel(ctx: Context, orderId: string, input: Re
  * Charges a return paid on use, in the transaction that records its first scan (that transaction's guard lets one
  * tracking request or worker through; the ledger's and the card charge's keys would refuse a second anyway): the
  * postage the label was bought at, to the ledger, and for a live card, a card charge opened now for the caller to
- * settle once committed. True when there is a card charge to settle.
+ * settle once committed. Answers the return's charge_status, also written: `pending` when there is a card charge to
+ * settle, `paid` when the ledger's entry is the whole of it (test mode), null when nothing is charged.
  */
-export async function chargeUsedReturn(trx: Kysely<DB>, row: ShipmentsTable, at: string): Promise<boolean> {
-  if (row.payment !== 'platform') return false;
+export async function chargeUsedReturn(trx: Kysely<DB>, row: ShipmentsTable, at: string): Promise<ReturnChargeStatus | null> {
+  if (row.payment !== 'platform') return null;
   // Boxes voided before the first scan are not charged for.
   const boxes = storedBoxes(row);
   const cents = boxShares(row, boxes).reduce((sum, share, i) => sum + (activeBox(row, boxes[i]!) ? share : 0), 0);
-  if (cents <= 0) return false;
+  if (cents <= 0) return null;
   await chargePostage(trx, { accountId: row.account_id, mode: row.mode, ownerKeyId: row.owner_key_id, shipmentId: row.id, cents, paymentMethod: row.payment_method!, at });
-  if (!isCardBilled(row)) return false;
+  const status = isCardBilled(row) ? 'pending' : 'paid';
+  await trx.updateTable('shipments').set({ charge_status: status }).where('id', '=', row.id).execute();
+  if (status === 'paid') return status;
   // The card saved now, which may have replaced the one saved when the label was made. The account had a Stripe
   // customer then (the purchase checked), and keeps it.
   const card = await trx
@@ -87,5 +90,5 @@ export async function chargeUsedReturn(trx: Kysely<DB>, row: ShipmentsTable, at:
     .where('billing_customers.account_id', '=', row.account_id)
     .executeTakeFirstOrThrow();
   await openCardCharge(trx, row, { customer: card.customer_id, paymentMethod: card.payment_method ?? row.payment_method! }, { cents, at });
-  return true;
+  return status;
 }

@@ -55,7 +55,22 @@ export interface PurchaseRecord {
   goodsValue?: { amount: string; currency: string };
   /** The label's customs documents, each kept beside it: drawn by shipd (customsFormsFor) or printed by the live carrier. */
   documents?: CustomsDocumentType[];
+  /**
+   * Where each box has a customs form of its own (test mode's USPS boxes abroad, as USPS prints one on each box's
+   * label): each box's form, in the order of the boxes; `documents` then lists none of them.
+   */
+  boxDocuments?: CustomsDocumentType[];
 }
+
+/** Every customs document file of a label: the shipment's own, then each box's (`box`, 0-based). */
+export const documentFiles = (record: Pick<PurchaseRecord, 'documents' | 'boxDocuments'>): { type: CustomsDocumentType; box?: number }[] => [
+  ...(record.documents ?? []).map((type) => ({ type })),
+  ...(record.boxDocuments ?? []).map((type, box) => ({ type, box })),
+];
+
+
+/** The name a customs document file has after its shipment's id: `{type}`, or for a box's own form `box{n}.{type}`. */
+export const documentFile = (type: CustomsDocumentType, box?: number): string => (box === undefined ? type : `${boxFile(box)}.${type}`);
 
 /** Every box of a purchase, the first first. */
 export const recordBoxes = (record: Pick<PurchaseRecord, 'parcel' | 'parcels'>): ParcelSpec[] => record.parcels ?? [record.parcel];
@@ -156,7 +171,12 @@ export function toShipment(ctx: Pick<Context, 'config' | 'clock'>, row: Shipment
     label_size: ask.size,
     label_resolution: ask.resolution,
     references: ask.references,
-    documents: (record.documents ?? []).map((type) => ({ type, format: 'pdf', url: labelUrl(ctx, row.id, `${type}.pdf`) })),
+    documents: documentFiles(record).map(({ type, box }) => ({
+      type,
+      format: 'pdf',
+      url: labelUrl(ctx, row.id, `${documentFile(type, box)}.pdf`),
+      ...(box !== undefined && { package: box }),
+    })),
     packages: packagesOf(ctx, row, record),
     master_tracking_number: row.master_tracking_number,
     postage: money(row.postage_cents ?? row.quoted_cents),
@@ -169,6 +189,7 @@ export function toShipment(ctx: Pick<Context, 'config' | 'clock'>, row: Shipment
     is_return: row.is_return === 1,
     charge: row.is_return === 1 ? (row.return_charge ?? 'on_create') : null,
     return_status: returnStatusOf(row),
+    charge_status: row.charge_status,
     metadata: JSON.parse(row.metadata),
     mode: row.mode,
     created_at: row.created_at,

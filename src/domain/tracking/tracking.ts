@@ -179,9 +179,10 @@ async function recordProgress(ctx: TrackingContext, trx: Kysely<DB>, row: Shipme
   const moved: ShipmentsTable = { ...row, tracking_status: result.status, tracking_events: result.events.length };
   const was = returnStatusOf(row);
   if (was === returnStatusOf(moved)) return false;
-  const cardCharge = was === 'unused' && row.return_charge === 'on_use' && (await chargeUsedReturn(trx, row, at));
+  const scanned = was === 'unused' && row.return_charge === 'on_use';
+  if (scanned) moved.charge_status = await chargeUsedReturn(trx, row, at);
   await recordEvent(trx, owner, 'shipment.updated', toShipment(ctx, moved), at);
-  return cardCharge;
+  return scanned && moved.charge_status === 'pending';
 }
 
 /** What the label's carrier says now about each of its boxes, in the order of the shipment's packages. */
