@@ -127,6 +127,7 @@ export async function benchTrackers(o: TrackersOptions): Promise<Result> {
     type Made = { id: string; tracking_number: string; created_at: string; events: unknown[] };
     const answered: (Made | undefined)[] = Array.from({ length: o.trackers }, () => undefined);
     const createStart = performance.now();
+    const createCpuBefore = shipd.cpuSeconds();
     let nextBatch = 0;
     // A client importing numbers keeps a few batches in flight, each its own transaction.
     await Promise.all(
@@ -144,11 +145,13 @@ export async function benchTrackers(o: TrackersOptions): Promise<Result> {
       }),
     );
     const createSeconds = (performance.now() - createStart) / 1000;
+    const createCpu = shipd.cpuSeconds();
+    const createCpuMs = createCpuBefore !== undefined && createCpu !== undefined ? ((createCpu - createCpuBefore) * 1000) / o.trackers : undefined;
     const made = answered.filter((t) => t !== undefined);
     if (made.length !== o.trackers) throw new Error(`${o.trackers - made.length} trackers went missing from the answers`);
     const firstMade = made.reduce((first, t) => Math.min(first, Date.parse(t.created_at)), Infinity);
     console.error(
-      `made ${made.length.toLocaleString('en-US')} trackers through POST /trackers/batch (${o.createConcurrency} calls in flight) in ${createSeconds.toFixed(1)} s: ${(made.length / createSeconds).toFixed(0)} trackers/s ${shipd.database}`,
+      `made ${made.length.toLocaleString('en-US')} trackers through POST /trackers/batch (${o.createConcurrency} calls in flight) in ${createSeconds.toFixed(1)} s: ${(made.length / createSeconds).toFixed(0)} trackers/s ${shipd.database}, shipd CPU ${createCpuMs?.toFixed(3) ?? '—'} ms per tracker`,
     );
 
     // 2. The window, from the first pickup if it comes later.
