@@ -19,7 +19,7 @@ import { carrierPace } from './carrier-pace.ts';
 import { firstLiveCheck, liveNextCheck, spread } from './schedule.ts';
 import { ownOrderRow } from '../orders/orders.ts';
 import { recordEvents, type NewEvent } from '../webhooks/events.ts';
-import { jsonList } from '../../events/fan-out.ts';
+import { jsonList, jsonRows } from '../../events/fan-out.ts';
 import { subscribeLater } from './carrier-subscriptions.ts';
 import { asOfScan, finalStatuses, pollMs, toEvents, toTracker, trackerOwner } from './tracker-rows.ts';
 import type { TrackingContext } from './tracking.ts';
@@ -386,49 +386,105 @@ export function mergeScans(known: Tracker['events'], told: Tracker['events']): {
  */
 export async function recordCheck(ctx: TrackingContext, trx: Kysely<DB>, row: TrackersTable, result: TrackingResult, byWorker: boolean): Promise<TrackersTable | undefined> {
   const events: NewEvent[] = [];
-  const written = await writeCheck(ctx, trx, row, result, byWorker, events);
+  const [written] = await writeChecks(ctx, trx, [{ row, result }], byWorker, events);
   await recordEvents(trx, ctx.dbKind, events);
   return written;
 }
 
-/** recordCheck's write of the tracker, the tracking.updated it makes added to `events` for the caller to record. */
-async function writeCheck(ctx: TrackingContext, trx: Kysely<DB>, row: TrackersTable, result: TrackingResult, byWorker: boolean, events: NewEvent[]): Promise<TrackersTable | undefined> {
+/**
+ * A check's write: the guard (the events and status read), and each column's new value, or null to leave it as it
+ * is. next_check_at is always written, null when shipd stops asking.
+ */
+const checkColumns = [
+  ['id', 'text'],
+  ['old_events', 'text'],
+  ['old_status', 'text'],
+  ['status', 'text'],
+  ['status_detail', 'text'],
+  ['events', 'text'],
+  ['estimated_delivery_date', 'text'],
+  ['signed_by', 'text'],
+  ['next_check_at', 'text'],
+  ['last_checked_at', 'text'],
+  ['updated_at', 'text'],
+] as const;
+type CheckWrite = Record<(typeof checkColumns)[number][0], string | null>;
+
+/**
+ * recordCheck's writes of several trackers (distinct ones) in one UPDATE, their tracking.updated added to `events`
+ * for the caller to record; answers each tracker as written, or undefined where the guard refused it.
+ */
+async function writeChecks(ctx: TrackingContext, trx: Kysely<DB>, checks: { row: TrackersTable; result: TrackingResult }[], byWorker: boolean, events: NewEvent[]): Promise<(TrackersTable | undefined)[]> {
   const now = ctx.clock.now();
   const at = now.toISOString();
-  const known = JSON.parse(row.events) as Tracker['events'];
-  const { events: scans, added } = mergeScans(known, toEvents(result.events));
-  const toldNewest = result.events.at(-1)?.occurredAt.getTime();
-  const told = toldNewest === undefined ? scans.length === 0 : toldNewest >= Date.parse(scans.at(-1)!.occurred_at);
-  const status = (told ? result.status : row.status) as TrackingResult['status'];
-  const unchanged = added.length === 0 && status === row.status;
-  const { next_check_at, stopDetail } = nextCheckAt(now, { ...result, status }, row, !unchanged);
-  const checked = { next_check_at, ...(byWorker && { last_checked_at: at }) };
-  const toldDetail = told ? result.statusDetail : row.status_detail;
-  const tracker = trx.updateTable('trackers').where('id', '=', row.id).where('deleted_at', 'is', null).where('events', '=', row.events).where('status', '=', row.status);
-  if (unchanged) {
-    // A live carrier's words may change without a scan (a number it now says it does not know), and so does the reason shipd stopped asking.
-    const detail = row.mode === 'live' ? (stopDetail ?? toldDetail) : row.status_detail;
-    const unchangedWrite = { ...checked, ...(detail !== row.status_detail && { status_detail: detail }) };
-    const same = await tracker.set(unchangedWrite).executeTakeFirst();
-    return Number(same.numUpdatedRows) === 1 ? { ...row, ...unchangedWrite } : undefined;
-  }
-  const moved = {
-    ...checked,
-    status,
-    status_detail: stopDetail ?? toldDetail,
-    events: added.length === 0 ? row.events : JSON.stringify(scans),
-    estimated_delivery_date: result.estimatedDeliveryDate ?? row.estimated_delivery_date,
-    signed_by: result.signedBy ?? row.signed_by,
-    updated_at: at,
-  };
-  const written = await tracker.set(moved).executeTakeFirst();
-  if (Number(written.numUpdatedRows) !== 1) return undefined;
-  const next = { ...row, ...moved };
-  const view = toTracker(next);
-  const owner = trackerOwner(row);
-  for (const i of added) events.push({ owner, type: 'tracking.updated', resource: asOfScan(view, i + 1), at });
-  if (added.length === 0) events.push({ owner, type: 'tracking.updated', resource: view, at });
-  return next;
+  const planned = checks.map(({ row, result }) => {
+    const known = JSON.parse(row.events) as Tracker['events'];
+    const { events: scans, added } = mergeScans(known, toEvents(result.events));
+    const toldNewest = result.events.at(-1)?.occurredAt.getTime();
+    const told = toldNewest === undefined ? scans.length === 0 : toldNewest >= Date.parse(scans.at(-1)!.occurred_at);
+    const status = (told ? result.status : row.status) as TrackingResult['status'];
+    const unchanged = added.length === 0 && status === row.status;
+    const { next_check_at, stopDetail } = nextCheckAt(now, { ...result, status }, row, !unchanged);
+    const toldDetail = told ? result.statusDetail : row.status_detail;
+    const write: CheckWrite = {
+      id: row.id,
+      old_events: row.events,
+      old_status: row.status,
+      status: null,
+      status_detail: null,
+      events: null,
+      estimated_delivery_date: null,
+      signed_by: null,
+      next_check_at,
+      last_checked_at: byWorker ? at : null,
+      updated_at: null,
+    };
+    if (unchanged) {
+      // A live carrier's words may change without a scan (a number it now says it does not know), and so does the reason shipd stopped asking.
+      const detail = row.mode === 'live' ? (stopDetail ?? toldDetail) : row.status_detail;
+      if (detail !== row.status_detail) write.status_detail = detail;
+    } else {
+      Object.assign(write, {
+        status,
+        status_detail: stopDetail ?? toldDetail,
+        events: added.length === 0 ? null : JSON.stringify(scans),
+        estimated_delivery_date: result.estimatedDeliveryDate,
+        signed_by: result.signedBy ?? null,
+        updated_at: at,
+      });
+    }
+    const next: TrackersTable = {
+      ...row,
+      status: write.status ?? row.status,
+      status_detail: write.status_detail ?? row.status_detail,
+      events: write.events ?? row.events,
+      estimated_delivery_date: write.estimated_delivery_date ?? row.estimated_delivery_date,
+      signed_by: write.signed_by ?? row.signed_by,
+      next_check_at,
+      last_checked_at: write.last_checked_at ?? row.last_checked_at,
+      updated_at: write.updated_at ?? row.updated_at,
+    };
+    return { row, write, next, unchanged, added };
+  });
+  if (planned.length === 0) return [];
+  const updated = await sql<{ id: string }>`
+    update trackers set status = coalesce(v.status, trackers.status), status_detail = coalesce(v.status_detail, trackers.status_detail),
+      events = coalesce(v.events, trackers.events), estimated_delivery_date = coalesce(v.estimated_delivery_date, trackers.estimated_delivery_date),
+      signed_by = coalesce(v.signed_by, trackers.signed_by), next_check_at = v.next_check_at,
+      last_checked_at = coalesce(v.last_checked_at, trackers.last_checked_at), updated_at = coalesce(v.updated_at, trackers.updated_at)
+    from ${jsonRows(ctx.dbKind, planned.map((p) => p.write), checkColumns)}
+    where trackers.id = v.id and trackers.deleted_at is null and trackers.events = v.old_events and trackers.status = v.old_status
+    returning trackers.id`.execute(trx);
+  const written = new Set(updated.rows.map((r) => r.id));
+  return planned.map(({ row, next, unchanged, added }) => {
+    if (!written.has(row.id)) return undefined;
+    if (unchanged) return next;
+    const view = toTracker(next);
+    const owner = trackerOwner(row);
+    for (const i of added) events.push({ owner, type: 'tracking.updated', resource: asOfScan(view, i + 1), at });
+    if (added.length === 0) events.push({ owner, type: 'tracking.updated', resource: view, at });
+    return next;
+  });
 }
 
 /** POST /tracking of a number the key follows through an external tracker: the carrier is asked now. */
@@ -463,10 +519,8 @@ async function recordChecks(ctx: TrackingContext, log: { warn(o: object, m: stri
     const byId = new Map(rows.map((r) => [r.id, r]));
     const events: NewEvent[] = [];
     // A tracker stopped since it was claimed is written no more.
-    for (const { row, result } of group) {
-      const now = byId.get(row.id);
-      if (now) await writeCheck(ctx, trx, now, result, true, events);
-    }
+    const current = group.flatMap(({ row, result }) => (byId.has(row.id) ? [{ row: byId.get(row.id)!, result }] : []));
+    await writeChecks(ctx, trx, current, true, events);
     await recordEvents(trx, ctx.dbKind, events);
   };
   try {
