@@ -2,7 +2,8 @@
 // (`shipd serve`: the API and its workers in one process, info logs, default settings but for the two below).
 //   1. A webhook endpoint for tracking.updated at a receiver in this process; then the trackers are made as a client
 //      makes them, through POST /trackers/batch, 1,000 numbers a call (UPS, USPS and FedEx in turn),
-//      BENCH_CREATE_CONCURRENCY (4) calls in flight. The rate they are made at is printed.
+//      BENCH_CREATE_CONCURRENCY (4) calls in flight. The rate they are made at is printed, and shipd's CPU per tracker
+//      made (its process's alone: on PostgreSQL the server's is not in it).
 //   2. For BENCH_SECONDS (180) after that, the worker follows them while authenticated GET
 //      /trackers?status=in_transit and its next cursor pages (limit 20, four pages a walk) are asked at a steady
 //      BENCH_LIST_RATE (50/s). Measured over that window: the checks the worker made (each tracking.updated carries
