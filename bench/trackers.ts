@@ -2,7 +2,8 @@
 // (`shipd serve`: the API and its workers in one process, info logs, default settings but for the two below).
 //   1. A webhook endpoint for tracking.updated at a receiver in this process; then the trackers are made as a client
 //      makes them, through POST /trackers/batch, 1,000 numbers a call (UPS, USPS and FedEx in turn),
-//      BENCH_CREATE_CONCURRENCY (4) calls in flight. The rate they are made at is printed.
+//      BENCH_CREATE_CONCURRENCY (4) calls in flight. The rate they are made at is printed, and shipd's CPU per tracker
+//      made (its process's alone: on PostgreSQL the server's is not in it).
 //   2. For BENCH_SECONDS (180) after that, the worker follows them while authenticated GET
 //      /trackers?status=in_transit and its next cursor pages (limit 20, four pages a walk) are asked at a steady
 //      BENCH_LIST_RATE (50/s). Measured over that window: the checks the worker made (each tracking.updated carries
@@ -127,6 +128,7 @@ export async function benchTrackers(o: TrackersOptions): Promise<Result> {
     type Made = { id: string; tracking_number: string; created_at: string; events: unknown[] };
     const answered: (Made | undefined)[] = Array.from({ length: o.trackers }, () => undefined);
     const createStart = performance.now();
+    const createCpuBefore = shipd.cpuSeconds();
     let nextBatch = 0;
     // A client importing numbers keeps a few batches in flight, each its own transaction.
     await Promise.all(
@@ -144,11 +146,13 @@ export async function benchTrackers(o: TrackersOptions): Promise<Result> {
       }),
     );
     const createSeconds = (performance.now() - createStart) / 1000;
+    const createCpu = shipd.cpuSeconds();
+    const createCpuMs = createCpuBefore !== undefined && createCpu !== undefined ? ((createCpu - createCpuBefore) * 1000) / o.trackers : undefined;
     const made = answered.filter((t) => t !== undefined);
     if (made.length !== o.trackers) throw new Error(`${o.trackers - made.length} trackers went missing from the answers`);
     const firstMade = made.reduce((first, t) => Math.min(first, Date.parse(t.created_at)), Infinity);
     console.error(
-      `made ${made.length.toLocaleString('en-US')} trackers through POST /trackers/batch (${o.createConcurrency} calls in flight) in ${createSeconds.toFixed(1)} s: ${(made.length / createSeconds).toFixed(0)} trackers/s ${shipd.database}`,
+      `made ${made.length.toLocaleString('en-US')} trackers through POST /trackers/batch (${o.createConcurrency} calls in flight) in ${createSeconds.toFixed(1)} s: ${(made.length / createSeconds).toFixed(0)} trackers/s ${shipd.database}, shipd CPU ${createCpuMs?.toFixed(3) ?? '—'} ms per tracker`,
     );
 
     // 2. The window, from the first pickup if it comes later.

@@ -18,7 +18,8 @@ import { carrierAccess, type CarrierAccess } from '../carrier-accounts/carrier-a
 import { carrierPace } from './carrier-pace.ts';
 import { firstLiveCheck, liveNextCheck, spread } from './schedule.ts';
 import { ownOrderRow } from '../orders/orders.ts';
-import { recordEvent } from '../webhooks/events.ts';
+import { recordEvents, type NewEvent } from '../webhooks/events.ts';
+import { jsonList, jsonRows } from '../../events/fan-out.ts';
 import { subscribeLater } from './carrier-subscriptions.ts';
 import { asOfScan, finalStatuses, pollMs, toEvents, toTracker, trackerOwner } from './tracker-rows.ts';
 import type { TrackingContext } from './tracking.ts';
@@ -155,57 +156,108 @@ async function notAskedYet(ctx: Context, db: Kysely<DB>, carrierId: CarrierId): 
   return { status: 'unknown', statusDetail: `Not asked yet: shipd asks ${carrier.name} within a minute`, estimatedDeliveryDate: null, events: [] };
 }
 
+/** Numbers per statement where a batch is read or written whole, well under both databases' bound-parameter limits. */
+const setChunk = 500;
+
+/** What one number of a batch came to: the tracker followed, or the problem POST /trackers would answer. */
+type Followed = TrackersTable | ApiError;
+
 /**
- * Follows one number for the key, in `db` (the request's transaction, or a batch's): answers the tracker it already
- * has for the number, or makes one with the journey as the carrier tells it now. Its scans so far are in the answer;
- * tracking.updated is sent for each one that comes later.
+ * Follows numbers for the key, in `db` (the request's transaction, or a batch's): answers the tracker it already has
+ * for each number, or makes one with the journey as the carrier tells it now. Its scans so far are in the answer;
+ * tracking.updated is sent for each one that comes later. The numbers already followed are read in one query per
+ * 500, and the new trackers written in one insert per 500, so a batch of a thousand costs a handful of statements
+ * instead of two per number; a number given twice answers the one tracker.
  */
-async function follow(ctx: Context, db: Kysely<DB>, input: TrackerCreate): Promise<TrackersTable> {
-  const number = normalized(input.tracking_number);
-  const order = input.order_id === undefined ? undefined : await ownOrderRow(db, ctx, input.order_id, false);
-  const followed = await followedRows(db, ctx.principal.keyId, number, input.carrier);
-  if (followed.length > 1) {
-    throw new ApiError('tracking_number_ambiguous', `You follow ${number} with ${carrierNames(followed.map((t) => t.carrier))}; send \`carrier\` to say which`, [
-      { in: 'body', pointer: '/carrier', detail: `must be given: the number is followed with ${followed.map((t) => t.carrier).join(', ')}` },
-    ]);
+async function followAll(ctx: Context, db: Kysely<DB>, inputs: TrackerCreate[]): Promise<Followed[]> {
+  const numbers = inputs.map((i) => normalized(i.tracking_number));
+  const followed = new Map<string, TrackersTable[]>();
+  const distinct = [...new Set(numbers)];
+  for (let i = 0; i < distinct.length; i += setChunk) {
+    const rows = await db
+      .selectFrom('trackers')
+      .selectAll()
+      .where('owner_key_id', '=', ctx.principal.keyId)
+      .where('tracking_number', 'in', distinct.slice(i, i + setChunk))
+      .where('deleted_at', 'is', null)
+      .execute();
+    for (const row of rows) followed.set(row.tracking_number, [...(followed.get(row.tracking_number) ?? []), row]);
   }
-  if (followed.length === 1) return followed[0]!;
-  const carrier = chooseCarrier(number, input.carrier, ctx.principal.mode);
-  const now = ctx.clock.now();
-  const at = now.toISOString();
-  const id = newId('trk', now.getTime());
-  const result = ctx.principal.mode === 'test' ? await askNow(ctx, { mode: 'test', carrier, account_id: ctx.principal.accountId, tracking_number: number, created_at: at }) : await notAskedYet(ctx, db, carrier);
   const live = ctx.principal.mode === 'live';
-  const row: TrackersTable = {
-    id,
-    owner_key_id: ctx.principal.keyId,
-    account_id: ctx.principal.accountId,
-    mode: ctx.principal.mode,
-    carrier,
-    tracking_number: number,
-    origin: 'external',
-    shipment_id: null,
-    package: null,
-    order_id: order?.id ?? null,
-    status: result.status,
-    status_detail: result.statusDetail,
-    events: JSON.stringify(toEvents(result.events)),
-    estimated_delivery_date: result.estimatedDeliveryDate,
-    signed_by: result.signedBy ?? null,
-    metadata: JSON.stringify(input.metadata ?? {}),
-    // A live number is asked about by the trackers worker, many numbers a call, within a minute.
-    last_checked_at: live ? null : at,
-    next_check_at: live ? firstLiveCheck(id, now).toISOString() : nextCheckAt(now, result, { id, mode: 'test', created_at: at, updated_at: at }, true).next_check_at,
-    created_at: at,
-    updated_at: at,
-    deleted_at: null,
-  };
-  const inserted = await db.insertInto('trackers').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return row;
-  // Another request of the key made it meanwhile: theirs is the tracker.
-  const theirs = await followedRows(db, ctx.principal.keyId, number, carrier);
-  if (!theirs[0]) throw new Error(`The tracker of ${number} could not be written, and no other request made it`);
-  return theirs[0];
+  const answers: Followed[] = [];
+  const made: TrackersTable[] = [];
+  for (const [i, input] of inputs.entries()) {
+    try {
+      const number = numbers[i]!;
+      const order = input.order_id === undefined ? undefined : await ownOrderRow(db, ctx, input.order_id, false);
+      const mine = (followed.get(number) ?? []).filter((t) => input.carrier === undefined || t.carrier === input.carrier);
+      if (mine.length > 1) {
+        throw new ApiError('tracking_number_ambiguous', `You follow ${number} with ${carrierNames(mine.map((t) => t.carrier))}; send \`carrier\` to say which`, [
+          { in: 'body', pointer: '/carrier', detail: `must be given: the number is followed with ${mine.map((t) => t.carrier).join(', ')}` },
+        ]);
+      }
+      if (mine.length === 1) {
+        answers.push(mine[0]!);
+        continue;
+      }
+      const carrier = chooseCarrier(number, input.carrier, ctx.principal.mode);
+      const now = ctx.clock.now();
+      const at = now.toISOString();
+      const id = newId('trk', now.getTime());
+      const result = live ? await notAskedYet(ctx, db, carrier) : await askNow(ctx, { mode: 'test', carrier, account_id: ctx.principal.accountId, tracking_number: number, created_at: at });
+      const row: TrackersTable = {
+        id,
+        owner_key_id: ctx.principal.keyId,
+        account_id: ctx.principal.accountId,
+        mode: ctx.principal.mode,
+        carrier,
+        tracking_number: number,
+        origin: 'external',
+        shipment_id: null,
+        package: null,
+        order_id: order?.id ?? null,
+        status: result.status,
+        status_detail: result.statusDetail,
+        events: JSON.stringify(toEvents(result.events)),
+        estimated_delivery_date: result.estimatedDeliveryDate,
+        signed_by: result.signedBy ?? null,
+        metadata: JSON.stringify(input.metadata ?? {}),
+        // A live number is asked about by the trackers worker, many numbers a call, within a minute.
+        last_checked_at: live ? null : at,
+        next_check_at: live ? firstLiveCheck(id, now).toISOString() : nextCheckAt(now, result, { id, mode: 'test', created_at: at, updated_at: at }, true).next_check_at,
+        created_at: at,
+        updated_at: at,
+        deleted_at: null,
+      };
+      // A later item of the batch with the number answers this tracker, as it would once written.
+      followed.set(number, [...(followed.get(number) ?? []), row]);
+      made.push(row);
+      answers.push(row);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      answers.push(err);
+    }
+  }
+  const written = new Set<string>();
+  for (let i = 0; i < made.length; i += setChunk) {
+    const inserted = await db
+      .insertInto('trackers')
+      .values(made.slice(i, i + setChunk))
+      .onConflict((oc) => oc.doNothing())
+      .returning('id')
+      .execute();
+    for (const r of inserted) written.add(r.id);
+  }
+  if (written.size === made.length) return answers;
+  // Another request of the key made some meanwhile: theirs are the trackers.
+  const mine = new Set(made);
+  for (const [i, a] of answers.entries()) {
+    if (a instanceof ApiError || !mine.has(a) || written.has(a.id)) continue;
+    const theirs = await followedRows(db, ctx.principal.keyId, a.tracking_number, a.carrier as CarrierId);
+    if (!theirs[0]) throw new Error(`The tracker of ${a.tracking_number} could not be written, and no other request made it`);
+    answers[i] = theirs[0];
+  }
+  return answers;
 }
 
 /** A live number followed is subscribed with its carrier, so its scans are pushed (carrier-subscriptions.ts). */
@@ -216,7 +268,9 @@ async function followLive(ctx: Context, db: Kysely<DB>, row: TrackersTable): Pro
 
 /** POST /trackers. */
 export async function createTracker(ctx: Context, input: TrackerCreate): Promise<Tracker> {
-  return toTracker(await followLive(ctx, ctx.db, await follow(ctx, ctx.db, input)));
+  const [followed] = await followAll(ctx, ctx.db, [input]);
+  if (followed instanceof ApiError) throw followed;
+  return toTracker(await followLive(ctx, ctx.db, followed!));
 }
 
 /** A batch item's problem, its pointers into the item where the body holds it. */
@@ -232,13 +286,14 @@ function itemProblem(ctx: Context, err: ApiError, index: number): Record<string,
  */
 export async function createTrackerBatch(ctx: Context, input: TrackerBatchCreate): Promise<TrackerBatch> {
   return inTransaction(ctx.db, async (trx) => {
+    const followed = await followAll(ctx, trx, input.trackers);
     const results: TrackerBatch['results'] = [];
     for (const [i, item] of input.trackers.entries()) {
-      try {
-        results.push({ tracking_number: item.tracking_number, tracker: toTracker(await followLive(ctx, trx, await follow(ctx, trx, item))), error: null });
-      } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
-        results.push({ tracking_number: item.tracking_number, tracker: null, error: itemProblem(ctx, err, i) as TrackerBatch['results'][number]['error'] });
+      const f = followed[i]!;
+      if (f instanceof ApiError) {
+        results.push({ tracking_number: item.tracking_number, tracker: null, error: itemProblem(ctx, f, i) as TrackerBatch['results'][number]['error'] });
+      } else {
+        results.push({ tracking_number: item.tracking_number, tracker: toTracker(await followLive(ctx, trx, f)), error: null });
       }
     }
     return { object: 'tracker_batch', results };
@@ -330,41 +385,106 @@ export function mergeScans(known: Tracker['events'], told: Tracker['events']): {
  * is written no more. Answers the tracker as written, or undefined when another check or a stop came first.
  */
 export async function recordCheck(ctx: TrackingContext, trx: Kysely<DB>, row: TrackersTable, result: TrackingResult, byWorker: boolean): Promise<TrackersTable | undefined> {
+  const events: NewEvent[] = [];
+  const [written] = await writeChecks(ctx, trx, [{ row, result }], byWorker, events);
+  await recordEvents(trx, ctx.dbKind, events);
+  return written;
+}
+
+/**
+ * A check's write: the guard (the events and status read), and each column's new value, or null to leave it as it
+ * is. next_check_at is always written, null when shipd stops asking.
+ */
+const checkColumns = [
+  ['id', 'text'],
+  ['old_events', 'text'],
+  ['old_status', 'text'],
+  ['status', 'text'],
+  ['status_detail', 'text'],
+  ['events', 'text'],
+  ['estimated_delivery_date', 'text'],
+  ['signed_by', 'text'],
+  ['next_check_at', 'text'],
+  ['last_checked_at', 'text'],
+  ['updated_at', 'text'],
+] as const;
+type CheckWrite = Record<(typeof checkColumns)[number][0], string | null>;
+
+/**
+ * recordCheck's writes of several trackers (distinct ones) in one UPDATE, their tracking.updated added to `events`
+ * for the caller to record; answers each tracker as written, or undefined where the guard refused it.
+ */
+async function writeChecks(ctx: TrackingContext, trx: Kysely<DB>, checks: { row: TrackersTable; result: TrackingResult }[], byWorker: boolean, events: NewEvent[]): Promise<(TrackersTable | undefined)[]> {
   const now = ctx.clock.now();
   const at = now.toISOString();
-  const known = JSON.parse(row.events) as Tracker['events'];
-  const { events, added } = mergeScans(known, toEvents(result.events));
-  const toldNewest = result.events.at(-1)?.occurredAt.getTime();
-  const told = toldNewest === undefined ? events.length === 0 : toldNewest >= Date.parse(events.at(-1)!.occurred_at);
-  const status = (told ? result.status : row.status) as TrackingResult['status'];
-  const unchanged = added.length === 0 && status === row.status;
-  const { next_check_at, stopDetail } = nextCheckAt(now, { ...result, status }, row, !unchanged);
-  const checked = { next_check_at, ...(byWorker && { last_checked_at: at }) };
-  const toldDetail = told ? result.statusDetail : row.status_detail;
-  const tracker = trx.updateTable('trackers').where('id', '=', row.id).where('deleted_at', 'is', null).where('events', '=', row.events).where('status', '=', row.status);
-  if (unchanged) {
-    // A live carrier's words may change without a scan (a number it now says it does not know), and so does the reason shipd stopped asking.
-    const detail = row.mode === 'live' ? (stopDetail ?? toldDetail) : row.status_detail;
-    const unchangedWrite = { ...checked, ...(detail !== row.status_detail && { status_detail: detail }) };
-    const same = await tracker.set(unchangedWrite).executeTakeFirst();
-    return Number(same.numUpdatedRows) === 1 ? { ...row, ...unchangedWrite } : undefined;
-  }
-  const moved = {
-    ...checked,
-    status,
-    status_detail: stopDetail ?? toldDetail,
-    events: added.length === 0 ? row.events : JSON.stringify(events),
-    estimated_delivery_date: result.estimatedDeliveryDate ?? row.estimated_delivery_date,
-    signed_by: result.signedBy ?? row.signed_by,
-    updated_at: at,
-  };
-  const written = await tracker.set(moved).executeTakeFirst();
-  if (Number(written.numUpdatedRows) !== 1) return undefined;
-  const next = { ...row, ...moved };
-  const view = toTracker(next);
-  for (const i of added) await recordEvent(trx, trackerOwner(row), 'tracking.updated', asOfScan(view, i + 1), at);
-  if (added.length === 0) await recordEvent(trx, trackerOwner(row), 'tracking.updated', view, at);
-  return next;
+  const planned = checks.map(({ row, result }) => {
+    const known = JSON.parse(row.events) as Tracker['events'];
+    const { events: scans, added } = mergeScans(known, toEvents(result.events));
+    const toldNewest = result.events.at(-1)?.occurredAt.getTime();
+    const told = toldNewest === undefined ? scans.length === 0 : toldNewest >= Date.parse(scans.at(-1)!.occurred_at);
+    const status = (told ? result.status : row.status) as TrackingResult['status'];
+    const unchanged = added.length === 0 && status === row.status;
+    const { next_check_at, stopDetail } = nextCheckAt(now, { ...result, status }, row, !unchanged);
+    const toldDetail = told ? result.statusDetail : row.status_detail;
+    const write: CheckWrite = {
+      id: row.id,
+      old_events: row.events,
+      old_status: row.status,
+      status: null,
+      status_detail: null,
+      events: null,
+      estimated_delivery_date: null,
+      signed_by: null,
+      next_check_at,
+      last_checked_at: byWorker ? at : null,
+      updated_at: null,
+    };
+    if (unchanged) {
+      // A live carrier's words may change without a scan (a number it now says it does not know), and so does the reason shipd stopped asking.
+      const detail = row.mode === 'live' ? (stopDetail ?? toldDetail) : row.status_detail;
+      if (detail !== row.status_detail) write.status_detail = detail;
+    } else {
+      Object.assign(write, {
+        status,
+        status_detail: stopDetail ?? toldDetail,
+        events: added.length === 0 ? null : JSON.stringify(scans),
+        estimated_delivery_date: result.estimatedDeliveryDate,
+        signed_by: result.signedBy ?? null,
+        updated_at: at,
+      });
+    }
+    const next: TrackersTable = {
+      ...row,
+      status: write.status ?? row.status,
+      status_detail: write.status_detail ?? row.status_detail,
+      events: write.events ?? row.events,
+      estimated_delivery_date: write.estimated_delivery_date ?? row.estimated_delivery_date,
+      signed_by: write.signed_by ?? row.signed_by,
+      next_check_at,
+      last_checked_at: write.last_checked_at ?? row.last_checked_at,
+      updated_at: write.updated_at ?? row.updated_at,
+    };
+    return { row, write, next, unchanged, added };
+  });
+  if (planned.length === 0) return [];
+  const updated = await sql<{ id: string }>`
+    update trackers set status = coalesce(v.status, trackers.status), status_detail = coalesce(v.status_detail, trackers.status_detail),
+      events = coalesce(v.events, trackers.events), estimated_delivery_date = coalesce(v.estimated_delivery_date, trackers.estimated_delivery_date),
+      signed_by = coalesce(v.signed_by, trackers.signed_by), next_check_at = v.next_check_at,
+      last_checked_at = coalesce(v.last_checked_at, trackers.last_checked_at), updated_at = coalesce(v.updated_at, trackers.updated_at)
+    from ${jsonRows(ctx.dbKind, planned.map((p) => p.write), checkColumns)}
+    where trackers.id = v.id and trackers.deleted_at is null and trackers.events = v.old_events and trackers.status = v.old_status
+    returning trackers.id`.execute(trx);
+  const written = new Set(updated.rows.map((r) => r.id));
+  return planned.map(({ row, next, unchanged, added }) => {
+    if (!written.has(row.id)) return undefined;
+    if (unchanged) return next;
+    const view = toTracker(next);
+    const owner = trackerOwner(row);
+    for (const i of added) events.push({ owner, type: 'tracking.updated', resource: asOfScan(view, i + 1), at });
+    if (added.length === 0) events.push({ owner, type: 'tracking.updated', resource: view, at });
+    return next;
+  });
 }
 
 /** POST /tracking of a number the key follows through an external tracker: the carrier is asked now. */
@@ -376,20 +496,38 @@ export async function refreshExternal(ctx: TrackingContext, row: TrackersTable):
   return toTracker(now);
 }
 
+/** What the worker holds of a claimed tracker: what its carrier is asked with; the rest is read when it is recorded. */
+type Claimed = Pick<TrackersTable, 'id' | 'mode' | 'carrier' | 'account_id' | 'tracking_number' | 'created_at'>;
+
 interface Check {
-  row: TrackersTable;
+  row: Claimed;
   result: TrackingResult;
 }
 
-/** Records a group of checks in one transaction; if the group fails, each alone, so one cannot hold up the rest. */
+/**
+ * Records a group of checks in one transaction: the trackers read as they are now (one query), each written, and
+ * their tracking.updated in one insert. If the group fails, each alone, so one cannot hold up the rest.
+ */
 async function recordChecks(ctx: TrackingContext, log: { warn(o: object, m: string): void }, checks: Check[]): Promise<void> {
+  const recordGroup = async (trx: Kysely<DB>, group: Check[]) => {
+    const rows = await trx
+      .selectFrom('trackers')
+      .selectAll()
+      .where('id', 'in', sql<string>`${jsonList(ctx.dbKind, group.map((c) => c.row.id))}`)
+      .where('deleted_at', 'is', null)
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const events: NewEvent[] = [];
+    // A tracker stopped since it was claimed is written no more.
+    const current = group.flatMap(({ row, result }) => (byId.has(row.id) ? [{ row: byId.get(row.id)!, result }] : []));
+    await writeChecks(ctx, trx, current, true, events);
+    await recordEvents(trx, ctx.dbKind, events);
+  };
   try {
-    await inTransaction(ctx.db, async (trx) => {
-      for (const { row, result } of checks) await recordCheck(ctx, trx, row, result, true);
-    });
+    await inTransaction(ctx.db, (trx) => recordGroup(trx, checks));
   } catch {
-    for (const { row, result } of checks) {
-      await inTransaction(ctx.db, (trx) => recordCheck(ctx, trx, row, result, true)).catch((err: unknown) => log.warn({ err, tracker_id: row.id }, 'could not record a tracker check'));
+    for (const check of checks) {
+      await inTransaction(ctx.db, (trx) => recordGroup(trx, [check])).catch((err: unknown) => log.warn({ err, tracker_id: check.row.id }, 'could not record a tracker check'));
     }
   }
 }
@@ -398,7 +536,7 @@ async function recordChecks(ctx: TrackingContext, log: { warn(o: object, m: stri
 interface LaneWork {
   lane: string;
   carrier: Carrier;
-  rows: TrackersTable[];
+  rows: Claimed[];
 }
 
 /**
@@ -418,7 +556,7 @@ export async function pollTrackers(ctx: TrackingContext, log: { warn(o: object, 
     .updateTable('trackers')
     .set({ next_check_at: new Date(now.getTime() + claimLeaseMs).toISOString() })
     .where('id', 'in', due)
-    .returningAll()
+    .returning(['id', 'mode', 'carrier', 'account_id', 'tracking_number', 'created_at'])
     .execute();
   const accesses = new Map<string, Promise<CarrierAccess>>();
   const lanes = new Map<string, LaneWork>();
@@ -440,7 +578,7 @@ export async function pollTrackers(ctx: TrackingContext, log: { warn(o: object, 
 }
 
 /** Puts trackers back in the queue at `at` (each a little after, by its id, so they do not all fall due at once). */
-async function putBack(ctx: TrackingContext, rows: TrackersTable[], at: number, spreadMs: number): Promise<void> {
+async function putBack(ctx: TrackingContext, rows: Claimed[], at: number, spreadMs: number): Promise<void> {
   for (const row of rows) {
     const when = new Date(at + Math.round(spread(row.id, spreadMs) - 0.75 * spreadMs)).toISOString();
     await ctx.db.updateTable('trackers').set({ next_check_at: when }).where('id', '=', row.id).where('deleted_at', 'is', null).execute();

@@ -6,6 +6,8 @@ import type { Principal } from '../accounts/key-store.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import { notifyOutbox } from '../../events/outbox-signal.ts';
+import { jsonList, jsonRows } from '../../events/fan-out.ts';
+import type { DatabaseKind } from '../../db/database.ts';
 import { fetchPage, type ListInput, type Page } from '../core/pagination.ts';
 
 /**
@@ -34,6 +36,56 @@ export async function recordEvent(trx: Kysely<DB>, ctx: { principal: Pick<Princi
     .executeTakeFirstOrThrow();
   if (row.dispatched_at === null) notifyOutbox();
   return id;
+}
+
+/** An event for recordEvents: whose it is, and what it says. */
+export interface NewEvent {
+  owner: { principal: Pick<Principal, 'keyId' | 'accountId' | 'mode'> };
+  type: LoggedEventType;
+  resource: { id: string };
+  at: string;
+}
+
+const eventColumns = [
+  ['id', 'text'],
+  ['owner_key_id', 'text'],
+  ['account_id', 'text'],
+  ['mode', 'text'],
+  ['type', 'text'],
+  ['resource_id', 'text'],
+  ['data', 'text'],
+  ['created_at', 'text'],
+  ['dispatched_at', 'text'],
+] as const;
+
+/**
+ * recordEvent for many events at once, in the caller's transaction and in the order given: one look for the keys
+ * with an enabled webhook and one INSERT per 500 events, instead of a statement each. The rows travel as one JSON
+ * parameter (jsonRows), so the statement's text is the same whatever the count and SQLite compiles it once.
+ */
+export async function recordEvents(trx: Kysely<DB>, kind: DatabaseKind, events: readonly NewEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const keys = [...new Set(events.map((e) => e.owner.principal.keyId))];
+  const subscribed = await trx.selectFrom('webhooks').select('owner_key_id').distinct().where('owner_key_id', 'in', sql<string>`${jsonList(kind, keys)}`).where('status', '=', 'enabled').execute();
+  const hooked = new Set(subscribed.map((w) => w.owner_key_id));
+  const rows = events.map(({ owner: { principal }, type, resource, at }) => ({
+    id: newId('evt', Date.parse(at)),
+    owner_key_id: principal.keyId,
+    account_id: principal.accountId,
+    mode: principal.mode,
+    type,
+    resource_id: resource.id,
+    data: JSON.stringify(resource),
+    created_at: at,
+    dispatched_at: hooked.has(principal.keyId) ? null : at,
+  }));
+  for (let i = 0; i < rows.length; i += 500) {
+    await sql`
+      insert into events (id, owner_key_id, account_id, mode, type, resource_id, data, created_at, dispatched_at)
+      select v.id, v.owner_key_id, v.account_id, v.mode, v.type, v.resource_id, v.data, v.created_at, v.dispatched_at
+      from ${jsonRows(kind, rows.slice(i, i + 500), eventColumns)}`.execute(trx);
+  }
+  if (hooked.size > 0) notifyOutbox();
 }
 
 function toEvent(row: EventsTable): Event {
