@@ -101,7 +101,7 @@ async function liveTracker(key: (typeof keys)[number], carrier: string, tracking
     .values({
       id, owner_key_id: key.id, account_id: key.account, mode: 'live', carrier, tracking_number: trackingNumber, origin: 'external', shipment_id: null, package: null,
       order_id: null, status: 'unknown', status_detail: '', events: '[]', estimated_delivery_date: null, signed_by: null, metadata: '{}', last_checked_at: at,
-      next_check_at: new Date(now.getTime() + 30 * 86_400_000).toISOString(), created_at: at, updated_at: at, deleted_at: null,
+      next_check_at: new Date(now.getTime() + 30 * 86_400_000).toISOString(), created_at: at, updated_at: at, deleted_at: null, proof_of_delivery: null, proof_due_at: null, proof_attempts: 0,
     })
     .execute();
   await subscribeLater(db(), carrier, trackingNumber, at);

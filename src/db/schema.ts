@@ -299,6 +299,12 @@ export interface TrackersTable {
   updated_at: string;
   /** When DELETE /trackers/{id} stopped it; null while it is followed. */
   deleted_at: string | null;
+  /** The proofs of delivery on file, a JSON array of StoredProof; null until the carrier was asked, `[]` when it had none. */
+  proof_of_delivery: string | null;
+  /** When the proofs worker next asks the carrier for them; null when it need not. */
+  proof_due_at: string | null;
+  /** Failed asks for the proofs so far. */
+  proof_attempts: number;
 }
 
 export interface PostageLedgerTable {

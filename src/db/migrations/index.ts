@@ -28,6 +28,7 @@ import * as trackers from './026_trackers.ts';
 import * as carrierManifests from './027_carrier_manifests.ts';
 import * as carrierSubscriptions from './028_carrier_subscriptions.ts';
 import * as trackersByAccount from './029_trackers_by_account.ts';
+import * as trackerProofs from './901_tracker_proofs.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '027_carrier_manifests': carrierManifests,
   '028_carrier_subscriptions': carrierSubscriptions,
   '029_trackers_by_account': trackersByAccount,
+  '901_tracker_proofs': trackerProofs,
 };

@@ -20,7 +20,7 @@ import { firstLiveCheck, liveNextCheck, spread } from './schedule.ts';
 import { ownOrderRow } from '../orders/orders.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { subscribeLater } from './carrier-subscriptions.ts';
-import { asOfScan, finalStatuses, pollMs, toEvents, toTracker, trackerOwner } from './tracker-rows.ts';
+import { asOfScan, finalStatuses, pollMs, proofDueAt, toEvents, toTracker, trackerOwner } from './tracker-rows.ts';
 import type { TrackingContext } from './tracking.ts';
 
 /** Trackers one pass of the trackers worker takes; a full batch means more may be due. */
@@ -84,7 +84,7 @@ export async function followedTracker(ctx: Context, number: string, carrier: Car
  * simulator in test mode; in live mode the carrier with the credentials the key's account would buy its labels with,
  * its own where it connected them (a lane of its own), else the platform's (one lane for every such account).
  */
-async function trackerCarrier(ctx: Pick<Context, 'db' | 'config' | 'clock'>, row: Pick<TrackersTable, 'mode' | 'carrier' | 'account_id'>, accesses?: Map<string, Promise<CarrierAccess>>): Promise<{ carrier: Carrier; lane: string }> {
+export async function trackerCarrier(ctx: Pick<Context, 'db' | 'config' | 'clock'>, row: Pick<TrackersTable, 'mode' | 'carrier' | 'account_id'>, accesses?: Map<string, Promise<CarrierAccess>>): Promise<{ carrier: Carrier; lane: string }> {
   const id = row.carrier as CarrierId;
   if (row.mode === 'test') return { carrier: carriersFor('test', ctx.config, ctx.clock)[id], lane: `test:${id}` };
   let access = accesses?.get(row.account_id);
@@ -199,6 +199,9 @@ async function follow(ctx: Context, db: Kysely<DB>, input: TrackerCreate): Promi
     created_at: at,
     updated_at: at,
     deleted_at: null,
+    proof_of_delivery: null,
+    proof_due_at: proofDueAt({ status: 'unknown', proof_due_at: null, proof_of_delivery: null }, result, at),
+    proof_attempts: 0,
   };
   const inserted = await db.insertInto('trackers').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return row;
@@ -216,7 +219,7 @@ async function followLive(ctx: Context, db: Kysely<DB>, row: TrackersTable): Pro
 
 /** POST /trackers. */
 export async function createTracker(ctx: Context, input: TrackerCreate): Promise<Tracker> {
-  return toTracker(await followLive(ctx, ctx.db, await follow(ctx, ctx.db, input)));
+  return toTracker(await followLive(ctx, ctx.db, await follow(ctx, ctx.db, input)), ctx);
 }
 
 /** A batch item's problem, its pointers into the item where the body holds it. */
@@ -235,7 +238,7 @@ export async function createTrackerBatch(ctx: Context, input: TrackerBatchCreate
     const results: TrackerBatch['results'] = [];
     for (const [i, item] of input.trackers.entries()) {
       try {
-        results.push({ tracking_number: item.tracking_number, tracker: toTracker(await followLive(ctx, trx, await follow(ctx, trx, item))), error: null });
+        results.push({ tracking_number: item.tracking_number, tracker: toTracker(await followLive(ctx, trx, await follow(ctx, trx, item)), ctx), error: null });
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         results.push({ tracking_number: item.tracking_number, tracker: null, error: itemProblem(ctx, err, i) as TrackerBatch['results'][number]['error'] });
@@ -252,7 +255,7 @@ async function ownTracker(ctx: Context, id: string): Promise<TrackersTable> {
 }
 
 export async function getTracker(ctx: Context, id: string): Promise<Tracker> {
-  return toTracker(await ownTracker(ctx, id));
+  return toTracker(await ownTracker(ctx, id), ctx);
 }
 
 export async function listTrackers(ctx: Context, query: ListInput & { status?: Tracker['status']; carrier?: CarrierId }): Promise<Page<Tracker>> {
@@ -263,7 +266,7 @@ export async function listTrackers(ctx: Context, query: ListInput & { status?: T
     .where('deleted_at', 'is', null)
     .$if(query.status !== undefined, (q) => q.where('status', '=', query.status!))
     .$if(query.carrier !== undefined, (q) => q.where('carrier', '=', query.carrier!));
-  return fetchPage(q, query, 'trk', toTracker);
+  return fetchPage(q, query, 'trk', (row) => toTracker(row, ctx));
 }
 
 /**
@@ -276,12 +279,12 @@ export async function deleteTracker(ctx: Context, id: string): Promise<Tracker> 
   if (row.origin === 'label') {
     throw new ApiError('resource_in_use', `${id} is the tracker of the label ${row.shipment_id}: it follows the label until its journey ends or it is voided`);
   }
-  if (row.deleted_at !== null) return toTracker(row);
+  if (row.deleted_at !== null) return toTracker(row, ctx);
   const at = ctx.clock.now().toISOString();
   const stopped = { deleted_at: at, next_check_at: null, updated_at: at };
   const changed = await ctx.db.updateTable('trackers').set(stopped).where('id', '=', row.id).where('deleted_at', 'is', null).executeTakeFirst();
-  if (Number(changed.numUpdatedRows) === 1) return toTracker({ ...row, ...stopped });
-  return toTracker(await ownTracker(ctx, id));
+  if (Number(changed.numUpdatedRows) === 1) return toTracker({ ...row, ...stopped }, ctx);
+  return toTracker(await ownTracker(ctx, id), ctx);
 }
 
 /** Text as carriers vary it between their APIs: case, runs of spaces, ends. */
@@ -356,12 +359,13 @@ export async function recordCheck(ctx: TrackingContext, trx: Kysely<DB>, row: Tr
     events: added.length === 0 ? row.events : JSON.stringify(events),
     estimated_delivery_date: result.estimatedDeliveryDate ?? row.estimated_delivery_date,
     signed_by: result.signedBy ?? row.signed_by,
+    proof_due_at: proofDueAt(row, { ...result, status }, at),
     updated_at: at,
   };
   const written = await tracker.set(moved).executeTakeFirst();
   if (Number(written.numUpdatedRows) !== 1) return undefined;
   const next = { ...row, ...moved };
-  const view = toTracker(next);
+  const view = toTracker(next, ctx);
   for (const i of added) await recordEvent(trx, trackerOwner(row), 'tracking.updated', asOfScan(view, i + 1), at);
   if (added.length === 0) await recordEvent(trx, trackerOwner(row), 'tracking.updated', view, at);
   return next;
@@ -371,9 +375,9 @@ export async function recordCheck(ctx: TrackingContext, trx: Kysely<DB>, row: Tr
 export async function refreshExternal(ctx: TrackingContext, row: TrackersTable): Promise<Tracker> {
   const result = await askNow(ctx, row);
   const written = await inTransaction(ctx.db, (trx) => recordCheck(ctx, trx, row, result, false));
-  if (written) return toTracker(written);
+  if (written) return toTracker(written, ctx);
   const now = await ctx.db.selectFrom('trackers').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
-  return toTracker(now);
+  return toTracker(now, ctx);
 }
 
 interface Check {
