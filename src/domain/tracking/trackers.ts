@@ -102,12 +102,29 @@ function askCarrier(ctx: Pick<Context, 'config'>, carrier: Carrier, rows: Pick<T
   return callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.trackNumbers(parcels, signal));
 }
 
+/** The carrier's call failed as a whole (throttled, down): what the pace counts, with the carrier's Retry-After. */
+class CarrierCallFailed extends ApiError {
+  constructor(
+    code: 'carrier_timeout' | 'carrier_error',
+    detail: string,
+    readonly retryAfterMs: number | undefined,
+  ) {
+    super(code, detail);
+  }
+}
+
 /** What the carrier says now of one external tracker's number, for a request that waits on it. */
-async function askNow(ctx: Pick<Context, 'db' | 'config' | 'clock'>, row: Pick<TrackersTable, 'mode' | 'carrier' | 'account_id' | 'tracking_number' | 'created_at'>): Promise<TrackingResult> {
-  const { carrier } = await trackerCarrier(ctx, row);
+async function askNow(
+  ctx: Pick<Context, 'db' | 'config' | 'clock'>,
+  row: Pick<TrackersTable, 'mode' | 'carrier' | 'account_id' | 'tracking_number' | 'created_at'>,
+  given?: Carrier,
+): Promise<TrackingResult> {
+  const carrier = given ?? (await trackerCarrier(ctx, row)).carrier;
   const answer = await askCarrier(ctx, carrier, [row]);
-  const mine = answer.ok ? (answer.value.get(row.tracking_number) ?? { ok: false as const, error: { code: 'carrier_error' as const, detail: 'no answer for the number' } }) : answer;
-  if (!mine.ok) throw new ApiError(mine.error.code === 'carrier_timeout' ? 'carrier_timeout' : 'carrier_error', `${carrier.name} did not answer for ${row.tracking_number}: ${mine.error.detail}`);
+  const detail = (d: string) => `${carrier.name} did not answer for ${row.tracking_number}: ${d}`;
+  if (!answer.ok) throw new CarrierCallFailed(answer.error.code === 'carrier_timeout' ? 'carrier_timeout' : 'carrier_error', detail(answer.error.detail), answer.error.retryAfterMs);
+  const mine = answer.value.get(row.tracking_number) ?? { ok: false as const, error: { code: 'carrier_error' as const, detail: 'no answer for the number' } };
+  if (!mine.ok) throw new ApiError(mine.error.code === 'carrier_timeout' ? 'carrier_timeout' : 'carrier_error', detail(mine.error.detail));
   return mine.value;
 }
 
@@ -371,9 +388,28 @@ export async function recordCheck(ctx: TrackingContext, trx: Kysely<DB>, row: Tr
   return next;
 }
 
-/** POST /tracking of a number the key follows through an external tracker: the carrier is asked now. */
+/**
+ * POST /tracking of a number the key follows through an external tracker: the carrier is asked now. A live carrier
+ * is asked within its pace, as the trackers worker asks it: while its lane is out of room or backed off after a
+ * throttled or failed call, the answer is the tracker as last checked (its last_checked_at says when), not a call
+ * that would be throttled or would crowd out the worker's checks; a failed call counts against the lane.
+ */
 export async function refreshExternal(ctx: TrackingContext, row: TrackersTable): Promise<Tracker> {
-  const result = await askNow(ctx, row);
+  let result: TrackingResult;
+  if (row.mode === 'live') {
+    const { carrier, lane } = await trackerCarrier(ctx, row);
+    const pace = carrierPace(ctx.clock, ctx.config);
+    if (!pace.take(lane, carrier.id, ctx.clock.now().getTime())) return toTracker(row, ctx);
+    try {
+      result = await askNow(ctx, row, carrier);
+      pace.succeeded(lane);
+    } catch (err) {
+      if (err instanceof CarrierCallFailed) pace.failed(lane, carrier.id, ctx.clock.now().getTime(), err.retryAfterMs);
+      throw err;
+    }
+  } else {
+    result = await askNow(ctx, row);
+  }
   const written = await inTransaction(ctx.db, (trx) => recordCheck(ctx, trx, row, result, false));
   if (written) return toTracker(written, ctx);
   const now = await ctx.db.selectFrom('trackers').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
