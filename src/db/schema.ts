@@ -527,8 +527,11 @@ export interface ApiKeyUsageTable {
 export interface CarrierSubscriptionsTable {
   carrier: string;
   tracking_number: string;
-  /** pending: to be subscribed; subscribed: the carrier pushes its scans; unsupported: the carrier (or this server) takes no subscription. */
-  state: 'pending' | 'subscribed' | 'unsupported';
+  /**
+   * pending: to be subscribed; subscribed: the carrier pushes its scans; unsupported: the carrier (or this server) takes
+   * no subscription; unsubscribed: ended with the carrier once nobody followed the number.
+   */
+  state: 'pending' | 'subscribed' | 'unsupported' | 'unsubscribed';
   /** The carrier's id of the subscription, where it gives one (USPS). */
   subscription_id: string | null;
   attempts: number;

@@ -19,7 +19,7 @@ import { carrierPace } from './carrier-pace.ts';
 import { firstLiveCheck, liveNextCheck, spread } from './schedule.ts';
 import { ownOrderRow } from '../orders/orders.ts';
 import { recordEvent } from '../webhooks/events.ts';
-import { subscribeLater } from './carrier-subscriptions.ts';
+import { subscribeLater, unsubscribeLater } from './carrier-subscriptions.ts';
 import { asOfScan, finalStatuses, pollMs, proofDueAt, toEvents, toTracker, trackerOwner } from './tracker-rows.ts';
 import type { TrackingContext } from './tracking.ts';
 
@@ -300,7 +300,11 @@ export async function deleteTracker(ctx: Context, id: string): Promise<Tracker> 
   const at = ctx.clock.now().toISOString();
   const stopped = { deleted_at: at, next_check_at: null, updated_at: at };
   const changed = await ctx.db.updateTable('trackers').set(stopped).where('id', '=', row.id).where('deleted_at', 'is', null).executeTakeFirst();
-  if (Number(changed.numUpdatedRows) === 1) return toTracker({ ...row, ...stopped }, ctx);
+  if (Number(changed.numUpdatedRows) === 1) {
+    // The carrier is told to stop pushing the number once no live tracker follows it (carrier-subscriptions.ts).
+    if (row.mode === 'live') await unsubscribeLater(ctx.db, row.carrier, row.tracking_number, at);
+    return toTracker({ ...row, ...stopped }, ctx);
+  }
   return toTracker(await ownTracker(ctx, id), ctx);
 }
 
