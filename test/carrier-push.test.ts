@@ -101,7 +101,7 @@ async function liveTracker(key: (typeof keys)[number], carrier: string, tracking
     .values({
       id, owner_key_id: key.id, account_id: key.account, mode: 'live', carrier, tracking_number: trackingNumber, origin: 'external', shipment_id: null, package: null,
       order_id: null, status: 'unknown', status_detail: '', events: '[]', estimated_delivery_date: null, signed_by: null, metadata: '{}', last_checked_at: at,
-      next_check_at: new Date(now.getTime() + 30 * 86_400_000).toISOString(), created_at: at, updated_at: at, deleted_at: null,
+      next_check_at: new Date(now.getTime() + 30 * 86_400_000).toISOString(), created_at: at, updated_at: at, deleted_at: null, proof_of_delivery: null, proof_due_at: null, proof_attempts: 0,
     })
     .execute();
   await subscribeLater(db(), carrier, trackingNumber, at);
@@ -156,6 +156,45 @@ describe('subscriptions', () => {
     await subscribeDue(deps(), quiet);
     assert.equal(subscriptionCalls(n), 1);
     assert.deepEqual(upsFake.contractRefusals, []);
+  });
+
+  test('DELETE of the last live tracker of a USPS number ends its subscription (GET for the ETag, DELETE with If-Match); following it again subscribes anew', async () => {
+    const n = usps();
+    const mine = await liveTracker(keys[0]!, 'usps', n);
+    const theirs = await liveTracker(keys[1]!, 'usps', n);
+    await subscribeDue(deps(), quiet);
+    const { subscriptionId } = uspsFake.subscriptions.get(n)!;
+    const stop = async (key: (typeof keys)[number], id: string) => assert.equal((await server.request('DELETE', `/trackers/${id}`, { key: key.secret })).status, 200);
+    await stop(keys[0]!, mine);
+    await subscribeDue(deps(), quiet);
+    assert.ok(!uspsFake.unsubscribed.includes(subscriptionId), "the other key's tracker still follows it");
+    assert.equal((await subscription('usps', n)).state, 'subscribed');
+    await stop(keys[1]!, theirs);
+    await subscribeDue(deps(), quiet);
+    assert.deepEqual(uspsFake.unsubscribed.filter((id) => id === subscriptionId), [subscriptionId]);
+    const deleted = uspsFake.calls.filter((c) => c.method === 'DELETE' && c.path.endsWith(`/subscriptions/${subscriptionId}`));
+    assert.equal(deleted.length, 1);
+    assert.ok(typeof deleted[0]!.headers['if-match'] === 'string', 'with the ETag the GET gave');
+    const row = await subscription('usps', n);
+    assert.deepEqual([row.state, row.subscription_id, row.next_attempt_at], ['unsubscribed', null, null]);
+    // Pushes that still come for it reach nobody, and following it again subscribes it again.
+    await liveTracker(keys[0]!, 'usps', n);
+    await subscribeDue(deps(), quiet);
+    assert.equal((await subscription('usps', n)).state, 'subscribed');
+    assert.notEqual(uspsFake.subscriptions.get(n)?.subscriptionId, undefined);
+  });
+
+  test('DELETE of the last live tracker of a UPS number: Track Alert has no call to end one number, so it is left to lapse and not renewed', async () => {
+    const n = ups();
+    const mine = await liveTracker(keys[0]!, 'ups', n);
+    await subscribeDue(deps(), quiet);
+    const calls = upsFake.calls.length;
+    assert.equal((await server.request('DELETE', `/trackers/${mine}`, { key: keys[0]!.secret })).status, 200);
+    await subscribeDue(deps(), quiet);
+    assert.equal(upsFake.calls.length, calls, 'UPS is not called');
+    const row = await subscription('ups', n);
+    assert.deepEqual([row.state, row.next_attempt_at], ['subscribed', null], 'not renewed');
+    assert.match(row.last_error!, /UPS publishes no call to end one number's subscription, so it lapses at /);
   });
 
   test('a live USPS number gets a tracking-number subscription with the listener URL and the 32-character secret', async () => {

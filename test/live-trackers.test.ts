@@ -174,6 +174,37 @@ describe('live trackers: the worker asks the carriers (fake UPS, USPS and FedEx)
     for (const t of upsTrackers) assert.equal((await tracker(t.id)).status, 'in_transit');
   });
 
+  test("POST /tracking of a live number keeps to the carrier's pace: a throttled carrier is not asked again before its Retry-After, and the last known state is answered", async () => {
+    const number = ups();
+    fakes.ups.addPackage(number, 'in_transit');
+    const t = await follow({ tracking_number: number });
+    server.clock.advance(5 * minute);
+    const asked = await server.request('POST', '/tracking', { key, body: { tracking_number: number } });
+    assert.equal(asked.status, 200, asked.text);
+    assert.equal(asked.body.id, t.id);
+    assert.equal(asked.body.status, 'in_transit', 'UPS was asked now');
+    const known = await tracker(t.id);
+
+    fakes.ups.failNext({ kind: 'throttled', retryAfterSeconds: 300 }, '/api/track/');
+    server.clock.advance(minute);
+    const throttled = await server.request('POST', '/tracking', { key, body: { tracking_number: number } });
+    assert.equal(throttled.status, 502, throttled.text);
+    const calls = trackCalls().ups;
+    fakes.ups.setStage(number, 'out_for_delivery');
+    server.clock.advance(minute);
+    const held = await server.request('POST', '/tracking', { key, body: { tracking_number: number } });
+    assert.equal(held.status, 200, held.text);
+    assert.deepEqual(held.body, known, 'the tracker as last checked, while UPS is backed off');
+    assert.equal(trackCalls().ups, calls, 'UPS is not asked within its Retry-After, by a request or the worker');
+    await poll();
+    assert.equal(trackCalls().ups, calls);
+
+    server.clock.advance(5 * minute);
+    const after = await server.request('POST', '/tracking', { key, body: { tracking_number: number } });
+    assert.equal(after.status, 200, after.text);
+    assert.equal(after.body.status, 'out_for_delivery', 'asked again once the Retry-After has passed');
+  });
+
   test('a number the carrier has not known for 7 days is given up, saying why, with no tracking.updated', async () => {
     const t = await follow({ tracking_number: usps() });
     server.clock.advance(minute + 1_000);

@@ -340,10 +340,19 @@ export interface TrackingResult {
   /** Who signed for or received the parcel, where the carrier says. */
   signedBy?: string;
   /**
-   * Proofs of delivery the carrier gives in its tracking answer. Read so the adapters' parsing is tested against the
-   * published shapes; the domain neither stores nor serves them yet (DESIGN §14 names no field or route for them).
+   * What the tracking answer says of proofs of delivery: files it carries, or word that the carrier holds one (no
+   * content: FedEx's SPOD). An empty list is the carrier saying it has none; absent, the answer does not say (UPS
+   * tells only when asked with returnPOD), and a delivered parcel's proofs are asked for with proofOfDelivery.
    */
   proofOfDelivery?: ProofOfDelivery[];
+}
+
+/** A delivered parcel whose proofs are asked for, as shipd recorded its delivery (the simulators draw theirs from it). */
+export interface DeliveredParcel {
+  trackingNumber: string;
+  signedBy: string | null;
+  deliveredAt: Date | null;
+  place: TrackingEvent['location'];
 }
 
 /** A number shipd did not sell, as a tracking call of several asks about it. */
@@ -510,6 +519,18 @@ export interface Carrier {
   subscribeTracking?(trackingNumbers: string[], listener: TrackingListener, signal: AbortSignal): Promise<CarrierResult<TrackingSubscriptions>>;
   /** How many numbers one subscribeTracking call takes. */
   readonly trackingSubscriptionBatch?: number;
+  /**
+   * Ends the subscription of one number, where the carrier publishes a call that ends one (USPS). Absent where it
+   * has none (UPS Track Alert ends only a whole account's, and its subscriptions lapse after 14 days).
+   */
+  unsubscribeTracking?(subscriptionId: string, signal: AbortSignal): Promise<CarrierResult<void>>;
+  /**
+   * The proofs of delivery of a delivered parcel, each with its bytes: a call of their own, made once a parcel is
+   * delivered because they make a larger answer (UPS's tracking asked with returnPOD, FedEx's tracking documents).
+   * An empty list where the carrier has none. Absent where the carrier's API gives none (USPS's proof-of-delivery
+   * call mails a letter).
+   */
+  proofOfDelivery?(parcel: DeliveredParcel, signal: AbortSignal): Promise<CarrierResult<ProofOfDelivery[]>>;
   /** Absent where shipd has no integration with the carrier's pickup API. */
   schedulePickup?(request: PickupRequest, signal: AbortSignal): Promise<CarrierResult<BookedPickup>>;
   cancelPickup?(pickup: PickupRef, signal: AbortSignal): Promise<CarrierResult<void>>;

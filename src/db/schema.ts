@@ -309,6 +309,12 @@ export interface TrackersTable {
   updated_at: string;
   /** When DELETE /trackers/{id} stopped it; null while it is followed. */
   deleted_at: string | null;
+  /** The proofs of delivery on file, a JSON array of StoredProof; null until the carrier was asked, `[]` when it had none. */
+  proof_of_delivery: string | null;
+  /** When the proofs worker next asks the carrier for them; null when it need not. */
+  proof_due_at: string | null;
+  /** Failed asks for the proofs so far. */
+  proof_attempts: number;
 }
 
 export interface PostageLedgerTable {
@@ -581,8 +587,11 @@ export interface ApiKeyUsageTable {
 export interface CarrierSubscriptionsTable {
   carrier: string;
   tracking_number: string;
-  /** pending: to be subscribed; subscribed: the carrier pushes its scans; unsupported: the carrier (or this server) takes no subscription. */
-  state: 'pending' | 'subscribed' | 'unsupported';
+  /**
+   * pending: to be subscribed; subscribed: the carrier pushes its scans; unsupported: the carrier (or this server) takes
+   * no subscription; unsubscribed: ended with the carrier once nobody followed the number.
+   */
+  state: 'pending' | 'subscribed' | 'unsupported' | 'unsubscribed';
   /** The carrier's id of the subscription, where it gives one (USPS). */
   subscription_id: string | null;
   attempts: number;

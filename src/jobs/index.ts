@@ -7,6 +7,7 @@ import { settleCardCharges } from '../domain/billing/card-charges.ts';
 import { pollTracking, trackingBatch } from '../domain/tracking/tracking.ts';
 import { pollTrackers, trackerPollBatch } from '../domain/tracking/trackers.ts';
 import { subscribeDue, subscriptionBatch } from '../domain/tracking/carrier-subscriptions.ts';
+import { fetchProofs, proofBatch } from '../domain/tracking/proofs.ts';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../events/delivery-worker.ts';
 import { batchJob } from '../domain/ops/batches.ts';
 import { reconcilePendingPickups } from '../domain/ops/pickups.ts';
@@ -61,6 +62,9 @@ export function createJobRunner(
         const deps = { db: services.database.db, config: services.config, clock: services.clock };
         while ((await subscribeDue(deps, log)) === subscriptionBatch);
       },
+      'trackers.proofs': async () => {
+        while ((await fetchProofs(serviceContext(services, 'job:trackers.proofs'), log)) === proofBatch);
+      },
       [batchJob]: async (payload) => {
         const { batch_id, round } = payload as { batch_id: string; round: number };
         await runBatchRound(serviceContext(services, `job:${batchJob}`), batch_id, round, { concurrency: services.config.batchConcurrency, roundMs: batchRoundMs }, log);
@@ -94,6 +98,8 @@ export function createJobRunner(
       { name: 'trackers.poll', everyMs: 1_000 },
       // Live numbers are subscribed with their carriers within seconds of being followed, off the request's path.
       { name: 'trackers.subscribe', everyMs: 5_000 },
+      // A delivered parcel's proofs are asked for within seconds of its delivery being recorded.
+      { name: 'trackers.proofs', everyMs: 5_000 },
     ],
     services.clock,
     log,

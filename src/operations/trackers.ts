@@ -88,7 +88,9 @@ export const trackerOperations = [
     description:
       'No more checks and no more `tracking.updated` for it. Answers the tracker as it stood, with `deleted: true` and no next check; GET answers ' +
       'the same later, lists leave it out, and POST /trackers with the number makes a new tracker. Stopping it again answers the same. ' +
-      "A label's tracker follows its label (void the label to stop it): 409 `resource_in_use`. 404 `tracker_not_found` for an id that is not this key's.",
+      "A label's tracker follows its label (void the label to stop it): 409 `resource_in_use`. 404 `tracker_not_found` for an id that is not this key's. " +
+      "When no other live tracker (of any key) follows the number, its carrier subscription is ended within seconds, off the request: USPS's with its " +
+      "DELETE of the subscription; UPS Track Alert has no call that ends one number's subscription (only a whole account's), so it is not renewed and lapses within its 14 days.",
     params: TrackerIdParams,
     response: Type.Ref(Tracker),
     responseDescription: 'The tracker, stopped',

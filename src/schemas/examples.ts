@@ -249,6 +249,13 @@ export const tracker = {
   events: trackingEvents,
   origin: 'label' as const,
   signed_by: 'LOVELACE',
+  proof_of_delivery: [
+    {
+      type: 'document' as const,
+      content_type: 'application/pdf',
+      url: `${files}/trk_${ids.shipment.slice('shp_'.length)}.pod1.pdf?token=1796652000.Xa3Bq0n0Fv1W4hQz7M2tYc8kR5uPj6sLdE9gHiNoTrA`,
+    },
+  ],
   metadata: {},
   last_checked_at: '2026-11-27T14:00:00.431Z',
   next_check_at: null,
@@ -270,6 +277,7 @@ export const externalTracker = {
   status_detail: 'Arrived at facility',
   estimated_delivery_date: '2026-11-26',
   signed_by: null,
+  proof_of_delivery: [],
   events: [
     scan('2026-11-24T09:00:02.000Z', 'pre_transit', 'Shipping label created, awaiting item', 'CHICAGO', 'IL', '60601'),
     scan('2026-11-24T18:00:00.000Z', 'in_transit', 'Picked up', 'CHICAGO', 'IL', '60601'),

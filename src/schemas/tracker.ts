@@ -48,6 +48,15 @@ export const TrackingEvent = Type.Object(
   { $id: 'TrackingEvent', title: 'TrackingEvent', description: 'One scan of the parcel by the carrier', additionalProperties: false, examples: [trackingEvents[2]] },
 );
 
+export const ProofOfDelivery = Type.Object(
+  {
+    type: StringEnum(['signature', 'document'] as const, { description: '`signature`: an image of the signature; `document`: a proof-of-delivery letter (UPS POD, FedEx SPOD)' }),
+    content_type: Type.String({ description: 'The media type of the file, as its bytes tell it; application/octet-stream where they tell none', examples: ['application/pdf'] }),
+    url: Type.String({ format: 'uri', description: 'The file, fetchable without the API key for 7 days, as label_url is; each answer carries a fresh link' }),
+  },
+  { additionalProperties: false },
+);
+
 export const TrackerOrigin = StringEnum(['label', 'external'] as const, {
   $id: 'TrackerOrigin',
   title: 'TrackerOrigin',
@@ -86,6 +95,10 @@ export const Tracker = Type.Object(
       description:
         "Who signed for or received the parcel, as the carrier wrote it (UPS deliveryInformation.receivedBy, FedEx deliveryDetails.signedByName or receivedByName, USPS the delivery event's name); null until delivery and where the carrier does not say. In test mode every delivery is signed for with the recipient's surname in capitals",
     }),
+    proof_of_delivery: Type.Array(ProofOfDelivery, {
+      description:
+        "The carrier's proofs of delivery, once delivered and fetched (within a minute or so of delivery being recorded): UPS's signature image and POD (its tracking asked with returnSignature and returnPOD), FedEx's signature proof of delivery letter (SPOD, where its tracking answer lists one), none from USPS (its API only mails a proof-of-delivery letter). Empty before delivery and where the carrier has none. In test mode every delivered parcel has one: a sample PDF signed by `signed_by`",
+    }),
     events: Type.Array(Type.Ref(TrackingEvent), { description: 'Carrier scans, oldest first, each with its local time zone' }),
     metadata: Type.Ref(Metadata, { description: 'Your own keys and values; `{}` for a label\'s tracker' }),
     last_checked_at: timestampOrNull(
@@ -95,7 +108,7 @@ export const Tracker = Type.Object(
       'When shipd next asks the carrier: in live mode more often near delivery (30 minutes out for delivery or due today, 2 hours in transit, hours before the carrier has it), spread by tracker; null once the journey has ended (delivered, returned, failed, voided), the tracker was stopped, or shipd gave up on it (no change for 30 days, or unknown to the carrier 7 days after it was followed: `status_detail` says which)',
     ),
     created_at: timestamp('When it was made: for a label, when the label was bought'),
-    updated_at: timestamp('When shipd last recorded a change to it: a new scan or status, or its stopping'),
+    updated_at: timestamp('When shipd last recorded a change to it: a new scan or status, its proofs of delivery, or its stopping'),
     deleted: Type.Optional(Type.Literal(true, { description: 'Only on a tracker stopped with DELETE /trackers/{id}: it is checked no more and sends no more events' })),
   },
   {

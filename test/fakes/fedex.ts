@@ -8,7 +8,7 @@ import { fedexAddressRequest } from '../contracts/fedex/address.ts';
 import { fedexTokenForm } from '../contracts/fedex/oauth.ts';
 import { fedexRateRequest } from '../contracts/fedex/rate.ts';
 import { fedexCancelRequest, fedexShipRequest, synchronousPackages } from '../contracts/fedex/ship.ts';
-import { fedexTrackRequest } from '../contracts/fedex/track.ts';
+import { fedexTrackDocumentsRequest, fedexTrackRequest } from '../contracts/fedex/track.ts';
 import { fedexEndOfDayRequest } from '../contracts/fedex/end-of-day.ts';
 import { endOfDayRoute, type ClosableShipment, type EndOfDayFake } from './fedex-end-of-day.ts';
 import { fedexCancelPickupRequest, fedexCreatePickupRequest, fedexPickupAvailabilityRequest } from '../contracts/fedex/pickup.ts';
@@ -97,6 +97,8 @@ export interface FedexFake {
   tendered: Set<string>;
   /** Numbers shipped by others (labels not bought here), each tracking as one of FedEx's sandbox mock numbers does. */
   parcels: Map<string, string>;
+  /** The numbers whose signature proof of delivery was asked for (POST /track/v1/trackingdocuments), in order. */
+  spodAsked: string[];
   /** Every package sold, by its tracking number: the shipment it is a piece of (a multiple-piece one's pieces share it). */
   sold: ReadonlyMap<string, SoldShipment>;
   /** The Ground closes made (fedex-end-of-day.ts). */
@@ -319,6 +321,7 @@ export async function startFedexFake(): Promise<FedexFake> {
     accountNumber: '740561073',
     faults: [],
     parcels: new Map(),
+    spodAsked: [],
     singleObjects: false,
     tendered: new Set(),
     sold,
@@ -501,11 +504,23 @@ export async function startFedexFake(): Promise<FedexFake> {
             latestStatusDetail: { code: mock.code, derivedCode: mock.code, statusByLocale: mock.description, description: mock.description },
             dateAndTimes: mock.estimate ? [{ type: 'ESTIMATED_DELIVERY', dateTime: mock.estimate }] : [],
             scanEvents: mock.scans,
+            ...(mock.code === 'DL' && { availableImages: [{ type: 'SIGNATURE_PROOF_OF_DELIVERY', size: 'SMALL' }] }),
           }
         : { trackingNumberInfo: { trackingNumber: number }, error: { code: 'TRACKING.TRACKINGNUMBER.NOTFOUND', message: 'Tracking number cannot be found. Please correct the tracking number and try again.' } };
       return { trackingNumber: number, trackResults: many([result]) };
     });
     sendJson(res, 200, { transactionId: 'fake-txn', output: { completeTrackResults: many(completeTrackResults) } });
+  }
+
+  /** A delivered mock number's SPOD letter, as a PDF (the format asked for); for any other number, FedEx's alert and no document. */
+  function trackDocuments(body: Record<string, any>, res: ServerResponse): void {
+    const number = String(body.trackDocumentSpecification[0].trackingNumberInfo.trackingNumber);
+    fake.spodAsked.push(number);
+    const delivered = mockTracking[fake.parcels.get(number) ?? number]?.code === 'DL';
+    const format = String(body.trackDocumentDetail.documentFormat ?? 'PDF');
+    if (!delivered) return sendJson(res, 200, { transactionId: 'fake-txn', output: { documentType: 'SIGNATURE_PROOF_OF_DELIVERY', documentFormat: format, document: [], alerts: [{ code: 'TRACKING.DATA.NOTFOUND', message: 'Tracking data unavailable' }] } });
+    const letter = Buffer.from(`%PDF-1.4\n% FedEx signature proof of delivery ${number}\n%%EOF\n`);
+    sendJson(res, 200, { transactionId: 'fake-txn', output: { documentType: 'SIGNATURE_PROOF_OF_DELIVERY', documentFormat: format, document: [letter.toString('base64')] } });
   }
 
   function resolve(body: Record<string, any>, res: ServerResponse): void {
@@ -553,6 +568,7 @@ export async function startFedexFake(): Promise<FedexFake> {
     'POST /ship/v1/shipments': { contract: fedexShipRequest, answer: ship },
     'PUT /ship/v1/shipments/cancel': { contract: fedexCancelRequest, answer: cancel },
     'POST /track/v1/trackingnumbers': { contract: fedexTrackRequest, answer: track },
+    'POST /track/v1/trackingdocuments': { contract: fedexTrackDocumentsRequest, answer: trackDocuments },
     'POST /address/v1/addresses/resolve': { contract: fedexAddressRequest, answer: resolve },
     'PUT /ship/v1/endofday/': { contract: fedexEndOfDayRequest, answer: endOfDay.answer },
     'POST /pickup/v1/pickups/availabilities': { contract: fedexPickupAvailabilityRequest, answer: pickups.availability, account: (b) => b.associatedAccountNumber ?? null },
@@ -591,7 +607,7 @@ export async function startFedexFake(): Promise<FedexFake> {
     if (body === null || typeof body !== 'object') return sendJson(res, 400, envelope('INVALID.INPUT.EXCEPTION', 'The request body is not JSON.'));
     if (refuseBreach(res, route.contract, body)) return;
     const account = route.account ? route.account(body as Record<string, any>) : (body as { accountNumber?: { value?: unknown } }).accountNumber?.value;
-    if (path !== '/track/v1/trackingnumbers' && path !== '/address/v1/addresses/resolve' && account !== null && account !== fake.accountNumber) {
+    if (!path.startsWith('/track/v1/') && path !== '/address/v1/addresses/resolve' && account !== null && account !== fake.accountNumber) {
       return sendJson(res, 400, envelope('ACCOUNT.NUMBER.MISMATCH', 'The account number in the request does not match the credentials.'));
     }
     route.answer(body as Record<string, any>, res, req);

@@ -599,6 +599,7 @@ export async function startUpsFake(): Promise<UpsFake> {
       return sendJson(res, 200, { trackResponse: { shipment: [{ inquiryNumber: tn, warnings: [{ code: 'TW0001', message: 'Tracking Information Not Found' }] }] } });
     }
     const s = piece.shipment;
+    const asked = new URL(req.url ?? '/', 'http://ups.fake');
     const acts = s.voided || piece.voided ? [{ ...(activities('label')[0] as object), status: { type: 'MV', code: 'MV', description: 'Shipment Information Voided', statusCode: '007' } }] : activities(piece.stage);
     const latest = acts[0] as { status: unknown };
     sendJson(res, 200, {
@@ -612,6 +613,16 @@ export async function startUpsFake(): Promise<UpsFake> {
                 currentStatus: latest.status,
                 activity: acts,
                 deliveryDate: piece.stage === 'delivered' ? [{ type: 'DEL', date: '20260304' }] : [{ type: 'SDD', date: '20260304' }],
+                // Tracking.yaml DeliveryInformation, "populated only when the package is delivered"; its signature image
+                // and POD only when asked for (returnSignature, returnPOD), each base64, as a small GIF and a PDF letter.
+                ...(piece.stage === 'delivered' && {
+                  deliveryInformation: {
+                    location: 'Front Door',
+                    receivedBy: 'LOVELACE',
+                    ...(asked.searchParams.get('returnSignature') === 'true' && { signature: { image: 'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==' } }),
+                    ...(asked.searchParams.get('returnPOD') === 'true' && { pod: { content: Buffer.from(`%PDF-1.4\n% UPS proof of delivery ${tn}\n%%EOF\n`).toString('base64') } }),
+                  },
+                }),
                 service: { code: s.service === '03' ? '518' : '001', description: s.service === '03' ? 'UPS Ground' : 'UPS Air' },
                 packageCount: s.packages.length,
               },

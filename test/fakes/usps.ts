@@ -71,6 +71,8 @@ export interface UspsFake {
   pickups: PickupFake;
   /** Tracking subscriptions made, by tracking number (TrackingNumberFilter): the listener, its secret and the id given. */
   subscriptions: Map<string, { subscriptionId: string; listenerURL: string; secret: string }>;
+  /** The subscriptions deleted (DELETE /subscriptions/{subscriptionId}), by id, in order. */
+  unsubscribed: string[];
   /**
    * Posts a tracking notification about a subscribed number to its listener, as USPS does: the payload is the
    * tracking details with these events (as GET /tracking/v3 DETAIL has them) as a JSON string, and X-HMAC is
@@ -253,6 +255,7 @@ export async function startUspsFake(): Promise<UspsFake> {
     scanForms: scanForms.state,
     pickups: pickups.state,
     subscriptions: new Map(),
+    unsubscribed: [],
     pushEvents: async (trackingNumber, events, options = {}) => {
       const sub = fake.subscriptions.get(trackingNumber);
       if (!sub) throw new Error(`the USPS fake has no tracking subscription for ${trackingNumber}`);
@@ -692,10 +695,31 @@ export async function startUspsFake(): Promise<UspsFake> {
   function subscribe(res: ServerResponse, body: unknown): void {
     if (refused(res, '/subscriptions-tracking/v3r2', [[TrackingSubscriptionRequest, body]])) return;
     const b = body as { listenerURL: string; secret: string; adminNotification: { email: string }[]; filterProperties: { trackingNumber: string; trackingEventTypes?: string[] } };
-    const subscriptionId = String(700000 + fake.subscriptions.size);
+    const subscriptionId = String(700000 + fake.subscriptions.size + fake.unsubscribed.length);
     fake.subscriptions.set(b.filterProperties.trackingNumber, { subscriptionId, listenerURL: b.listenerURL, secret: b.secret });
     const at = new Date().toISOString();
     sendJson(res, 201, { subscriptionId, listenerURL: b.listenerURL, status: 'ENABLED', adminNotification: b.adminNotification, filterProperties: b.filterProperties, creationTimestamp: at, statusChangeTimestamp: at }, { location: `/subscriptions-tracking/v3r2/subscriptions/${subscriptionId}` });
+  }
+
+  /**
+   * GET and DELETE /subscriptions/{subscriptionId}: the GET answers the subscription with an ETag, and the DELETE
+   * requires it as If-Match ("All DELETE and PUT operations require an ETag to be supplied as the If-Match
+   * parameter"), a missing or stale one answered 400 / 412; 204 once deleted, 404 for one USPS does not have.
+   */
+  function subscription(req: IncomingMessage, res: ServerResponse, id: string): void {
+    const entry = [...fake.subscriptions.entries()].find(([, s]) => s.subscriptionId === id);
+    if (!entry) return sendJson(res, 404, envelope('3.2.2', 404, 'Not Found', [{ code: '404', detail: `No subscription ${id}` }]));
+    const [trackingNumber, sub] = entry;
+    const etag = createHash('sha1').update(`${id}:${sub.listenerURL}`).digest('hex');
+    if (req.method === 'GET') {
+      return sendJson(res, 200, { subscriptionId: id, listenerURL: sub.listenerURL, status: 'ENABLED', filterProperties: { trackingNumber } }, { etag });
+    }
+    const ifMatch = req.headers['if-match'];
+    if (ifMatch === undefined) return sendJson(res, 400, envelope('3.2.2', 400, 'Bad Request', [{ code: '400', detail: 'If-Match is required' }]));
+    if (ifMatch !== etag) return sendJson(res, 412, envelope('3.2.2', 412, 'Precondition Failed', [{ code: '412', detail: 'The ETag does not match' }]));
+    fake.subscriptions.delete(trackingNumber);
+    fake.unsubscribed.push(id);
+    res.writeHead(204).end();
   }
 
   function address(res: ServerResponse, q: URLSearchParams): void {
@@ -785,6 +809,8 @@ export async function startUspsFake(): Promise<UspsFake> {
     if (pickups.handle(req.method ?? '', url, req.headers, res, parsed)) return;
     if (route === 'POST /tracking/v3r2/tracking') return trackingBatch(res, parsed);
     if (route === 'POST /subscriptions-tracking/v3r2/subscriptions') return subscribe(res, parsed);
+    const subscriptionMatch = (req.method === 'GET' || req.method === 'DELETE') && url.pathname.match(/^\/subscriptions-tracking\/v3r2\/subscriptions\/([^/]+)$/);
+    if (subscriptionMatch) return subscription(req, res, decodeURIComponent(subscriptionMatch[1]!));
     sendJson(res, 404, envelope('v3', 404, 'Not Found', [{ code: '404', detail: `No route ${route}` }]));
   });
   return Object.assign(fake, server);

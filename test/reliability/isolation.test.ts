@@ -5,6 +5,9 @@ import { problem, startServer, type Response, type TestServer } from '../harness
 import { austin, orderBody } from '../fixtures.ts';
 import { startReceiver, verify, type Receiver } from '../webhook-receiver.ts';
 import { fakeUspsCredentials, startUspsFake, type UspsFake } from '../fakes/usps.ts';
+import { pushFedexTracking, startFedexFake, type FedexFake } from '../fakes/fedex.ts';
+import { fedexTrackingNumber } from '../../src/carriers/tracking-numbers.ts';
+import { carrierEventsPath } from '../../src/domain/tracking/carrier-subscriptions.ts';
 import { setPaymentMethod } from '../../src/domain/billing/payment-methods.ts';
 import { saveCard, startBilling } from '../live-billing.ts';
 import { addLocation } from '../../src/domain/locations/locations.ts';
@@ -24,6 +27,9 @@ let runner: JobRunner;
 
 // The routes are read before the tests are declared, so that each route is a test of its own.
 const usps: UspsFake = await startUspsFake();
+// FedEx's tracking push reaches the hidden carrier events route (not in the document): its own case below.
+const fedex: FedexFake = await startFedexFake();
+const fedexPushToken = 'isolation-fedex-webhook-token-0123';
 const billing = await startBilling();
 const server: TestServer = await startServer({
   env: {
@@ -37,6 +43,11 @@ const server: TestServer = await startServer({
     USPS_ACCOUNT_NUMBER: fakeUspsCredentials.accountNumber,
     USPS_CRID: fakeUspsCredentials.crid,
     USPS_MID: fakeUspsCredentials.mid,
+    FEDEX_BASE_URL: fedex.url,
+    FEDEX_CLIENT_ID: fedex.clientId,
+    FEDEX_CLIENT_SECRET: fedex.clientSecret,
+    FEDEX_ACCOUNT_NUMBER: fedex.accountNumber,
+    FEDEX_WEBHOOK_SECURITY_TOKEN: fedexPushToken,
   },
 });
 const doc = (await server.request('GET', '/openapi.json')).body as ApiDocument;
@@ -48,6 +59,7 @@ after(async () => {
   for (const w of worlds.values()) await w.receiver.close();
   await server.close();
   await usps.close();
+  await fedex.close();
   await billing.stripe.close();
 });
 
@@ -404,4 +416,47 @@ test("each key's webhook receives its own key's events, signed with its secret, 
       }
     }
   }
+});
+
+test('the hidden carrier push route (POST /carrier-events/{carrier}): a push for a number key A follows reaches only trackers that follow it, each key its own, and no other key\'s trackers or events', async () => {
+  const live = async () => (await server.key(await server.account(), 'live')).secret;
+  const [a, b] = [await live(), await live()];
+  const bTest = (await server.key(await server.account())).secret;
+  const number = fedexTrackingNumber(String(randomInt(10 ** 10, 10 ** 11)));
+  const other = fedexTrackingNumber(String(randomInt(10 ** 10, 10 ** 11)));
+  const follow = async (key: string, tracking_number: string) => {
+    const res = await server.request('POST', '/trackers', { key, body: { tracking_number } });
+    assert.equal(res.status, 201, res.text);
+    return res.body as Json;
+  };
+  const events = async (key: string) => ((await server.request('GET', '/events?type=tracking.updated&limit=100', { key })).body as Json).data as Json[];
+  const push = (day: number) =>
+    pushFedexTracking(`${server.url}${carrierEventsPath('fedex')}`, fedexPushToken, number, [
+      { at: new Date(Date.UTC(2026, 2, day, 15, 30)), eventType: 'PU', derivedStatusCode: 'PU', description: 'Picked up', city: 'MEMPHIS', state: 'TN', postalCode: '38118' },
+    ]);
+
+  const mine = await follow(a, number);
+  const theirs = await follow(b, other);
+  // B's test key follows the same number: the carrier pushes only real parcels, so a test tracker is never touched.
+  const theirsInTest = await follow(bTest, number);
+  const before = { theirs: (await server.request('GET', `/trackers/${theirs.id}`, { key: b })).body, test: (await server.request('GET', `/trackers/${theirsInTest.id}`, { key: bTest })).body };
+  const pushed = await push(1);
+  assert.equal(pushed.status, 200, pushed.text);
+
+  const aEvents = await events(a);
+  assert.deepEqual(aEvents.map((e) => e.data.id), [mine.id], 'one tracking.updated, about A\'s tracker');
+  assert.deepEqual(await events(b), [], 'none for B');
+  assert.deepEqual(await events(bTest), []);
+  assert.deepEqual((await server.request('GET', `/trackers/${theirs.id}`, { key: b })).body, before.theirs);
+  assert.deepEqual((await server.request('GET', `/trackers/${theirsInTest.id}`, { key: bTest })).body, before.test);
+  problem(await server.request('GET', `/trackers/${mine.id}`, { key: b }), 404, 'tracker_not_found');
+
+  // Once B follows the number live too, each key hears of the next scan through its own tracker only.
+  const theirsToo = await follow(b, number);
+  assert.equal((await push(2)).status, 200);
+  const [aNow, bNow] = [await events(a), await events(b)];
+  assert.ok(aNow.every((e) => e.data.id === mine.id) && aNow.length >= 2, JSON.stringify(aNow.map((e) => e.data.id)));
+  assert.ok(bNow.length > 0 && bNow.every((e) => e.data.id === theirsToo.id), JSON.stringify(bNow.map((e) => e.data.id)));
+  const rows = await server.services.database.db.selectFrom('events').select(['owner_key_id', 'data']).where('resource_id', 'in', [mine.id, theirsToo.id]).execute();
+  for (const r of rows) assert.equal(JSON.parse(r.data).id === mine.id, rows.filter((x) => x.owner_key_id === r.owner_key_id).every((x) => JSON.parse(x.data).id === mine.id));
 });

@@ -21,6 +21,8 @@ import {
   type TrackedParcel,
   type TrackingResult,
   type VoidOutcome,
+  type DeliveredParcel,
+  type ProofOfDelivery,
   isDomestic,
 } from '../carrier.ts';
 import { abroad } from '../abroad.ts';
@@ -51,6 +53,7 @@ import {
   pickupFailure,
   pickupPath,
 } from './pickup.ts';
+import { buildSpodRequest, parseSpodResponse, trackDocumentsPath } from './track-documents.ts';
 import { buildTrackRequest, fedexTrackingBatchLimit, parseTrackResponse, parseTrackResponses, trackPath } from './track.ts';
 
 const info = carrierCatalog.find((c) => c.id === 'fedex')!;
@@ -156,6 +159,14 @@ export class FedexCarrier implements Carrier {
       }
       if (res.json === undefined) return failure('carrier_error', `FedEx answered ${trackPath} with HTTP ${res.status} and a body that is not JSON`);
       return parseTrackResponses(res.json, numbers);
+    });
+  }
+
+  /** The SPOD letter, from FedEx's tracking documents call; the tracking answer says only whether FedEx holds one. */
+  proofOfDelivery(parcel: DeliveredParcel, signal: AbortSignal): Promise<CarrierResult<ProofOfDelivery[]>> {
+    return guard(words, async () => {
+      const res = await this.api({ method: 'POST', path: trackDocumentsPath, json: buildSpodRequest(parcel.trackingNumber), idempotent: true, signal });
+      return parseSpodResponse(res.json);
     });
   }
 

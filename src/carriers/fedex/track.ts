@@ -70,7 +70,8 @@ function estimatedDelivery(result: unknown): string | null {
 function delivery(result: unknown): Pick<TrackingResult, 'signedBy' | 'proofOfDelivery'> {
   const signedBy = (asString(at(result, 'deliveryDetails', 'signedByName')) ?? '').trim() || (asString(at(result, 'deliveryDetails', 'receivedByName')) ?? '').trim();
   const spod = asArray(at(result, 'availableImages')).some((i) => asString(at(i, 'type')) === 'SIGNATURE_PROOF_OF_DELIVERY');
-  return { ...(signedBy && { signedBy }), ...(spod && { proofOfDelivery: [{ type: 'document' as const }] }) };
+  // An empty list is FedEx saying it holds none, so it is not asked for one (track-documents.ts).
+  return { ...(signedBy && { signedBy }), proofOfDelivery: spod ? [{ type: 'document' as const }] : [] };
 }
 
 /**

@@ -22,11 +22,14 @@ import {
   type TrackedParcel,
   type TrackingResult,
   type VoidOutcome,
+  type DeliveredParcel,
+  type ProofOfDelivery,
 } from '../carrier.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { Address } from '../../schemas/address.ts';
 import { syntheticTrackingNumber } from '../tracking-numbers.ts';
 import { magicTracking } from './magic-tracking.ts';
+import { writeDeliveryProof } from '../../labels/delivery-proof.ts';
 import { externalParcel } from './external-tracking.ts';
 import { fedexTrackingBatchLimit } from '../fedex/track.ts';
 import { uspsTrackingBatchLimit } from '../usps/track.ts';
@@ -475,6 +478,18 @@ export class SimulatedCarrier implements Carrier {
     const answers: TrackedNumbers = new Map();
     for (const p of parcels) answers.set(p.trackingNumber, await this.track(externalParcel(p.trackingNumber, p.followedSince)));
     return ok(answers);
+  }
+
+  /**
+   * A delivered parcel's signed proof, as the carriers' tracking APIs give one: a sample letter drawn from the
+   * delivery shipd recorded. Every simulated delivery is signed for, so each has one; a parcel not delivered, none.
+   */
+  async proofOfDelivery(parcel: DeliveredParcel): Promise<CarrierResult<ProofOfDelivery[]>> {
+    if (parcel.signedBy === null) return ok([]);
+    const l = parcel.place;
+    const place = l ? `${[l.city, l.state].filter((p) => p !== '').join(', ')} ${l.zip}`.trim() || null : null;
+    const bytes = await writeDeliveryProof({ carrierName: this.table.name, trackingNumber: parcel.trackingNumber, signedBy: parcel.signedBy, deliveredAt: parcel.deliveredAt, place, createdAt: this.clock.now() });
+    return ok([{ type: 'signature', content: bytes.toString('base64'), contentType: 'application/pdf' }]);
   }
 
   /** Dates and windows are the caller's to check; the pickup address's name fails it on purpose, as for labels. */

@@ -20,6 +20,8 @@ import {
   type TrackingResult,
   type TrackingSubscriptions,
   type VoidOutcome,
+  type DeliveredParcel,
+  type ProofOfDelivery,
   isDomestic,
   severalBoxesRefusal,
 } from '../carrier.ts';
@@ -236,6 +238,19 @@ export class UpsCarrier implements Carrier {
         else answers.set(trackingNumber, this.answer(res, `track ${trackingNumber}`, parseTrackResponse));
       }
       return ok(answers);
+    });
+  }
+
+  /**
+   * The tracking answer asked with returnSignature and returnPOD (Tracking.yaml DeliveryInformation.signature.image
+   * and pod.content, base64): a delivered parcel's proofs, none where UPS sends neither.
+   */
+  proofOfDelivery(parcel: DeliveredParcel, signal: AbortSignal): Promise<CarrierResult<ProofOfDelivery[]>> {
+    return guard(words, async () => {
+      const res = await this.call('GET', buildTrackRequest(parcel.trackingNumber, true), true, signal);
+      const answer = this.answer(res, `ask the proofs of delivery of ${parcel.trackingNumber}`, parseTrackResponse);
+      if (!answer.ok) return answer;
+      return ok((answer.value.proofOfDelivery ?? []).filter((p) => p.content !== undefined));
     });
   }
 

@@ -6,11 +6,16 @@ import { formatOffset, localInstant, offsetMinutes, scanClock } from '../scan-cl
 import { upsTrackingStatus } from './statuses.ts';
 import { isoDate, transactionSrc, type UpsCall } from './wire.ts';
 
-/** Tracking requires transId and transactionSrc (carriers.md 2.6); transId is unique per call, at most 32 characters. */
-export function buildTrackRequest(trackingNumber: string): UpsCall {
+/**
+ * Tracking requires transId and transactionSrc (carriers.md 2.6); transId is unique per call, at most 32 characters.
+ * With `proofs`, the delivered parcel's signature image and POD are asked for too (Tracking.yaml returnSignature and
+ * returnPOD, "by default the image will not be returned"): only then, as they make the answer much larger.
+ */
+export function buildTrackRequest(trackingNumber: string, proofs = false): UpsCall {
+  const flag = String(proofs);
   return {
     path: `/api/track/v1/details/${encodeURIComponent(trackingNumber)}`,
-    query: { locale: 'en_US', returnSignature: 'false', returnMilestones: 'false', returnPOD: 'false' },
+    query: { locale: 'en_US', returnSignature: flag, returnMilestones: 'false', returnPOD: flag },
     headers: { transId: randomUUID().replaceAll('-', ''), transactionSrc },
   };
 }

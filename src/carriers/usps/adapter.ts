@@ -378,6 +378,28 @@ export class UspsCarrier implements Carrier {
     });
   }
 
+  /**
+   * Subscriptions - Tracking v3r2 DELETE /subscriptions/{subscriptionId}, which requires the ETag of a GET of it as
+   * If-Match ("All DELETE and PUT operations require an ETag"; 204 when deleted). A subscription USPS no longer has
+   * (404: it deletes them itself after 30 days without traffic) is as good as ended.
+   */
+  unsubscribeTracking(subscriptionId: string, signal: AbortSignal): Promise<CarrierResult<void>> {
+    return guard(words('tracking subscription'), async () => {
+      const path = `${uspsSubscriptionPath}/${encodeURIComponent(subscriptionId)}`;
+      const found = await this.client.send({ method: 'GET', path, idempotent: true, signal });
+      if (found.status === 404) return ok(undefined);
+      const etag = found.headers.etag;
+      if (found.status !== 200 || typeof etag !== 'string') {
+        const read = this.answer(found, `the tracking subscription ${subscriptionId}`, () => failure('carrier_error', `USPS answered the subscription ${subscriptionId} without an ETag`));
+        return read.ok ? failure('carrier_error', 'USPS gave no ETag to delete the subscription with') : read;
+      }
+      const res = await this.client.send({ method: 'DELETE', path, headers: { 'If-Match': etag }, idempotent: true, signal });
+      if (res.status === 204 || res.status === 404) return ok(undefined);
+      const answer = this.answer(res, `the deletion of the tracking subscription ${subscriptionId}`, () => ok(undefined));
+      return answer.ok ? ok(undefined) : answer;
+    });
+  }
+
   validateAddress(address: Address, signal: AbortSignal): Promise<CarrierResult<AddressCheck>> {
     return guard(words('address validation'), async () => {
       const res = await this.client.send({ method: 'GET', path: addressPath, query: buildAddressQuery(address), idempotent: true, signal });

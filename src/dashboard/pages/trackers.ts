@@ -17,7 +17,7 @@ export function registerTrackers(app: FastifyInstance, { services, mode }: PageD
 
   app.get(route, async (request, reply) => {
     const filters = readFilters<TrackerFilters>(request, { status: trackingStatuses, carrier: carrierIds, tracking_number: null });
-    const page = await filters.load((query) => trackersOf(db, scopeOf(request, mode), query));
+    const page = await filters.load((query) => trackersOf(db, services, scopeOf(request, mode), query));
     return sendPage(request, reply, mode, 'trackers', {
       title: 'Trackers',
       section: 'trackers',
@@ -30,7 +30,7 @@ export function registerTrackers(app: FastifyInstance, { services, mode }: PageD
   });
 
   app.get(`${route}/:id`, async (request, reply) => {
-    const tracker = await trackerOf(db, scopeOf(request, mode), idParam(request));
+    const tracker = await trackerOf(db, services, scopeOf(request, mode), idParam(request));
     return sendPage(request, reply, mode, 'tracker', { title: `Tracker ${tracker.tracking_number}`, section: 'trackers', tracker });
   });
 }

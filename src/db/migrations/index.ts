@@ -33,6 +33,7 @@ import * as carrierAccountIds from './030_carrier_account_ids.ts';
 import * as pickupCarrierData from './032_pickup_carrier_data.ts';
 import * as manifestReconcile from './033_manifest_reconcile.ts';
 import * as returnChargeRetries from './034_return_charge_retries.ts';
+import * as trackerProofs from './035_tracker_proofs.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '032_pickup_carrier_data': pickupCarrierData,
   '033_manifest_reconcile': manifestReconcile,
   '034_return_charge_retries': returnChargeRetries,
+  '035_tracker_proofs': trackerProofs,
 };

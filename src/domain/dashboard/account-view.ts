@@ -141,19 +141,19 @@ export interface TrackerFilters {
  * The account's trackers of the mode, of every key and both origins (labels' and numbers followed with POST
  * /trackers), newest first; stopped ones are left out, as GET /trackers leaves them.
  */
-export async function trackersOf(db: Kysely<DB>, scope: AccountScope, query: ListInput & TrackerFilters): Promise<Page<Tracker>> {
+export async function trackersOf(db: Kysely<DB>, links: Pick<Context, 'config' | 'clock'>, scope: AccountScope, query: ListInput & TrackerFilters): Promise<Page<Tracker>> {
   let q = db.selectFrom('trackers').selectAll().where('account_id', '=', scope.accountId).where('mode', '=', scope.mode).where('deleted_at', 'is', null);
   if (query.status) q = q.where('status', '=', query.status);
   if (query.carrier) q = q.where('carrier', '=', query.carrier);
   if (query.tracking_number) q = q.where('tracking_number', '=', query.tracking_number.replace(/[\s-]/g, '').toUpperCase());
-  return fetchPage(q, query, 'trk', toTracker);
+  return fetchPage(q, query, 'trk', (row) => toTracker(row, links));
 }
 
 /** One tracker of the account in the mode, a stopped one too (it says so); 404 for any other. */
-export async function trackerOf(db: Kysely<DB>, scope: AccountScope, id: string): Promise<Tracker> {
+export async function trackerOf(db: Kysely<DB>, links: Pick<Context, 'config' | 'clock'>, scope: AccountScope, id: string): Promise<Tracker> {
   const row = await db.selectFrom('trackers').selectAll().where('id', '=', id).where('account_id', '=', scope.accountId).where('mode', '=', scope.mode).executeTakeFirst();
   if (!row) throw new ApiError('not_found', `No ${scope.mode} tracker ${id}`);
-  return toTracker(row);
+  return toTracker(row, links);
 }
 
 /** The id of a label's own tracker, where one was made (labels bought before trackers existed get theirs at their next check). */

@@ -10,11 +10,16 @@ import { FileWriter } from './file-writer.ts';
 /** One writer thread serves every directory store of the process: they share one disk. */
 const writer = new FileWriter();
 
-/** Where label files are kept once rendered or bought, so every download serves the same bytes. */
+/** A proof of delivery's file, as its carrier sent it: beside the label formats, GIF (UPS's images) and bytes of a kind shipd does not know. */
+export type ProofFormat = 'pdf' | 'png' | 'gif' | 'bin';
+/** What the store keeps a file as: its name's ending. */
+export type StoredFormat = LabelFormat | ProofFormat;
+
+/** Where label files are kept once rendered or bought, so every download serves the same bytes; trackers' proofs of delivery beside them. */
 export interface LabelStore {
-  get(shipmentId: string, format: LabelFormat): Promise<Buffer | undefined>;
+  get(shipmentId: string, format: StoredFormat): Promise<Buffer | undefined>;
   /** Pass the transaction that completes the purchase where the store can join it. */
-  put(db: Kysely<DB>, shipmentId: string, format: LabelFormat, bytes: Buffer, at: string): Promise<void>;
+  put(db: Kysely<DB>, shipmentId: string, format: StoredFormat, bytes: Buffer, at: string): Promise<void>;
 }
 
 /** SQLite's default: files in a directory under the data dir, written whole or not at all. */
@@ -25,11 +30,11 @@ export class DirectoryLabelStore implements LabelStore {
 
   constructor(private readonly dir: string) {}
 
-  private path(shipmentId: string, format: LabelFormat): string {
+  private path(shipmentId: string, format: StoredFormat): string {
     return join(this.dir, `${shipmentId}.${format}`);
   }
 
-  async get(shipmentId: string, format: LabelFormat): Promise<Buffer | undefined> {
+  async get(shipmentId: string, format: StoredFormat): Promise<Buffer | undefined> {
     const known = this.recent.get(`${shipmentId}.${format}`);
     if (known) return known;
     try {
@@ -40,7 +45,7 @@ export class DirectoryLabelStore implements LabelStore {
     }
   }
 
-  async put(_db: Kysely<DB>, shipmentId: string, format: LabelFormat, bytes: Buffer): Promise<void> {
+  async put(_db: Kysely<DB>, shipmentId: string, format: StoredFormat, bytes: Buffer): Promise<void> {
     if (!this.ready) {
       makePrivateDir(this.dir);
       this.ready = true;
@@ -55,7 +60,7 @@ export class DirectoryLabelStore implements LabelStore {
 export class DatabaseLabelStore implements LabelStore {
   constructor(private readonly db: Kysely<DB>) {}
 
-  async get(shipmentId: string, format: LabelFormat): Promise<Buffer | undefined> {
+  async get(shipmentId: string, format: StoredFormat): Promise<Buffer | undefined> {
     const row = await this.db
       .selectFrom('label_files')
       .select('content')
@@ -65,7 +70,7 @@ export class DatabaseLabelStore implements LabelStore {
     return row?.content;
   }
 
-  async put(db: Kysely<DB>, shipmentId: string, format: LabelFormat, bytes: Buffer, at: string): Promise<void> {
+  async put(db: Kysely<DB>, shipmentId: string, format: StoredFormat, bytes: Buffer, at: string): Promise<void> {
     await db
       .insertInto('label_files')
       .values({ shipment_id: shipmentId, format, content: bytes, created_at: at })

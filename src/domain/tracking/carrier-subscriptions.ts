@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { carrierIds, type CarrierId, type Config } from '../../config.ts';
 import type { CarrierSubscriptionsTable, DB } from '../../db/schema.ts';
-import type { TrackingListener } from '../../carriers/carrier.ts';
+import type { Carrier, TrackingListener } from '../../carriers/carrier.ts';
 import { carriersFor } from '../../carriers/registry.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { apiBase } from '../../kernel/paths.ts';
@@ -51,7 +51,12 @@ export async function subscribeLater(db: Kysely<DB>, carrier: string, trackingNu
         .columns(['carrier', 'tracking_number'])
         .doUpdateSet({ state: 'pending', attempts: 0, next_attempt_at: at, updated_at: at })
         .where('carrier_subscriptions.next_attempt_at', 'is', null)
-        .where((eb) => eb.or([eb('carrier_subscriptions.state', '=', 'pending'), eb.and([eb('carrier_subscriptions.expires_at', 'is not', null), eb('carrier_subscriptions.expires_at', '<', at)])])),
+        .where((eb) =>
+          eb.or([
+            eb('carrier_subscriptions.state', 'in', ['pending', 'unsubscribed']),
+            eb.and([eb('carrier_subscriptions.expires_at', 'is not', null), eb('carrier_subscriptions.expires_at', '<', at)]),
+          ]),
+        ),
     )
     .execute();
 }
@@ -71,6 +76,44 @@ async function followed(db: Kysely<DB>, carrier: string, trackingNumber: string)
 }
 
 type Change = Partial<Omit<CarrierSubscriptionsTable, 'carrier' | 'tracking_number' | 'created_at'>>;
+
+/**
+ * Ends the subscription of a number nobody follows any more, with the carrier's published call where it has one
+ * (USPS); one that fails is tried again later. Where the carrier has none (UPS Track Alert ends only a whole
+ * account's subscriptions), the subscription is left to lapse and is not made again, and last_error says why.
+ */
+async function unsubscribe(
+  deps: Deps,
+  log: { warn(o: object, m: string): void },
+  carrier: Carrier,
+  row: CarrierSubscriptionsTable,
+  write: (row: CarrierSubscriptionsTable, change: Change) => Promise<unknown>,
+  now: Date,
+): Promise<void> {
+  if (!carrier.unsubscribeTracking || row.subscription_id === null) {
+    const lapses = row.expires_at ? ` at ${row.expires_at}` : '';
+    await write(row, { next_attempt_at: null, last_error: `nobody follows the number; ${carrier.name} publishes no call to end one number's subscription, so it lapses${lapses}` });
+    return;
+  }
+  const id = row.subscription_id;
+  const answer = await callCarrier(carrier, deps.config.carrierTimeoutMs, (signal) => carrier.unsubscribeTracking!(id, signal));
+  if (answer.ok) {
+    await write(row, { state: 'unsubscribed', subscription_id: null, attempts: 0, next_attempt_at: null, expires_at: null, last_error: null });
+    return;
+  }
+  const attempts = row.attempts + 1;
+  log.warn({ carrier: carrier.id, tracking_number: row.tracking_number, code: answer.error.code, detail: answer.error.detail }, 'could not end a tracking subscription');
+  await write(row, { attempts, next_attempt_at: new Date(now.getTime() + retryMs(attempts)).toISOString(), last_error: `${answer.error.code}: ${answer.error.detail}` });
+}
+
+/**
+ * Makes the subscription of a number due now, when the tracker just stopped was the last live one following it, so
+ * the worker ends it (unsubscribe) off the request's path.
+ */
+export async function unsubscribeLater(db: Kysely<DB>, carrier: string, trackingNumber: string, at: string): Promise<void> {
+  if (await followed(db, carrier, trackingNumber)) return;
+  await db.updateTable('carrier_subscriptions').set({ next_attempt_at: at, attempts: 0, updated_at: at }).where('carrier', '=', carrier).where('tracking_number', '=', trackingNumber).where('state', '=', 'subscribed').execute();
+}
 
 /**
  * The subscriptions worker's pass: takes the numbers due (holding each for a minute, so other workers skip it) and
@@ -97,17 +140,18 @@ export async function subscribeDue(deps: Deps, log: { warn(o: object, m: string)
   const write = (row: CarrierSubscriptionsTable, change: Change) =>
     deps.db.updateTable('carrier_subscriptions').set({ ...change, updated_at: at }).where('carrier', '=', row.carrier).where('tracking_number', '=', row.tracking_number).execute();
 
+  const carriers = carriersFor('live', deps.config, deps.clock);
   const byCarrier = new Map<CarrierId, CarrierSubscriptionsTable[]>();
   for (const row of taken) {
     if (!(await followed(deps.db, row.carrier, row.tracking_number))) {
       // Nobody follows it now; subscribeLater takes it up again if someone does.
-      await write(row, { next_attempt_at: null });
+      if (row.state === 'subscribed') await unsubscribe(deps, log, carriers[row.carrier as CarrierId], row, write, now);
+      else await write(row, { next_attempt_at: null });
       continue;
     }
     const carrier = row.carrier as CarrierId;
     byCarrier.set(carrier, [...(byCarrier.get(carrier) ?? []), row]);
   }
-  const carriers = carriersFor('live', deps.config, deps.clock);
   for (const [id, rows] of byCarrier) {
     const carrier = carriers[id];
     const listener = listenerOf(deps.config, id);

@@ -1,9 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { CarrierId } from '../../config.ts';
 import type { DB, ShipmentsTable, TrackersTable } from '../../db/schema.ts';
-import type { TrackingEvent } from '../../carriers/carrier.ts';
+import type { TrackingEvent, TrackingResult } from '../../carriers/carrier.ts';
 import type { Tracker } from '../../schemas/tracker.ts';
 import { siblingId } from '../../kernel/ids.ts';
+import { apiBase } from '../../kernel/paths.ts';
+import type { Context } from '../core/context.ts';
+import type { ProofFormat } from '../label-files/label-store.ts';
+import { signLabelToken } from '../label-files/label-tokens.ts';
 import { storedBoxes } from '../shipments/shipments.ts';
 import { subscribeLater } from './carrier-subscriptions.ts';
 
@@ -34,7 +38,34 @@ const storedEvents = (json: string): Tracker['events'] =>
     location: e.location ?? null,
   }));
 
-export function toTracker(row: TrackersTable): Tracker {
+/** A proof of delivery on file: `{trk_id}.pod{n}.{format}` in the label store, n from 1 in list order. */
+export interface StoredProof {
+  type: 'signature' | 'document';
+  content_type: string;
+  format: ProofFormat;
+}
+
+/** Where a tracker's nth proof (from 1) is kept in the label store, and the name its link serves it under. */
+export const proofKey = (trackerId: string, n: number) => `${trackerId}.pod${n}`;
+
+/** The proofs on file, each with a link signed as label_url is (the tracker's id signs it), good for 7 days. */
+function proofLinks(links: Pick<Context, 'config' | 'clock'>, row: Pick<TrackersTable, 'id' | 'proof_of_delivery'>): Tracker['proof_of_delivery'] {
+  const stored = JSON.parse(row.proof_of_delivery ?? '[]') as StoredProof[];
+  if (stored.length === 0) return [];
+  const token = signLabelToken(links.config.secret, row.id, links.clock.now());
+  return stored.map((p, i) => ({ type: p.type, content_type: p.content_type, url: `${links.config.publicUrl}${apiBase}/labels/${proofKey(row.id, i + 1)}.${p.format}?token=${token}` }));
+}
+
+/**
+ * When the proofs worker is to ask the carrier for a tracker's proofs of delivery: as it is first recorded delivered,
+ * unless the carrier's answer said it holds none (FedEx's availableImages); else it keeps what it had.
+ */
+export function proofDueAt(row: Pick<TrackersTable, 'status' | 'proof_due_at' | 'proof_of_delivery'>, result: Pick<TrackingResult, 'status' | 'proofOfDelivery'>, at: string): string | null {
+  if (result.status !== 'delivered' || row.status === 'delivered' || row.proof_of_delivery !== null) return row.proof_due_at;
+  return result.proofOfDelivery === undefined || result.proofOfDelivery.length > 0 ? at : null;
+}
+
+export function toTracker(row: TrackersTable, links: Pick<Context, 'config' | 'clock'>): Tracker {
   return {
     id: row.id,
     object: 'tracker',
@@ -48,6 +79,7 @@ export function toTracker(row: TrackersTable): Tracker {
     status_detail: row.status_detail,
     estimated_delivery_date: row.estimated_delivery_date,
     signed_by: row.signed_by,
+    proof_of_delivery: proofLinks(links, row),
     events: storedEvents(row.events),
     metadata: JSON.parse(row.metadata),
     last_checked_at: row.last_checked_at,
@@ -118,6 +150,9 @@ export async function labelTrackers(trx: Kysely<DB>, row: ShipmentsTable, at: st
       last_checked_at: null,
       created_at: at,
       deleted_at: null,
+      proof_of_delivery: null,
+      proof_due_at: null,
+      proof_attempts: 0,
     };
     const inserted = await trx.insertInto('trackers').values(made).onConflict((oc) => oc.doNothing()).executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) {

@@ -20,8 +20,8 @@ import { firstLiveCheck, liveNextCheck, spread } from './schedule.ts';
 import { ownOrderRow } from '../orders/orders.ts';
 import { recordEvents, type NewEvent } from '../webhooks/events.ts';
 import { jsonList, jsonRows } from '../../events/fan-out.ts';
-import { subscribeLater } from './carrier-subscriptions.ts';
-import { asOfScan, finalStatuses, pollMs, toEvents, toTracker, trackerOwner } from './tracker-rows.ts';
+import { subscribeLater, unsubscribeLater } from './carrier-subscriptions.ts';
+import { asOfScan, finalStatuses, pollMs, proofDueAt, toEvents, toTracker, trackerOwner } from './tracker-rows.ts';
 import type { TrackingContext } from './tracking.ts';
 
 /** Trackers one pass of the trackers worker takes; a full batch means more may be due. */
@@ -85,7 +85,7 @@ export async function followedTracker(ctx: Context, number: string, carrier: Car
  * simulator in test mode; in live mode the carrier with the credentials the key's account would buy its labels with,
  * its own where it connected them (a lane of its own), else the platform's (one lane for every such account).
  */
-async function trackerCarrier(ctx: Pick<Context, 'db' | 'config' | 'clock'>, row: Pick<TrackersTable, 'mode' | 'carrier' | 'account_id'>, accesses?: Map<string, Promise<CarrierAccess>>): Promise<{ carrier: Carrier; lane: string }> {
+export async function trackerCarrier(ctx: Pick<Context, 'db' | 'config' | 'clock'>, row: Pick<TrackersTable, 'mode' | 'carrier' | 'account_id'>, accesses?: Map<string, Promise<CarrierAccess>>): Promise<{ carrier: Carrier; lane: string }> {
   const id = row.carrier as CarrierId;
   if (row.mode === 'test') return { carrier: carriersFor('test', ctx.config, ctx.clock)[id], lane: `test:${id}` };
   let access = accesses?.get(row.account_id);
@@ -103,12 +103,29 @@ function askCarrier(ctx: Pick<Context, 'config'>, carrier: Carrier, rows: Pick<T
   return callCarrier(carrier, ctx.config.carrierTimeoutMs, (signal) => carrier.trackNumbers(parcels, signal));
 }
 
+/** The carrier's call failed as a whole (throttled, down): what the pace counts, with the carrier's Retry-After. */
+class CarrierCallFailed extends ApiError {
+  constructor(
+    code: 'carrier_timeout' | 'carrier_error',
+    detail: string,
+    readonly retryAfterMs: number | undefined,
+  ) {
+    super(code, detail);
+  }
+}
+
 /** What the carrier says now of one external tracker's number, for a request that waits on it. */
-async function askNow(ctx: Pick<Context, 'db' | 'config' | 'clock'>, row: Pick<TrackersTable, 'mode' | 'carrier' | 'account_id' | 'tracking_number' | 'created_at'>): Promise<TrackingResult> {
-  const { carrier } = await trackerCarrier(ctx, row);
+async function askNow(
+  ctx: Pick<Context, 'db' | 'config' | 'clock'>,
+  row: Pick<TrackersTable, 'mode' | 'carrier' | 'account_id' | 'tracking_number' | 'created_at'>,
+  given?: Carrier,
+): Promise<TrackingResult> {
+  const carrier = given ?? (await trackerCarrier(ctx, row)).carrier;
   const answer = await askCarrier(ctx, carrier, [row]);
-  const mine = answer.ok ? (answer.value.get(row.tracking_number) ?? { ok: false as const, error: { code: 'carrier_error' as const, detail: 'no answer for the number' } }) : answer;
-  if (!mine.ok) throw new ApiError(mine.error.code === 'carrier_timeout' ? 'carrier_timeout' : 'carrier_error', `${carrier.name} did not answer for ${row.tracking_number}: ${mine.error.detail}`);
+  const detail = (d: string) => `${carrier.name} did not answer for ${row.tracking_number}: ${d}`;
+  if (!answer.ok) throw new CarrierCallFailed(answer.error.code === 'carrier_timeout' ? 'carrier_timeout' : 'carrier_error', detail(answer.error.detail), answer.error.retryAfterMs);
+  const mine = answer.value.get(row.tracking_number) ?? { ok: false as const, error: { code: 'carrier_error' as const, detail: 'no answer for the number' } };
+  if (!mine.ok) throw new ApiError(mine.error.code === 'carrier_timeout' ? 'carrier_timeout' : 'carrier_error', detail(mine.error.detail));
   return mine.value;
 }
 
@@ -228,6 +245,9 @@ async function followAll(ctx: Context, db: Kysely<DB>, inputs: TrackerCreate[]):
         created_at: at,
         updated_at: at,
         deleted_at: null,
+        proof_of_delivery: null,
+        proof_due_at: proofDueAt({ status: 'unknown', proof_due_at: null, proof_of_delivery: null }, result, at),
+        proof_attempts: 0,
       };
       // A later item of the batch with the number answers this tracker, as it would once written.
       followed.set(number, [...(followed.get(number) ?? []), row]);
@@ -270,7 +290,7 @@ async function followLive(ctx: Context, db: Kysely<DB>, row: TrackersTable): Pro
 export async function createTracker(ctx: Context, input: TrackerCreate): Promise<Tracker> {
   const [followed] = await followAll(ctx, ctx.db, [input]);
   if (followed instanceof ApiError) throw followed;
-  return toTracker(await followLive(ctx, ctx.db, followed!));
+  return toTracker(await followLive(ctx, ctx.db, followed!), ctx);
 }
 
 /** A batch item's problem, its pointers into the item where the body holds it. */
@@ -293,7 +313,7 @@ export async function createTrackerBatch(ctx: Context, input: TrackerBatchCreate
       if (f instanceof ApiError) {
         results.push({ tracking_number: item.tracking_number, tracker: null, error: itemProblem(ctx, f, i) as TrackerBatch['results'][number]['error'] });
       } else {
-        results.push({ tracking_number: item.tracking_number, tracker: toTracker(await followLive(ctx, trx, f)), error: null });
+        results.push({ tracking_number: item.tracking_number, tracker: toTracker(await followLive(ctx, trx, f), ctx), error: null });
       }
     }
     return { object: 'tracker_batch', results };
@@ -307,7 +327,7 @@ async function ownTracker(ctx: Context, id: string): Promise<TrackersTable> {
 }
 
 export async function getTracker(ctx: Context, id: string): Promise<Tracker> {
-  return toTracker(await ownTracker(ctx, id));
+  return toTracker(await ownTracker(ctx, id), ctx);
 }
 
 export async function listTrackers(ctx: Context, query: ListInput & { status?: Tracker['status']; carrier?: CarrierId }): Promise<Page<Tracker>> {
@@ -318,7 +338,7 @@ export async function listTrackers(ctx: Context, query: ListInput & { status?: T
     .where('deleted_at', 'is', null)
     .$if(query.status !== undefined, (q) => q.where('status', '=', query.status!))
     .$if(query.carrier !== undefined, (q) => q.where('carrier', '=', query.carrier!));
-  return fetchPage(q, query, 'trk', toTracker);
+  return fetchPage(q, query, 'trk', (row) => toTracker(row, ctx));
 }
 
 /**
@@ -331,12 +351,16 @@ export async function deleteTracker(ctx: Context, id: string): Promise<Tracker> 
   if (row.origin === 'label') {
     throw new ApiError('resource_in_use', `${id} is the tracker of the label ${row.shipment_id}: it follows the label until its journey ends or it is voided`);
   }
-  if (row.deleted_at !== null) return toTracker(row);
+  if (row.deleted_at !== null) return toTracker(row, ctx);
   const at = ctx.clock.now().toISOString();
   const stopped = { deleted_at: at, next_check_at: null, updated_at: at };
   const changed = await ctx.db.updateTable('trackers').set(stopped).where('id', '=', row.id).where('deleted_at', 'is', null).executeTakeFirst();
-  if (Number(changed.numUpdatedRows) === 1) return toTracker({ ...row, ...stopped });
-  return toTracker(await ownTracker(ctx, id));
+  if (Number(changed.numUpdatedRows) === 1) {
+    // The carrier is told to stop pushing the number once no live tracker follows it (carrier-subscriptions.ts).
+    if (row.mode === 'live') await unsubscribeLater(ctx.db, row.carrier, row.tracking_number, at);
+    return toTracker({ ...row, ...stopped }, ctx);
+  }
+  return toTracker(await ownTracker(ctx, id), ctx);
 }
 
 /** Text as carriers vary it between their APIs: case, runs of spaces, ends. */
@@ -404,6 +428,7 @@ const checkColumns = [
   ['events', 'text'],
   ['estimated_delivery_date', 'text'],
   ['signed_by', 'text'],
+  ['proof_due_at', 'text'],
   ['next_check_at', 'text'],
   ['last_checked_at', 'text'],
   ['updated_at', 'text'],
@@ -435,6 +460,7 @@ async function writeChecks(ctx: TrackingContext, trx: Kysely<DB>, checks: { row:
       events: null,
       estimated_delivery_date: null,
       signed_by: null,
+      proof_due_at: null,
       next_check_at,
       last_checked_at: byWorker ? at : null,
       updated_at: null,
@@ -450,6 +476,7 @@ async function writeChecks(ctx: TrackingContext, trx: Kysely<DB>, checks: { row:
         events: added.length === 0 ? null : JSON.stringify(scans),
         estimated_delivery_date: result.estimatedDeliveryDate,
         signed_by: result.signedBy ?? null,
+        proof_due_at: proofDueAt(row, { ...result, status }, at),
         updated_at: at,
       });
     }
@@ -460,6 +487,7 @@ async function writeChecks(ctx: TrackingContext, trx: Kysely<DB>, checks: { row:
       events: write.events ?? row.events,
       estimated_delivery_date: write.estimated_delivery_date ?? row.estimated_delivery_date,
       signed_by: write.signed_by ?? row.signed_by,
+      proof_due_at: write.proof_due_at ?? row.proof_due_at,
       next_check_at,
       last_checked_at: write.last_checked_at ?? row.last_checked_at,
       updated_at: write.updated_at ?? row.updated_at,
@@ -470,7 +498,7 @@ async function writeChecks(ctx: TrackingContext, trx: Kysely<DB>, checks: { row:
   const updated = await sql<{ id: string }>`
     update trackers set status = coalesce(v.status, trackers.status), status_detail = coalesce(v.status_detail, trackers.status_detail),
       events = coalesce(v.events, trackers.events), estimated_delivery_date = coalesce(v.estimated_delivery_date, trackers.estimated_delivery_date),
-      signed_by = coalesce(v.signed_by, trackers.signed_by), next_check_at = v.next_check_at,
+      signed_by = coalesce(v.signed_by, trackers.signed_by), proof_due_at = coalesce(v.proof_due_at, trackers.proof_due_at), next_check_at = v.next_check_at,
       last_checked_at = coalesce(v.last_checked_at, trackers.last_checked_at), updated_at = coalesce(v.updated_at, trackers.updated_at)
     from ${jsonRows(ctx.dbKind, planned.map((p) => p.write), checkColumns)}
     where trackers.id = v.id and trackers.deleted_at is null and trackers.events = v.old_events and trackers.status = v.old_status
@@ -479,7 +507,7 @@ async function writeChecks(ctx: TrackingContext, trx: Kysely<DB>, checks: { row:
   return planned.map(({ row, next, unchanged, added }) => {
     if (!written.has(row.id)) return undefined;
     if (unchanged) return next;
-    const view = toTracker(next);
+    const view = toTracker(next, ctx);
     const owner = trackerOwner(row);
     for (const i of added) events.push({ owner, type: 'tracking.updated', resource: asOfScan(view, i + 1), at });
     if (added.length === 0) events.push({ owner, type: 'tracking.updated', resource: view, at });
@@ -487,13 +515,32 @@ async function writeChecks(ctx: TrackingContext, trx: Kysely<DB>, checks: { row:
   });
 }
 
-/** POST /tracking of a number the key follows through an external tracker: the carrier is asked now. */
+/**
+ * POST /tracking of a number the key follows through an external tracker: the carrier is asked now. A live carrier
+ * is asked within its pace, as the trackers worker asks it: while its lane is out of room or backed off after a
+ * throttled or failed call, the answer is the tracker as last checked (its last_checked_at says when), not a call
+ * that would be throttled or would crowd out the worker's checks; a failed call counts against the lane.
+ */
 export async function refreshExternal(ctx: TrackingContext, row: TrackersTable): Promise<Tracker> {
-  const result = await askNow(ctx, row);
+  let result: TrackingResult;
+  if (row.mode === 'live') {
+    const { carrier, lane } = await trackerCarrier(ctx, row);
+    const pace = carrierPace(ctx.clock, ctx.config);
+    if (!pace.take(lane, carrier.id, ctx.clock.now().getTime())) return toTracker(row, ctx);
+    try {
+      result = await askNow(ctx, row, carrier);
+      pace.succeeded(lane);
+    } catch (err) {
+      if (err instanceof CarrierCallFailed) pace.failed(lane, carrier.id, ctx.clock.now().getTime(), err.retryAfterMs);
+      throw err;
+    }
+  } else {
+    result = await askNow(ctx, row);
+  }
   const written = await inTransaction(ctx.db, (trx) => recordCheck(ctx, trx, row, result, false));
-  if (written) return toTracker(written);
+  if (written) return toTracker(written, ctx);
   const now = await ctx.db.selectFrom('trackers').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
-  return toTracker(now);
+  return toTracker(now, ctx);
 }
 
 /** What the worker holds of a claimed tracker: what its carrier is asked with; the rest is read when it is recorded. */

@@ -17,7 +17,7 @@ import { chargeUsedReturn } from '../shipments/returns.ts';
 import { settleCardChargeNow } from '../billing/card-charges.ts';
 import { inTransaction } from '../core/transaction.ts';
 import { labelRef } from '../shipments/void.ts';
-import { asOfScan, finalStatuses, labelTrackers, pollMs, toEvents, toTracker } from './tracker-rows.ts';
+import { asOfScan, finalStatuses, labelTrackers, pollMs, proofDueAt, toEvents, toTracker } from './tracker-rows.ts';
 import { followedTracker, refreshExternal } from './trackers.ts';
 
 /** A job or a request: tracking reports to the shipment's owner whoever asks. */
@@ -133,12 +133,13 @@ async function recordProgress(ctx: TrackingContext, trx: Kysely<DB>, row: Shipme
       events,
       estimated_delivery_date: r.estimatedDeliveryDate,
       signed_by: r.signedBy ?? tracker.signed_by,
+      proof_due_at: proofDueAt(tracker, r, at),
       next_check_at: nextCheck,
       ...checked,
       ...(moved && { updated_at: at }),
     };
     await trx.updateTable('trackers').set(next).where('id', '=', tracker.id).execute();
-    return toTracker({ ...tracker, ...next });
+    return toTracker({ ...tracker, ...next }, ctx);
   };
   const own = trackers.find((t) => t.package === null);
   if (!own) throw new Error(`The label ${row.id} has no tracker of its own: another label of its key has the number ${row.tracking_number}`);
@@ -218,7 +219,7 @@ export async function refreshTracking(ctx: TrackingContext, row: ShipmentsTable,
   const trackers = await inTransaction(ctx.db, (trx) => labelTrackers(trx, row, ctx.clock.now().toISOString()));
   const tracker = trackers.find((t) => t.package === (box ?? null));
   if (!tracker) throw new Error(`The label ${row.id} has no tracker for ${box === undefined ? 'itself' : `box ${box}`}`);
-  return toTracker(tracker);
+  return toTracker(tracker, ctx);
 }
 
 /** The label an order's tracking is about: its current outbound label, or the last one if it was voided. */
@@ -269,6 +270,8 @@ function magicTracker(number: string, carrier: CarrierId, result: TrackingResult
     status_detail: result.statusDetail,
     estimated_delivery_date: result.estimatedDeliveryDate,
     signed_by: result.signedBy ?? null,
+    // Kept nowhere, so nothing is on file to link to.
+    proof_of_delivery: [],
     events,
     metadata: {},
     last_checked_at: null,

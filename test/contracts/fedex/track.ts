@@ -27,3 +27,24 @@ export const fedexTrackRequest = closed(
   },
   { required: ['includeDetailedScans', 'trackingInfo'] },
 );
+
+/*
+ * POST /track/v1/trackingdocuments, schema Full_Schema_SPOD of track/v1/TrackingDocuments-Resource.json (same source
+ * and commit): trackDocumentDetail (documentType required: SIGNATURE_PROOF_OF_DELIVERY, BILL_OF_LADING or
+ * FREIGHT_BILLING_DOCUMENT; documentFormat PDF or PNG, "key sensitive") and trackDocumentSpecification ("At least one
+ * … Maximum limit is 30"), each a trackingNumberInfo with optional ship dates and the account number the freight
+ * documents need.
+ */
+export const fedexTrackDocumentsRequest = closed(
+  {
+    trackDocumentDetail: closed(
+      { documentType: strings(['SIGNATURE_PROOF_OF_DELIVERY', 'BILL_OF_LADING', 'FREIGHT_BILLING_DOCUMENT']), documentFormat: strings(['PDF', 'PNG']) },
+      { required: ['documentType'] },
+    ),
+    trackDocumentSpecification: Type.Array(closed({ trackingNumberInfo, shipDateBegin: isoDate, shipDateEnd: isoDate, accountNumber: Type.String() }, { required: ['trackingNumberInfo'] }), {
+      minItems: 1,
+      maxItems: 30,
+    }),
+  },
+  { required: ['trackDocumentDetail', 'trackDocumentSpecification'] },
+);
