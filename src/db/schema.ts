@@ -583,7 +583,7 @@ export interface ApiKeyUsageTable {
   last_used_at: string;
 }
 
-/** A number's tracking subscription with its carrier (migration 912), shared by every live tracker of the number. */
+/** A number's tracking subscription with its carrier (migration 028), shared by every live tracker of the number. */
 export interface CarrierSubscriptionsTable {
   carrier: string;
   tracking_number: string;

@@ -26,7 +26,8 @@ export function readProblem(json: unknown): UspsProblem | undefined {
 const requestProblems: { pattern: RegExp; code: CarrierErrorCode }[] = [
   { pattern: /mail ?class|rate ?indicator|service/i, code: 'service_unavailable' },
   { pattern: /weight|dimension|length|width|height|girth|oversize|exceeds/i, code: 'parcel_too_large' },
-  { pattern: /address|ZIP|city|state|street|firm|delivery point/i, code: 'address_invalid' },
+  // Words, not parts of words: a pickup's "confirmation" or a "statement" is not about the address.
+  { pattern: /address|ZIP|city|\bstate(?!ment)|street|\bfirm|delivery point/i, code: 'address_invalid' },
 ];
 
 export function describeProblem(problem: UspsProblem | undefined): string {
