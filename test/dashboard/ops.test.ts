@@ -163,6 +163,9 @@ describe('the dashboard with the ops helpers on', () => {
     assert.ok(upsRow.includes(`<code>${ups.confirmation_number}</code>`), upsRow);
     assert.ok(upsRow.includes('1100 Congress Ave, Austin, TX, 78701'), upsRow);
     assert.ok(upsRow.includes('Dock 3 &lt;round the back&gt;'), 'instructions are escaped');
+    // Test-mode pickups name no labels here and the simulators charge nothing: both columns say so.
+    assert.match(upsRow, /<td data-label="Parcels">—<\/td>/);
+    assert.match(upsRow, /<td data-label="Price">—<\/td>/);
     const fedexRow = page.text.slice(page.text.indexOf(`data-pickup-id="${fedex.id}"`)).split('</tr>')[0]!;
     assert.match(fedexRow, /badge-off">cancelled</);
 

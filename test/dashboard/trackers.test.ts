@@ -80,6 +80,9 @@ test("a tracker's page: its timeline newest first on local clocks, signed-by, ch
   assert.ok(!res.text.includes('<script>alert(1)</script>'));
   assert.ok(res.text.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
   assert.match(res.text, /<dd class="signed-by">LOVELACE<\/dd>/);
+  const proofs = /<dd class="proof-of-delivery">(.*?)<\/dd>/.exec(res.text)?.[1] ?? '';
+  if (t.proof_of_delivery.length === 0) assert.match(proofs, /not given by the carrier \(yet\)/);
+  else assert.equal((proofs.match(/<a href=/g) ?? []).length, t.proof_of_delivery.length, proofs);
   const times = [...res.text.matchAll(/<time datetime="([^"]+)">([^<]+)<\/time>/g)].map((m) => [m[1], m[2]]);
   assert.equal(times.length, t.events.length);
   assert.deepEqual(times.map(([iso]) => iso), t.events.map((e: { occurred_at: string }) => e.occurred_at).reverse(), 'newest first');
