@@ -41,11 +41,16 @@ export interface LiveShop {
   close(): Promise<void>;
 }
 
-/** What a live purchase test starts from (LiveShop); close() stops the server and every fake. */
-export async function startLiveShop(): Promise<LiveShop> {
+/**
+ * What a live purchase test starts from (LiveShop); close() stops the server and every fake. `platform` names the
+ * carriers the platform has credentials for, `env` adds settings, and `followClock` has Stripe stamp times by the
+ * server's clock, for tests that move it.
+ */
+export async function startLiveShop(options: { platform?: ('ups' | 'usps' | 'fedex')[]; env?: Record<string, string>; followClock?: boolean } = {}): Promise<LiveShop> {
   const billing = await startBilling();
   const fakes = await startCarrierFakes();
-  const server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), ...billing.env } });
+  const server = await startServer({ env: { ...fakes.env(options.platform ?? ['ups', 'usps', 'fedex']), ...billing.env, ...options.env } });
+  if (options.followClock) billing.follow(server);
   const key = await payingLiveKey(server);
   return {
     server,

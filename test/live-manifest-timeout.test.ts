@@ -1,11 +1,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { problem, startServer, type TestServer } from './harness.ts';
+import { problem, type TestServer } from './harness.ts';
 import { orderBody, sanFrancisco } from './fixtures.ts';
-import { startCarrierFakes, connectOwnUsps, type CarrierFakes } from './fakes/carriers.ts';
+import { connectOwnUsps, type CarrierFakes } from './fakes/carriers.ts';
 import { fakeUspsCredentials } from './fakes/usps.ts';
-import { payingLiveKey, startBilling } from './live-billing.ts';
-import type { FakeStripe } from './fakes/stripe.ts';
+import { startLiveShop, type LiveShop } from './live-billing.ts';
 import { localToday } from '../src/domain/shipments/ship-date.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
@@ -18,29 +17,21 @@ const austin: Json = { ...(orderBody().ship_from as Json), phone: '5125550100' }
 const timeoutMs = 2_500;
 const lateMs = 8_000;
 
+let shop: LiveShop;
 let fakes: CarrierFakes;
 let server: TestServer;
-let stripe: FakeStripe;
 let key: string;
 let uspsKey: string;
 
 before(async () => {
-  const billing = await startBilling();
-  stripe = billing.stripe;
-  fakes = await startCarrierFakes();
-  server = await startServer({ env: { ...fakes.env(['usps', 'fedex']), ...billing.env, SHIPD_FEATURES: 'manifests', SHIPD_CARRIER_TIMEOUT_MS: String(timeoutMs) } });
-  billing.follow(server);
-  key = await payingLiveKey(server);
+  shop = await startLiveShop({ platform: ['usps', 'fedex'], env: { SHIPD_FEATURES: 'manifests', SHIPD_CARRIER_TIMEOUT_MS: String(timeoutMs) }, followClock: true });
+  ({ server, fakes, key } = shop);
   const own = await server.account();
   const connected = await connectOwnUsps(server, own, ['--crid', fakeUspsCredentials.crid, '--mid', fakeUspsCredentials.mid]);
   assert.equal(connected.code, 0, connected.stderr);
   uspsKey = (await server.key(own, 'live')).secret;
 });
-after(async () => {
-  await server.close();
-  await fakes.close();
-  await stripe.close();
-});
+after(() => shop.close());
 
 const today = () => localToday({ state: 'TX' }, server.clock.now());
 

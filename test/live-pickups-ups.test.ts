@@ -1,10 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { problem, startServer, type TestServer } from './harness.ts';
+import { problem, type TestServer } from './harness.ts';
 import { austin, orderBody, sanFrancisco } from './fixtures.ts';
-import { connectOwnUps, startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
+import { connectOwnUps, type CarrierFakes } from './fakes/carriers.ts';
 import { upsPickupRefusals } from './fakes/ups-pickup.ts';
-import { payingLiveKey, startBilling } from './live-billing.ts';
+import { startLiveShop, type LiveShop } from './live-billing.ts';
 import type { FakeStripe } from './fakes/stripe.ts';
 import { pickupWeight } from '../src/carriers/ups/pickup.ts';
 
@@ -22,25 +22,18 @@ const tuesday = '2030-11-26';
 const dock: Json = { ...austin, company: 'Mugs Inc', phone: '512-555-0100' };
 
 describe('UPS pickups with live keys (fake UPS, fake Stripe)', () => {
+  let shop: LiveShop;
   let fakes: CarrierFakes;
   let server: TestServer;
   let stripe: FakeStripe;
   let key: string;
 
   before(async () => {
-    const billing = await startBilling();
-    stripe = billing.stripe;
-    fakes = await startCarrierFakes();
-    server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), ...billing.env, SHIPD_FEATURES: 'pickups', SHIPD_CARRIER_TIMEOUT_MS: '4000' } });
-    billing.follow(server);
+    shop = await startLiveShop({ env: { SHIPD_FEATURES: 'pickups', SHIPD_CARRIER_TIMEOUT_MS: '4000' }, followClock: true });
+    ({ server, fakes, stripe, key } = shop);
     server.clock.advance(mondayMorning - server.clock.now().getTime());
-    key = await payingLiveKey(server);
   });
-  after(async () => {
-    await server.close();
-    await fakes.close();
-    await stripe.close();
-  });
+  after(() => shop.close());
 
   const db = () => server.services.database.db;
   const body = (overrides: Json = {}) => ({ carrier: 'ups', address: dock, date: tuesday, window: { start: '13:00', end: '17:00' }, parcel_count: 3, total_weight: { value: 12.5, unit: 'lb' }, ...overrides });

@@ -1,10 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { problem, startServer, type TestServer } from './harness.ts';
+import { problem, type TestServer } from './harness.ts';
 import { orderBody, sanFrancisco } from './fixtures.ts';
-import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
-import { payingLiveKey, startBilling } from './live-billing.ts';
-import type { FakeStripe } from './fakes/stripe.ts';
+import type { CarrierFakes } from './fakes/carriers.ts';
+import { startLiveShop, type LiveShop } from './live-billing.ts';
 import { usFederalHoliday } from '../src/carriers/sim/calendar.ts';
 import { errorCodes } from '../src/kernel/errors.ts';
 
@@ -23,24 +22,16 @@ function pickupDay(): string {
 }
 
 describe('USPS pickups with live keys (fake USPS)', () => {
+  let shop: LiveShop;
   let fakes: CarrierFakes;
   let server: TestServer;
-  let stripe: FakeStripe;
   let key: string;
 
   before(async () => {
-    const billing = await startBilling();
-    stripe = billing.stripe;
-    fakes = await startCarrierFakes();
-    server = await startServer({ env: { ...fakes.env(['usps']), ...billing.env, SHIPD_FEATURES: 'pickups', SHIPD_CARRIER_TIMEOUT_MS: '10000' } });
-    billing.follow(server);
-    key = await payingLiveKey(server);
+    shop = await startLiveShop({ platform: ['usps'], env: { SHIPD_FEATURES: 'pickups', SHIPD_CARRIER_TIMEOUT_MS: '10000' }, followClock: true });
+    ({ server, fakes, key } = shop);
   });
-  after(async () => {
-    await server.close();
-    await fakes.close();
-    await stripe.close();
-  });
+  after(() => shop.close());
 
   async function label(weightLb: number): Promise<Json> {
     const order = await server.request('POST', '/orders', {
