@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
-import { freePort, processDatabase, startShipd, type Shipd } from './shipd-process.ts';
+import { freePort, processDatabase, stopWhenDone, startShipd, type Shipd } from './shipd-process.ts';
 import { austin, orderBody } from './fixtures.ts';
 import { databaseUnderTest, runCli } from './harness.ts';
 import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
@@ -15,12 +15,7 @@ import { startFakeStripe, type ChargeSummary, type FakeStripe } from './fakes/st
 import { Rng } from './reliability/api-document.ts';
 
 let shipd: Shipd | undefined;
-// Registered first, so it runs first: the process is stopped before its database is dropped, whatever the test did.
-after(async () => {
-  if (!shipd || shipd.child.exitCode !== null || shipd.child.signalCode !== null) return;
-  shipd.child.kill('SIGTERM');
-  await shipd.closed;
-});
+stopWhenDone(() => shipd);
 const shared = processDatabase();
 let fakes: CarrierFakes;
 let stripe: FakeStripe;

@@ -77,6 +77,19 @@ export function bootstrapKey(shipd: Shipd): string | undefined {
  * A database of the suite's own for shipd processes to share, and a connection to it from outside them, so the test
  * can check what a killed process left behind. Call it in a suite (or at the top of a file): it adds the hooks.
  */
+/**
+ * Stops the file's shipd, if it still runs, when its tests end. Called before processDatabase, the hook runs first, so
+ * the process is stopped before its database is dropped, whatever the test did.
+ */
+export function stopWhenDone(current: () => Shipd | undefined): void {
+  after(async () => {
+    const shipd = current();
+    if (!shipd || shipd.child.exitCode !== null || shipd.child.signalCode !== null) return;
+    shipd.child.kill('SIGTERM');
+    await shipd.closed;
+  });
+}
+
 export function processDatabase(): { env: () => Record<string, string>; db: () => Kysely<DB> } {
   let testDb: TestDatabase;
   let database: Database;

@@ -6,7 +6,7 @@
 // the one USPS never got to ends `submitted` with its form.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { freePort, processDatabase, startShipd, type Shipd } from '../shipd-process.ts';
+import { freePort, processDatabase, stopWhenDone, startShipd, type Shipd } from '../shipd-process.ts';
 import { orderBody, sanFrancisco } from '../fixtures.ts';
 import { runCli } from '../harness.ts';
 import { connectOwnUsps, startCarrierFakes, type CarrierFakes } from '../fakes/carriers.ts';
@@ -16,12 +16,7 @@ import { localToday } from '../../src/domain/shipments/ship-date.ts';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
 let shipd: Shipd | undefined;
-// Registered first, so it runs first: the process is stopped before its database is dropped, whatever the test did.
-after(async () => {
-  if (!shipd || shipd.child.exitCode !== null || shipd.child.signalCode !== null) return;
-  shipd.child.kill('SIGTERM');
-  await shipd.closed;
-});
+stopWhenDone(() => shipd);
 const shared = processDatabase();
 let fakes: CarrierFakes;
 before(async () => {

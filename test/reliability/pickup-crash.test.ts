@@ -4,7 +4,7 @@
 // client's retry with the same Idempotency-Key then gets that very pickup.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { freePort, processDatabase, startShipd, type Shipd } from '../shipd-process.ts';
+import { freePort, processDatabase, stopWhenDone, startShipd, type Shipd } from '../shipd-process.ts';
 import { austin } from '../fixtures.ts';
 import { runCli } from '../harness.ts';
 import { startCarrierFakes, type CarrierFakes } from '../fakes/carriers.ts';
@@ -13,12 +13,7 @@ import { localClock } from '../../src/domain/core/local-time.ts';
 import { usFederalHoliday } from '../../src/carriers/sim/calendar.ts';
 
 let shipd: Shipd | undefined;
-// Registered first, so it runs first: the process is stopped before its database is dropped, whatever the test did.
-after(async () => {
-  if (!shipd || shipd.child.exitCode !== null || shipd.child.signalCode !== null) return;
-  shipd.child.kill('SIGTERM');
-  await shipd.closed;
-});
+stopWhenDone(() => shipd);
 const shared = processDatabase();
 let fakes: CarrierFakes;
 let stripe: FakeStripe;
