@@ -106,4 +106,31 @@ describe('ship-from locations and custom boxes set up through the API', () => {
     const inUse = problem(await call('DELETE', `/packages/${box.body.id}`), 409, 'resource_in_use');
     assert.ok(inUse.detail.includes(order.body.id), inUse.detail);
   });
+
+  test("changes racing on one account's locations and boxes each answer as if they came one after another, and one default is left", async () => {
+    const fresh = (await server.key(await server.account())).secret;
+    const send = (method: string, path: string, body?: unknown) => call(method, path, body, fresh);
+    const streets = ['1100 Congress Ave', '500 E Cesar Chavez St', '301 W 2nd St', '200 Congress Ave'];
+    const places = await Promise.all(streets.map((street1, i) => send('POST', '/ship-from', { name: `Dock ${i}`, address: { ...austin, street1 }, is_default: true })));
+    const boxes = await Promise.all([0, 1, 2, 3].map((i) => send('POST', '/packages', { name: `Box ${i}`, dimensions: { length: 8 + i, width: 6, height: 4, unit: 'in' }, max_weight: { value: 10, unit: 'lb' }, is_default: true })));
+    for (const made of [...places, ...boxes]) assert.equal(made.status, 201, made.text);
+    const raced = await Promise.all([
+      ...places.flatMap((p, i) => [
+        send('PATCH', `/ship-from/${p.body.id}`, { name: `Dock ${i} renamed`, is_default: true }),
+        send('DELETE', `/ship-from/${p.body.id}`),
+        send('POST', '/ship-from', { name: `Late dock ${i}`, address: { ...austin, street1: streets[i] }, is_default: true }),
+      ]),
+      ...boxes.flatMap((b, i) => [
+        send('PATCH', `/packages/${b.body.id}`, { dimensions: { length: 12, width: 8, height: 4, unit: 'in' }, is_default: true }),
+        send('DELETE', `/packages/${b.body.id}`),
+        send('POST', '/packages', { name: `Late box ${i}`, dimensions: { length: 9, width: 6, height: 4, unit: 'in' }, max_weight: { value: 10, unit: 'lb' }, is_default: i % 2 === 0 }),
+      ]),
+    ]);
+    for (const answer of raced) {
+      assert.ok([200, 201].includes(answer.status) || (answer.status === 404 && answer.body.code === 'not_found'), `${answer.status} ${answer.text}`);
+    }
+    const defaults = (path: string) => send('GET', path).then((r) => r.body.data.filter((x: { is_default: boolean }) => x.is_default).length);
+    assert.equal(await defaults('/ship-from'), 1, 'one default location');
+    assert.ok((await defaults('/packages?kind=custom')) <= 1, 'at most one default box');
+  });
 });

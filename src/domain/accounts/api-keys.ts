@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { takeAccountTurn } from './account-turn.ts';
 import type { ApiKeysTable, DB } from '../../db/schema.ts';
 import { announceKeyChange } from '../../db/key-changes.ts';
 import type { DatabaseKind } from '../../db/database.ts';
@@ -40,9 +41,8 @@ export async function createApiKey(admin: KeyAdmin, accountId: string, mode: Mod
     revoked_at: null,
   };
   await admin.db.transaction().execute(async (trx) => {
-    // On PostgreSQL the account's row makes two creations take turns, so that both cannot count the last free place.
-    // SQLite has one writer at a time already.
-    if (admin.kind === 'postgres') await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+    // Two creations take turns, so that both cannot count the last free place.
+    await takeAccountTurn(trx, accountId);
     const { active } = await trx
       .selectFrom('api_keys')
       .select((eb) => eb.fn.countAll<number | string>().as('active'))

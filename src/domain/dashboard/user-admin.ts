@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { takeAccountTurn } from '../accounts/account-turn.ts';
 import type { DatabaseKind } from '../../db/database.ts';
 import type { DashboardUserRole, DashboardUsersTable, DB } from '../../db/schema.ts';
 import type { Clock } from '../../kernel/clock.ts';
@@ -72,11 +73,10 @@ async function changeUser<T>(admin: UserAdmin, userId: string, change: (trx: Kys
 }
 
 /** Refuses a change that would leave the user's account without an enabled owner. */
-async function keepAnOwner(trx: Kysely<DB>, kind: DatabaseKind, user: DashboardUsersTable): Promise<void> {
+async function keepAnOwner(trx: Kysely<DB>, user: DashboardUsersTable): Promise<void> {
   if (user.role !== 'owner' || user.disabled_at !== null) return;
-  // On PostgreSQL the account's row makes these checks take turns: two owners removing each other at once would
-  // otherwise each see the other still there. SQLite has one writer at a time already.
-  if (kind === 'postgres') await trx.selectFrom('accounts').select('id').where('id', '=', user.account_id).forUpdate().execute();
+  // These checks take turns: two owners removing each other at once would otherwise each see the other still there.
+  await takeAccountTurn(trx, user.account_id);
   const another = await trx
     .selectFrom('dashboard_users')
     .select('id')
@@ -96,7 +96,7 @@ async function endSessions(trx: Kysely<DB>, userId: string): Promise<number> {
 /** The user can no longer sign in, and their sessions end now. */
 export async function disableUser(admin: UserAdmin, userId: string): Promise<UserChange> {
   return changeUser(admin, userId, async (trx, user) => {
-    await keepAnOwner(trx, admin.kind, user);
+    await keepAnOwner(trx, user);
     if (user.disabled_at === null) await trx.updateTable('dashboard_users').set({ disabled_at: admin.clock.now().toISOString() }).where('id', '=', userId).execute();
     return { user, sessionsEnded: await endSessions(trx, userId) };
   });
@@ -112,7 +112,7 @@ export async function enableUser(admin: UserAdmin, userId: string): Promise<User
 /** Removes the user and their sessions. */
 export async function deleteUser(admin: UserAdmin, userId: string): Promise<UserChange> {
   return changeUser(admin, userId, async (trx, user) => {
-    await keepAnOwner(trx, admin.kind, user);
+    await keepAnOwner(trx, user);
     const sessionsEnded = await endSessions(trx, userId);
     await trx.deleteFrom('dashboard_users').where('id', '=', userId).execute();
     return { user, sessionsEnded };
@@ -134,7 +134,7 @@ export async function resetPassword(admin: UserAdmin, userId: string, password: 
 export async function setRole(admin: UserAdmin, userId: string, role: DashboardUserRole): Promise<UserChange> {
   if (!userRoles.includes(role)) throw new AccountError(`a role is one of ${userRoles.join(', ')}`);
   return changeUser(admin, userId, async (trx, user) => {
-    if (role !== 'owner') await keepAnOwner(trx, admin.kind, user);
+    if (role !== 'owner') await keepAnOwner(trx, user);
     await trx.updateTable('dashboard_users').set({ role }).where('id', '=', userId).execute();
     return { user, sessionsEnded: 0 };
   });

@@ -6,6 +6,7 @@ import { isUsAddress } from '../addresses/address-rules.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { newId } from '../../kernel/ids.ts';
 import { AccountError } from '../accounts/accounts.ts';
+import { takeAccountTurn } from '../accounts/account-turn.ts';
 import { inTransaction } from '../core/transaction.ts';
 
 export interface Location {
@@ -62,6 +63,7 @@ export async function addLocation(
   const address = checkedLocation(input);
   const now = clock.now().toISOString();
   return inTransaction(db, async (trx) => {
+    await takeAccountTurn(trx, accountId);
     const existing = await trx.selectFrom('locations').select('id').where('account_id', '=', accountId).executeTakeFirst();
     const isDefault = input.isDefault === true || !existing;
     if (isDefault) await trx.updateTable('locations').set({ is_default: 0, updated_at: now }).where('account_id', '=', accountId).execute();
@@ -109,6 +111,7 @@ export async function updateLocation(db: Kysely<DB>, clock: Clock, accountId: st
 export async function setDefaultLocation(db: Kysely<DB>, clock: Clock, accountId: string, id: string): Promise<void> {
   const now = clock.now().toISOString();
   await inTransaction(db, async (trx) => {
+    await takeAccountTurn(trx, accountId);
     const exists = await trx.selectFrom('locations').select('id').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
     if (!exists) throw new AccountError(`no location ${id}`);
     await trx.updateTable('locations').set({ is_default: 0, updated_at: now }).where('account_id', '=', accountId).where('is_default', '=', 1).execute();
