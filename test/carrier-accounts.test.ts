@@ -114,6 +114,17 @@ describe('carrier accounts through the API with test keys', () => {
     assert.equal((await call('GET', '/carrier-accounts?carrier=usps')).body.data.length, 1);
     await call('DELETE', `/carrier-accounts/${first.body.id}`);
   });
+
+  test('connects racing for one carrier answer one 201 and 409s; changes racing a disconnect answer 200 or 404', async () => {
+    const body = { carrier: 'fedex', credentials: { client_id: 'race-id', client_secret: 'race-secret' } };
+    const connects = await Promise.all(Array.from({ length: 6 }, () => call('POST', '/carrier-accounts', body)));
+    assert.deepEqual(connects.map((r) => r.status).sort(), [201, 409, 409, 409, 409, 409], connects.map((r) => r.text).join('\n'));
+    const id = connects.find((r) => r.status === 201)!.body.id;
+    const raced = await Promise.all([call('DELETE', `/carrier-accounts/${id}`), ...Array.from({ length: 4 }, (_, i) => call('PATCH', `/carrier-accounts/${id}`, { description: `change ${i}` })), call('DELETE', `/carrier-accounts/${id}`)]);
+    for (const r of raced) assert.ok(r.status === 200 || (r.status === 404 && r.body.code === 'not_found'), `${r.status} ${r.text}`);
+    assert.deepEqual([raced[0]!.status, raced.at(-1)!.status].sort(), [200, 404], 'one of the two disconnects removed it');
+    assert.deepEqual((await call('GET', '/carrier-accounts?carrier=fedex')).body.data, []);
+  });
 });
 
 describe('carrier accounts with live keys: a real sign-in at the (fake) carrier', () => {

@@ -9,6 +9,8 @@ import type { Context } from '../core/context.ts';
 import { field, failIfAny } from '../shipments/shipment-inputs.ts';
 import { openCredentials, sealCredentials, type OwnCredentials } from './carrier-accounts.ts';
 import { testCredentials } from './carrier-access.ts';
+import { inTransaction } from '../core/transaction.ts';
+import { takeAccountTurn } from '../accounts/account-turn.ts';
 
 /** A test-mode connection test refuses these credentials, as a carrier refuses a wrong secret, so clients can rehearse both answers. */
 export const refusedTestSecret = 'SHIPD_TEST_INVALID_CREDENTIALS';
@@ -94,35 +96,39 @@ export async function createCarrierAccount(ctx: Context, input: CarrierAccountCr
   credentialErrors(input.carrier, input.credentials, errors);
   failIfAny(errors);
   const { accountId, mode } = ctx.principal;
-  const existing = await ctx.db
-    .selectFrom('carrier_accounts')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .where('mode', '=', mode)
-    .where('carrier', '=', input.carrier)
-    .executeTakeFirst();
-  if (existing) {
-    throw new ApiError('carrier_account_exists', `The account has a ${mode} ${carrierName(input.carrier)} account already (${existing.id}); change its credentials with PATCH /carrier-accounts/${existing.id}`, [
-      { in: 'body', pointer: '/carrier', detail: `already connected as ${existing.id}` },
-    ]);
-  }
-  const at = ctx.clock.now().toISOString();
-  const row: CarrierAccountsTable = {
-    id: newId('ca', ctx.clock.now().getTime()),
-    account_id: accountId,
-    mode,
-    carrier: input.carrier,
-    description: input.description ?? null,
-    client_id_last4: input.credentials.client_id.slice(-4),
-    credentials: sealCredentials(ctx.config.secret, toOwn(input.credentials)),
-    status: 'connected',
-    last_tested_at: null,
-    last_test_error: null,
-    created_at: at,
-    updated_at: at,
-  };
-  await ctx.db.insertInto('carrier_accounts').values(row).execute();
-  return answer(ctx, row);
+  // In the account's turn, so that two creations at once answer 201 and 409 rather than meeting at the unique key.
+  return inTransaction(ctx.db, async (trx) => {
+    await takeAccountTurn(trx, accountId);
+    const existing = await trx
+      .selectFrom('carrier_accounts')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('mode', '=', mode)
+      .where('carrier', '=', input.carrier)
+      .executeTakeFirst();
+    if (existing) {
+      throw new ApiError('carrier_account_exists', `The account has a ${mode} ${carrierName(input.carrier)} account already (${existing.id}); change its credentials with PATCH /carrier-accounts/${existing.id}`, [
+        { in: 'body', pointer: '/carrier', detail: `already connected as ${existing.id}` },
+      ]);
+    }
+    const at = ctx.clock.now().toISOString();
+    const row: CarrierAccountsTable = {
+      id: newId('ca', ctx.clock.now().getTime()),
+      account_id: accountId,
+      mode,
+      carrier: input.carrier,
+      description: input.description ?? null,
+      client_id_last4: input.credentials.client_id.slice(-4),
+      credentials: sealCredentials(ctx.config.secret, toOwn(input.credentials)),
+      status: 'connected',
+      last_tested_at: null,
+      last_test_error: null,
+      created_at: at,
+      updated_at: at,
+    };
+    await trx.insertInto('carrier_accounts').values(row).execute();
+    return answer(ctx, row);
+  });
 }
 
 export async function listCarrierAccountsOf(ctx: Context, query: { carrier?: CarrierId }): Promise<CarrierAccount[]> {
@@ -156,7 +162,8 @@ export async function updateCarrierAccount(ctx: Context, id: string, patch: Carr
     const creds = toOwn(merged as CarrierCredentials);
     Object.assign(next, { credentials: sealCredentials(ctx.config.secret, creds), client_id_last4: creds.clientId.slice(-4), status: 'connected', last_tested_at: null, last_test_error: null });
   }
-  await ctx.db.updateTable('carrier_accounts').set(next).where('id', '=', row.id).execute();
+  const changed = await ctx.db.updateTable('carrier_accounts').set(next).where('id', '=', row.id).executeTakeFirst();
+  if (Number(changed.numUpdatedRows) !== 1) throw new ApiError('not_found', `No carrier account ${id}`);
   return answer(ctx, { ...row, ...next });
 }
 
@@ -166,7 +173,8 @@ export async function updateCarrierAccount(ctx: Context, id: string, patch: Carr
  */
 export async function deleteCarrierAccount(ctx: Context, id: string): Promise<CarrierAccount> {
   const row = await ownRow(ctx, id);
-  await ctx.db.deleteFrom('carrier_accounts').where('id', '=', row.id).execute();
+  const removed = await ctx.db.deleteFrom('carrier_accounts').where('id', '=', row.id).executeTakeFirst();
+  if (Number(removed.numDeletedRows) !== 1) throw new ApiError('not_found', `No carrier account ${id}`);
   return answer(ctx, row);
 }
 
