@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
 
 // Just enough Markdown for testing our own documents: fenced blocks, headings and inline links.
 
@@ -12,6 +12,24 @@ export function documents(): string[] {
     .sort()
     .map((name) => `docs/${name}`);
   return ['README.md', ...guides];
+}
+
+// What is not the project's own writing: installed packages, build output, data and the ignored scratch folders.
+const notOurs = (name: string) => name === 'node_modules' || name === 'data' || name === 'test-output' || /^dist(\.|$)/.test(name) || name.startsWith('.');
+
+/** Every Markdown file in the repository (README.md, the guides, the notes beside the code), sorted. */
+export function markdownFiles(): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (notOurs(entry.name)) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile() && entry.name.endsWith('.md')) found.push(relative(repoRoot, path).split('\\').join('/'));
+    }
+  };
+  walk(repoRoot);
+  return found.sort();
 }
 
 export function readDocument(path: string): string {
@@ -105,4 +123,23 @@ export function links(markdown: string): Link[] {
       for (const m of line.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) found.push({ target: m[1]!, line: i + 1 });
     });
   return found;
+}
+
+/** Where a document's relative links and #anchors lead nowhere, one line each. */
+export function brokenLinks(path: string, markdown: string): string[] {
+  const broken: string[] = [];
+  for (const { target, line } of links(markdown)) {
+    if (/^[a-z][a-z+.-]*:/i.test(target)) continue;
+    const [file, anchor] = target.split('#') as [string, string | undefined];
+    const to = file === '' ? path : normalize(join(dirname(path), decodeURIComponent(file)));
+    const where = `${path}:${line} → ${target}`;
+    if (relative(repoRoot, join(repoRoot, to)).startsWith('..') || !existsSync(join(repoRoot, to))) {
+      broken.push(`${where}: no such file`);
+    } else if (anchor !== undefined) {
+      const headings = to === path ? anchors(markdown) : to.endsWith('.md') ? anchors(readDocument(to)) : null;
+      if (headings === null) broken.push(`${where}: an anchor into a file that is not Markdown`);
+      else if (!headings.has(anchor)) broken.push(`${where}: ${to} has no heading with that anchor`);
+    }
+  }
+  return broken;
 }

@@ -4,7 +4,7 @@ import { onLocalClock, simulatedJourney, simulatedSigner } from './tracking-time
 
 /**
  * Tracking numbers any test key may track, each with a fixed outcome, for testing a client's handling of it
- * (docs/test-and-live-mode.md).
+ * (docs/test-mode.md).
  */
 export const magicTrackingNumbers = [
   'SHIPD_TEST_PRE_TRANSIT',

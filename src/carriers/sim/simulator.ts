@@ -160,7 +160,7 @@ export interface SimOptions {
 /**
  * An offline carrier for test mode: deterministic quotes for the same request and ship date, labels whose
  * tracking numbers follow the carrier's real format, and tracking that moves with the clock. Magic recipient
- * names make it fail on purpose, for testing the unhappy paths (docs/test-and-live-mode.md).
+ * names make it fail on purpose, for testing the unhappy paths (docs/test-mode.md).
  */
 export class SimulatedCarrier implements Carrier {
   readonly id: Carrier['id'];

@@ -128,7 +128,7 @@ function hubsBetween(fromZip: string, toZip: string): Place[] {
   return hubs;
 }
 
-/** How a simulated journey ends, chosen by the recipient's name (docs/test-and-live-mode.md). */
+/** How a simulated journey ends, chosen by the recipient's name (docs/test-mode.md). */
 function ending(to: AnyAddress | undefined): 'delivered' | 'return_to_sender' | 'failure' | 'available_for_pickup' {
   const name = (to?.name ?? '').trim().toLowerCase();
   if (name === 'return to sender') return 'return_to_sender';
