@@ -34,6 +34,8 @@ export async function generateSchema(document: Json): Promise<string> {
     '/** The POST operations that take an Idempotency-Key header. */',
     `export const idempotentPosts: readonly string[] = ${JSON.stringify(idempotent)};`,
   ].join('\n');
-  const ast = await openapiTS({ ...document, paths } as unknown as OpenAPI3, { silent: true, inject: runtime });
+  // A property with a default may be left out of a request; openapi-typescript would otherwise make it required, and
+  // shipd's schemas (Address, whose country defaults to US) serve requests and answers alike.
+  const ast = await openapiTS({ ...document, paths } as unknown as OpenAPI3, { silent: true, inject: runtime, defaultNonNullable: false });
   return COMMENT_HEADER.replace(' */', ' * Regenerate it with `npm run client:types` at the repository root.\n */') + astToString(ast);
 }

@@ -956,7 +956,7 @@ export interface components {
              * @example US
              * @example CA
              */
-            country: string;
+            country?: string;
             /** @description Phone number; required of a recipient abroad, as UPS and FedEx need it for customs clearance */
             phone?: string;
             /**
@@ -1493,7 +1493,7 @@ export interface components {
              * @default DAP
              * @enum {string}
              */
-            incoterm: "DAP" | "DDP";
+            incoterm?: "DAP" | "DDP";
             /**
              * @description The US export filing exemption that applies, cited as in the Foreign Trade Regulations: NOEEI 30.37(a) when every Schedule B number is worth $2,500 or less, NOEEI 30.36 to Canada
              * @example NOEEI 30.37(a)
@@ -1561,7 +1561,7 @@ export interface components {
              * @default DAP
              * @enum {string}
              */
-            incoterm: "DAP" | "DDP";
+            incoterm?: "DAP" | "DDP";
             /**
              * @description The US export filing exemption that applies, cited as in the Foreign Trade Regulations: NOEEI 30.37(a) when every Schedule B number is worth $2,500 or less, NOEEI 30.36 to Canada
              * @example NOEEI 30.37(a)
