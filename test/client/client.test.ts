@@ -1,6 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startServer, type TestServer } from '../harness.ts';
+import { freePort } from '../shipd-process.ts';
 import { payingTestKey } from '../live-billing.ts';
 import { startReceiver } from '../webhook-receiver.ts';
 import { startProxy, type Proxy } from './proxy.ts';
@@ -24,7 +29,8 @@ let server: TestServer;
 let runner: JobRunner;
 let key: string;
 before(async () => {
-  server = await startServer({ env: { SHIPD_WEBHOOKS_ALLOW_INSECURE: 'true' } });
+  // A port known before it starts, so that the label URLs it answers, on its public address, lead back to it.
+  server = await startServer({ env: { PORT: String(await freePort()), SHIPD_WEBHOOKS_ALLOW_INSECURE: 'true' } });
   runner = createJobRunner(server.services, createLogger('silent'), { pollMs: 20, delivery: { pollMs: 20, timeoutMs: 2_000, perEndpoint: 4 } });
   runner.start();
   key = await payingTestKey(server);
@@ -64,9 +70,7 @@ test("the README's quick start, written with the client: order, rates, label, th
   assert.equal(shipment.status, 'purchased');
   assert.equal(shipment.carrier, rates[0]!.carrier);
 
-  // The label's URL is on the server's public address; the test server's listens on a port of its own.
-  const labelUrl = new URL(shipment.label_url!);
-  const label = await fetch(server.url + labelUrl.pathname + labelUrl.search);
+  const label = await fetch(shipment.label_url!);
   assert.equal(label.status, 200);
   assert.equal((await label.text()).slice(0, 5), '%PDF-');
 
@@ -84,8 +88,39 @@ test("the README's quick start, written with the client: order, rates, label, th
   assert.equal(new Set(sent.map((s) => s.idempotencyKey).filter(Boolean)).size, 2);
 });
 
+const clientDir = join(import.meta.dirname, '..', '..', 'clients', 'typescript');
+
+test("the client README's order-to-label flow is examples/quick-start.ts, and it runs: a label saved, bought and tracked", async () => {
+  const example = readFileSync(join(clientDir, 'examples', 'quick-start.ts'), 'utf8');
+  const readme = readFileSync(join(clientDir, 'README.md'), 'utf8');
+  const shown = /```ts\n(import \{ writeFile \}[\s\S]*?)```/.exec(readme)?.[1];
+  assert.equal(shown, example.replace("'../src/index.ts'", "'@shipd/client'"), 'the README shows the example as a user imports it');
+  assert.ok(example.split('\n').length <= 32, 'about 30 lines');
+
+  const cwd = mkdtempSync(join(tmpdir(), 'shipd-client-example-'));
+  try {
+    const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(clientDir, 'examples', 'quick-start.ts')], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', SHIPD_KEY: key, SHIPD_URL: server.url },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c));
+    child.stderr.on('data', (c: Buffer) => (stderr += c));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /^.+ \S+: \d+\.\d\d USD\npurchased; pre_transit: .+\n$/);
+    assert.equal(readFileSync(join(cwd, 'label.pdf')).subarray(0, 5).toString(), '%PDF-');
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+});
+
 test('an Idempotency-Key given by the caller is sent as given', async () => {
   const { shipd, sent } = recorded();
+  const headers = new Headers({ 'x-request-id': 'client-test-1' });
+  const tagged = await createShipdClient({ apiKey: key, baseUrl: server.url, headers }).GET('/carriers');
+  assert.equal(tagged.response.headers.get('x-request-id'), 'client-test-1', 'headers given to the client go with every call');
   const first = await shipd.POST('/orders', { body: order1042, params: { header: { 'idempotency-key': 'order-1042-mine' } } });
   const second = await shipd.POST('/orders', { body: order1042, params: { header: { 'idempotency-key': 'order-1042-mine' } } });
   assert.deepEqual(sent.map((s) => s.idempotencyKey), ['order-1042-mine', 'order-1042-mine']);
@@ -131,6 +166,21 @@ describe('retries', () => {
     const shipd = createShipdClient({ apiKey: key, baseUrl: proxy.url, retry: { baseDelayMs: 10 } });
     await assert.rejects(shipd.POST('/rates', { body: { order_id: order.id } }), TypeError);
     assert.equal(proxy.seen.length, 1);
+  });
+
+  test('any request is tried again while its connection is refused, a POST without a key too', async () => {
+    const order = unwrap(await createShipdClient({ apiKey: key, baseUrl: server.url }).POST('/orders', { body: order1042 }));
+    const port = await freePort();
+    const shipd = createShipdClient({ apiKey: key, baseUrl: `http://127.0.0.1:${port}`, retry: { baseDelayMs: 200 } });
+    const rated = shipd.POST('/rates', { body: { order_id: order.id } });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const late = await startProxy(server.url, port);
+    try {
+      assert.ok(unwrap(await rated).rates.length > 0);
+      assert.equal(late.seen.length, 1);
+    } finally {
+      await late.close();
+    }
   });
 
   test('a 503 is retried after its Retry-After, not sooner', async () => {

@@ -18,7 +18,8 @@ export interface Proxy {
   close(): Promise<void>;
 }
 
-export async function startProxy(target: string): Promise<Proxy> {
+/** Listens on `port`, or on one of the system's choosing. */
+export async function startProxy(target: string, port = 0): Promise<Proxy> {
   const proxy: Proxy = {
     url: '',
     seen: [],
@@ -55,7 +56,7 @@ export async function startProxy(target: string): Promise<Proxy> {
       upstream.end(Buffer.concat(chunks));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
   proxy.url = `http://127.0.0.1:${address.port}`;

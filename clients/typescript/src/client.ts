@@ -1,4 +1,4 @@
-import createClient, { type Client, type HeadersOptions, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
+import createClient, { mergeHeaders, type Client, type HeadersOptions, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
 import { apiBase, idempotentPosts, type paths } from './schema.ts';
 import { retryingFetch, type RetryOptions } from './retry.ts';
 import { unwrap } from './errors.ts';
@@ -52,7 +52,7 @@ export function createShipdClient(options: ShipdClientOptions): ShipdClient {
   const fetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const client = createClient<paths>({
     baseUrl: root.endsWith(apiBase) ? root : root + apiBase,
-    headers: { ...(options.headers as Record<string, string> | undefined), Authorization: `Bearer ${options.apiKey}` },
+    headers: mergeHeaders(options.headers, { Authorization: `Bearer ${options.apiKey}` }),
     fetch: options.retry === false ? fetch : retryingFetch(fetch, options.retry),
   });
   client.use(idempotencyKeys);

@@ -71,10 +71,10 @@ export function retryingFetch(fetch: Fetch, options: RetryOptions = {}): Fetch {
         continue;
       }
       if (last || (response.status !== 429 && response.status !== 503)) return response;
-      const wait = retryAfterMs(response) ?? backoffMs(attempt, baseDelayMs);
-      if (wait > maxDelayMs) return response;
+      const asked = retryAfterMs(response);
+      if (asked !== null && asked > maxDelayMs) return response;
       await response.body?.cancel();
-      await sleep(wait, request.signal);
+      await sleep(asked ?? Math.min(backoffMs(attempt, baseDelayMs), maxDelayMs), request.signal);
     }
   };
 }
