@@ -159,6 +159,23 @@ describe('retries', () => {
     assert.deepEqual(labels.data.map((s) => s.id), [shipment.id]);
   });
 
+  test('a 409 idempotency_key_in_use is waited out with the same key, to get the first request\'s answer', async () => {
+    proxy.seen.length = 0;
+    const inUse = { type: 'about:blank', title: 'A request with this Idempotency-Key is still running', status: 409, detail: 'still running', code: 'idempotency_key_in_use', request_id: 'req-409' };
+    proxy.decide = (_r, i) => (i === 0 ? { status: 409, body: JSON.stringify(inUse) } : 'forward');
+    const shipd = createShipdClient({ apiKey: key, baseUrl: proxy.url, retry: { baseDelayMs: 10 } });
+    const order = unwrap(await shipd.POST('/orders', { body: order1042 }));
+    assert.match(order.id, /^ord_/);
+    assert.equal(proxy.seen.length, 2);
+    assert.equal(proxy.seen[1]!.headers['idempotency-key'], proxy.seen[0]!.headers['idempotency-key']);
+
+    // Any other 409 is the answer.
+    proxy.seen.length = 0;
+    proxy.decide = () => ({ status: 409, body: JSON.stringify({ ...inUse, code: 'order_already_shipped' }) });
+    assert.equal((await shipd.POST('/orders', { body: order1042 })).error?.code, 'order_already_shipped');
+    assert.equal(proxy.seen.length, 1);
+  });
+
   test('a POST without an Idempotency-Key is not sent again after a lost answer', async () => {
     proxy.seen.length = 0;
     const order = unwrap(await createShipdClient({ apiKey: key, baseUrl: server.url }).POST('/orders', { body: order1042 }));

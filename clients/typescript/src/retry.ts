@@ -24,6 +24,13 @@ function retryAfterMs(response: Response): number | null {
   return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
 }
 
+/** A 409 idempotency_key_in_use: the first request with this key is still running, and a repeat will get its answer. */
+async function stillRunning(response: Response): Promise<boolean> {
+  if (response.status !== 409) return false;
+  const body: unknown = await response.clone().json().catch(() => null);
+  return typeof body === 'object' && body !== null && (body as { code?: unknown }).code === 'idempotency_key_in_use';
+}
+
 /** Half the doubled back-off plus up to as much again at random, so that clients refused together do not return together. */
 function backoffMs(attempt: number, base: number): number {
   const delay = base * 2 ** (attempt - 1);
@@ -51,14 +58,16 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * out of reach, the payment processor silent, the server shutting down), and on network errors when the request is
  * safe to repeat: a method that is, a POST with an Idempotency-Key (the same one, as the request is sent unchanged),
  * or any request whose connection was refused, so nothing reached the server. It waits Retry-After where the answer
- * gives one, else an exponential back-off.
+ * gives one, else an exponential back-off. A request with an Idempotency-Key answered 409 idempotency_key_in_use (its
+ * first sending, whose answer was lost, still running) is sent again the same way, to get that answer.
  */
 export function retryingFetch(fetch: Fetch, options: RetryOptions = {}): Fetch {
   const maxAttempts = Math.max(1, options.maxAttempts ?? 4);
   const baseDelayMs = options.baseDelayMs ?? 500;
   const maxDelayMs = options.maxDelayMs ?? 30_000;
   return async (request) => {
-    const safe = repeatable.has(request.method) || request.headers.has('idempotency-key');
+    const keyed = request.headers.has('idempotency-key');
+    const safe = repeatable.has(request.method) || keyed;
     for (let attempt = 1; ; attempt++) {
       const last = attempt >= maxAttempts;
       let response: Response;
@@ -70,7 +79,7 @@ export function retryingFetch(fetch: Fetch, options: RetryOptions = {}): Fetch {
         await sleep(Math.min(backoffMs(attempt, baseDelayMs), maxDelayMs), request.signal);
         continue;
       }
-      if (last || (response.status !== 429 && response.status !== 503)) return response;
+      if (last || !(response.status === 429 || response.status === 503 || (keyed && (await stillRunning(response))))) return response;
       const asked = retryAfterMs(response);
       if (asked !== null && asked > maxDelayMs) return response;
       await response.body?.cancel();
