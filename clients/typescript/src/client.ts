@@ -8,7 +8,7 @@ export interface ShipdClientOptions {
   apiKey: string;
   /** Where shipd is served, such as http://localhost:8080; the API's base path is added to it. */
   baseUrl: string;
-  /** How calls are retried on 429, 503 and network errors; false sends each request once. */
+  /** How calls are retried on 429, 503, network errors and a keyed request's 409 idempotency_key_in_use; false sends each request once. */
   retry?: RetryOptions | false;
   /** Headers sent with every call. */
   headers?: HeadersOptions;

@@ -12,7 +12,7 @@ export interface RetryOptions {
 
 type Fetch = (request: Request) => Promise<Response>;
 
-/** Methods a repeat cannot do twice; a POST joins them when it carries an Idempotency-Key. */
+/** Methods whose repeat does what the first sending did, no more; a POST joins them when it carries an Idempotency-Key. */
 const repeatable = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 /** Retry-After in milliseconds, as delay-seconds or an HTTP date; null when absent or unreadable. */
