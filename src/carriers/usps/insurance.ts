@@ -32,11 +32,12 @@ export function uspsInsurance(parcel: Pick<ParcelSpec, 'insuredCents'>): UspsIns
 /**
  * The most USPS insures a parcel for abroad. Priority Mail International and Priority Mail Express International take
  * merchandise insurance "up to the maximum amount allowed by the country … but never to exceed $5,000" (International
- * Mail Manual 322.3 for Priority Mail International, in USPS's archived IMM of 2021-06-20,
+ * Mail Manual 322, Priority Mail International insurance, in USPS's archived IMM of 2021-06-20,
  * pe.usps.com/IMM_Archive/NHTML/IMM_Archive_20210620/immc3_006.htm; the same ceiling for Express Mail International,
  * now Priority Mail Express International, in the 2011 IMM, pe.usps.gov/IMM_Archive/HTML/IMM_Archive_2011/imm/
- * immc3_006.htm, 322.3). Each country's own maximum (IMM Exhibit 322.2 and the Individual Country Listings) is not in
- * the material shipd draws on, so below $5,000 the country's limit is USPS's to refuse.
+ * immc3_006.htm, 322.3, and "a limit of $5000.00" in USPS's Priority Mail Express International insurance terms,
+ * cns.usps.com/modals/insuranceTermsAndConditions.html). Each country's own maximum (IMM Exhibit 322.2 and the
+ * Individual Country Listings) is not in the material shipd draws on, so below $5,000 it is USPS's to refuse.
  */
 export const uspsInsuranceAbroadLimitCents = 500_000;
 
