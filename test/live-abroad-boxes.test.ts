@@ -135,12 +135,16 @@ describe('several boxes, options and insurance abroad with live keys (fake carri
     assert.deepEqual(fakes.ups.contractRefusals, []);
   });
 
-  test('insurance abroad: UPS and FedEx send the declared value of each box, USPS live does not yet and says so', async () => {
+  test('insurance abroad: UPS and FedEx send the declared value of each box, USPS prices each box insured', async () => {
     const o = await server.request('POST', '/orders', { key, body: twoBoxes('LIVE-INS-2') });
     const upsSince = fakes.ups.calls.length;
     const fedexSince = fakes.fedex.calls.length;
+    const uspsSince = fakes.usps.calls.length;
     const rates = await shop({ order_id: o.body.id, insurance: { amount: { amount: '600.00', currency: 'USD' } } });
-    assert.match(rates.errors.find((e: Json) => e.carrier === 'usps').detail, /USPS insurance with international labels/);
+    assert.equal(rates.errors.find((e: Json) => e.carrier === 'usps'), undefined, JSON.stringify(rates.errors));
+    const usps = rates.rates.find((r: Json) => r.carrier === 'usps');
+    assert.ok(usps.surcharges.some((x: Json) => x.type === 'insurance'), JSON.stringify(usps));
+    assert.deepEqual([...new Set(calls('usps', uspsSince, /total-rates\/search$/).map((q) => `${q.extraServices} ${q.itemValue}`))], ['930 300']);
     const ups = calls('ups', upsSince, /\/rating\//)[0]!.RateRequest.Shipment;
     assert.deepEqual(ups.Package.map((p: Json) => p.PackageServiceOptions.DeclaredValue.MonetaryValue), ['00300.00', '00300.00'].map((v) => v.padStart(8, '0')));
     const fedex = calls('fedex', fedexSince, /^\/rate\//)[0]!.requestedShipment;

@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CarrierResult } from '../../src/carriers/carrier.ts';
 import { abroad, boxDeclarations } from '../../src/carriers/abroad.ts';
-import { buildInternationalLabelRequest, buildInternationalRatesRequest, parseInternationalLabel, parseInternationalRates, uspsMailClassesAbroad } from '../../src/carriers/usps/international.ts';
+import { buildInternationalLabelRequest, buildInternationalRatesRequest, internationalRatesPath, internationalRatesPathOf, internationalTotalRatesPath, parseInternationalLabel, parseInternationalRates, uspsMailClassesAbroad } from '../../src/carriers/usps/international.ts';
 import { abroadCases, declarations, merchant, recipientsAbroad } from './abroad-cases.ts';
 import { assertContract, contractViolations } from './check.ts';
-import { InternationalLabelRequest } from './usps/international-labels.ts';
-import { InternationalRateListQuery } from './usps/international-prices.ts';
+import { InternationalLabelRequest, internationalExtraServiceFaults } from './usps/international-labels.ts';
+import { InternationalRateListQuery, TotalRatesQuery, totalRatesFaults } from './usps/international-prices.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -129,4 +129,76 @@ test("each box's label abroad carries only the lines of its box; a declaration t
     assert.equal((body.customsForm as Json).contents.length, customs.items.filter((i) => i.parcel_index === b).length);
   }
   assert.match(JSON.stringify(boxDeclarations(declarations.merchandise!, 2, 'USPS')), /parcel_index/);
+});
+
+test('an insured parcel abroad is priced by the total-rates search with its insurance code and value, and labelled with them', () => {
+  const r = { ...base, to: recipientsAbroad.GB!, customs: declarations.merchandise!, service: 'PRIORITY_MAIL_INTERNATIONAL' };
+  for (const [dollars, code] of [[450, 930], [500, 930], [500.01, 931], [5000, 931]] as const) {
+    const insured = { ...r, parcels: [{ weightLb: 3, insuredCents: Math.round(dollars * 100) }] };
+    assert.equal(internationalRatesPathOf(insured), internationalTotalRatesPath);
+    const query = buildInternationalRatesRequest(insured, 'COMMERCIAL');
+    assertContract(TotalRatesQuery, query, `${dollars}`);
+    assert.deepEqual([query.extraServices, query.itemValue], [[code], dollars]);
+    assert.deepEqual(totalRatesFaults(query as Json), []);
+    const label = built(buildInternationalLabelRequest(insured));
+    assertContract(InternationalLabelRequest, label, `${dollars}`);
+    assert.deepEqual(label.packageDescription.extraServices, [code]);
+    assert.deepEqual(label.packageDescription.packageOptions, { packageValue: dollars, nonDeliveryOption: 'RETURN' });
+    assert.deepEqual(internationalExtraServiceFaults(label), []);
+  }
+  assert.equal(internationalRatesPathOf(r), internationalRatesPath);
+  const plain = buildInternationalRatesRequest(r, 'RETAIL');
+  assert.equal('extraServices' in plain || 'itemValue' in plain, false);
+  assert.equal('extraServices' in built(buildInternationalLabelRequest(r)).packageDescription, false);
+});
+
+test('the contracts refuse insurance as the specs do: two insurance codes, a code the API lacks, insurance without its value', () => {
+  const insured = built(buildInternationalLabelRequest({ ...base, to: recipientsAbroad.DE!, service: 'PRIORITY_MAIL_INTERNATIONAL', customs: declarations.merchandise!, parcels: [{ weightLb: 3, insuredCents: 30_000 }] }));
+  const twice = structuredClone(insured);
+  twice.packageDescription.extraServices = [930, 931];
+  assert.match(internationalExtraServiceFaults(twice).join('\n'), /one insurance extra service/);
+  const valueless = structuredClone(insured);
+  delete valueless.packageDescription.packageOptions.packageValue;
+  assert.match(internationalExtraServiceFaults(valueless).join('\n'), /packageValue is required/);
+  const domesticCode = structuredClone(insured);
+  domesticCode.packageDescription.extraServices = [921];
+  assert.notEqual(contractViolations(InternationalLabelRequest, domesticCode).length, 0);
+  const query = buildInternationalRatesRequest({ ...base, to: recipientsAbroad.DE!, customs: declarations.merchandise!, parcels: [{ weightLb: 3, insuredCents: 30_000 }] }, 'RETAIL');
+  assert.match(totalRatesFaults({ ...query, itemValue: undefined } as Json).join('\n'), /itemValue is required/);
+  assert.notEqual(contractViolations(TotalRatesQuery, { ...query, extraServices: [920] }).length, 0);
+  assert.match(contractViolations(InternationalRateListQuery, query).join('\n'), /must NOT have additional properties/, 'the price list alone takes no extra services');
+});
+
+test('insured prices abroad: a class that prices the insurance is quoted with it as a surcharge, one that does not is left out', () => {
+  const r = { ...base, to: recipientsAbroad.FR!, customs: declarations.gift!, parcels: [{ weightLb: 3, insuredCents: 45_000 }] };
+  const option = (mailClass: string, price: number, insurance?: number) => ({
+    totalBasePrice: price,
+    rates: [{ mailClass, price, weight: 3, zone: '5', fees: [] }],
+    ...(insurance !== undefined && { extraServices: [{ extraService: 930, name: 'Insurance <= $500', price: insurance }], totalPrice: Math.round((price + insurance) * 100) / 100 }),
+  });
+  const commercial = { rateOptions: [option('PRIORITY_MAIL_INTERNATIONAL', 45.5, 7.75), option('FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE', 30)] };
+  const retail = { rateOptions: [option('PRIORITY_MAIL_INTERNATIONAL', 50.05, 7.75), option('FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE', 33)] };
+  const quotes = parseInternationalRates(commercial, retail, r);
+  assert.ok(quotes.ok);
+  assert.deepEqual(quotes.value.map((q) => [q.service, q.amountCents, q.listAmountCents, q.surcharges]), [['PRIORITY_MAIL_INTERNATIONAL', 5325, 5780, [{ type: 'insurance', amountCents: 775 }]]]);
+  // The spec declares each extraServices entry as an ExtraServiceRateDetails, itself a list: read alike.
+  const nested = parseInternationalRates({ rateOptions: [{ ...option('PRIORITY_MAIL_INTERNATIONAL', 45.5), extraServices: [[{ extraService: 930, price: 7.75 }]] }] }, { rateOptions: [] }, r);
+  assert.ok(nested.ok);
+  assert.equal(nested.value[0]!.amountCents, 5325);
+  const unpriced = parseInternationalRates({ rateOptions: [option('FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE', 30)] }, { rateOptions: [] }, r);
+  assert.ok(!unpriced.ok && unpriced.error.code === 'service_unavailable' && / insured$/.test(unpriced.error.detail));
+});
+
+test('an insured label is charged its postage with the insurance it itemizes, else at least what its rate said', () => {
+  const pdf = Buffer.from('%PDF-1.7\n% label\n%%EOF\n').toString('base64');
+  const answer = { internationalTrackingNumber: 'LZ123456785US', postage: 45.5, fees: [], labelImage: pdf };
+  const itemized = parseInternationalLabel({ ...answer, extraServices: [{ serviceID: '930', serviceName: 'Insurance <= $500', price: 7.75 }] }, { quotedCents: 5325 });
+  assert.ok(itemized.ok);
+  assert.equal(itemized.value.postageCents, 5325);
+  const silent = parseInternationalLabel({ ...answer, extraServices: [] }, { quotedCents: 5325 });
+  assert.ok(silent.ok);
+  assert.equal(silent.value.postageCents, 5325, "the postage alone leaves the insurance out; the rate's amount included it");
+  const uninsured = parseInternationalLabel({ ...answer, extraServices: [] });
+  assert.ok(uninsured.ok);
+  assert.equal(uninsured.value.postageCents, 4550);
 });

@@ -4,8 +4,8 @@ import { s10TrackingNumber, testUspsMailerId, uspsS10Indicators, uspsServiceType
 import type { TSchema } from '@sinclair/typebox';
 import { compileContracts, contractViolations } from '../contracts/check.ts';
 import { AddressQuery } from '../contracts/usps/addresses.ts';
-import { InternationalLabelRequest } from '../contracts/usps/international-labels.ts';
-import { InternationalRateListQuery } from '../contracts/usps/international-prices.ts';
+import { InternationalLabelRequest, internationalExtraServiceFaults } from '../contracts/usps/international-labels.ts';
+import { InternationalRateListQuery, TotalRatesQuery, totalRatesFaults } from '../contracts/usps/international-prices.ts';
 import { CancelHeaders, CancelPath, LabelHeaders, LabelRequest, labelExtraServiceFaults, ReturnLabelRequest } from '../contracts/usps/labels.ts';
 import { ClientCredentialsRequest } from '../contracts/usps/oauth.ts';
 import { PaymentAuthorizationRequest } from '../contracts/usps/payments.ts';
@@ -159,6 +159,25 @@ function insuranceEntry(codes: unknown, value: unknown): { name: string; SKU: st
   return { name: code === 931 ? 'Insurance > $500' : 'Insurance <= $500', SKU: code === 931 ? 'DXIX0XXXXCX0600' : 'DXIX0XXXXCX0100', price: insuranceFee(value), extraService: String(code) };
 }
 
+/**
+ * The fake's prices abroad, its own figures: a base and a price by pound per class, COMMERCIAL 10% below RETAIL, the
+ * label charged at the COMMERCIAL price as USPS charges an account. First-Class Package International Service goes to
+ * 4 lb and is not insured (the two Priority classes take 930 and 931, as test mode has it: sim/international/extras.ts).
+ */
+const classesAbroad = [
+  { mailClass: 'PRIORITY_MAIL_EXPRESS_INTERNATIONAL', base: 48.5, perLb: 5.9, insured: true, maxLb: 70 },
+  { mailClass: 'PRIORITY_MAIL_INTERNATIONAL', base: 36.2, perLb: 4.4, insured: true, maxLb: 70 },
+  { mailClass: 'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE', base: 16.1, perLb: 6.8, insured: false, maxLb: 4 },
+] as const;
+const priceAbroad = (c: (typeof classesAbroad)[number], weight: number, commercial: boolean): number => Math.round((c.base + c.perLb * Math.ceil(weight)) * (commercial ? 90 : 100)) / 100;
+
+/** The insurance entry of an international answer, by the code asked: its price for the value, or none where the class takes none. */
+function insuranceAbroad(c: (typeof classesAbroad)[number], codes: unknown, value: unknown): { code: number; name: string; SKU: string; price: number } | undefined {
+  const code = Array.isArray(codes) ? codes.find((x) => x === 930 || x === 931) : undefined;
+  if (code === undefined || typeof value !== 'number' || !c.insured) return undefined;
+  return { code, name: code === 931 ? 'Insurance > $500' : 'Insurance <= $500', SKU: code === 931 ? 'IXIX0XXXXCX0600' : 'IXIX0XXXXCX0100', price: insuranceFee(value) };
+}
+
 const categoryFor = (length: number, weight: number): string => (length > 22 || weight > 25 ? 'NONSTANDARD' : 'MACHINABLE');
 
 const scanStages: UspsScanStage[] = ['accepted', 'in_transit', 'out_for_delivery', 'delivered'];
@@ -219,7 +238,7 @@ async function readBody(req: IncomingMessage): Promise<{ raw: string; parsed: un
 const get = (v: unknown, key: string): unknown => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined);
 
 export async function startUspsFake(): Promise<UspsFake> {
-  compileContracts([TrackingSubscriptionRequest, TrackingNotification, AddressQuery, CancelHeaders, CancelPath, LabelHeaders, LabelRequest, ReturnLabelRequest, InternationalLabelRequest, InternationalRateListQuery, ClientCredentialsRequest, PaymentAuthorizationRequest, DomesticOptionsRequest, TrackingPath, TrackingQuery, TrackingBatchRequest]);
+  compileContracts([TrackingSubscriptionRequest, TrackingNotification, AddressQuery, CancelHeaders, CancelPath, LabelHeaders, LabelRequest, ReturnLabelRequest, InternationalLabelRequest, InternationalRateListQuery, TotalRatesQuery, ClientCredentialsRequest, PaymentAuthorizationRequest, DomesticOptionsRequest, TrackingPath, TrackingQuery, TrackingBatchRequest]);
   const tokens = new Set<string>();
   const payments = new Set<string>();
   const labels = new Map<string, SoldLabel>();
@@ -526,7 +545,7 @@ export async function startUspsFake(): Promise<UspsFake> {
       sendJson(res, 403, envelope(api, 403, 'Forbidden', [{ code: '403', detail: 'A valid X-Payment-Authorization-Token header is required.' }]));
       return;
     }
-    if (refused(res, api, [[LabelHeaders, req.headers], [InternationalLabelRequest, body]])) return;
+    if (refused(res, api, [[LabelHeaders, req.headers], [InternationalLabelRequest, body]], () => internationalExtraServiceFaults(body as Parameters<typeof internationalExtraServiceFaults>[0]))) return;
     const key = String(req.headers['x-idempotency-key'] ?? '');
     const earlier = key ? byIdempotencyKey.get(key) : undefined;
     if (earlier && earlier.body === raw) return answerLabel(req, res, earlier.answer, false);
@@ -547,13 +566,19 @@ export async function startUspsFake(): Promise<UspsFake> {
     const country = String(get(get(body, 'toAddress'), 'countryISOAlpha2Code')).toUpperCase();
     const imageType = fake.imageOverride ?? String(get(get(body, 'imageInfo'), 'imageType') ?? 'PDF');
     const render = labelBytes[imageType] ?? labelBytes.PDF!;
+    const priced = classesAbroad.find((c) => c.mailClass === mailClass)!;
+    const insured = insuranceAbroad(priced, get(pkg, 'extraServices'), get(get(pkg, 'packageOptions'), 'packageValue'));
+    if (!insured && [get(pkg, 'extraServices')].flat().some((x) => x === 930 || x === 931)) {
+      return bad('020303', `Insurance is not available for ${mailClass}.`, 'packageDescription.extraServices');
+    }
     const answer = {
       labelAddress: get(body, 'toAddress'),
       internationalTrackingNumber: trackingNumber,
       constructCode: 'I01',
       SKU: 'PXXX0XXXXC00010',
-      postage: Math.round((32 + 4.75 * Math.ceil(weight)) * 100) / 100,
-      extraServices: [],
+      // "Amount of Postage Required, does not include insurance or other extra service fees", which are itemized.
+      postage: priceAbroad(priced, weight, true),
+      extraServices: insured ? [{ serviceID: String(insured.code), serviceName: insured.name, price: insured.price }] : [],
       internationalPriceGroup: country === 'CA' ? '1' : country === 'MX' ? '2' : '5',
       weightUOM: 'lb',
       weight,
@@ -566,23 +591,30 @@ export async function startUspsFake(): Promise<UspsFake> {
   }
 
   /**
-   * `POST /international-prices/v3/base-rates-list/search`: the three mail classes abroad (First-Class Package
-   * International Service to 4 lb), a price by pound, COMMERCIAL below RETAIL.
+   * `POST /international-prices/v3/base-rates-list/search`, and `…/total-rates/search` (`total`) with the extra
+   * services asked: the three mail classes abroad (First-Class Package International Service to 4 lb), a price by
+   * pound, COMMERCIAL below RETAIL. The total search prices the insurance asked in each option's extraServices
+   * (ExtraServiceRateDetails_inner: SKU, price, priceType, extraService, name) and states totalPrice, which "is only
+   * returned when `extraServices` are passed"; a class that takes no insurance has no entry for it.
    */
-  function internationalRates(res: ServerResponse, body: unknown): void {
-    if (refused(res, '/international-prices/v3', [[InternationalRateListQuery, body]])) return;
+  function internationalRates(res: ServerResponse, body: unknown, total: boolean): void {
+    const api = '/international-prices/v3';
+    if (total ? refused(res, api, [[TotalRatesQuery, body]], () => totalRatesFaults(body as Parameters<typeof totalRatesFaults>[0])) : refused(res, api, [[InternationalRateListQuery, body]])) return;
     const weight = Number(get(body, 'weight'));
     const commercial = get(body, 'priceType') === 'COMMERCIAL';
+    const priceType = commercial ? 'COMMERCIAL' : 'RETAIL';
     const country = String(get(body, 'destinationCountryCode'));
-    const priced = [
-      { mailClass: 'PRIORITY_MAIL_EXPRESS_INTERNATIONAL', base: 48.5, perLb: 5.9 },
-      { mailClass: 'PRIORITY_MAIL_INTERNATIONAL', base: 36.2, perLb: 4.4 },
-      ...(weight <= 4 ? [{ mailClass: 'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE', base: 16.1, perLb: 6.8 }] : []),
-    ];
-    const rateOptions = priced.map((p) => {
-      const price = Math.round((p.base + p.perLb * Math.ceil(weight)) * (commercial ? 90 : 100)) / 100;
-      return { totalBasePrice: price, rates: [{ SKU: 'PXXX0XXXXC00010', description: p.mailClass, priceType: commercial ? 'COMMERCIAL' : 'RETAIL', price, weight, dimWeight: 0, fees: [], mailClass: p.mailClass, zone: country === 'CA' ? '1' : '5', processingCategory: 'MACHINABLE', rateIndicator: 'SP', destinationEntryFacilityType: 'NONE' }] };
-    });
+    const asked = get(body, 'extraServices');
+    const rateOptions = classesAbroad
+      .filter((c) => weight <= c.maxLb)
+      .map((c) => {
+        const price = priceAbroad(c, weight, commercial);
+        const option = { totalBasePrice: price, rates: [{ SKU: 'PXXX0XXXXC00010', description: c.mailClass, priceType, price, weight, dimWeight: 0, fees: [], mailClass: c.mailClass, zone: country === 'CA' ? '1' : '5', processingCategory: 'MACHINABLE', rateIndicator: 'SP', destinationEntryFacilityType: 'NONE' }] };
+        if (!total || !Array.isArray(asked)) return option;
+        const insured = insuranceAbroad(c, asked, get(body, 'itemValue'));
+        const extraServices = insured ? [{ SKU: insured.SKU, price: insured.price, priceType, extraService: insured.code, name: insured.name }] : [];
+        return { ...option, extraServices, totalPrice: Math.round((price + (insured?.price ?? 0)) * 100) / 100 };
+      });
     sendJson(res, 200, { rateOptions });
   }
 
@@ -799,7 +831,8 @@ export async function startUspsFake(): Promise<UspsFake> {
     if (route === 'POST /labels/v3/label') return label(req, res, parsed, raw, false);
     if (route === 'POST /labels/v3/return-label') return label(req, res, parsed, raw, true);
     if (route === 'POST /international-labels/v3/international-label') return internationalLabel(req, res, parsed, raw);
-    if (route === 'POST /international-prices/v3/base-rates-list/search') return internationalRates(res, parsed);
+    if (route === 'POST /international-prices/v3/base-rates-list/search') return internationalRates(res, parsed, false);
+    if (route === 'POST /international-prices/v3/total-rates/search') return internationalRates(res, parsed, true);
     const cancelMatch = req.method === 'DELETE' && url.pathname.match(/^\/labels\/v3\/label\/([^/]+)$/);
     if (cancelMatch) return cancel(req, res, decodeURIComponent(cancelMatch[1]!));
     const trackMatch = req.method === 'GET' && url.pathname.match(/^\/tracking\/v3\/tracking\/([^/]+)$/);

@@ -38,7 +38,8 @@ import { limit, type Limit } from '../../kernel/limit.ts';
 import { uspsExtras } from './extra-services.ts';
 import { returnClassOf } from './mail-classes.ts';
 import { abroad, boxDeclarations } from '../abroad.ts';
-import { buildInternationalLabelRequest, buildInternationalRatesRequest, internationalLabelPath, internationalRatesPath, parseInternationalLabel, parseInternationalRates } from './international.ts';
+import { buildInternationalLabelRequest, buildInternationalRatesRequest, internationalLabelPath, internationalRatesPathOf, parseInternationalLabel, parseInternationalRates } from './international.ts';
+import { uspsInsuranceAbroadRefusal } from './insurance.ts';
 import { carrierCatalog } from '../catalog.ts';
 import { BearerClient, CarrierRefusal, guard, type GuardWords } from '../live/call.ts';
 import { retryAfterMs, type CarrierResponse } from '../live/http.ts';
@@ -58,11 +59,11 @@ import { buildSubscriptionRequest, parseSubscriptionResponse, uspsSubscriptionPa
 
 const info = carrierCatalog.find((c) => c.id === 'usps')!;
 
-/**
- * Insurance abroad is an extra service of the international APIs too, not sent by shipd yet: an insured parcel
- * abroad is not rated rather than sold uninsured. Within the US it goes with the request (insurance.ts).
- */
-const uninsurableAbroad = failure('service_unavailable', 'shipd does not send USPS insurance with international labels yet; leave insurance out, or choose UPS or FedEx declared value');
+/** A parcel abroad insured above what USPS insures any parcel abroad for (insurance.ts) is refused before it is asked. */
+function aboveLimitAbroad(request: RateRequest): CarrierResult<never> | undefined {
+  const refused = uspsInsuranceAbroadRefusal(request.parcels);
+  return refused === undefined ? undefined : failure('insurance_above_limit', refused);
+}
 
 const words = (what: string): GuardWords => ({ network: `USPS ${what}`, unexpected: `USPS ${what} failed` });
 
@@ -106,8 +107,7 @@ export class UspsCarrier implements Carrier {
     if (refused) return Promise.resolve(refused);
     return guard(words('rate search'), async () => {
       if (!isDomestic(request)) {
-        if (request.parcels.some((p) => p.insuredCents !== undefined)) return uninsurableAbroad;
-        return this.rateBoxesAbroad(request, signal);
+        return aboveLimitAbroad(request) ?? this.rateBoxesAbroad(request, signal);
       }
       // Each box is priced on its own (boxes.ts); boxes alike are asked about once, and only so many at a time.
       const { boxes, indexOf } = distinctBoxes(request.parcels);
@@ -160,8 +160,7 @@ export class UspsCarrier implements Carrier {
     if (refused) return Promise.resolve(refused);
     return guard(words('label purchase'), async () => {
       if (!isDomestic(request)) {
-        if (request.parcels.some((p) => p.insuredCents !== undefined)) return uninsurableAbroad;
-        return this.purchaseBoxesAbroad(request, signal);
+        return aboveLimitAbroad(request) ?? this.purchaseBoxesAbroad(request, signal);
       }
       if (request.parcels.length === 1) return this.buyBox(request, signal);
       // A label per box, each under its own X-Idempotency-Key (boxKey), so a purchase asked again gets back the boxes
@@ -237,7 +236,8 @@ export class UspsCarrier implements Carrier {
   private async rateAbroad(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
     const r = abroad(request, this);
     if (!r.ok) return r;
-    const search = (priceType: 'RETAIL' | 'COMMERCIAL') => this.client.send({ method: 'POST', path: internationalRatesPath, json: buildInternationalRatesRequest(r.value, priceType), idempotent: true, signal });
+    const path = internationalRatesPathOf(r.value);
+    const search = (priceType: 'RETAIL' | 'COMMERCIAL') => this.client.send({ method: 'POST', path, json: buildInternationalRatesRequest(r.value, priceType), idempotent: true, signal });
     const [commercial, retail] = await Promise.all([search('COMMERCIAL'), search('RETAIL')]);
     const listed = this.answer(retail, 'the international retail prices', (json) => ok(json));
     if (!listed.ok) return listed;
@@ -256,7 +256,8 @@ export class UspsCarrier implements Carrier {
     const payment = await this.paymentToken(signal);
     if (!payment.ok) return payment;
     const res = await this.client.send({ method: 'POST', path: internationalLabelPath, headers: labelHeaders(payment.value, request.idempotencyKey), json: body.value, idempotent: false, signal });
-    return this.answer(res, 'the international label purchase', parseInternationalLabel);
+    const insured = request.parcels[0]!.insuredCents !== undefined ? { quotedCents: request.quotedCents } : undefined;
+    return this.answer(res, 'the international label purchase', (json) => parseInternationalLabel(json, insured));
   }
 
   /**

@@ -97,9 +97,13 @@ export function extrasToLabel(parcel: Pick<ParcelSpec, 'insuredCents'>, extras: 
   };
 }
 
-/** A rate option's extraServices entries that carry a price, with their code as a string. */
+/**
+ * A rate option's extraServices entries that carry a price, with their code as a string. International prices'
+ * TotalRatesQueryResult declares each entry as an ExtraServiceRateDetails, itself an array of entries
+ * (international-prices.yaml 3.3.5), so an entry that is a list is read as the entries it holds.
+ */
 function pricedEntries(option: unknown): { code: string; cents: number }[] {
-  return asArray(at(option, 'extraServices')).flatMap((service) => {
+  return asArray(at(option, 'extraServices')).flatMap((entry) => (Array.isArray(entry) ? entry : [entry])).flatMap((service) => {
     const cents = asCents(at(service, 'price'));
     return cents === undefined ? [] : [{ code: String(at(service, 'extraService') ?? ''), cents }];
   });

@@ -9,6 +9,8 @@ import { splitAt, splitZip, toUspsAddress, uspsDimensions, uspsStreetsAbroad, ym
 import { parcelOf, parseLabel, uspsImageType, uspsReferences } from './ship.ts';
 import { includedSurcharges } from '../surcharges.ts';
 import { uspsFees } from './surcharges.ts';
+import { extraServiceSurcharges, pricesEvery } from './extra-services.ts';
+import { uspsInsurance, uspsInsuranceCodes } from './insurance.ts';
 
 // USPS International Labels v3 (international-labels.yaml 3.2.2, as copied in Thecodergabe/shipstack
 // specs/usps/international-labels_8.yaml at commit d44e3ecc3e51e764baba9ec8f13c710467962575, 2026-04-08):
@@ -84,13 +86,15 @@ function aesItn(r: AbroadPurchase): string {
  * `POST /international-labels/v3/international-label`. The image types of this API are PDF, TIFF and ZPL: a PNG
  * label is asked for as PDF, and the file's format is read from its bytes as for every label. What USPS would
  * refuse is refused here first: more lines than a customs form holds, a parcel over 70 lb (a value in another
- * currency than the dollar is refused before, with the carrier's other limits abroad: carrier-limits.ts).
+ * currency than the dollar is refused before, with the carrier's other limits abroad: carrier-limits.ts). An insured
+ * parcel asks its one insurance code (930 or 931, insurance.ts) with the value insured as packageOptions.packageValue.
  */
 export function buildInternationalLabelRequest(r: AbroadPurchase): CarrierResult<Record<string, unknown>> {
   const c = r.customs;
   if (!uspsMailClassesAbroad.has(r.service)) return failure('service_unavailable', `USPS service ${r.service} does not go to another country; choose Priority Mail International, Priority Mail Express International or First-Class Package International Service`);
   if (c.items.length > limits.lines) return failure('not_serviced', `A USPS customs form holds at most ${limits.lines} lines; this declaration has ${c.items.length}`);
   if (r.parcels[0]!.weightLb > limits.pounds) return failure('parcel_too_large', `USPS international parcels weigh at most ${limits.pounds} lb`);
+  const insured = uspsInsurance(r.parcels[0]!);
   return ok({
     imageInfo: { imageType: r.labelFormat === 'zpl' ? uspsImageType(r) : 'PDF', labelType: '4X6LABEL' },
     toAddress: addressAbroad(r.to),
@@ -100,8 +104,9 @@ export function buildInternationalLabelRequest(r: AbroadPurchase): CarrierResult
       ...parcelOf(r),
       destinationEntryFacilityType: 'NONE',
       mailingDate: ymd(r.shipDate),
-      packageOptions: { nonDeliveryOption: c.non_delivery === 'abandon' ? 'ABANDON' : 'RETURN' },
+      packageOptions: { ...(insured && { packageValue: insured.packageValue }), nonDeliveryOption: c.non_delivery === 'abandon' ? 'ABANDON' : 'RETURN' },
       ...uspsReferences(r),
+      ...(insured && { extraServices: [insured.code] }),
     },
     customsForm: {
       customsContentType: contentTypes[c.contents_type],
@@ -113,25 +118,48 @@ export function buildInternationalLabelRequest(r: AbroadPurchase): CarrierResult
   });
 }
 
+const insuranceIds = new Set(Object.values(uspsInsuranceCodes).map(String));
+
+/** Whether the label's extraServices ({serviceID, serviceName, price}, InternationalLabelMetadata) price its insurance. */
+function pricesInsurance(meta: unknown): boolean {
+  return asArray(at(meta, 'extraServices')).some((e) => insuranceIds.has(String(at(e, 'serviceID') ?? '')) && asCents(at(e, 'price')) !== undefined);
+}
+
 /**
  * The `application/vnd.usps.labels+json` answer (InternationalLabelVendorResponse): the metadata beside labelImage,
- * with the tracking number as `internationalTrackingNumber`; otherwise read as a domestic label is.
+ * with the tracking number as `internationalTrackingNumber`; otherwise read as a domestic label is, the amount charged
+ * being the postage with the fees and extra services the label itemizes. Its `postage` "does not include insurance or
+ * other extra service fees": an insured label (`insured`, with what its rate said) that does not price its insurance
+ * is charged at least what the rate said, which included it, rather than the postage without it.
  */
-export function parseInternationalLabel(json: unknown): CarrierResult<PurchasedLabel> {
+export function parseInternationalLabel(json: unknown, insured?: { quotedCents: number }): CarrierResult<PurchasedLabel> {
   const meta = at(json, 'labelMetadata') ?? json;
   const trackingNumber = asString(at(meta, 'internationalTrackingNumber')) ?? asString(at(meta, 'trackingNumber'));
   if (!trackingNumber) return failure('carrier_error', 'USPS sold an international label without an internationalTrackingNumber');
-  return parseLabel({ ...(meta as object), trackingNumber, labelImage: at(json, 'labelImage') });
+  const label = parseLabel({ ...(meta as object), trackingNumber, labelImage: at(json, 'labelImage') });
+  if (!label.ok || !insured || pricesInsurance(meta)) return label;
+  return ok({ ...label.value, postageCents: Math.max(label.value.postageCents, insured.quotedCents) });
 }
 
 export const internationalRatesPath = '/international-prices/v3/base-rates-list/search';
+/**
+ * The search that prices extra services with the postage (TotalRatesQuery, international-prices.yaml 3.3.5): the
+ * price list's query with the `extraServices` asked and `itemValue`, answered per option with the extraServices
+ * priced and `totalPrice`, "including the `totalBasePrice` and all extra service prices".
+ */
+export const internationalTotalRatesPath = '/international-prices/v3/total-rates/search';
+
+/** Where the parcel is priced: with its insurance when it is insured, as the price list alone has no extra services. */
+export const internationalRatesPathOf = (r: AbroadShipment): string => (uspsInsurance(r.parcels[0]!) ? internationalTotalRatesPath : internationalRatesPath);
 
 /**
  * The international price list for the parcel (InternationalRateListQuery, international-prices.yaml 3.3.5), every
  * mail class at once, in one price type: shipd asks RETAIL for the list price and COMMERCIAL for what the account
- * pays, as at home. The parcel goes with the size the label will send.
+ * pays, as at home. The parcel goes with the size the label will send, and, insured, with its insurance code and the
+ * value insured in US dollars (the TotalRatesQuery fields; internationalRatesPathOf).
  */
 export function buildInternationalRatesRequest(r: AbroadShipment, priceType: 'RETAIL' | 'COMMERCIAL'): Record<string, unknown> {
+  const insured = uspsInsurance(r.parcels[0]!);
   return {
     originZIPCode: splitZip(r.from.zip).ZIPCode,
     destinationCountryCode: countryOf(r.to),
@@ -141,20 +169,28 @@ export function buildInternationalRatesRequest(r: AbroadShipment, priceType: 'RE
     mailingDate: ymd(r.shipDate),
     mailClass: 'ALL',
     priceType,
+    ...(insured && { itemValue: insured.packageValue, extraServices: [insured.code] }),
   };
 }
 
 const servicesAbroad = carrierCatalog.find((c) => c.id === 'usps')!.services.filter((s) => uspsMailClassesAbroad.has(s.code));
 
-/** Each mail class's price in cents: totalBasePrice ("the rate, fees and pound postage"), else its rates' prices and fees. */
-function pricesByClass(json: unknown): Map<string, { cents: number; option: unknown }> {
+/**
+ * Each mail class's price in cents: totalBasePrice ("the rate, fees and pound postage"), else its rates' prices and
+ * fees, with the extra services asked (`codes`) as the option prices them, or its totalPrice when that is higher. A
+ * class whose option does not price every code asked is one USPS does not sell with them, so it is left out rather
+ * than quoted without them, as at home (extra-services.ts pricesEvery).
+ */
+function pricesByClass(json: unknown, codes: readonly number[]): Map<string, { cents: number; option: unknown }> {
   const out = new Map<string, { cents: number; option: unknown }>();
   for (const option of asArray(at(json, 'rateOptions'))) {
     const rates = asArray(at(option, 'rates'));
     const mailClass = asString(at(rates[0], 'mailClass'));
     const summed = rates.reduce<number>((sum, rate) => sum + (asCents(at(rate, 'price')) ?? 0) + asArray(at(rate, 'fees')).reduce<number>((f, fee) => f + (asCents(at(fee, 'price')) ?? 0), 0), 0);
-    const cents = asCents(at(option, 'totalBasePrice')) ?? (rates.length > 0 ? summed : undefined);
-    if (!mailClass || cents === undefined) continue;
+    const base = asCents(at(option, 'totalBasePrice')) ?? (rates.length > 0 ? summed : undefined);
+    if (!mailClass || base === undefined || !pricesEvery(option, codes)) continue;
+    const withExtras = extraServiceSurcharges(option, codes).reduce((sum, s) => sum + s.amountCents, base);
+    const cents = Math.max(withExtras, asCents(at(option, 'totalPrice')) ?? 0);
     const earlier = out.get(mailClass);
     // Of two options for one class, the dearer, so a label never costs more than quoted.
     if (!earlier || cents > earlier.cents) out.set(mailClass, { cents, option });
@@ -167,8 +203,10 @@ function pricesByClass(json: unknown): Map<string, { cents: number; option: unkn
  * shipd sells abroad. USPS publishes no transit time by country in this API, so no delivery date is promised.
  */
 export function parseInternationalRates(commercial: unknown, retail: unknown, r: AbroadShipment & { services?: string[] }): CarrierResult<Quote[]> {
-  const account = pricesByClass(commercial);
-  const list = pricesByClass(retail);
+  const insured = uspsInsurance(r.parcels[0]!);
+  const codes = insured ? [insured.code] : [];
+  const account = pricesByClass(commercial, codes);
+  const list = pricesByClass(retail, codes);
   const quotes: Quote[] = [];
   for (const service of servicesAbroad) {
     if (r.services && !r.services.includes(service.code)) continue;
@@ -188,9 +226,9 @@ export function parseInternationalRates(commercial: unknown, retail: unknown, r:
       deliveryDays: null,
       estimatedDeliveryDate: null,
       guaranteed: false,
-      surcharges: includedSurcharges(priced.cents, uspsFees(priced.option)),
+      surcharges: includedSurcharges(priced.cents, [...uspsFees(priced.option), ...extraServiceSurcharges(priced.option, codes)]),
     });
   }
-  if (quotes.length === 0) return failure('service_unavailable', `USPS offers none of the requested services to ${countryOf(r.to)} for this parcel`);
+  if (quotes.length === 0) return failure('service_unavailable', `USPS offers none of the requested services to ${countryOf(r.to)} for this parcel${insured ? ' insured' : ''}`);
   return ok(quotes);
 }

@@ -5,12 +5,17 @@ import { labelAddress, MailingDate } from './common.ts';
 // international-labels.yaml, info.version 3.2.2, as copied in Thecodergabe/shipstack specs/usps/international-labels_8.yaml
 // at commit d44e3ecc3e51e764baba9ec8f13c710467962575 (2026-04-08): components InternationalLabelRequest,
 // InternationalLabelAddress (InternationalAddress, Addressee, Phone), DomesticLabelAddress, InternationalPackageDescription
-// (PackageDescription), InternationalCustomsForm (CustomsForm), InternationalShippingContents (ShippingContents), ImageInfo.
+// (PackageDescription), InternationalCustomsForm (CustomsForm), InternationalShippingContents (ShippingContents), ImageInfo,
+// ExtraService.
 // The spec writes its allOf parts with additionalProperties: false, which would refuse every request; the parts are
 // flattened here and closed where the spec means them closed.
 
 const literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 const positive = () => Type.Number({ exclusiveMinimum: 0 });
+
+/** ExtraService: Tracking Plus (480–488), the hazardous materials codes, insurance (930 ≤ $500, 931 > $500), 955. */
+export const internationalLabelExtraServices = [480, 481, 482, 483, 484, 486, 487, 488, 813, 820, 826, 857, 930, 931, 955] as const;
+const literalCodes = (codes: readonly number[]) => Type.Union(codes.map((c) => Type.Literal(c)));
 
 export const internationalMailClasses = ['FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE', 'PRIORITY_MAIL_INTERNATIONAL', 'PRIORITY_MAIL_EXPRESS_INTERNATIONAL'] as const;
 
@@ -75,7 +80,7 @@ const InternationalPackageDescription = Type.Object(
     customerReference: Type.Optional(
       Type.Array(Type.Object({ referenceNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 30 })), printReferenceNumber: Type.Optional(Type.Boolean()) }), { maxItems: 2 }),
     ),
-    extraServices: Type.Optional(Type.Array(Type.Integer(), { maxItems: 3 })),
+    extraServices: Type.Optional(Type.Array(literalCodes(internationalLabelExtraServices), { maxItems: 3 })),
     inductionZIPCode: Type.Optional(Type.String({ pattern: '^\\d{5}$' })),
     // PackageOptions with InternationalPackageOptions: nonDeliveryOption RETURN, REDIRECT (with redirectAddress) or ABANDON.
     packageOptions: Type.Optional(
@@ -153,3 +158,19 @@ export const InternationalLabelRequest: TSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/**
+ * What the spec asks of extra services beyond the schema, for the fake to refuse: "Only one USPS Tracking Plus extra
+ * service and one Insurance extra service may be selected per package" (InternationalPackageDescription.extraServices),
+ * and with insurance the value it is priced by, packageOptions.packageValue ("The merchandise value of the package, in
+ * US dollars. Used to calculate Insurance Fees if requested", PackageOptions).
+ */
+export function internationalExtraServiceFaults(body: { packageDescription?: { extraServices?: number[]; packageOptions?: { packageValue?: number } } }): string[] {
+  const codes = body.packageDescription?.extraServices ?? [];
+  const faults: string[] = [];
+  const insurance = codes.filter((c) => c === 930 || c === 931);
+  if (insurance.length > 1) faults.push('/packageDescription/extraServices may hold one insurance extra service (930 or 931)');
+  if (codes.filter((c) => c >= 480 && c <= 488).length > 1) faults.push('/packageDescription/extraServices may hold one USPS Tracking Plus extra service');
+  if (insurance.length > 0 && body.packageDescription?.packageOptions?.packageValue === undefined) faults.push('/packageDescription/packageOptions/packageValue is required with extra service 930 or 931');
+  return faults;
+}
