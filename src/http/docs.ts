@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { gunzip, gzip } from 'node:zlib';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { FastifyApiReferenceOptions } from '@scalar/fastify-api-reference';
 
 export const docsPath = '/docs';
 
+/** Kept compressed only: every browser takes gzip, and a client that does not is given it unpacked at each request. */
 interface Asset {
   type: string;
-  body: Buffer;
   gzipped: Buffer;
   etag: string;
 }
@@ -39,33 +39,11 @@ function configuration(publicUrl: string): FastifyApiReferenceOptions['configura
   };
 }
 
-/**
- * The page and its script as Scalar's Fastify plugin makes them, asked of it once in a Fastify instance of its own:
- * the plugin carries its 4 MB browser bundle in the module, which costs a start a third of a second and 35 MB it
- * would keep for good, so nothing of it is loaded before someone opens the page.
- */
-async function render(publicUrl: string): Promise<Record<string, Asset>> {
-  const { default: apiReference } = await import('@scalar/fastify-api-reference');
-  const reference = Fastify({ logger: false });
-  try {
-    await reference.register(apiReference, { routePrefix: docsPath, configuration: configuration(publicUrl) });
-    const assets: Record<string, Asset> = {};
-    for (const path of [`${docsPath}/`, `${docsPath}/js/scalar.js`]) {
-      const res = await reference.inject({ method: 'GET', url: path });
-      if (res.statusCode !== 200) throw new Error(`the API reference answered ${res.statusCode} for ${path}`);
-      const body = res.rawPayload;
-      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-      assets[path] = { type: String(res.headers['content-type']), body, gzipped: await promisify(gzip)(body), etag };
-    }
-    return assets;
-  } finally {
-    await reference.close();
-  }
-}
-
 /** Scalar's page has an inline script that starts it and styles it injects; everything it may reach is this server. */
-function securityHeaders(inlineScript: string): Record<string, string> {
-  const hash = createHash('sha256').update(inlineScript).digest('base64');
+function securityHeaders(html: string): Record<string, string> {
+  const inline = /<script type="text\/javascript">([\s\S]*?)<\/script>/.exec(html);
+  if (!inline) throw new Error('the API reference page has no inline script to allow');
+  const hash = createHash('sha256').update(inline[1]!).digest('base64');
   return {
     'Content-Security-Policy':
       `default-src 'self'; script-src 'self' 'sha256-${hash}'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; ` +
@@ -75,37 +53,56 @@ function securityHeaders(inlineScript: string): Record<string, string> {
   };
 }
 
-const inlineScripts = /<script(?: type="text\/javascript")?>([\s\S]*?)<\/script>/g;
+interface Reference {
+  assets: Record<string, Asset>;
+  headers: Record<string, string>;
+}
+
+/**
+ * The page and its script as Scalar's Fastify plugin makes them, asked of it once in a Fastify instance of its own:
+ * the plugin carries its 4 MB browser bundle in the module, which costs a start a third of a second and 20 MB it
+ * would keep for good, so nothing of it is loaded before someone opens the page.
+ */
+async function render(publicUrl: string): Promise<Reference> {
+  const { default: apiReference } = await import('@scalar/fastify-api-reference');
+  const reference = Fastify({ logger: false });
+  try {
+    await reference.register(apiReference, { routePrefix: docsPath, configuration: configuration(publicUrl) });
+    const assets: Record<string, Asset> = {};
+    let headers: Record<string, string> = {};
+    for (const path of [`${docsPath}/`, `${docsPath}/js/scalar.js`]) {
+      const res = await reference.inject({ method: 'GET', url: path });
+      if (res.statusCode !== 200) throw new Error(`the API reference answered ${res.statusCode} for ${path}`);
+      if (path === `${docsPath}/`) headers = securityHeaders(res.payload);
+      const etag = `"${createHash('sha256').update(res.rawPayload).digest('base64url').slice(0, 27)}"`;
+      assets[path] = { type: String(res.headers['content-type']), gzipped: await promisify(gzip)(res.rawPayload), etag };
+    }
+    return { assets, headers };
+  } finally {
+    await reference.close();
+  }
+}
 
 /**
  * GET /docs: the interactive API reference, rendered from the document at /openapi.json by Scalar, served from
  * node_modules. It is made on the first visit and kept; a failure to make it is retried at the next.
  */
 export function registerDocs(app: FastifyInstance, publicUrl: string): void {
-  let rendering: Promise<Record<string, Asset>> | undefined;
-  let headers: Record<string, string> | undefined;
-  const assets = () => {
-    rendering ??= render(publicUrl).then(
-      (made) => {
-        const html = made[`${docsPath}/`]!.body.toString();
-        headers = securityHeaders([...html.matchAll(inlineScripts)].map((m) => m[1]).filter((s) => s!.trim() !== '')[0] ?? '');
-        return made;
-      },
-      (err: unknown) => {
-        rendering = undefined;
-        throw err;
-      },
-    );
-    return rendering;
-  };
+  let rendering: Promise<Reference> | undefined;
+  const reference = () =>
+    (rendering ??= render(publicUrl).catch((err: unknown) => {
+      rendering = undefined;
+      throw err;
+    }));
 
   const serve = (path: string) => async (request: FastifyRequest, reply: FastifyReply) => {
-    const asset = (await assets())[path]!;
-    reply.headers(headers!).header('Cache-Control', 'no-cache').header('ETag', asset.etag).header('Vary', 'Accept-Encoding');
+    const { assets, headers } = await reference();
+    const asset = assets[path]!;
+    reply.headers(headers).header('Cache-Control', 'no-cache').header('ETag', asset.etag).header('Vary', 'Accept-Encoding');
     if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
     reply.type(asset.type);
     if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('Content-Encoding', 'gzip').send(asset.gzipped);
-    return reply.send(asset.body);
+    return reply.send(await promisify(gunzip)(asset.gzipped));
   };
 
   // The page's addresses are relative (js/scalar.js, ../openapi.json), so it lives at /docs/; so is this one, so that
