@@ -4,7 +4,7 @@ import { gunzip, gzip } from 'node:zlib';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { FastifyApiReferenceOptions } from '@scalar/fastify-api-reference';
 
-export const docsPath = '/docs';
+const docsPath = '/docs';
 
 /** Kept compressed only: every browser takes gzip, and a client that does not is given it unpacked at each request. */
 interface Asset {
