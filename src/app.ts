@@ -19,6 +19,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerHealth } from './http/health.ts';
 import { registerHome } from './http/home.ts';
+import { registerDocs } from './http/docs.ts';
 import { registerOperations } from './http/routes.ts';
 import { registerLabelFiles } from './http/labels.ts';
 import { registerStripeWebhooks } from './http/stripe-webhooks.ts';
@@ -135,6 +136,7 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
   registerHealth(app, services);
   registerHome(app);
   await registerOpenApi(app, services.config.publicUrl);
+  registerDocs(app, services.config.publicUrl);
 
   const idempotency = idempotencyStore(services, options.idempotencyWaitMs);
   await app.register(idempotencyPlugin, { store: idempotency });

@@ -185,6 +185,54 @@ test('every example in the named schemas fits the schema it is given on', () => 
   assert.deepEqual(wrong, [], `examples that do not fit:\n${wrong.join('\n')}`);
 });
 
+/** The prefix of each kind of id, as newId makes them, by the `object` that carries it and by the fields that name one. */
+const idPrefixOf: Record<string, string> = {
+  order: 'ord', shipment: 'shp', rate: 'rate', rate_shop: 'rsh', event: 'evt', tracker: 'trk', webhook: 'whk', webhook_delivery: 'dlv',
+  location: 'loc', batch: 'bat', manifest: 'man', pickup: 'pku', carrier_account: 'ca',
+  order_id: 'ord', order_ids: 'ord', shipment_id: 'shp', shipment_ids: 'shp', rate_id: 'rate', ship_from_id: 'loc', webhook_id: 'whk', event_id: 'evt',
+};
+const crockford = '0123456789abcdefghjkmnpqrstvwxyz';
+const idTime = (id: string) => new Date([...id.slice(id.indexOf('_') + 1, id.indexOf('_') + 11)].reduce((n, c) => n * 32 + crockford.indexOf(c), 0));
+
+test('every id in the examples is one shipd makes: the prefix of its kind, and an object made when its id says', () => {
+  const wrong: string[] = [];
+  let checked = 0;
+  const check = (id: unknown, prefix: string, where: string) => {
+    if (id === null) return;
+    checked++;
+    if (typeof id !== 'string' || !new RegExp(`^${prefix}_[${crockford}]{26}$`).test(id)) wrong.push(`${where}: ${JSON.stringify(id)} is no ${prefix}_ id`);
+  };
+  const visit = (value: Json, where: string) => {
+    if (Array.isArray(value)) return value.forEach((v, i) => visit(v, `${where}/${i}`));
+    if (!value || typeof value !== 'object') return;
+    const kind = idPrefixOf[value.object];
+    if (kind && 'id' in value) {
+      check(value.id, kind, `${where}/id`);
+      // The id takes the time when it is made, created_at the clock's reading beside it: a millisecond or two apart.
+      if (typeof value.created_at === 'string' && typeof value.id === 'string' && Math.abs(idTime(value.id).getTime() - Date.parse(value.created_at)) > 1000) {
+        wrong.push(`${where}: ${value.id} was made at ${idTime(value.id).toISOString()}, created_at says ${value.created_at}`);
+      }
+    }
+    for (const [key, v] of Object.entries(value)) {
+      if (idPrefixOf[key] && key.endsWith('_id')) check(v, idPrefixOf[key]!, `${where}/${key}`);
+      else if (idPrefixOf[key] && Array.isArray(v)) v.forEach((item, i) => check(item, idPrefixOf[key]!, `${where}/${key}/${i}`));
+      else visit(v, `${where}/${key}`);
+    }
+  };
+  const walk = (node: Json, where: string) => {
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'examples' && Array.isArray(value)) visit(value, `${where}/examples`);
+      else if (key === 'examples' && value && typeof value === 'object') for (const [name, e] of Object.entries(value as Record<string, Json>)) visit(e?.value, `${where}/examples/${name}`);
+      else if (key === 'example') visit(value, `${where}/example`);
+      else walk(value, `${where}/${key}`);
+    }
+  };
+  walk(doc, '#');
+  assert.ok(checked > 50, `only ${checked} ids`);
+  assert.deepEqual(wrong, [], `ids unlike shipd's:\n${wrong.join('\n')}`);
+});
+
 test('every named schema, every property in it however deep, and every parameter has a description', () => {
   const bare: string[] = [];
   const visit = (schema: Json, where: string) => {

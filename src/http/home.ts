@@ -10,7 +10,7 @@ const icon = Buffer.from(
 
 /**
  * What sits at the server's root: someone who opens shipd's address in a browser, or a client exploring it,
- * learns where the dashboard, the API and its OpenAPI document are instead of meeting a 404.
+ * learns where the dashboard, the API, its OpenAPI document and its reference page are instead of meeting a 404.
  */
 export function registerHome(app: FastifyInstance): void {
   app.get('/', { schema: { hide: true } }, async () => ({
@@ -20,6 +20,7 @@ export function registerHome(app: FastifyInstance): void {
     dashboard: '/dashboard',
     api: apiBase,
     openapi: '/openapi.json',
+    docs: '/docs/',
     health: '/healthz',
   }));
   for (const path of ['/favicon.ico', '/favicon.svg']) {

@@ -7,7 +7,7 @@ export const ids = {
   location: 'loc_01m7wtz900aendy8199cwfefnv',
   webhook: 'whk_01m819eke05kh3r4rv97se23dv',
   order: 'ord_01m84ez1r0e48s8h413gfsm22b',
-  orderAbroad: 'ord_01m84k8w00g8xq0jhqm4d6t1za',
+  orderAbroad: 'ord_01m84ka1w0g8xq0jhqm4d6t1za',
   rateShop: 'rsh_01m84ez2x63m4cx6panfd15k03',
   rates: ['rate_01m84ez2x6q32s6p2z4212hq00', 'rate_01m84ez2x6q32s6p2z4212hq01', 'rate_01m84ez2x6q32s6p2z4212hq02'],
   shipment: 'shp_01m84ez4e82aw5snv1vx62zpn7',
@@ -19,7 +19,7 @@ export const ids = {
   batch: 'bat_01m87am9wg5t46esgxk1acnpze',
   batchShipment: 'shp_01m87amakbaetf1fqcretj0gxh',
   returnShipment: 'shp_01m8nz2ktp20wxmnyreq4j2sch',
-  carrierAccount: 'ca_01m8qf3d9z0k7c1x5r2w8n4t6b',
+  carrierAccount: 'ca_01m7wtz9000k7c1x5r2w8n4t6b',
 };
 
 const files = 'http://localhost:8080/api/integrations/v1/labels';
@@ -266,7 +266,7 @@ export const tracker = {
 /** A FedEx number bought in a marketplace, followed since the morning after the story's label. */
 export const externalTrackingNumber = '770818234654';
 export const externalTracker = {
-  id: 'trk_01m878qbg0gvmvzqbb8b4f6prz',
+  id: 'trk_01m86ch5jggvmvzqbb8b4f6prz',
   object: 'tracker',
   tracking_number: externalTrackingNumber,
   carrier: 'fedex',

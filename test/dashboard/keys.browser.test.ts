@@ -31,6 +31,7 @@ test('in Chromium: sign in, create a key, use it against the API, see it used, r
   await screenshots(page, 'login-error');
   await signInWith(page, server, email, password);
   await page.getByText('No test keys yet').waitFor();
+  assert.equal(await page.getByRole('link', { name: 'API reference' }).getAttribute('href'), '/docs/');
   await screenshots(page, 'keys-empty');
 
   await page.getByLabel('Name').fill('Production store');
