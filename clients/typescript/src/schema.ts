@@ -1940,7 +1940,7 @@ export interface components {
          *       "updated_at": "2026-11-23T15:04:07.880Z"
          *     }
          * @example {
-         *       "id": "ord_01m84k8w00g8xq0jhqm4d6t1za",
+         *       "id": "ord_01m84ka1w0g8xq0jhqm4d6t1za",
          *       "object": "order",
          *       "status": "incomplete",
          *       "order_number": "1043",
@@ -2464,7 +2464,7 @@ export interface components {
         };
         /**
          * Insurance
-         * @description The carrier's own cover, at its published price: UPS and FedEx declared value (free to $100, at most $50,000 a package), USPS insured mail (the first $100 included with Ground Advantage, Priority Mail and Priority Mail Express, at most $5,000). Its cost is the rate's `insurance` surcharge, part of `amount` and of the postage charged, and comes back with a void. For the whole shipment (`insurance` of the rate request or POST /shipments) it is split evenly among the boxes; for one box (`parcels[].insurance`) it insures that box alone, and the other boxes are not insured. A carrier that cannot cover the amount drops out of the rate shop with `insurance_above_limit` in `errors`; when none can, the request is a 400 `insurance_above_limit`. Abroad, UPS and FedEx declare each box's value live as at home; test mode prices FedEx's international declared value ($1.65 per $100 above the greater of $100 or $9.07 a pound) and USPS's international insurance for Priority Mail International and Priority Mail Express International (Notice 123, up to $900; none for First-Class Package International Service), and nothing of UPS abroad. Test mode insures USPS parcels within the US up to $700, the most its stored price list prices; live USPS labels abroad cannot be insured yet
+         * @description The carrier's own cover, at its published price: UPS and FedEx declared value (free to $100, at most $50,000 a package), USPS insured mail (the first $100 included with Ground Advantage, Priority Mail and Priority Mail Express, at most $5,000). Its cost is the rate's `insurance` surcharge, part of `amount` and of the postage charged, and comes back with a void. For the whole shipment (`insurance` of the rate request or POST /shipments) it is split evenly among the boxes; for one box (`parcels[].insurance`) it insures that box alone, and the other boxes are not insured. A carrier that cannot cover the amount drops out of the rate shop with `insurance_above_limit` in `errors`; when none can, the request is a 400 `insurance_above_limit`. Abroad, UPS and FedEx declare each box's value live as at home, and live USPS labels carry insurance 930 or 931 with the value, priced by USPS, at most $5,000 a box (less where the country sets a lower limit); test mode prices FedEx's international declared value ($1.65 per $100 above the greater of $100 or $9.07 a pound) and USPS's international insurance for Priority Mail International and Priority Mail Express International (Notice 123, up to $900; none for First-Class Package International Service), and nothing of UPS abroad. Test mode insures USPS parcels within the US up to $700, the most its stored price list prices
          * @example {
          *       "amount": {
          *         "amount": "450.00",
@@ -3273,7 +3273,7 @@ export interface components {
          * CarrierAccount
          * @description The account's own account with a carrier: its live labels are bought with it and billed by the carrier, not charged by shipd
          * @example {
-         *       "id": "ca_01m8qf3d9z0k7c1x5r2w8n4t6b",
+         *       "id": "ca_01m7wtz9000k7c1x5r2w8n4t6b",
          *       "object": "carrier_account",
          *       "carrier": "ups",
          *       "description": "Acme Mugs' own UPS account",
@@ -3290,7 +3290,7 @@ export interface components {
         CarrierAccount: {
             /**
              * @description The carrier account's id
-             * @example ca_01m8qf3d9z0k7c1x5r2w8n4t6b
+             * @example ca_01m7wtz9000k7c1x5r2w8n4t6b
              */
             id: string;
             /**
@@ -3343,7 +3343,7 @@ export interface components {
          *       "object": "list",
          *       "data": [
          *         {
-         *           "id": "ca_01m8qf3d9z0k7c1x5r2w8n4t6b",
+         *           "id": "ca_01m7wtz9000k7c1x5r2w8n4t6b",
          *           "object": "carrier_account",
          *           "carrier": "ups",
          *           "description": "Acme Mugs' own UPS account",
@@ -4784,7 +4784,7 @@ export interface components {
          *       "updated_at": "2026-11-27T14:00:00.431Z"
          *     }
          * @example {
-         *       "id": "trk_01m878qbg0gvmvzqbb8b4f6prz",
+         *       "id": "trk_01m86ch5jggvmvzqbb8b4f6prz",
          *       "object": "tracker",
          *       "tracking_number": "770818234654",
          *       "carrier": "fedex",
@@ -4985,7 +4985,7 @@ export interface components {
          *         {
          *           "tracking_number": "770818234654",
          *           "tracker": {
-         *             "id": "trk_01m878qbg0gvmvzqbb8b4f6prz",
+         *             "id": "trk_01m86ch5jggvmvzqbb8b4f6prz",
          *             "object": "tracker",
          *             "tracking_number": "770818234654",
          *             "carrier": "fedex",
@@ -5093,7 +5093,7 @@ export interface components {
          *       "object": "list",
          *       "data": [
          *         {
-         *           "id": "trk_01m878qbg0gvmvzqbb8b4f6prz",
+         *           "id": "trk_01m86ch5jggvmvzqbb8b4f6prz",
          *           "object": "tracker",
          *           "tracking_number": "770818234654",
          *           "carrier": "fedex",
