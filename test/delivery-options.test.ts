@@ -144,6 +144,34 @@ describe('delivery options in test mode', () => {
     assert.deepEqual(handled.errors.map((e: Json) => [e.carrier, e.code]), [['usps', 'option_not_supported']]);
   });
 
+  test('an option the carrier does but whose price no published list gives drops the carrier out in test mode, naming it, rather than quote a guess', async () => {
+    const o = await order();
+    const dryIce = { weight: { value: 1, unit: 'lb' } };
+    // Each searched for again on 2026-11-27 (sim/prices/option-prices.ts says where): no amount in the carriers' material.
+    const unpriced: [string, Json, string][] = [
+      ['ups', { saturday_delivery: true }, 'Saturday delivery'],
+      ['ups', { dry_ice: dryIce }, 'dry ice'],
+      ['ups', { alcohol: { recipient: 'licensee' } }, 'alcohol to a licensee'],
+      ['ups', { carbon_neutral: true }, 'carbon-neutral shipping'],
+      ['usps', { non_machinable: true }, 'a non-machinable parcel'],
+      ['usps', { dry_ice: dryIce }, 'dry ice'],
+      ['usps', { hazmat: 'lithium_ion_in_equipment' }, 'lithium-ion batteries in equipment'],
+      ['fedex', { alcohol: { recipient: 'licensee' } }, 'alcohol to a licensee'],
+      ['fedex', { hazmat: 'lithium_metal_in_equipment' }, 'lithium-metal batteries in equipment'],
+    ];
+    for (const [carrier, options, name] of unpriced) {
+      const res = await shop({ order_id: o.id, carriers: [carrier], options });
+      assert.deepEqual(res.rates, [], `${carrier} ${name}`);
+      assert.deepEqual(res.errors.map((e: Json) => [e.carrier, e.code]), [[carrier, 'option_not_supported']], `${carrier} ${name}`);
+      assert.ok(res.errors[0].detail.includes(`test mode has no published`) && res.errors[0].detail.includes(name), res.errors[0].detail);
+    }
+    // FedEx prices dry ice by air only: FedEx Ground and Home Delivery leave the shop, the express services pay $8.
+    const plain = await shop({ order_id: o.id, carriers: ['fedex'] });
+    const iced = await shop({ order_id: o.id, carriers: ['fedex'], options: { dry_ice: dryIce } });
+    assert.deepEqual(iced.rates.map((r: Json) => r.service).sort(), ['FEDEX_2_DAY', 'FEDEX_EXPRESS_SAVER', 'PRIORITY_OVERNIGHT', 'STANDARD_OVERNIGHT']);
+    for (const r of iced.rates as Json[]) assert.equal(cents(r.amount) - cents(plain.rates.find((p: Json) => same(p, r)).amount), 800, r.service);
+  });
+
   test('holding for pickup needs a location id no carrier is given yet: every carrier drops out with its reason', async () => {
     const o = await order();
     const held = await shop({ order_id: o.id, options: { hold_for_pickup: true } });

@@ -177,7 +177,10 @@ export const optionCapabilities: Record<CarrierId, CapabilityTable> = {
  *   valid for UPS Worldwide Express Freight".
  * - USPS, domestic-labels.yaml 3.9.13 (karrioapi/karrio deea10f8): toAddress.holdForPickup, with which "the `toAddress`
  *   object: 'facilityID', 'email', and 'phone'" are required, facilityId being "obtained from … the
- *   /post-office-locator API"; no extra service code stands for it.
+ *   /post-office-locator API"; no extra service code stands for it. Labels 3.9.4 (github.com/Thecodergabe/shipstack
+ *   specs/usps/labels_update_1.yaml, read 2026-11-27) says the same of toAddress.holdForPickup ("If this field is set
+ *   as true then the `toAddress` object: 'facilityID', 'email', and 'phone' … are required"), and its Hold for Pickup
+ *   example sends a facilityId: USPS does not hold a parcel at the destination's Post Office from the flag alone.
  * - FedEx, ship/v1 Shipment-Resource.json (ShipStream/fedex-rest-php-sdk bc94dcd): special service HOLD_AT_LOCATION
  *   with holdAtLocationDetail, whose locationId is required ("For HAL Shipment, Location ID is REQUIRED").
  */

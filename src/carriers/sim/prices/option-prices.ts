@@ -64,6 +64,23 @@ const fedexExpress = ['FEDEX_EXPRESS_SAVER', 'FEDEX_2_DAY', 'STANDARD_OVERNIGHT'
  * (981), a charge for a nonstandard (non-machinable) parcel beside the length and volume fees, any charge for dry ice
  * or hazardous materials, and the insurance fee above $600 (carriers/insurance.ts); holding for pickup is not offered
  * (carriers/options.ts).
+ *
+ * Searched again on 2026-11-27 for the unpriced ones, with nothing usable found:
+ * - FedEx: Service_Guide_2026.pdf (logifacts, above) read whole: "Dangerous Goods" lists $8.50 per package for dry
+ *   ice on the express services only, with no Ground row; "Alcoholic beverages" (p. 148) names no charge, only the
+ *   FedEx Alcohol Shipping Agreement; lithium batteries appear as handling rules (Section II in FedEx packaging, drop
+ *   box acceptance), never with a charge. surcharge_and_fee_changes_2026.pdf has no battery row, and its one alcohol
+ *   row is the ATF clearance fee on international shipments.
+ * - UPS: logifacts' sources/ups/README.md names UPS's "preview-accessorial-us-en.pdf" (Value-Added Services and
+ *   Other Charges, effective 2025-12-22) as the source of its accessorials.json, but the PDF is not in the repository,
+ *   and the transcription carries no Saturday delivery, adult signature, dry ice, alcohol or carbon neutral amount.
+ *   The only published UPS figure found for carbon neutral is UPS's own press release of 2020-06-01 (GlobeNewswire:
+ *   $0.05 per package by Ground, $0.20 by Next Day Air, 2nd Day Air and 3 Day Select): six years older than every
+ *   other UPS price here, so not used.
+ *   The parcel-audit firm's pages on UPS's adult signature and Saturday delivery charges (darrigoconsulting.com, the
+ *   source of the $7.70 above) state no amount in what is stored of them.
+ * - USPS: Labels 3.9.4 and shipping-options 3.1.22 (github.com/Thecodergabe/shipstack specs/usps/) define 981 and the
+ *   dry-ice and hazmat codes but price none of them; no other copy of the 2026 Notice 123 extra services was found.
  */
 export const optionPrices: Record<CarrierId, Partial<Record<OptionAsk, OptionPrice | readonly OptionPrice[]>>> = {
   fedex: {
