@@ -134,7 +134,8 @@ describe('carrier accounts with live keys: a real sign-in at the (fake) carrier'
   before(async () => {
     fakes = await startCarrierFakes();
     // The platform has USPS only: UPS labels need the account's own UPS account.
-    server = await startServer({ env: fakes.env(['usps']) });
+    // Debug level writes every carrier exchange's trace to the log, so the checks below cover the traces too.
+    server = await startServer({ env: { ...fakes.env(['usps']), SHIPD_LOG_LEVEL: 'debug' } });
     key = (await server.key(await server.account(), 'live')).secret;
   });
   after(async () => {
@@ -166,7 +167,9 @@ describe('carrier accounts with live keys: a real sign-in at the (fake) carrier'
     const rated = await call('POST', '/rates', order);
     assert.equal(rated.status, 200, rated.text);
     assert.ok(rated.body.rates.length > 0 && rated.body.rates.every((r: { carrier: string }) => r.carrier === 'ups'));
-    assert.ok(!server.logs.some((l) => l.includes(upsFakeCredentials.clientSecret)), 'no log line holds the secret');
+    assert.ok(server.logs.some((l) => l.includes('"carrier call"') && l.includes('"ups"')), 'the UPS exchanges were traced');
+    const secrets = [upsFakeCredentials.clientSecret, Buffer.from(`${upsFakeCredentials.clientId}:${upsFakeCredentials.clientSecret}`).toString('base64')];
+    assert.deepEqual(secrets.filter((secret) => server.logs.some((l) => l.includes(secret))), [], 'no log line or carrier trace holds the credentials');
   });
 
   test('a carrier that is down leaves the status as it was: the outage says nothing of the credentials', async () => {
