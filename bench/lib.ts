@@ -272,9 +272,18 @@ export function startProcess(args: string[], env: Record<string, string>, ready:
 
 const memoryProbe = join(import.meta.dirname, 'memory-probe.mjs');
 
+/** The node options of `npm start` (package.json), so that the benchmarks run shipd as it is started in production. */
+export function startOptions(): string[] {
+  const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const options = /^node((?: --\S+)*) bin\/shipd\.js serve$/.exec(start);
+  if (!options) throw new Error(`package.json's start script is not "node [--options] bin/shipd.js serve": ${start}`);
+  return options[1]!.split(' ').filter(Boolean);
+}
+
 /**
  * shipd on a database (a fresh one unless given one: see freshDatabase, SQLite unless given a postgres:// URL), with
- * rate limits out of the way and otherwise its default settings: info-level request logs, as production runs.
+ * rate limits out of the way and otherwise its default settings: info-level request logs and the node options of
+ * `npm start`, as production runs.
  * Every thread of it runs bench/memory-probe.mjs. On a fresh database it waits for the test key printed on first
  * start and returns it (key is '' on an existing one). stop() stops it and, unless `keep`, drops its database.
  */
@@ -291,7 +300,7 @@ export async function startShipd(
   try {
     server = await startProcess(
       // BENCH_PROFILE_DIR=dir writes a CPU profile of the server there when it stops.
-      ['--require', memoryProbe, ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), 'bin/shipd.js', 'serve'],
+      [...startOptions(), '--require', memoryProbe, ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), 'bin/shipd.js', 'serve'],
       {
         PORT: String(port),
         HOST: '127.0.0.1',

@@ -27,7 +27,7 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
 import { Webhook } from 'standardwebhooks';
-import { describeThreads, freshDatabase, isMain, megabytes, peakRss, peakRssGoal, sampleOrder as order, startShipd, threadMemory, type BenchDatabase, type DatabaseName, type Result, type ThreadMemory } from './lib.ts';
+import { describeThreads, freshDatabase, isMain, megabytes, peakRss, peakRssGoal, sampleOrder as order, startOptions, startShipd, threadMemory, type BenchDatabase, type DatabaseName, type Result, type ThreadMemory } from './lib.ts';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const rate = Number(process.env.BENCH_RATE ?? 2000);
@@ -132,7 +132,9 @@ async function startChild(database: BenchDatabase): Promise<Shipd & { send(m: To
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
   const memoryDir = mkdtempSync(join(tmpdir(), 'shipd-bench-memory-'));
   const child = fork(import.meta.filename, [], {
-    execArgv: ['--import', 'tsx', '--require', join(import.meta.dirname, 'memory-probe.mjs'), ...profile],
+    // Its request log is read and dropped, as startShipd does with a server's.
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    execArgv: [...startOptions(), '--import', 'tsx', '--require', join(import.meta.dirname, 'memory-probe.mjs'), ...profile],
     env: {
       ...process.env,
       BENCH_WEBHOOKS_CHILD: '1',
@@ -144,6 +146,7 @@ async function startChild(database: BenchDatabase): Promise<Shipd & { send(m: To
       ...database.env,
     },
   });
+  child.stdout!.resume();
   const inbox: FromChild[] = [];
   const waiting: ((m: FromChild) => void)[] = [];
   child.on('message', (m: FromChild) => {
