@@ -1,7 +1,8 @@
-// Preloaded (node --require, which loads ES modules from Node 20.19; --import does not reach worker threads) into the shipd process a benchmark measures, where every thread runs it: worker
-// threads inherit the option. Each thread samples its own V8 heap (process.memoryUsage() is per thread but for rss)
-// every 50 ms, keeps its peaks, and writes them to BENCH_MEMORY_DIR/<pid>-<threadId>.json, so the benchmark can say
-// which thread the process's memory went to. JavaScript, so that the built shipd can preload it without tsx.
+// Preloaded into the shipd process a benchmark measures with node --require (which loads an ES module from Node
+// 20.19 on; --import does not reach worker threads), so every thread runs it: worker threads inherit the option.
+// Each thread samples its own V8 heap (process.memoryUsage() is per thread but for rss) every 50 ms, keeps its
+// peaks, and writes them to BENCH_MEMORY_DIR/<pid>-<threadId>.json, so the benchmark can say which thread the
+// process's memory went to. JavaScript, so that the built shipd can preload it without tsx.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMainThread, threadId, workerData } from 'node:worker_threads';
