@@ -42,4 +42,5 @@ EXPOSE 8080
 # The image has no curl; Node's fetch does. `shipd worker` serves no HTTP: compose turns this off for it.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "bin/shipd.js", "serve"]
+# V8's young generation capped at 2 × 8 MB: see "Memory" in docs/operating.md.
+CMD ["node", "--max-semi-space-size=8", "bin/shipd.js", "serve"]

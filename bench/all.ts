@@ -9,7 +9,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { benchFlow } from './flow.ts';
-import { megabytes, onServer, type Result } from './lib.ts';
+import { benchIdle } from './idle.ts';
+import { describeThreads, megabytes, onServer, type Result } from './lib.ts';
 import { benchRates } from './rates.ts';
 import { benchWebhooks } from './webhooks.ts';
 
@@ -29,7 +30,8 @@ const began = Date.now();
 const loadAtStart = os.loadavg()[0]!;
 const results: Result[] = [];
 for (const databaseUrl of [undefined, postgresUrl]) {
-  results.push(await benchRates(seconds, databaseUrl));
+  results.push(await benchIdle(databaseUrl));
+  results.push(...(await benchRates(seconds, databaseUrl)));
   results.push(await benchFlow(seconds, databaseUrl));
   results.push(...(await benchWebhooks(['drain', 'paced'], { seconds, warmupSeconds: 2, databaseUrl })));
 }
@@ -40,32 +42,51 @@ function number(n: number): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: n < 10 ? 1 : 0 });
 }
 
-/** A line per baseline: a benchmark with two has its figure, p99 and RSS on the first. */
+/** The goals a result missed, or "met". */
+function goalCell(r: Result): string {
+  const missed = (r.goals ?? []).filter((g) => !g.met);
+  if (!r.goals?.length) return '—';
+  return missed.length ? `**MISSED**: ${missed.map((g) => g.text).join('; ')}` : 'met';
+}
+
+/** A line per baseline: a benchmark with two has its figure, p99, RSS and goals on the first. */
 function tableRows(): string[][] {
   const rows: string[][] = [];
   for (const r of results) {
-    r.baselines.forEach((b, i) => {
+    const baselines = r.baselines.length ? r.baselines : [undefined];
+    baselines.forEach((b, i) => {
       const first = i === 0;
-      const ratio = r.value / b.value;
+      const ratio = b ? r.value / b.value : undefined;
       rows.push([
         first ? r.benchmark : '',
         first ? r.database : '',
         first ? `${number(r.value)} ${r.unit}${r.ok ? '' : ' (checks FAILED)'}` : '',
-        `${b.name}: ${number(b.value)} ${b.unit}`,
-        ratio.toFixed(ratio < 0.1 ? 3 : 2),
+        b ? `${b.name}: ${number(b.value)} ${b.unit}` : '—',
+        ratio === undefined ? '—' : ratio.toFixed(ratio < 0.1 ? 3 : 2),
         first ? (r.p99Ms === undefined ? '—' : `${number(r.p99Ms)} ms`) : '',
         first ? megabytes(r.peakRssBytes) : '',
+        first ? goalCell(r) : '',
       ]);
     });
   }
   return rows;
 }
 
-const header = ['benchmark', 'database', 'figure', 'baseline (same run)', 'ratio', 'p99', 'peak RSS'];
+/** The memory table: the process's RSS and each thread's V8 heap, idle and at the peak of each load. */
+function memoryRows(): string[][] {
+  return results
+    .filter((r) => r.peakRssBytes !== undefined || r.threads?.length)
+    .map((r) => [r.benchmark.split(':')[0]!, r.database, r.unit === 'MB RSS' ? `${number(r.value)} MB now, ${megabytes(r.peakRssBytes)} peak` : megabytes(r.peakRssBytes), describeThreads(r.threads)]);
+}
+
+const header = ['benchmark', 'database', 'figure', 'baseline (same run)', 'ratio', 'p99', 'peak RSS', 'goals'];
+const memoryHeader = ['load', 'database', 'RSS (VmRSS / VmHWM)', 'V8 heap per thread (committed, at its peak)'];
 const rows = tableRows();
 const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
 const line = (cells: string[]) => cells.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd();
 console.error(`\n${line(header)}\n${line(widths.map((w) => '-'.repeat(w)))}\n${rows.map(line).join('\n')}`);
+const memory = memoryRows();
+console.error(`\n${memoryHeader.join(' | ')}\n${memory.map((r) => r.join(' | ')).join('\n')}`);
 
 const date = new Date().toISOString().slice(0, 10);
 const heading = `## \`npm run bench\`, ${date}`;
@@ -80,9 +101,17 @@ the run started, ${loadAtEnd.toFixed(2)} when it ended; it took ${minutes.toFixe
 |${header.map(() => '---').join('|')}|
 ${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}
 
+| ${memoryHeader.join(' | ')} |
+|${memoryHeader.map(() => '---').join('|')}|
+${memory.map((r) => `| ${r.join(' | ')} |`).join('\n')}
+
 The ratio is the figure over its baseline. p99 is of a request (rates), of a whole flow (flow), and of an event's
 \`created_at\` to its first arrival at the receiver (webhooks paced); a queued backlog's latency is only how long it
-waited, so drain has none. Peak RSS is the shipd process's VmHWM (in drain, that process also wrote the backlog).
+waited, so drain has none. Peak RSS is the shipd process's VmHWM (in drain, that process also wrote the backlog);
+goals are issue 31's (peak RSS ≤ 250 MB under every load, ≤ 120 MB idle after a start on an existing database,
+rates ≥ 0.35 of the bare route with p99 < 25 ms, GET /carriers ≥ 0.5 of a bare GET) and each benchmark's own.
+shipd runs at its default settings (info-level request logs) but for rate limits. A thread's V8 heap is what
+bench/memory-probe.mjs saw committed; the RSS beyond the heaps is code, native libraries and their buffers.
 `;
 
 if (process.env.BENCH_RECORD !== '0') {

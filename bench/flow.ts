@@ -10,7 +10,7 @@
 import { availableParallelism } from 'node:os';
 import { Connection } from './http-client.ts';
 import { labelsPerSecond } from './label-renderer.ts';
-import { idleCoreSeconds, isMain, megabytes, sampleOrder, startShipd, type Result } from './lib.ts';
+import { describeThreads, idleCoreSeconds, isMain, megabytes, peakRssGoal, sampleOrder, startShipd, type Result, type ThreadMemory } from './lib.ts';
 import { rawInsertsPerSecond } from './raw-insert.ts';
 
 type Answer = { id: string; rates: { id: string; carrier: string }[]; label_url: string };
@@ -66,6 +66,7 @@ export async function benchFlow(seconds: number, databaseUrl: string | undefined
   let latencies: number[] = [];
   let flowsPerSecond: number;
   let peakRssBytes: number | undefined;
+  let threads: ThreadMemory[] = [];
   let serverCpuMsPerFlow: number | undefined;
   let mainCpuMsPerFlow: number | undefined;
   let clientCpuMsPerFlow = 0;
@@ -91,6 +92,7 @@ export async function benchFlow(seconds: number, databaseUrl: string | undefined
     if (serverCpu !== undefined && serverCpuBefore !== undefined) serverCpuMsPerFlow = ((serverCpu - serverCpuBefore) * 1000) / latencies.length;
     clientCpuMsPerFlow = (clientCpu.user + clientCpu.system) / 1000 / latencies.length;
     peakRssBytes = shipd.peakRss();
+    threads = shipd.threads();
   } finally {
     for (const c of connections) c.close();
     await shipd.stop();
@@ -104,6 +106,7 @@ export async function benchFlow(seconds: number, databaseUrl: string | undefined
   const ratio = flowsPerSecond / rendered;
   console.error(`order → rates → buy → PDF label, ${shipd.database}, ${concurrency} flows in flight, ${seconds} s`);
   console.error(`flows            ${flowsPerSecond.toFixed(0).padStart(6)} /s   p50 ${p(0.5).toFixed(0)} ms   p99 ${p(0.99).toFixed(0)} ms   (${latencies.length} flows)   shipd peak RSS ${megabytes(peakRssBytes)}`);
+  console.error(`memory           V8 heaps at their peaks: ${describeThreads(threads)}`);
   console.error(`CPU per flow     shipd ${serverCpuMsPerFlow?.toFixed(2) ?? '—'} ms (its event loop's thread ${mainCpuMsPerFlow?.toFixed(2) ?? '—'} ms), load generator ${clientCpuMsPerFlow.toFixed(2)} ms   (a label render alone: ${(1000 / rendered).toFixed(2)} ms)`);
   console.error(`label renderer   ${rendered.toFixed(0).padStart(6)} PDF labels/s in one process   (${renderedBefore.toFixed(0)} before the flows, ${renderedAfter.toFixed(0)} after)`);
   console.error(`raw inserts      ${inserts.toFixed(0).padStart(6)} order rows/s on ${shipd.database} through Kysely, one per transaction, ${concurrency} in flight   (flows ÷ inserts ${(flowsPerSecond / inserts).toFixed(3)})`);
@@ -126,6 +129,8 @@ export async function benchFlow(seconds: number, databaseUrl: string | undefined
     ],
     p99Ms: p(0.99),
     peakRssBytes,
+    threads,
+    goals: [{ text: 'flows ≥ 100/s', met: flowsPerSecond >= 100 }, ...peakRssGoal(peakRssBytes)],
     ok: true,
   };
 }

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
@@ -70,12 +70,7 @@ export async function freshDatabase(url: string | undefined): Promise<BenchDatab
  * read before the process stops is its peak over the whole run: no sampling to miss a spike. Undefined without /proc.
  */
 export function peakRss(pid: number | undefined): number | undefined {
-  try {
-    const kb = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb === undefined ? undefined : Number(kb) * 1024;
-  } catch {
-    return undefined;
-  }
+  return statusBytes(pid, 'VmHWM');
 }
 
 /**
@@ -101,6 +96,69 @@ export function idleCoreSeconds(): number {
   return cpus().reduce((sum, cpu) => sum + cpu.times.idle, 0) / 1000;
 }
 
+/** The kernel's figure of a live process's /proc/<pid>/status line (VmHWM, VmRSS), in bytes; undefined without /proc. */
+function statusBytes(pid: number | undefined, field: string): number | undefined {
+  try {
+    const kb = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) * 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The resident set of a live process now, in bytes (VmRSS); undefined without /proc. */
+export function rssNow(pid: number | undefined): number | undefined {
+  return statusBytes(pid, 'VmRSS');
+}
+
+/** One thread's V8 heap in the measured process, as bench/memory-probe.mjs wrote it. */
+export interface ThreadMemory {
+  name: string;
+  heapNowBytes: number;
+  heapPeakBytes: number;
+  externalPeakBytes: number;
+}
+
+/** What the probe wrote for process `pid` in `dir`: the main thread first, then the workers by name. */
+export function threadMemory(dir: string, pid: number | undefined): ThreadMemory[] {
+  const threads: ThreadMemory[] = [];
+  for (const file of readdirSync(dir)) {
+    if (!file.startsWith(`${pid}-`)) continue;
+    try {
+      const t = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { name: string; now: { heapTotal: number }; peak: { heapTotal: number; external: number } };
+      threads.push({ name: t.name, heapNowBytes: t.now.heapTotal, heapPeakBytes: t.peak.heapTotal, externalPeakBytes: t.peak.external });
+    } catch {
+      // written as we read it: the next read has it
+    }
+  }
+  return threads.sort((a, b) => (a.name === 'main' ? -1 : b.name === 'main' ? 1 : a.name.localeCompare(b.name)));
+}
+
+/** Threads of one name together: "shipd-label-render ×2 (38 MB, 41 MB)". */
+export function describeThreads(threads: ThreadMemory[] | undefined, figure: 'heapNowBytes' | 'heapPeakBytes' = 'heapPeakBytes'): string {
+  if (!threads?.length) return '—';
+  const byName = new Map<string, number[]>();
+  for (const t of threads) byName.set(t.name, [...(byName.get(t.name) ?? []), t[figure]]);
+  return [...byName]
+    .map(([name, values]) => `${name}${values.length > 1 ? ` ×${values.length}` : ''} ${values.map((v) => (v / 1_048_576).toFixed(0)).join('/')} MB`)
+    .join(', ');
+}
+
+/** The memory goals of issue 31: the process's peak under any load, and its resident set idle after a start. */
+export const peakRssGoalBytes = 250 * 1_048_576;
+export const idleRssGoalBytes = 120 * 1_048_576;
+
+/** One goal of a benchmark, and whether this run met it. */
+export interface Goal {
+  text: string;
+  met: boolean;
+}
+
+/** The peak RSS goal, for any benchmark that measured a peak. */
+export function peakRssGoal(bytes: number | undefined): Goal[] {
+  return bytes === undefined ? [] : [{ text: `peak RSS ≤ ${megabytes(peakRssGoalBytes)}`, met: bytes <= peakRssGoalBytes }];
+}
+
 /** One benchmark's figure and what it is compared with, as bench/all.ts tabulates them. */
 export interface Result {
   benchmark: string;
@@ -113,6 +171,10 @@ export interface Result {
   p99Ms?: number;
   /** Of the shipd process under test, in bytes. */
   peakRssBytes?: number;
+  /** The V8 heap of each of its threads at their peaks (the process's RSS is theirs, native memory and code). */
+  threads?: ThreadMemory[];
+  /** What the benchmark set out to reach; all.ts marks a row that missed any. */
+  goals?: Goal[];
   /** False when the run failed its own checks (errors under load, a webhook lost or sent twice). */
   ok: boolean;
 }
@@ -158,6 +220,10 @@ export interface Server {
   url: string;
   /** The peak RSS so far of the server's process (see peakRss): read it before stop(). */
   peakRss(): number | undefined;
+  /** Its resident set now. */
+  rss(): number | undefined;
+  /** Each of its threads' V8 heap, now and at its peak (bench/memory-probe.mjs). */
+  threads(): ThreadMemory[];
   /** CPU seconds the server's process has used so far (see cpuSeconds), all threads or the main (event loop) thread. */
   cpuSeconds(thread?: 'main'): number | undefined;
   stop(): Promise<void>;
@@ -173,67 +239,89 @@ interface Started {
 
 const root = join(import.meta.dirname, '..');
 
-/** Starts a server process and waits for the line that says it is ready. */
-export function startProcess(args: string[], env: Record<string, string>, ready: RegExp): Promise<Started> {
+/** Starts a server process and waits for the line that says it is ready (with `ready` null, only for it to start). */
+export function startProcess(args: string[], env: Record<string, string>, ready: RegExp | null): Promise<Started> {
   return new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => (stderr += c));
+    const started = (match: RegExpExecArray) => {
+      child.stdout!.removeAllListeners('data').resume();
+      resolve({
+        match,
+        stdout,
+        pid: child.pid,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done();
+            child.once('close', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    };
+    if (!ready) return child.once('spawn', () => started(Object.assign([''], { index: 0, input: '' }) as RegExpExecArray));
     child.stdout!.on('data', (c: Buffer) => {
       stdout += c;
       const match = ready.exec(stdout);
-      if (match) child.stdout!.removeAllListeners('data').resume();
-      if (match) {
-        resolve({
-          match,
-          stdout,
-          pid: child.pid,
-          stop: () =>
-            new Promise<void>((done) => {
-              child.once('close', () => done());
-              child.kill('SIGTERM');
-            }),
-        });
-      }
+      if (match) started(match);
     });
     child.once('close', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`)));
   });
 }
 
+const memoryProbe = join(import.meta.dirname, 'memory-probe.mjs');
+
+/** The node options of `npm start` (package.json), so that the benchmarks run shipd as it is started in production. */
+export function startOptions(): string[] {
+  const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const options = /^node((?: --\S+)*) bin\/shipd\.js serve$/.exec(start);
+  if (!options) throw new Error(`package.json's start script is not "node [--options] bin/shipd.js serve": ${start}`);
+  return options[1]!.split(' ').filter(Boolean);
+}
+
 /**
- * A fresh shipd on a fresh database (see freshDatabase: SQLite unless given a postgres:// URL), with rate limits
- * out of the way and logs at warn (as the bare route logs nothing); returns it and the test key it printed on first
- * start. stop() stops it and drops its database.
+ * shipd on a database (a fresh one unless given one: see freshDatabase, SQLite unless given a postgres:// URL), with
+ * rate limits out of the way and otherwise its default settings: info-level request logs and the node options of
+ * `npm start`, as production runs.
+ * Every thread of it runs bench/memory-probe.mjs. On a fresh database it waits for the test key printed on first
+ * start and returns it (key is '' on an existing one). stop() stops it and, unless `keep`, drops its database.
  */
-export async function startShipd(databaseUrl: string | undefined, extraEnv: Record<string, string> = {}): Promise<Server & { key: string; database: DatabaseName }> {
-  const database = await freshDatabase(databaseUrl);
+export async function startShipd(
+  databaseUrl: string | undefined,
+  extraEnv: Record<string, string> = {},
+  existing?: { database: BenchDatabase; keep?: boolean },
+): Promise<Server & { key: string; database: DatabaseName; pid: number | undefined }> {
+  const database = existing?.database ?? (await freshDatabase(databaseUrl));
+  const drop = existing?.keep ? async () => {} : () => database.drop();
   const port = await freePort();
+  const memoryDir = mkdtempSync(join(tmpdir(), 'shipd-bench-memory-'));
   let server: Started;
   try {
     server = await startProcess(
       // BENCH_PROFILE_DIR=dir writes a CPU profile of the server there when it stops.
-      [...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), 'bin/shipd.js', 'serve'],
+      [...startOptions(), '--require', memoryProbe, ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), 'bin/shipd.js', 'serve'],
       {
         PORT: String(port),
         HOST: '127.0.0.1',
-        SHIPD_LOG_LEVEL: 'warn',
         SHIPD_RATE_LIMIT_PER_SECOND: '1000000',
         SHIPD_RATE_LIMIT_BURST: '1000000',
+        BENCH_MEMORY_DIR: memoryDir,
         ...database.env,
         ...extraEnv,
       },
       // Printed on first start whatever the log level.
-      /^\s+(svc_test_[0-9A-Za-z]{32})$/m,
+      existing ? null : /^\s+(svc_test_[0-9A-Za-z]{32})$/m,
     );
   } catch (err) {
-    await database.drop();
+    await drop();
     throw err;
   }
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     await server.stop();
-    await database.drop();
+    rmSync(memoryDir, { recursive: true, force: true });
+    await drop();
   };
   try {
     await waitReady(url);
@@ -241,15 +329,26 @@ export async function startShipd(databaseUrl: string | undefined, extraEnv: Reco
     await stop();
     throw err;
   }
-  return { url, key: server.match[1]!, database: database.name, peakRss: () => peakRss(server.pid), cpuSeconds: (thread) => cpuSeconds(server.pid, thread && server.pid), stop };
+  return {
+    url,
+    key: server.match[1] ?? '',
+    database: database.name,
+    pid: server.pid,
+    peakRss: () => peakRss(server.pid),
+    rss: () => rssNow(server.pid),
+    threads: () => threadMemory(memoryDir, server.pid),
+    cpuSeconds: (thread) => cpuSeconds(server.pid, thread && server.pid),
+    stop,
+  };
 }
 
-export async function load(url: string, options: { body: string; headers?: Record<string, string>; seconds?: number; connections?: number }): Promise<Measured> {
+/** autocannon's load: a POST of `body`, or a GET without one. */
+export async function load(url: string, options: { body?: string; headers?: Record<string, string>; seconds?: number; connections?: number }): Promise<Measured> {
   const result = await autocannon({
     url,
-    method: 'POST',
-    body: options.body,
-    headers: { 'content-type': 'application/json', ...options.headers },
+    method: options.body === undefined ? 'GET' : 'POST',
+    ...(options.body !== undefined && { body: options.body }),
+    headers: { ...(options.body !== undefined && { 'content-type': 'application/json' }), ...options.headers },
     connections: options.connections ?? 50,
     duration: options.seconds ?? 10,
   });

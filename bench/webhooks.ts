@@ -19,13 +19,15 @@
 // BENCH_DATABASE_URL=postgres://… runs on PostgreSQL (a fresh database made on that server, dropped after);
 // BENCH_PROFILE_DIR writes the server's CPU profile; BENCH_TIMELINE=1 prints arrivals and latency per half second.
 import { execFile, fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
 import { Webhook } from 'standardwebhooks';
-import { freshDatabase, isMain, megabytes, peakRss, sampleOrder as order, startShipd, type BenchDatabase, type DatabaseName, type Result } from './lib.ts';
+import { describeThreads, freshDatabase, isMain, megabytes, peakRss, peakRssGoal, sampleOrder as order, startOptions, startShipd, threadMemory, type BenchDatabase, type DatabaseName, type Result, type ThreadMemory } from './lib.ts';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const rate = Number(process.env.BENCH_RATE ?? 2000);
@@ -112,6 +114,7 @@ interface Shipd {
   key: string;
   database: DatabaseName;
   peakRss(): number | undefined;
+  threads(): ThreadMemory[];
   stop(): Promise<void>;
 }
 
@@ -127,19 +130,23 @@ interface Made {
 /** shipd in a child process running this file: the API, the worker, and the bulk event writer. */
 async function startChild(database: BenchDatabase): Promise<Shipd & { send(m: ToChild): void; next(): Promise<FromChild> }> {
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  const memoryDir = mkdtempSync(join(tmpdir(), 'shipd-bench-memory-'));
   const child = fork(import.meta.filename, [], {
-    execArgv: ['--import', 'tsx', ...profile],
+    // Its request log is read and dropped, as startShipd does with a server's.
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    execArgv: [...startOptions(), '--import', 'tsx', '--require', join(import.meta.dirname, 'memory-probe.mjs'), ...profile],
     env: {
       ...process.env,
       BENCH_WEBHOOKS_CHILD: '1',
+      BENCH_MEMORY_DIR: memoryDir,
       HOST: '127.0.0.1',
-      SHIPD_LOG_LEVEL: 'warn',
       SHIPD_RATE_LIMIT_PER_SECOND: '1000000',
       SHIPD_RATE_LIMIT_BURST: '1000000',
       SHIPD_WEBHOOKS_ALLOW_INSECURE: 'true',
       ...database.env,
     },
   });
+  child.stdout!.resume();
   const inbox: FromChild[] = [];
   const waiting: ((m: FromChild) => void)[] = [];
   child.on('message', (m: FromChild) => {
@@ -161,11 +168,13 @@ async function startChild(database: BenchDatabase): Promise<Shipd & { send(m: To
     ...ready.ready,
     database: database.name,
     peakRss: () => peakRss(child.pid),
+    threads: () => threadMemory(memoryDir, child.pid),
     send: (m) => child.send(m),
     next,
     stop: async () => {
       child.send({ stop: true } satisfies ToChild);
       await exited;
+      rmSync(memoryDir, { recursive: true, force: true });
     },
   };
 }
@@ -372,11 +381,13 @@ async function run(mode: string, { seconds, warmupSeconds, databaseUrl }: Option
   // Everything started is stopped whatever happens, so a failed run leaves no server or database behind.
   let result: Awaited<ReturnType<typeof measured>>;
   let peakRssBytes: number | undefined;
+  let threads: ThreadMemory[] = [];
   try {
     if (database) shipd = child = await startChild(database);
     else shipd = await startShipd(databaseUrl, { SHIPD_WEBHOOKS_ALLOW_INSECURE: 'true' });
     result = await measured(shipd);
     peakRssBytes = shipd.peakRss();
+    threads = shipd.threads();
   } finally {
     await shipd?.stop();
     await receiver.close();
@@ -432,7 +443,7 @@ async function run(mode: string, { seconds, warmupSeconds, databaseUrl }: Option
   }
   console.error(`  exactly once       ${seen.size} of ${created.length} events delivered, ${missing} missing, ${duplicates} duplicates, ${unknown} unknown ids`);
   console.error(`  signatures         ${receiver.verified} verified with standardwebhooks, ${receiver.badSignatures} failed${bare && !bare.ok ? '; the bare attempts failed or were not verified' : ''}`);
-  console.error(`  shipd peak RSS     ${megabytes(peakRssBytes)}`);
+  console.error(`  shipd peak RSS     ${megabytes(peakRssBytes)}; V8 heaps at their peaks: ${describeThreads(threads)}`);
   const ok = missing === 0 && duplicates === 0 && unknown === 0 && receiver.badSignatures === 0 && receiver.verified > 0 && (bare?.ok ?? true);
   // A backlog's latency is how long it queued, so drain mode is judged on its rate alone.
   const met = Math.round(deliveriesPerSecond) >= 1000 && (bare !== undefined || p50 < 50);
@@ -447,6 +458,8 @@ async function run(mode: string, { seconds, warmupSeconds, databaseUrl }: Option
       : [{ name: 'events created (the load)', value: made.events / loadSeconds, unit: 'events/s' }],
     ...(!bare && { p99Ms: quantile(latency, 0.99) }),
     peakRssBytes,
+    threads,
+    goals: [{ text: 'deliveries ≥ 1,000/s', met: Math.round(deliveriesPerSecond) >= 1000 }, ...(!bare ? [{ text: 'p50 < 50 ms', met: p50 < 50 }] : []), ...peakRssGoal(peakRssBytes)],
     ok,
   };
 }

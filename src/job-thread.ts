@@ -31,7 +31,8 @@ export class JobThread<J, R> {
     private readonly failure: string,
     onLost: (orphans: PendingJob<J, R>[], err: Error) => void,
   ) {
-    this.worker = new Worker(source, { eval: true, name });
+    // The name in workerData too: inside the thread that is the only way to know it (bench/memory-probe.mjs).
+    this.worker = new Worker(source, { eval: true, name, workerData: { thread: name } });
     this.worker.unref();
     this.worker.on('message', (reply: JobReply<R>) => {
       const p = this.pending.get(reply.id);

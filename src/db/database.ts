@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type SqliteDatabase, type SqliteDialectConfig } from 'kysely';
 import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
@@ -23,8 +24,16 @@ export interface Database {
   close(): Promise<void>;
 }
 
-// COUNT(*) and BIGINT come back from pg as strings; our counts fit in a double.
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+/**
+ * The PostgreSQL driver, loaded when a process first opens PostgreSQL: on SQLite it is never needed, and loading it
+ * cost a few MB of the process's memory.
+ */
+export function postgresDriver(): typeof pg {
+  const driver = createRequire(import.meta.url)('pg') as typeof pg;
+  // COUNT(*) and BIGINT come back from pg as strings; our counts fit in a double.
+  driver.types.setTypeParser(driver.types.builtins.INT8, (v) => Number(v));
+  return driver;
+}
 
 /**
  * Kysely prepares every query anew, and compiling the SQL was a tenth of a request's time. The same few
@@ -65,7 +74,7 @@ function armQueryDeadline(client: pg.PoolClient, ms: number): void {
 }
 
 function openPostgres(url: string, queryTimeoutMs: number | null): Kysely<DB> {
-  const pool = new pg.Pool({
+  const pool = new (postgresDriver().Pool)({
     connectionString: url,
     max: 10,
     connectionTimeoutMillis: 5_000,

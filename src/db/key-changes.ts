@@ -1,7 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from './database.ts';
+import { postgresDriver, type Database } from './database.ts';
 import type { DB } from './schema.ts';
 
 const channel = 'shipd_api_keys';
@@ -62,7 +62,7 @@ function postgresWatcher(url: string): KeyChangeWatcher {
   let retry: NodeJS.Timeout | undefined;
 
   const connect = async () => {
-    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+    const c = new (postgresDriver().Client)({ connectionString: url, connectionTimeoutMillis: 5_000 });
     client = c;
     const lost = () => {
       if (client !== c) return;

@@ -63,7 +63,7 @@ export class WalCheckpointer {
     clearInterval(this.look);
     if (this.worker || this.closed) return;
     const { everyMs = 100, backstopPages = 10_000 } = this.options;
-    const worker = new Worker(body, { eval: true, name: 'shipd-wal-checkpoint', workerData: { file: this.file, everyMs } });
+    const worker = new Worker(body, { eval: true, name: 'shipd-wal-checkpoint', workerData: { thread: 'shipd-wal-checkpoint', file: this.file, everyMs } });
     worker.unref();
     this.worker = worker;
     this.writer.pragma(`wal_autocheckpoint = ${backstopPages}`);

@@ -29,7 +29,6 @@ import type { Clock } from '../../kernel/clock.ts';
 import type { Address } from '../../schemas/address.ts';
 import { syntheticTrackingNumber } from '../tracking-numbers.ts';
 import { magicTracking } from './magic-tracking.ts';
-import { writeDeliveryProof } from '../../labels/delivery-proof.ts';
 import { externalParcel } from './external-tracking.ts';
 import { fedexTrackingBatchLimit } from '../fedex/track.ts';
 import { uspsTrackingBatchLimit } from '../usps/track.ts';
@@ -488,6 +487,8 @@ export class SimulatedCarrier implements Carrier {
     if (parcel.signedBy === null) return ok([]);
     const l = parcel.place;
     const place = l ? `${[l.city, l.state].filter((p) => p !== '').join(', ')} ${l.zip}`.trim() || null : null;
+    // PDFKit and its fonts are loaded by the first proof a process draws, not by every process that starts.
+    const { writeDeliveryProof } = await import('../../labels/delivery-proof.ts');
     const bytes = await writeDeliveryProof({ carrierName: this.table.name, trackingNumber: parcel.trackingNumber, signedBy: parcel.signedBy, deliveredAt: parcel.deliveredAt, place, createdAt: this.clock.now() });
     return ok([{ type: 'signature', content: bytes.toString('base64'), contentType: 'application/pdf' }]);
   }

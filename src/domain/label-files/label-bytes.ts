@@ -6,7 +6,11 @@ import type { Context } from '../core/context.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { carrierLabelSize } from '../../carriers/label-options.ts';
 import { boxFile, labelAskOf, recordBoxes, serviceName, storedBoxes, type PurchaseRecord } from '../shipments/shipments.ts';
-import { mergeBoxLabels } from '../../labels/merge.ts';
+
+/** Joins the labels of a shipment's boxes; pdf-lib and the canvas library load with the first (most have one box). */
+async function mergeBoxLabels(format: LabelFormat, files: Buffer[]): Promise<Buffer> {
+  return (await import('../../labels/merge.ts')).mergeBoxLabels(format, files);
+}
 
 /** What the label of box `box` (0-based; the only one, for one box) of this purchase shows. */
 export function labelDataFor(row: ShipmentsTable, trackingNumber: string, box = 0): LabelData {

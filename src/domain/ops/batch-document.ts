@@ -4,7 +4,6 @@ import { ApiError } from '../../kernel/errors.ts';
 import { labelBytes } from '../label-files/label-bytes.ts';
 import { shipmentDocument } from '../label-files/document-files.ts';
 import { activeBox, documentFiles, storedBoxes, type PurchaseRecord } from '../shipments/shipments.ts';
-import { pageSizes } from '../../labels/layout.ts';
 
 type Deps = Pick<Context, 'db' | 'labels' | 'clock' | 'renderer'>;
 
@@ -41,7 +40,8 @@ export async function buildBatchDocument(ctx: Deps, batch: BatchesTable): Promis
   if (files.length === 0) return null;
   // Loaded when first needed: the PDF libraries would otherwise sit in the API thread's memory for nothing, as
   // labels are drawn on the render threads.
-  const { mergedFormat, mergeLabels } = await import('../../labels/merge.ts');
+  // The label layout module brings PDFKit: loaded by the first batch document, not by every process that starts.
+  const [{ mergedFormat, mergeLabels }, { pageSizes }] = await Promise.all([import('../../labels/merge.ts'), import('../../labels/layout.ts')]);
   const format = mergedFormat(batch.label_format);
   // PNG labels are drawn onto pages of the paper the batch asked for, as each label's own PDF download is.
   const merged = await mergeLabels(batch.label_format, files, pageSizes[batch.label_size]);
