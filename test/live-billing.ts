@@ -38,6 +38,10 @@ export interface LiveShop {
   fakes: CarrierFakes;
   stripe: FakeStripe;
   key: string;
+  /** The shipment's postage ledger entries, oldest first. */
+  ledger(shipmentId: string): Promise<{ kind: string; amount_cents: number }[]>;
+  /** The Stripe charges made for the shipment. */
+  chargesOf(shipmentId: string): ReturnType<FakeStripe['charges']>;
   close(): Promise<void>;
 }
 
@@ -57,6 +61,8 @@ export async function startLiveShop(options: { platform?: ('ups' | 'usps' | 'fed
     fakes,
     stripe: billing.stripe,
     key,
+    ledger: (shipmentId) => server.services.database.db.selectFrom('postage_ledger').select(['kind', 'amount_cents']).where('shipment_id', '=', shipmentId).orderBy('created_at').execute(),
+    chargesOf: (shipmentId) => billing.stripe.charges().filter((c) => c.metadata.shipd_shipment === shipmentId),
     async close() {
       await server.close();
       await fakes.close();

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { problem, type TestServer } from './harness.ts';
 import { austin, orderBody } from './fixtures.ts';
 import type { CarrierFakes } from './fakes/carriers.ts';
-import type { FakeStripe } from './fakes/stripe.ts';
 import { startLiveShop, type LiveShop } from './live-billing.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
@@ -28,18 +27,17 @@ const internationalLabel = /^\/international-labels\/v3\/international-label$/;
 describe('USPS insurance abroad with live keys (fake USPS)', () => {
   let fakes: CarrierFakes;
   let server: TestServer;
-  let stripe: FakeStripe;
   let key: string;
   let live: LiveShop;
   before(async () => {
     live = await startLiveShop();
-    ({ server, fakes, key, stripe } = live);
+    ({ server, fakes, key } = live);
   });
   after(() => live.close());
 
   const post = (path: string, body: unknown) => server.request('POST', path, { key, body });
-  const ledger = (shipmentId: string) => server.services.database.db.selectFrom('postage_ledger').select(['kind', 'amount_cents']).where('shipment_id', '=', shipmentId).orderBy('created_at').execute();
-  const chargesOf = (shipmentId: string) => stripe.charges().filter((c) => c.metadata.shipd_shipment === shipmentId);
+  const ledger = (shipmentId: string) => live.ledger(shipmentId);
+  const chargesOf = (shipmentId: string) => live.chargesOf(shipmentId);
   const callsSince = (since: number, path: RegExp) => fakes.usps.calls.slice(since).filter((c) => path.test(c.path));
 
   async function order(overrides: Json = {}): Promise<Json> {

@@ -8,7 +8,6 @@ import { startLiveShop, type LiveShop } from './live-billing.ts';
 import { openPdf } from './barcodes.ts';
 import { isValidTrackingNumber } from '../src/carriers/tracking-numbers.ts';
 import { optionCapabilities, type OptionAsk } from '../src/carriers/options.ts';
-import type { FakeStripe } from './fakes/stripe.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
@@ -23,18 +22,17 @@ const labelPath = /^\/labels\/v3\/label$/;
 describe('USPS with live keys (fake USPS)', () => {
   let fakes: CarrierFakes;
   let server: TestServer;
-  let stripe: FakeStripe;
   let key: string;
   let live: LiveShop;
   before(async () => {
     live = await startLiveShop();
-    ({ server, fakes, key, stripe } = live);
+    ({ server, fakes, key } = live);
   });
   after(() => live.close());
 
   const post = (path: string, body: unknown) => server.request('POST', path, { key, body });
-  const ledger = (shipmentId: string) => server.services.database.db.selectFrom('postage_ledger').select(['kind', 'amount_cents']).where('shipment_id', '=', shipmentId).orderBy('created_at').execute();
-  const chargesOf = (shipmentId: string) => stripe.charges().filter((c) => c.metadata.shipd_shipment === shipmentId);
+  const ledger = (shipmentId: string) => live.ledger(shipmentId);
+  const chargesOf = (shipmentId: string) => live.chargesOf(shipmentId);
   const calls = (path: RegExp, method = 'POST') => fakes.usps.calls.filter((c) => c.method === method && path.test(c.path));
   const cancelled = () => calls(/^\/labels\/v3\/label\//, 'DELETE').map((c) => decodeURIComponent(c.path.split('/').at(-1)!));
 

@@ -45,12 +45,10 @@ export async function createPackage(ctx: Context, input: PackageCreate): Promise
  */
 export async function changePackage(ctx: Context, id: string, patch: PackageUpdate): Promise<PackagePreset> {
   const { accountId } = ctx.principal;
-  const sized = (current: PackagePreset) => ({ name: patch.name ?? current.name, dimensions: patch.dimensions ?? current.dimensions, maxWeight: patch.max_weight ?? current.max_weight });
-  const before = sized(await ownPackage(ctx.db, accountId, id));
-  failIfAny(sizeErrors(before.dimensions, before.maxWeight));
   return inTransaction(ctx.db, async (trx) => {
     await takeAccountTurn(trx, accountId);
-    const next = sized(await ownPackage(trx, accountId, id));
+    const current = await ownPackage(trx, accountId, id);
+    const next = { name: patch.name ?? current.name, dimensions: patch.dimensions ?? current.dimensions, maxWeight: patch.max_weight ?? current.max_weight };
     failIfAny(sizeErrors(next.dimensions, next.maxWeight));
     if (patch.name !== undefined || patch.dimensions !== undefined || patch.max_weight !== undefined) await updatePackage(trx, accountId, id, next);
     if (patch.is_default === true) await setDefaultPackage(trx, ctx.dbKind, accountId, id);
