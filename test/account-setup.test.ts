@@ -73,6 +73,9 @@ describe('ship-from locations and custom boxes set up through the API', () => {
   });
 
   test("custom boxes: carriers' limits at the field, the default box used by orders, and no removal while orders name it", async () => {
+    const blank = await call('POST', '/packages', { name: '\u2003 ', dimensions: { length: 10, width: 8, height: 4, unit: 'in' }, max_weight: { value: 2, unit: 'lb' } });
+    assert.deepEqual(pointers(problem(blank, 400, 'validation_failed')), ['/name'], 'a blank name is the client\'s error');
+    assert.deepEqual(pointers(problem(await call('POST', '/ship-from', { name: '   ', address: austin }), 400, 'validation_failed')), ['/name']);
     const huge = await call('POST', '/packages', { name: 'Huge', dimensions: { length: 100, width: 30, height: 30, unit: 'in' }, max_weight: { value: 200, unit: 'lb' } });
     assert.deepEqual(pointers(problem(huge, 400, 'validation_failed')), ['/dimensions', '/max_weight/value']);
 

@@ -18,7 +18,7 @@ export const Location = Type.Object(
 
 export const LocationList = ListOf(Location, 'LocationList', "The account's ship-from locations, default first");
 
-const locationName = Type.String({ minLength: 1, maxLength: 100, description: 'What the account calls it', examples: ['Austin warehouse'] });
+const locationName = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'What the account calls it (not blank)', examples: ['Austin warehouse'] });
 
 export const LocationCreate = Type.Object(
   {

@@ -36,7 +36,7 @@ export const PackageListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const packageName = Type.String({ minLength: 1, maxLength: 100, description: 'What the account calls the box', examples: ['Mug box'] });
+const packageName = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'What the account calls the box (not blank)', examples: ['Mug box'] });
 
 export const PackageCreate = Type.Object(
   {

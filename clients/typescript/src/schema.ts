@@ -3393,7 +3393,7 @@ export interface components {
          */
         LocationCreate: {
             /**
-             * @description What the account calls it
+             * @description What the account calls it (not blank)
              * @example Austin warehouse
              */
             name: string;
@@ -3411,7 +3411,7 @@ export interface components {
          */
         LocationUpdate: {
             /**
-             * @description What the account calls it
+             * @description What the account calls it (not blank)
              * @example Austin warehouse
              */
             name?: string;
@@ -3535,7 +3535,7 @@ export interface components {
          */
         PackageCreate: {
             /**
-             * @description What the account calls the box
+             * @description What the account calls the box (not blank)
              * @example Mug box
              */
             name: string;
@@ -3560,7 +3560,7 @@ export interface components {
          */
         PackageUpdate: {
             /**
-             * @description What the account calls the box
+             * @description What the account calls the box (not blank)
              * @example Mug box
              */
             name?: string;
