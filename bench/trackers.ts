@@ -18,13 +18,13 @@
 // Simulated journeys span days of carrier time, and shipd runs them SHIPD_SIM_TRACKING_SPEED times faster than
 // real time (a documented test-mode setting; BENCH_SPEED, 144 here: a carrier day per 10 real minutes), with
 // SHIPD_SIM_FIRST_SCAN_MINUTES=0 (documented too; its default of 15 would hold every parcel at the label until
-// after the window). The parcels are picked up at the carrier's next 18:00 UTC pickup, which at speed 144 comes
-// 1-31 minutes after they are followed, depending on the hour and weekday: the window starts at the first pickup
-// if that comes after the trackers are made (the wait is printed), and a pickup more than BENCH_MAX_WAIT_SECONDS
-// (420) away stops the bench, asking for a higher BENCH_SPEED. Every parcel followed the same day is picked up at
-// the same carrier instant, so pickups fall due as fast as the trackers were made (a burst of 100,000 scans, as a
-// real day's 18:00 pickup of them would be), and in-transit scans follow at about 2.3 × BENCH_SPEED per second: at
-// 144, the scans of 100,000 trackers stand for about 14 million parcels' at real time.
+// after the window). Each parcel is picked up at its shipper's afternoon pickup (14:00-18:00 at its origin, one of
+// four US zones, decided by its number), which at speed 144 comes 0-31 minutes after it is followed, depending on the
+// hour and weekday: the window starts at the first pickup if that comes after the trackers are made (the wait is
+// printed), and a pickup more than BENCH_MAX_WAIT_SECONDS (420; 1800 covers a weekend at 144) away stops the bench,
+// asking for a higher BENCH_SPEED or a longer wait. The day's pickups spread over five carrier hours (19:00 to 24:00
+// UTC in winter; about two real minutes at 144), and in-transit scans follow at about 2.3 × BENCH_SPEED per second: at 144, the scans of
+// 100,000 trackers stand for about 14 million parcels' at real time.
 // Goal: p99 lag < 60 s and GET /trackers p99 < 25 ms while the worker runs. BENCH_DATABASE_URL=postgres://… runs on
 // PostgreSQL (a fresh database made on that server, dropped after); BENCH_PROFILE_DIR writes shipd's CPU profile.
 import { availableParallelism } from 'node:os';
@@ -150,16 +150,21 @@ export async function benchTrackers(o: TrackersOptions): Promise<Result> {
     const createCpuMs = createCpuBefore !== undefined && createCpu !== undefined ? ((createCpu - createCpuBefore) * 1000) / o.trackers : undefined;
     const made = answered.filter((t) => t !== undefined);
     if (made.length !== o.trackers) throw new Error(`${o.trackers - made.length} trackers went missing from the answers`);
-    const firstMade = made.reduce((first, t) => Math.min(first, Date.parse(t.created_at)), Infinity);
     console.error(
       `made ${made.length.toLocaleString('en-US')} trackers through POST /trackers/batch (${o.createConcurrency} calls in flight) in ${createSeconds.toFixed(1)} s: ${(made.length / createSeconds).toFixed(0)} trackers/s ${shipd.database}, shipd CPU ${createCpuMs?.toFixed(3) ?? '—'} ms per tracker`,
     );
 
-    // 2. The window, from the first pickup if it comes later.
-    const firstPickup = simulatedJourney(externalParcel(benchNumber(0).tracking_number, new Date(firstMade)), o.speed, 0)[1]!.occurredAt.getTime();
+    // 2. The window, from the first pickup if it comes later. Every tracker's journey is known here, as shipd
+    // simulates it (the number and the tracker's created_at decide it): its scans, after it was made.
+    const journeys = made.map((t, i) =>
+      simulatedJourney(externalParcel(benchNumber(i).tracking_number, new Date(t.created_at)), o.speed, 0)
+        .map((e) => e.occurredAt)
+        .filter((at) => at.getTime() > Date.parse(t.created_at)),
+    );
+    const firstPickup = journeys.reduce((first, scans) => Math.min(first, scans[0]?.getTime() ?? Infinity), Infinity);
     const wait = firstPickup - Date.now();
     if (wait > o.maxWaitSeconds * 1000) {
-      throw new Error(`the first pickup is ${(wait / 1000).toFixed(0)} s away at SHIPD_SIM_TRACKING_SPEED=${o.speed} (the carrier's next 18:00 UTC pickup); set a higher BENCH_SPEED`);
+      throw new Error(`the first pickup is ${(wait / 1000).toFixed(0)} s away at SHIPD_SIM_TRACKING_SPEED=${o.speed}; set a higher BENCH_SPEED or BENCH_MAX_WAIT_SECONDS`);
     }
     if (wait > 0) {
       console.error(`waiting ${(wait / 1000).toFixed(0)} s for the first pickup`);
@@ -214,11 +219,7 @@ export async function benchTrackers(o: TrackersOptions): Promise<Result> {
     // 3. The scans due since the first tracker was made, from the journeys shipd simulates; then their deliveries.
     const due = new Map<string, number>();
     for (const [i, t] of made.entries()) {
-      const { tracking_number } = benchNumber(i);
-      for (const e of simulatedJourney(externalParcel(tracking_number, new Date(t.created_at)), o.speed, 0)) {
-        const at = e.occurredAt.getTime();
-        if (at > Date.parse(t.created_at) && at < t1) due.set(`${t.id}|${e.occurredAt.toISOString()}`, at);
-      }
+      for (const at of journeys[i]!) if (at.getTime() < t1) due.set(`${t.id}|${at.toISOString()}`, at.getTime());
     }
     const waitUntil = t1 + o.graceSeconds * 1000;
     const delivered = () => receiver.deliveries.reduce((n, d) => n + (due.has(`${d.trackerId}|${d.scanAt}`) ? 1 : 0), 0);

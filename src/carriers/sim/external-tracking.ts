@@ -28,7 +28,7 @@ export function externalParcel(trackingNumber: string, followedSince: Date): Lab
   const hash = createHash('sha256').update(trackingNumber).digest();
   const from = places[hash[0]! % places.length]!;
   const to = places[(hash[0]! + 1 + (hash[1]! % (places.length - 1))) % places.length]!;
-  let due = firstScanAt(followedSince);
+  let due = firstScanAt(followedSince, from.state, trackingNumber);
   for (let days = 1 + (hash[2]! % 4); days > 0; days--) due = nextBusinessDay(due);
   return {
     trackingNumber,

@@ -75,20 +75,58 @@ test('a coast-to-coast journey: created, picked up, through cities between the t
   for (const hub of hubs) assert.ok(events.some((e) => e.description === 'Departed facility' && e.location?.city === hub.city));
 });
 
-test('at speed 1 the journey is the carrier plan: the 18:00 pickup, a scan each business day, delivered on the quoted date', () => {
+test('at speed 1 the journey is the carrier plan: the afternoon pickup, a scan each business day, delivered on the quoted date', () => {
   const label = groundLabel(mondayMorning);
   const events = simulatedJourney(label, 1);
   assert.equal(label.estimatedDeliveryDate, '2025-03-10');
   assert.equal(events[0]!.occurredAt.toISOString(), '2025-03-03T10:00:00.000Z');
-  assert.equal(events[1]!.occurredAt.toISOString(), '2025-03-03T18:00:00.000Z');
+  // Between 14:00 and 18:00 in New York (EST, UTC-5), the same day.
+  const pickup = events[1]!.occurredAt.toISOString();
+  assert.ok(pickup >= '2025-03-03T19:00:00.000Z' && pickup < '2025-03-03T23:00:00.000Z', pickup);
+  assert.equal(events[1]!.description, 'Picked up');
   assert.equal(events.find((e) => e.description === 'Arrived at destination facility')!.occurredAt.toISOString(), '2025-03-10T05:00:00.000Z');
   assert.equal(events.find((e) => e.status === 'out_for_delivery')!.occurredAt.toISOString(), '2025-03-10T08:00:00.000Z');
   assert.equal(events.at(-1)!.occurredAt.toISOString(), '2025-03-10T14:00:00.000Z');
   for (const day of ['2025-03-04', '2025-03-05', '2025-03-06', '2025-03-07']) {
     assert.ok(events.some((e) => e.status === 'in_transit' && e.occurredAt.toISOString().startsWith(day)), `a scan on ${day}`);
   }
-  // Bought after the 16:00 cut-off on a Friday: picked up on Monday.
-  assert.equal(simulatedJourney(groundLabel(new Date('2025-03-07T17:00:00Z')), 1)[1]!.occurredAt.toISOString(), '2025-03-10T18:00:00.000Z');
+  // Bought on a Friday at 17:30 in New York, after any pickup's last call: picked up on Monday afternoon, by then
+  // on daylight time (UTC-4).
+  const monday = simulatedJourney(groundLabel(new Date('2025-03-07T22:30:00Z')), 1)[1]!.occurredAt.toISOString();
+  assert.ok(monday >= '2025-03-10T18:00:00.000Z' && monday < '2025-03-10T22:00:00.000Z', monday);
+  // Bought on a Saturday: Monday too.
+  const weekend = simulatedJourney(groundLabel(new Date('2025-03-08T15:00:00Z')), 1)[1]!.occurredAt.toISOString();
+  assert.ok(weekend.startsWith('2025-03-10T'), weekend);
+});
+
+test('pickups spread over the afternoon at the ship-from address, two hours after the last label they take', () => {
+  const at = (trackingNumber: string, from: typeof newYork, purchasedAt = mondayMorning) =>
+    simulatedJourney({ ...groundLabel(purchasedAt), trackingNumber, carrierShipmentId: trackingNumber, from }, 1)[1]!.occurredAt;
+  const numbers = Array.from({ length: 300 }, (_, i) => `1ZSHPD0103${String(i).padStart(7, '0')}`);
+  const hoursIn = (zone: string, d: Date) => Number(new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', minute: 'numeric', hourCycle: 'h23' }).format(d).replace(':', '.'));
+  const newYorkPickups = numbers.map((n) => at(n, newYork));
+  for (const p of newYorkPickups) assert.ok(hoursIn('America/New_York', p) >= 14 && hoursIn('America/New_York', p) < 18, p.toISOString());
+  const spanMinutes = (ps: Date[]) => (Math.max(...ps.map(Number)) - Math.min(...ps.map(Number))) / minute;
+  assert.ok(spanMinutes(newYorkPickups) >= 200, `New York's pickups span ${spanMinutes(newYorkPickups)} minutes`);
+  // In the west the afternoon is cut at UTC midnight (the simulators' days are UTC days): 14:00 to 15:59 there.
+  const seattle = { street1: '400 Broad St', city: 'Seattle', state: 'WA', zip: '98109' };
+  const seattlePickups = numbers.map((n) => at(n, seattle));
+  for (const p of seattlePickups) {
+    assert.ok(hoursIn('America/Los_Angeles', p) >= 14 && hoursIn('America/Los_Angeles', p) < 16, p.toISOString());
+    assert.ok(p.toISOString().startsWith('2025-03-03T'), p.toISOString());
+  }
+  assert.ok(spanMinutes(seattlePickups) >= 100, `Seattle's pickups span ${spanMinutes(seattlePickups)} minutes`);
+  // Bought two hours before its pickup it makes it; a minute later it waits for the next business day's.
+  const pickup = at(numbers[0]!, newYork);
+  assert.equal(at(numbers[0]!, newYork, new Date(pickup.getTime() - 120 * minute)).toISOString(), pickup.toISOString());
+  const tuesday = at(numbers[0]!, newYork, new Date(pickup.getTime() - 119 * minute));
+  assert.ok(tuesday.toISOString().startsWith('2025-03-04T'), tuesday.toISOString());
+});
+
+test('the boxes of one shipment are picked up together', () => {
+  const boxes = ['1ZSHPD01030000011X', '1ZSHPD01030000012X', '1ZSHPD01030000013X'].map((trackingNumber) => ({ trackingNumber, carrierShipmentId: trackingNumber }));
+  const pickups = boxes.map((b) => simulatedJourney({ ...groundLabel(mondayMorning), ...b, boxes }, 1)[1]!.occurredAt.toISOString());
+  assert.equal(new Set(pickups).size, 1, pickups.join(', '));
 });
 
 test('at the default speed a label bought on a Monday morning crosses the country within 15 minutes', () => {

@@ -2,32 +2,61 @@ import { lookupZip, zip3DistanceMiles, zipsOfCity, type ZipInfo } from '../zips.
 import { isDomestic, type LabelRef, type TrackingEvent, type TrackingResult } from '../carrier.ts';
 import type { AnyAddress } from '../../schemas/address.ts';
 import { scanClock } from '../scan-clock.ts';
+import { instantInZone, zoneOfState } from '../time-zones.ts';
 
 const second = 1_000;
 const minute = 60_000;
 const hour = 3_600_000;
 const oneDay = 24 * hour;
-/** Carriers collect the day's parcels in the late afternoon; a label bought after the cut-off goes the next business day. */
-const cutoffHourUtc = 16;
-const pickupHourUtc = 18;
+/**
+ * Carriers' drivers collect at each shipper's own time through the afternoon, by the clock of the ship-from address:
+ * a time between 14:00 and 18:00 there, decided by the shipment's first tracking number (the simulators know no
+ * shipper's schedule, so a day's parcels are spread as the pickups of many shippers are). The simulators count days in
+ * UTC, so a pickup that late in the west is drawn from what is left of the UTC day (Pacific time keeps 14:00-15:59).
+ * A label bought less than two hours before its pickup goes at the next business day's.
+ */
+const pickupWindowStartHour = 14;
+const pickupWindowMinutes = 240;
+const lastLabelBeforePickup = 2 * hour;
 
 type Place = NonNullable<TrackingEvent['location']>;
 
 const dayStart = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+const isWeekend = (d: Date) => d.getUTCDay() === 0 || d.getUTCDay() === 6;
 
 export function nextBusinessDay(d: Date): Date {
   const next = new Date(d);
   do next.setUTCDate(next.getUTCDate() + 1);
-  while (next.getUTCDay() === 0 || next.getUTCDay() === 6);
+  while (isWeekend(next));
   return next;
 }
 
-/** When the carrier first scans a label bought at this moment: the next pickup on a business day. */
-export function firstScanAt(purchasedAt: Date): Date {
-  let day = dayStart(purchasedAt);
-  const weekend = day.getUTCDay() === 0 || day.getUTCDay() === 6;
-  if (weekend || purchasedAt.getUTCHours() >= cutoffHourUtc) day = nextBusinessDay(day);
-  return new Date(day.getTime() + pickupHourUtc * hour);
+/** FNV-1a: a cheap, stable spread of a tracking number over the pickup window's minutes. */
+function spread(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** The pickup on a UTC day (its midnight) of a shipment from `state` (UTC for a military post office, which has no zone). */
+function pickupOn(day: Date, state: string | undefined, key: string): Date {
+  const zone = state === undefined ? undefined : zoneOfState(state);
+  const wall = { year: day.getUTCFullYear(), month: day.getUTCMonth() + 1, day: day.getUTCDate(), hour: pickupWindowStartHour, minute: 0, second: 0 };
+  const lastMinute = day.getTime() + oneDay - minute;
+  const opens = Math.min(zone ? instantInZone(zone, wall).getTime() : day.getTime() + pickupWindowStartHour * hour, lastMinute - hour);
+  const minutes = Math.min(pickupWindowMinutes, Math.floor((lastMinute - opens) / minute) + 1);
+  return new Date(opens + (spread(key) % minutes) * minute);
+}
+
+/** Who the pickup time belongs to: the shipment, whose boxes are collected together. */
+export const pickupKey = (label: Pick<LabelRef, 'trackingNumber' | 'boxes'>): string => label.boxes?.[0]?.trackingNumber ?? label.trackingNumber;
+
+/** When the carrier first scans a shipment bought at this moment: its shipper's next pickup on a business day. */
+export function firstScanAt(purchasedAt: Date, fromState: string | undefined, key: string): Date {
+  const today = dayStart(purchasedAt);
+  const day = isWeekend(today) ? nextBusinessDay(today) : today;
+  const pickup = pickupOn(day, fromState, key);
+  return purchasedAt.getTime() <= pickup.getTime() - lastLabelBeforePickup ? pickup : pickupOn(nextBusinessDay(day), fromState, key);
 }
 
 const zipPlace = (z: ZipInfo): Place => ({ city: z.city.toUpperCase(), state: z.state.toUpperCase(), zip: z.zip, country: 'US' });
@@ -238,7 +267,7 @@ export function simulatedSigner(to: AnyAddress | undefined): string | undefined 
  */
 export function simulatedJourney(label: LabelRef, speed: number, firstScanAfterMs = minute): TrackingEvent[] {
   const bought = label.purchasedAt.getTime();
-  const pickup = firstScanAt(label.purchasedAt);
+  const pickup = firstScanAt(label.purchasedAt, label.from?.state, pickupKey(label));
   const firstScan = Math.max(bought + firstScanAfterMs, bought + (pickup.getTime() - bought) / speed);
   let previous = -Infinity;
   return carrierPlan(label, pickup).map(({ at, ...event }) => {
