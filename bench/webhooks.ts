@@ -6,8 +6,8 @@
 //          `shipd serve`, where the API and the worker share one thread;
 //   paced  orders POSTed to `shipd serve` at a steady BENCH_ORDER_RATE (1,200/s), so the API is not saturated;
 //   bulk   events written to the outbox with recordEvent at a steady BENCH_RATE (2,000/s), in transactions of
-//          up to BENCH_BATCH (100), by a shipd (API and worker, as `serve` starts them) in a child process of
-//          this script: the delivery side alone;
+//          up to BENCH_BATCH (100), by a shipd (API and worker, as `serve` starts them, from the build) in a
+//          child process of this script (bench/webhooks-child.mjs): the delivery side alone;
 //   drain  the same child writes BENCH_BACKLOG (20,000) events with its worker stopped, then starts it: deliveries
 //          per second until the last arrives are the delivery side's capacity, with nothing else running. Beside
 //          it, a baseline: shipd's own attempt code in a loop with no database (bench/bare-sender.ts), sending to
@@ -27,7 +27,7 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
 import { Webhook } from 'standardwebhooks';
-import { describeThreads, freshDatabase, isMain, megabytes, peakRss, peakRssGoal, sampleOrder as order, startOptions, startShipd, threadMemory, type BenchDatabase, type DatabaseName, type Result, type ThreadMemory } from './lib.ts';
+import { buildIfStale, describeThreads, freshDatabase, isMain, megabytes, peakRss, peakRssGoal, sampleOrder as order, startOptions, startShipd, threadMemory, type BenchDatabase, type DatabaseName, type Result, type ThreadMemory } from './lib.ts';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const rate = Number(process.env.BENCH_RATE ?? 2000);
@@ -131,13 +131,14 @@ interface Made {
 async function startChild(database: BenchDatabase): Promise<Shipd & { send(m: ToChild): void; next(): Promise<FromChild> }> {
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
   const memoryDir = mkdtempSync(join(tmpdir(), 'shipd-bench-memory-'));
-  const child = fork(import.meta.filename, [], {
+  // shipd's build, as `npm start` runs it, with no TypeScript loader in the process whose memory is measured.
+  buildIfStale();
+  const child = fork(join(import.meta.dirname, 'webhooks-child.mjs'), [], {
     // Its request log is read and dropped, as startShipd does with a server's.
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-    execArgv: [...startOptions(), '--import', 'tsx', '--require', join(import.meta.dirname, 'memory-probe.mjs'), ...profile],
+    execArgv: [...startOptions(), '--require', join(import.meta.dirname, 'memory-probe.mjs'), ...profile],
     env: {
       ...process.env,
-      BENCH_WEBHOOKS_CHILD: '1',
       BENCH_MEMORY_DIR: memoryDir,
       HOST: '127.0.0.1',
       SHIPD_RATE_LIMIT_PER_SECOND: '1000000',
@@ -471,95 +472,7 @@ export async function benchWebhooks(modes: string[], options: Options): Promise<
   return results;
 }
 
-// ————————————————————————————————————————————————————— the child: shipd serve plus the bulk writer
-
-async function runChild(): Promise<void> {
-  const [{ loadConfig }, { createServices }, { bootstrapEmptyDatabase }, { buildApp }, { createLogger }, { createJobRunner }, { recordEvent }, { newId }] = await Promise.all([
-    import('../src/config.ts'),
-    import('../src/services.ts'),
-    import('../src/domain/accounts/bootstrap.ts'),
-    import('../src/app.ts'),
-    import('../src/http/logger.ts'),
-    import('../src/jobs/index.ts'),
-    import('../src/domain/webhooks/events.ts'),
-    import('../src/kernel/ids.ts'),
-  ]);
-  const send = (m: FromChild) => process.send!(m);
-  const config = loadConfig(process.env);
-  const logger = createLogger(config.logLevel);
-  const services = await createServices(config);
-  const { db, kind } = services.database;
-  const secret = await bootstrapEmptyDatabase({ db, kind, clock: services.clock });
-  if (!secret) throw new Error('the bench database was not empty');
-  const app = await buildApp(services, logger);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const workerLog = logger.child({ component: 'worker' });
-  let runner = createJobRunner(services, workerLog);
-  runner.start();
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  const key = await db.selectFrom('api_keys').select(['id', 'account_id', 'mode']).executeTakeFirstOrThrow();
-  const principal = { keyId: key.id, accountId: key.account_id, mode: key.mode };
-
-  /** n order.created events in one transaction, of orders like the template. */
-  const write = (n: number, template: Record<string, unknown>) => {
-    const at = new Date().toISOString();
-    return db.transaction().execute(async (trx) => {
-      for (let i = 0; i < n; i++) await recordEvent(trx, { principal }, 'order.created', { ...template, id: newId('ord') }, at);
-    });
-  };
-
-  async function insert(start: Extract<ToChild, { start: unknown }>['start']): Promise<number> {
-    const began = performance.now();
-    let made = 0;
-    for (;;) {
-      const elapsed = (performance.now() - began) / 1000;
-      if (elapsed >= start.seconds) return made;
-      const due = Math.min(start.batch, Math.floor(elapsed * start.rate) - made);
-      if (due > 0) {
-        await write(due, start.template);
-        made += due;
-      }
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-
-  async function writeBacklog({ count, batch, template }: Extract<ToChild, { backlog: unknown }>['backlog']): Promise<number> {
-    await runner.stop();
-    for (let made = 0; made < count; made += batch) await write(Math.min(batch, count - made), template);
-    return count;
-  }
-
-  // Orphaned (the bench died): go too.
-  process.on('disconnect', () => process.exit(1));
-  process.on('message', (m: ToChild) => {
-    if ('start' in m) {
-      void insert(m.start).then((inserted) => send({ inserted }));
-      return;
-    }
-    if ('backlog' in m) {
-      void writeBacklog(m.backlog).then((inserted) => send({ inserted }));
-      return;
-    }
-    if ('deliver' in m) {
-      runner = createJobRunner(services, workerLog);
-      runner.start();
-      return;
-    }
-    void (async () => {
-      await app.close();
-      await runner.stop();
-      await services.close();
-      process.exit(0);
-    })();
-  });
-  send({ ready: { url: `http://127.0.0.1:${address.port}`, key: secret } });
-}
-
-// Last, once every constant above is initialised.
-if (process.env.BENCH_WEBHOOKS_CHILD === '1') {
-  await runChild();
-} else if (isMain(import.meta.url)) {
+if (isMain(import.meta.url)) {
   const results = await benchWebhooks(
     (process.env.BENCH_MODE ?? 'http,paced,bulk').split(',').map((m) => m.trim()),
     { seconds: Number(process.env.BENCH_SECONDS ?? 10), warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 3), databaseUrl: process.env.BENCH_DATABASE_URL },
