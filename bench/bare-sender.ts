@@ -22,7 +22,7 @@ const timeoutMs = 10_000;
 
 // The bench's receiver is a local http one, as the worker's is when insecure URLs are allowed.
 const guard = { allowInsecure: true };
-const dispatcher = createWebhookDispatcher({ ...guard, connectTimeoutMs: timeoutMs });
+const dispatcher = await createWebhookDispatcher({ ...guard, connectTimeoutMs: timeoutMs });
 let delivered = 0;
 let failed = 0;
 let counting = false;

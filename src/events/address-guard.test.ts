@@ -301,7 +301,7 @@ const rebindingResolve: Resolve = async (hostname) =>
 
 test('dispatcher: refuses to connect to blocked addresses, by literal or by name', async (t) => {
   const server = await startServer(t);
-  const dispatcher = createWebhookDispatcher({ allowInsecure: false, resolve: rebindingResolve });
+  const dispatcher = await createWebhookDispatcher({ allowInsecure: false, resolve: rebindingResolve });
   t.after(() => dispatcher.close());
   const hosts = ['127.0.0.1', 'localhost', 'evil.test', '[::ffff:127.0.0.1]', '2130706433', '0x7f.1'];
   for (const host of hosts) {
@@ -318,7 +318,7 @@ test('dispatcher: refuses to connect to blocked addresses, by literal or by name
 test('dispatcher: lets public addresses through to the connect', async (t) => {
   // This does try 8.8.8.8:9 (discard). Whether that times out, is unreachable or is answered by a
   // middlebox depends on the network; the test only needs the outcome not to be the guard's.
-  const dispatcher = createWebhookDispatcher({
+  const dispatcher = await createWebhookDispatcher({
     allowInsecure: false,
     resolve: async () => [{ address: '8.8.8.8', family: 4 }],
     connectTimeoutMs: 200,
@@ -335,7 +335,7 @@ test('dispatcher: lets public addresses through to the connect', async (t) => {
 
 test('dispatcher: allowInsecure reaches loopback by literal and by name', async (t) => {
   const server = await startServer(t);
-  const dispatcher = createWebhookDispatcher({ allowInsecure: true, resolve: rebindingResolve });
+  const dispatcher = await createWebhookDispatcher({ allowInsecure: true, resolve: rebindingResolve });
   t.after(() => dispatcher.close());
   for (const host of ['127.0.0.1', 'localhost', 'evil.test']) {
     const res = await request(`http://${host}:${server.port}/hook`, { dispatcher });
@@ -347,7 +347,7 @@ test('dispatcher: allowInsecure reaches loopback by literal and by name', async 
 
 test('dispatcher: redirects are returned, not followed', async (t) => {
   const server = await startServer(t);
-  const dispatcher = createWebhookDispatcher({ allowInsecure: true });
+  const dispatcher = await createWebhookDispatcher({ allowInsecure: true });
   t.after(() => dispatcher.close());
   const res = await request(`http://127.0.0.1:${server.port}/start`, { dispatcher, method: 'POST', body: '{}' });
   await res.body.dump();

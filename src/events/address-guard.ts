@@ -1,6 +1,7 @@
 import { promises as dns } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent, buildConnector } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from '../kernel/undici.ts';
 
 // SSRF guard for webhook URLs (DESIGN §6): https only, public addresses only, judged at
 // registration and again on every connect, against the very addresses the socket uses.
@@ -246,7 +247,8 @@ export interface DispatcherOptions extends GuardOptions {
  * interceptor, which this does not add, so a 3xx comes back as a response. Kept-alive connections
  * (undici's default) stay on the address that was checked when they were opened.
  */
-export function createWebhookDispatcher({ connectTimeoutMs, ...guard }: DispatcherOptions): Agent {
+export async function createWebhookDispatcher({ connectTimeoutMs, ...guard }: DispatcherOptions): Promise<Dispatcher> {
+  const { Agent, buildConnector } = await undici();
   // Given `connect` as a function, undici ignores its own connectTimeout, tls and autoSelectFamily
   // options and calls only this, so the connector it would have built is built here.
   const connect = buildConnector({ lookup: guardedLookup(guard), timeout: connectTimeoutMs });

@@ -1,4 +1,5 @@
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from '../kernel/undici.ts';
 import type { Clock } from '../kernel/clock.ts';
 import { deliveryRefusal, type GuardOptions } from './address-guard.ts';
 import type { Claimed } from './delivery-claim.ts';
@@ -86,6 +87,7 @@ export async function sendAttempt(c: Claimed, clock: Clock, dispatcher: Dispatch
     return { ...result, error: "not sent: the webhook's signing secret was sealed under another SHIPD_SECRET; rotate the secret", latencyMs: 0 };
   }
   try {
+    const { request } = await undici();
     const res = await request(c.url, {
       method: 'POST',
       dispatcher,

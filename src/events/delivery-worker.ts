@@ -77,7 +77,8 @@ export class DeliveryWorker {
   private readonly pollMs: number;
   private readonly leaseMs: number;
   private readonly heldLimit: number;
-  private readonly dispatcher: Dispatcher;
+  /** Made on the first delivery, so a shipd that has none never loads undici. */
+  private dispatcher: Promise<Dispatcher> | undefined;
   /** What a stored URL must still satisfy at delivery, beyond the addresses the dispatcher checks. */
   private readonly guard: Pick<GuardOptions, 'allowInsecure' | 'ports'>;
   private inFlight = 0;
@@ -126,7 +127,6 @@ export class DeliveryWorker {
     this.leaseMs = this.timeoutMs + 30_000;
     this.heldLimit = this.concurrency * heldFactor;
     this.guard = { allowInsecure: options.allowInsecure, ports: options.ports };
-    this.dispatcher = createWebhookDispatcher({ ...this.guard, connectTimeoutMs: this.timeoutMs });
   }
 
   start(): void {
@@ -149,7 +149,9 @@ export class DeliveryWorker {
     for (const id of [...this.ready]) this.drop(id);
     await Promise.allSettled([...this.sending]);
     await this.flush();
-    await this.dispatcher.close();
+    const dispatcher = this.dispatcher;
+    this.dispatcher = undefined;
+    if (dispatcher) await (await dispatcher).close();
   }
 
   /** One pass for tests and one-shot runs: fan out, send what is due, wait for the answers, record them. */
@@ -301,7 +303,9 @@ export class DeliveryWorker {
     e.inFlight++;
     const origin = originOf(c.url);
     this.originInFlight.set(origin, (this.originInFlight.get(origin) ?? 0) + 1);
-    const p = sendAttempt(c, this.clock, this.dispatcher, this.timeoutMs, this.secret, this.guard)
+    this.dispatcher ??= createWebhookDispatcher({ ...this.guard, connectTimeoutMs: this.timeoutMs });
+    const p = this.dispatcher
+      .then((dispatcher) => sendAttempt(c, this.clock, dispatcher, this.timeoutMs, this.secret, this.guard))
       .then((outcome) => {
         this.outcomes.push(outcome);
         this.scheduleFlush();

@@ -1,4 +1,5 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from '../../kernel/undici.ts';
 import type { Logger } from 'pino';
 import type { CarrierId } from '../../config.ts';
 import { redact } from './redact.ts';
@@ -50,11 +51,11 @@ export interface CarrierHttpOptions {
  * second send cannot buy twice, and a redacted trace of every exchange in the debug log.
  */
 export class CarrierHttp {
-  private readonly dispatcher: Dispatcher;
+  /** Made on the first call: a shipd with no live carrier account never loads undici. */
+  private dispatcher: Dispatcher | undefined;
   private readonly retries: number;
 
   constructor(private readonly options: CarrierHttpOptions) {
-    this.dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 32, connect: { timeout: options.timeoutMs } });
     this.retries = options.retries ?? 2;
   }
 
@@ -71,7 +72,9 @@ export class CarrierHttp {
   }
 
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    const dispatcher = this.dispatcher;
+    this.dispatcher = undefined;
+    await dispatcher?.close();
   }
 
   private async once(req: CarrierRequest): Promise<CarrierResponse> {
@@ -91,6 +94,8 @@ export class CarrierHttp {
     let res: Dispatcher.ResponseData;
     let raw: Buffer;
     try {
+      const { Agent, request } = await undici();
+      this.dispatcher ??= new Agent({ keepAliveTimeout: 30_000, connections: 32, connect: { timeout: this.options.timeoutMs } });
       res = await request(url, {
         method: req.method,
         headers,
