@@ -281,12 +281,16 @@ export function startProcess(args: string[], env: Record<string, string>, ready:
 
 const memoryProbe = join(import.meta.dirname, 'memory-probe.mjs');
 
-/** The node options of `npm start` (package.json), so that the benchmarks run shipd as it is started in production. */
-export function startOptions(): string[] {
+/**
+ * The environment and node options of `npm start` (package.json), so that the benchmarks run shipd as it is started
+ * in production: `[NAME=value ...] node [--options] bin/shipd.js serve`.
+ */
+export function startCommand(): { env: Record<string, string>; options: string[] } {
   const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const options = /^node((?: --\S+)*) bin\/shipd\.js serve$/.exec(start);
-  if (!options) throw new Error(`package.json's start script is not "node [--options] bin/shipd.js serve": ${start}`);
-  return options[1]!.split(' ').filter(Boolean);
+  const parts = /^((?:[A-Z_]+=\S+ )*)node((?: --\S+)*) bin\/shipd\.js serve$/.exec(start);
+  if (!parts) throw new Error(`package.json's start script is not "[NAME=value ...] node [--options] bin/shipd.js serve": ${start}`);
+  const env = Object.fromEntries(parts[1]!.split(' ').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+  return { env, options: parts[2]!.split(' ').filter(Boolean) };
 }
 
 /**
@@ -310,8 +314,9 @@ export async function startShipd(
   try {
     server = await startProcess(
       // BENCH_PROFILE_DIR=dir writes a CPU profile of the server there when it stops.
-      [...startOptions(), '--require', memoryProbe, ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), 'bin/shipd.js', 'serve'],
+      [...startCommand().options, '--require', memoryProbe, ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), 'bin/shipd.js', 'serve'],
       {
+        ...startCommand().env,
         PORT: String(port),
         HOST: '127.0.0.1',
         SHIPD_RATE_LIMIT_PER_SECOND: '1000000',

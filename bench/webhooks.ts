@@ -27,7 +27,7 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
 import { Webhook } from 'standardwebhooks';
-import { buildIfStale, describeThreads, freshDatabase, isMain, megabytes, peakRss, peakRssGoal, sampleOrder as order, startOptions, startShipd, threadMemory, type BenchDatabase, type DatabaseName, type Result, type ThreadMemory } from './lib.ts';
+import { buildIfStale, describeThreads, freshDatabase, isMain, megabytes, peakRss, peakRssGoal, sampleOrder as order, startCommand, startShipd, threadMemory, type BenchDatabase, type DatabaseName, type Result, type ThreadMemory } from './lib.ts';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const rate = Number(process.env.BENCH_RATE ?? 2000);
@@ -136,9 +136,10 @@ async function startChild(database: BenchDatabase): Promise<Shipd & { send(m: To
   const child = fork(join(import.meta.dirname, 'webhooks-child.mjs'), [], {
     // Its request log is read and dropped, as startShipd does with a server's.
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-    execArgv: [...startOptions(), '--require', join(import.meta.dirname, 'memory-probe.mjs'), ...profile],
+    execArgv: [...startCommand().options, '--require', join(import.meta.dirname, 'memory-probe.mjs'), ...profile],
     env: {
       ...process.env,
+      ...startCommand().env,
       BENCH_MEMORY_DIR: memoryDir,
       HOST: '127.0.0.1',
       SHIPD_RATE_LIMIT_PER_SECOND: '1000000',
