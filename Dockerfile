@@ -43,4 +43,4 @@ EXPOSE 8080
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # V8's young generation capped at 2 × 8 MB: see "Memory" in docs/operating.md.
-CMD ["node", "--max-semi-space-size=8", "bin/shipd.js", "serve"]
+CMD ["node", "--max-semi-space-size=6", "--heap-growing-percent=30", "bin/shipd.js", "serve"]
