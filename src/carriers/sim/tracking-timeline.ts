@@ -49,7 +49,7 @@ function pickupOn(day: Date, state: string | undefined, key: string): Date {
 }
 
 /** Who the pickup time belongs to: the shipment, whose boxes are collected together. */
-export const pickupKey = (label: Pick<LabelRef, 'trackingNumber' | 'boxes'>): string => label.boxes?.[0]?.trackingNumber ?? label.trackingNumber;
+const pickupKey = (label: Pick<LabelRef, 'trackingNumber' | 'boxes'>): string => label.boxes?.[0]?.trackingNumber ?? label.trackingNumber;
 
 /** When the carrier first scans a shipment bought at this moment: its shipper's next pickup on a business day. */
 export function firstScanAt(purchasedAt: Date, fromState: string | undefined, key: string): Date {
