@@ -7,6 +7,9 @@ import { saveCard, startBilling } from './live-billing.ts';
 import type { Address } from '../src/schemas/address.ts';
 import type { FakeStripe } from './fakes/stripe.ts';
 import { addLocation } from '../src/domain/locations/locations.ts';
+import { reconcilePendingPickups } from '../src/domain/ops/pickups.ts';
+import { pendingStaleMs } from '../src/domain/shipments/purchase.ts';
+import { serviceContext } from '../src/services.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
@@ -33,7 +36,7 @@ describe('FedEx pickups with live keys (fake FedEx) and pickup availability', ()
     const billing = await startBilling();
     stripe = billing.stripe;
     fakes = await startCarrierFakes();
-    server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), ...billing.env, SHIPD_FEATURES: 'pickups' } });
+    server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), ...billing.env, SHIPD_FEATURES: 'pickups', SHIPD_CARRIER_TIMEOUT_MS: '4000' } });
     server.clock.advance(mondayMorning - server.clock.now().getTime());
     billing.follow(server);
     const account = await server.account();
@@ -153,6 +156,50 @@ describe('FedEx pickups with live keys (fake FedEx) and pickup availability', ()
     assert.deepEqual(refused.errors.map((e: { pointer: string }) => e.pointer), ['/window']);
     assert.match(res.body.detail, /PICKUP\.REQUESTED\.PREVIOUS\.DAY: Cannot schedule a pickup requested for a previous day/);
     assert.equal((await server.request('GET', '/pickups?carrier=fedex', { key })).body.data.length, before);
+  });
+
+  test("FedEx's answer lost: 504, and neither a retry with the same Idempotency-Key nor the reconcile job books a second driver; the pickup is given up", async () => {
+    const db = server.services.database.db;
+    const quiet = { info() {}, error() {} };
+    const bookedFor = (id: string) => [...fakes.fedex.pickups.booked.values()].filter((p) => p.reference === id);
+    const body = { carrier: 'fedex', ship_from_id: locationId, date: tuesday, window: { start: '13:00', end: '17:00' }, parcel_count: 2, total_weight: { value: 6, unit: 'lb' } };
+    const lose = async (idempotencyKey: string) => {
+      fakes.fedex.pickups.holdAnswers = true;
+      try {
+        const lost = problem(await server.request('POST', '/pickups', { key, headers: { 'idempotency-key': idempotencyKey }, body }), 504, 'carrier_timeout');
+        assert.match(lost.detail, /retry with the same Idempotency-Key for the outcome/);
+      } finally {
+        fakes.fedex.pickups.holdAnswers = false;
+      }
+      const row = await db.selectFrom('pickups').selectAll().where('idempotency_key', '=', idempotencyKey).executeTakeFirstOrThrow();
+      assert.equal(row.status, 'pending');
+      assert.equal(bookedFor(row.id).length, 1, 'FedEx booked it, but its answer never came');
+      return row;
+    };
+
+    // Retried with the same key: refused while the first request may still run, given up once it is stale.
+    const retried = await lose('fedex-pickup-lost');
+    problem(await server.request('POST', '/pickups', { key, headers: { 'idempotency-key': 'fedex-pickup-lost' }, body }), 409, 'idempotency_key_in_use');
+    problem(await server.request('GET', `/pickups/${retried.id}`, { key }), 404, 'not_found');
+    server.clock.advance(pendingStaleMs(server) + 1_000);
+    const givenUp = problem(await server.request('POST', '/pickups', { key, headers: { 'idempotency-key': 'fedex-pickup-lost' }, body }), 502, 'carrier_error');
+    assert.match(givenUp.detail, /cannot find a pickup by shipd's reference/);
+    assert.match(givenUp.detail, /Look in the FedEx account's pickups/);
+    problem(await server.request('POST', '/pickups', { key, headers: { 'idempotency-key': 'fedex-pickup-lost' }, body }), 502, 'carrier_error');
+    assert.equal((await db.selectFrom('pickups').select('status').where('id', '=', retried.id).executeTakeFirstOrThrow()).status, 'abandoned');
+
+    // Left alone: the reconcile job gives it up likewise.
+    const left = await lose('fedex-pickup-left');
+    server.clock.advance(pendingStaleMs(server) + 1_000);
+    await reconcilePendingPickups(serviceContext(server.services, 'test'), quiet);
+    await reconcilePendingPickups(serviceContext(server.services, 'test'), quiet);
+    const row = await db.selectFrom('pickups').selectAll().where('id', '=', left.id).executeTakeFirstOrThrow();
+    assert.equal(row.status, 'abandoned');
+    assert.match(row.last_error ?? '', /asking again could send a second driver/);
+
+    for (const id of [retried.id, left.id]) assert.equal(bookedFor(id).length, 1, `${id} was booked at FedEx once`);
+    const listed = (await server.request('GET', '/pickups?carrier=fedex&limit=100', { key })).body.data.map((x: Json) => x.id);
+    assert.ok(!listed.includes(retried.id) && !listed.includes(left.id), 'abandoned bookings are not listed');
   });
 
   test('availability in test mode: the simulated carriers answer by the rules test pickups are held to', async () => {

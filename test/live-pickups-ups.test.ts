@@ -7,12 +7,17 @@ import { upsPickupRefusals } from './fakes/ups-pickup.ts';
 import { startLiveShop, type LiveShop } from './live-billing.ts';
 import type { FakeStripe } from './fakes/stripe.ts';
 import { pickupWeight } from '../src/carriers/ups/pickup.ts';
+import { reconcilePendingPickups } from '../src/domain/ops/pickups.ts';
+import { pendingStaleMs } from '../src/domain/shipments/purchase.ts';
+import { serviceContext } from '../src/services.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
 // UPS on-call pickups with live keys, over HTTP against the fake UPS (its Pickup API) and the fake Stripe: quoted
 // with UPS's Pickup Rate before booking, charged to the account's card as postage is, refunded on cancel; refusals
 // mapped to their codes; a retry with the same Idempotency-Key never books twice, even when UPS's answer was lost.
+// UPS's pending status lists today's and tomorrow's pickups only: a lost booking for a later day is not found there,
+// and booking it again gets UPS's same PRN, charged once.
 
 // Monday 25 November 2030, 09:00 in Austin (America/Chicago): the pickups are for Tuesday.
 const mondayMorning = Date.parse('2030-11-25T15:00:00Z');
@@ -32,6 +37,8 @@ describe('UPS pickups with live keys (fake UPS, fake Stripe)', () => {
     shop = await startLiveShop({ env: { SHIPD_FEATURES: 'pickups', SHIPD_CARRIER_TIMEOUT_MS: '4000' }, followClock: true });
     ({ server, fakes, stripe, key } = shop);
     server.clock.advance(mondayMorning - server.clock.now().getTime());
+    // UPS's day is shipd's: its pending status lists the pickups of today and tomorrow by that clock.
+    fakes.ups.pickupControls.now = () => server.clock.now().getTime();
   });
   after(() => shop.close());
 
@@ -157,10 +164,11 @@ describe('UPS pickups with live keys (fake UPS, fake Stripe)', () => {
     assert.equal(again.status, 201, again.text);
     assert.deepEqual(again.body, first.body);
 
-    // UPS books, but its answer never comes: shipd gives up on it (504) with the booking pending, out of sight.
+    // UPS books a pickup for tomorrow, but its answer never comes: shipd gives up on it (504) with the booking
+    // pending, out of sight.
     const creates = pickupCalls('create');
     fakes.ups.pickupControls.holdAnswers = true;
-    const lost = problem(await server.request('POST', '/pickups', { key, headers: { 'idempotency-key': 'ups-pickup-lost' }, body: body({ date: '2030-11-29' }) }), 504, 'carrier_timeout');
+    const lost = problem(await server.request('POST', '/pickups', { key, headers: { 'idempotency-key': 'ups-pickup-lost' }, body: body({ date: tuesday }) }), 504, 'carrier_timeout');
     fakes.ups.pickupControls.holdAnswers = false;
     assert.match(lost.detail, /will be found at UPS or booked shortly/);
     assert.equal(pickupCalls('create'), creates + 1);
@@ -171,7 +179,7 @@ describe('UPS pickups with live keys (fake UPS, fake Stripe)', () => {
 
     // Once it is stale, the retry finds UPS's booking by its reference instead of booking again.
     server.clock.advance(30_000);
-    const retried = await server.request('POST', '/pickups', { key, headers: { 'idempotency-key': 'ups-pickup-lost' }, body: body({ date: '2030-11-29' }) });
+    const retried = await server.request('POST', '/pickups', { key, headers: { 'idempotency-key': 'ups-pickup-lost' }, body: body({ date: tuesday }) });
     assert.equal(retried.status, 201, retried.text);
     assert.equal(retried.body.id, pending.id);
     const prns = [...fakes.ups.pickups.values()].filter((x) => x.reference === pending.id);
@@ -181,5 +189,58 @@ describe('UPS pickups with live keys (fake UPS, fake Stripe)', () => {
     assert.ok(pickupCalls('pending') > 0, 'UPS was asked for its pending pickups');
     assert.deepEqual(await ledger(pending.id), [{ kind: 'charge', amount_cents: 650 }], 'charged once');
     assert.equal(cardCharge(pending.id).reduce((n, c) => n + c.captured, 0), 650);
+  });
+
+  test("a lost answer for a pickup beyond tomorrow: UPS's pending status does not list it, so it is booked again, and UPS answers the same PRN; one driver, one charge", async () => {
+    const quiet = { info() {}, error() {} };
+    const friday = '2030-11-29';
+    const loseBooking = async (idempotencyKey: string, date: string) => {
+      fakes.ups.pickupControls.holdAnswers = true;
+      try {
+        problem(await server.request('POST', '/pickups', { key, headers: { 'idempotency-key': idempotencyKey }, body: body({ date }) }), 504, 'carrier_timeout');
+      } finally {
+        fakes.ups.pickupControls.holdAnswers = false;
+      }
+      return db().selectFrom('pickups').selectAll().where('idempotency_key', '=', idempotencyKey).executeTakeFirstOrThrow();
+    };
+    const atUps = (id: string) => [...fakes.ups.pickups.values()].filter((x) => x.reference === id);
+
+    const creates = pickupCalls('create');
+    const pending = await loseBooking('ups-pickup-lost-friday', friday);
+    assert.equal(pending.status, 'pending');
+    const [prn] = atUps(pending.id).map((x) => x.prn);
+    assert.ok(prn, 'UPS booked it');
+
+    // The retry asks UPS's pending status first, which lists only today's and tomorrow's pickups: Friday's is not there.
+    server.clock.advance(pendingStaleMs(server) + 1_000);
+    const pendingCalls = pickupCalls('pending');
+    const retried = await server.request('POST', '/pickups', { key, headers: { 'idempotency-key': 'ups-pickup-lost-friday' }, body: body({ date: friday }) });
+    assert.equal(retried.status, 201, retried.text);
+    assert.equal(pickupCalls('pending'), pendingCalls + 1, 'UPS was asked for its pending pickups');
+    assert.equal(pickupCalls('create'), creates + 2, 'not found there, it was booked again');
+    // "Same PRN will be returned if a pickup request already exists for a pickup address/ point": one driver.
+    assert.equal(retried.body.id, pending.id);
+    assert.equal(retried.body.confirmation_number, prn);
+    assert.equal([...fakes.ups.pickups.values()].filter((x) => x.date === '20301129' && !x.cancelled).length, 1, 'one pickup at UPS for Friday');
+    assert.deepEqual(await ledger(pending.id), [{ kind: 'charge', amount_cents: 650 }], 'charged once');
+    const charges = cardCharge(pending.id);
+    assert.equal(charges.length, 1, 'one card charge: the hold made before the first booking is the one captured');
+    assert.equal(charges[0]!.captured, 650);
+    const again = await server.request('POST', '/pickups', { key, headers: { 'idempotency-key': 'ups-pickup-lost-friday' }, body: body({ date: friday }) });
+    assert.deepEqual(again.body, retried.body);
+    assert.equal(pickupCalls('create'), creates + 2);
+
+    // Left to the reconcile job, a lost booking for next Monday ends the same way.
+    const monday = '2030-12-02';
+    const left = await loseBooking('ups-pickup-lost-monday', monday);
+    server.clock.advance(pendingStaleMs(server) + 1_000);
+    await reconcilePendingPickups(serviceContext(server.services, 'test'), quiet);
+    await reconcilePendingPickups(serviceContext(server.services, 'test'), quiet);
+    const done = await db().selectFrom('pickups').selectAll().where('id', '=', left.id).executeTakeFirstOrThrow();
+    assert.equal(done.status, 'scheduled');
+    assert.equal(done.confirmation_number, atUps(left.id)[0]!.prn);
+    assert.equal([...fakes.ups.pickups.values()].filter((x) => x.date === '20301202' && !x.cancelled).length, 1, 'one pickup at UPS for Monday');
+    assert.deepEqual(await ledger(left.id), [{ kind: 'charge', amount_cents: 650 }]);
+    assert.deepEqual(cardCharge(left.id).map((c) => c.captured), [650]);
   });
 });

@@ -212,10 +212,10 @@ describe('idempotency, ownership, modes and carrier failures', () => {
     assert.equal((await server.request('GET', `/pickups/${mine.id}`, { key })).body.status, 'scheduled');
   });
 
-  test('live keys are told the carrier has no pickups through shipd (422), and nothing is recorded', async () => {
-    for (const [carrier, name] of [['ups', 'UPS'], ['usps', 'USPS'], ['fedex', 'FedEx']]) {
-      const p = problem(await server.request('POST', '/pickups', { key: liveKey, body: pickupBody({ carrier }) }), 422, 'not_supported_by_carrier');
-      assert.match(p.detail, new RegExp(`^${name} pickups cannot be scheduled`));
+  test('live keys of a server without carrier credentials are told which settings are missing (502), and nothing is recorded', async () => {
+    for (const [carrier, name] of [['ups', 'UPS'], ['usps', 'USPS'], ['fedex', 'FedEx']] as const) {
+      const p = problem(await server.request('POST', '/pickups', { key: liveKey, body: pickupBody({ carrier, parcel_count: 2, total_weight: { value: 5, unit: 'lb' } }) }), 502, 'carrier_error');
+      assert.match(p.detail, new RegExp(`^${name}: Set ${carrier.toUpperCase()}_CLIENT_ID and ${carrier.toUpperCase()}_CLIENT_SECRET, or connect the account's own ${name} account, to use ${name} with live keys; no pickup was scheduled$`));
     }
     assert.deepEqual((await server.request('GET', '/pickups', { key: liveKey })).body.data, []);
   });

@@ -80,6 +80,16 @@ export class UncredentialedCarrier implements Carrier {
   async trackNumbers(): Promise<CarrierResult<never>> {
     return failure('credentials_missing', this.reason);
   }
+
+  // Every carrier books pickups with live keys: without credentials the answer says which are missing, not that
+  // the carrier has no pickups through shipd.
+  async schedulePickup(): Promise<CarrierResult<never>> {
+    return failure('credentials_missing', this.reason);
+  }
+
+  async cancelPickup(): Promise<CarrierResult<never>> {
+    return failure('credentials_missing', this.reason);
+  }
 }
 
 const adapters: Record<CarrierId, (options: LiveCarrierOptions) => Carrier> = {

@@ -18,8 +18,10 @@ export const pickupOperations = [
     description:
       'Whether the carrier\'s driver can come to one of your locations (`ship_from_id`) or an `address` on `date` (today to 30 days ahead), ' +
       'and the earliest and latest times and the booking cut-off (`book_by`), local at the address, where the carrier says. Live keys ask ' +
-      'the carrier (FedEx\'s Pickup Availability); test keys get the simulated carriers\' answer, by the rules POST /pickups holds test ' +
-      'pickups to (business days, 08:00 to 20:00). A carrier without such a call answers 422 `not_supported_by_carrier`. Books nothing.',
+      'the carrier: USPS (its Carrier Pickup eligibility call, which gives whether it serves the address and no times; `book_by` is its ' +
+      '2:00 AM Central cut-off where that falls on the day) and FedEx (its Pickup Availability, with times). UPS publishes no ' +
+      'availability call, so a live key asking about UPS answers 422 `not_supported_by_carrier`. Test keys get the simulated carriers\' ' +
+      'answer, for all three, by the rules POST /pickups holds test pickups to (business days, 08:00 to 20:00). Books nothing.',
     body: PickupAvailabilityQuery,
     response: Type.Ref(PickupAvailability),
     responseDescription: 'Whether and when a driver can come',
@@ -44,7 +46,10 @@ export const pickupOperations = [
       'quoted first and charged to the account\'s payment method as postage is (402 without one, before the carrier is asked anything), ' +
       'and shown as `price`. A carrier refusing the day answers 422 `pickup_unavailable`, refusing the window or past its cut-off ' +
       '422 `outside_pickup_window`. Retrying with the same Idempotency-Key never books twice, even after a crash: the booking is looked ' +
-      'for at the carrier by the pickup\'s id, sent as its reference, where the carrier can look one up (UPS).',
+      'for at the carrier by the pickup\'s id, sent as its reference, where the carrier can look one up (UPS, whose pending pickups ' +
+      'list today\'s and tomorrow\'s; a later one is booked again and UPS answers the same PRN, charged once). USPS and FedEx cannot ' +
+      'find a pickup by a client\'s reference, so a booking whose answer was lost (504 `carrier_timeout`) is never asked again: the retry ' +
+      'answers 502 `carrier_error` saying where to look in the carrier\'s own account.',
     body: PickupCreate,
     response: Type.Ref(Pickup),
     responseDescription: 'The scheduled pickup, with the carrier\'s confirmation number',

@@ -20,6 +20,10 @@ export const ids = {
   batchShipment: 'shp_01m87amakbaetf1fqcretj0gxh',
   returnShipment: 'shp_01m8nz2ktp20wxmnyreq4j2sch',
   carrierAccount: 'ca_01m7wtz9000k7c1x5r2w8n4t6b',
+  fedexGroundShipments: ['shp_01m84vcexr7jj79jfpmvvc4jwh', 'shp_01m84vka7tcbatgcgcfhs5fppt'],
+  upsLiveManifest: 'man_01m856xn2r44cb2qm1mw95qffp',
+  fedexManifest: 'man_01m8570h97a0d82xfe375s6a05',
+  livePickup: 'pku_01m84kkmbp42qdh83k3g3pcqnx',
 };
 
 const files = 'http://localhost:8080/api/integrations/v1/labels';
@@ -450,6 +454,35 @@ export const uspsLiveManifest = {
   mode: 'live',
 };
 
+/** A live UPS manifest: UPS's drivers need no end-of-day form, so UPS is asked nothing and form_url is shipd's summary. */
+export const upsLiveManifest = {
+  ...manifest,
+  id: ids.upsLiveManifest,
+  form_url: `${files}/${ids.upsLiveManifest}.pdf?token=1796076165.p8Wm2QeT5nYc1LrX7vBz3KdA9sHf0JgU4iOw6EtNqRk`,
+  carrier_manifest: 'not_required',
+  mode: 'live',
+  created_at: '2026-11-23T22:02:45.208Z',
+};
+
+/**
+ * A live FedEx manifest of two FedEx Ground labels, closed with FedEx's Ground End of Day Close; the close is known by
+ * the shipping cycle FedEx's report gives, and form_url serves shipd's summary followed by FedEx's manifest report.
+ */
+export const fedexGroundCloseManifest = {
+  ...manifest,
+  id: ids.fedexManifest,
+  carrier: 'fedex',
+  shipment_ids: ids.fedexGroundShipments,
+  shipment_count: 2,
+  total_weight: { value: 7, unit: 'lb' },
+  total_postage: { amount: '31.48', currency: 'USD' },
+  form_url: `${files}/${ids.fedexManifest}.pdf?token=1796076259.Vq0dJ3s8hYk2bPq1mZr4Lw9xTnC7eAaF5uGiOyS6jKo`,
+  carrier_manifest: 'submitted',
+  carrier_forms: [{ kind: 'fedex_ground_close', number: '1187', shipment_ids: ids.fedexGroundShipments, tracking_count: 2 }],
+  mode: 'live',
+  created_at: '2026-11-23T22:04:19.623Z',
+};
+
 export const pickupCreate = { carrier: 'ups', ship_from_id: ids.location, date: '2026-11-24', window: { start: '13:00', end: '17:00' }, shipment_ids: [ids.shipment], instructions: 'Dock 3, ring the bell' };
 
 export const pickup = {
@@ -470,6 +503,20 @@ export const pickup = {
   mode: 'test',
   created_at: '2026-11-23T16:10:41.377Z',
   cancelled_at: null,
+};
+
+/** A live UPS on-call pickup: UPS's PRN, and the price UPS quoted, charged to the account's payment method. */
+export const livePickup = {
+  ...pickup,
+  id: ids.livePickup,
+  confirmation_number: '2929AL4M0DT',
+  shipment_ids: [],
+  instructions: null,
+  parcel_count: 3,
+  total_weight: { value: 12.5, unit: 'lb' },
+  price: { amount: '8.95', currency: 'USD' },
+  mode: 'live',
+  created_at: '2026-11-23T16:25:13.846Z',
 };
 
 export const pickupAvailabilityQuery = { carrier: 'fedex', ship_from_id: ids.location, date: '2026-11-24' };

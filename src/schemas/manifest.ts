@@ -3,7 +3,7 @@ import { ListOf, StringEnum, timestamp } from './common.ts';
 import { listQueryFields } from './list.ts';
 import { CarrierIdSchema } from './carrier.ts';
 import { Money, Weight } from './order.ts';
-import { ids, manifest, uspsLiveManifest } from './examples.ts';
+import { fedexGroundCloseManifest, ids, manifest, upsLiveManifest, uspsLiveManifest } from './examples.ts';
 
 const ShipDate = Type.String({ format: 'date', description: "YYYY-MM-DD: the labels' ship date (their `ship_date`: the day they were bought, unless bought for a later day)", examples: ['2026-11-23'] });
 
@@ -70,7 +70,7 @@ export const Manifest = Type.Object(
     mode: StringEnum(['test', 'live'] as const, { description: 'Made with a test key or a live one' }),
     created_at: timestamp('When it was made'),
   },
-  { $id: 'Manifest', title: 'Manifest', description: "A carrier's end-of-day form: the labels handed over on one day", additionalProperties: false, examples: [manifest, uspsLiveManifest] },
+  { $id: 'Manifest', title: 'Manifest', description: "A carrier's end-of-day form: the labels handed over on one day", additionalProperties: false, examples: [manifest, uspsLiveManifest, upsLiveManifest, fedexGroundCloseManifest] },
 );
 export type Manifest = Static<typeof Manifest>;
 

@@ -5,7 +5,7 @@ import { Weight } from './weight.ts';
 import { CarrierIdSchema } from './carrier.ts';
 import { ListOf, StringEnum, timestamp, timestampOrNull } from './common.ts';
 import { listQueryFields } from './list.ts';
-import { ids, pickup, pickupAvailability, pickupAvailabilityQuery, pickupCreate } from './examples.ts';
+import { ids, livePickup, pickup, pickupAvailability, pickupAvailabilityQuery, pickupCreate } from './examples.ts';
 
 export const PickupStatus = StringEnum(['scheduled', 'cancelled'], { $id: 'PickupStatus', title: 'PickupStatus', description: '`scheduled` until POST /pickups/{id}/cancel makes it `cancelled`' });
 export type PickupStatus = Static<typeof PickupStatus>;
@@ -94,7 +94,7 @@ export const Pickup = Type.Object(
     title: 'Pickup',
     description: 'A carrier driver booked to collect parcels on a day, within a window',
     additionalProperties: false,
-    examples: [pickup],
+    examples: [pickup, livePickup],
   },
 );
 export type Pickup = Static<typeof Pickup>;

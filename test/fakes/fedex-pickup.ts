@@ -29,6 +29,11 @@ export interface PickupFake {
   refuseNext: { code: string; message: string } | null;
   /** Postal codes FedEx drivers do not reach: availability answers available false with an alert. */
   unserved: Set<string>;
+  /**
+   * Book, then never answer (the connection hangs until the fake closes): the answer lost between FedEx's booking and
+   * shipd's commit, as a time-out or a crash loses it.
+   */
+  holdAnswers: boolean;
 }
 
 /** The fake's offers, per company: ready times from `ready` to the cut-off, latest times from `latestFrom` to `latestTo`. */
@@ -54,7 +59,7 @@ const isBusinessDay = (date: string) => {
 };
 
 export function pickupRoutes() {
-  const state: PickupFake = { booked: new Map(), refuseNext: null, unserved: new Set() };
+  const state: PickupFake = { booked: new Map(), refuseNext: null, unserved: new Set(), holdAnswers: false };
   let sequence = 0;
   const bad = (res: ServerResponse, code: string, message: string) => sendJson(res, 400, { transactionId: 'fake-txn', errors: [{ code, message }] });
   const refused = (res: ServerResponse): boolean => {
@@ -99,6 +104,7 @@ export function pickupRoutes() {
     const confirmation = carrierCode === 'FDXG' ? `CPU${date.replace(/-/g, '')}${String(sequence).padStart(2, '0')}` : String(3000 + sequence);
     const location = carrierCode === 'FDXE' ? 'NQAA' : '';
     state.booked.set(confirmation, { confirmation, carrierCode, location, date, reference, body, cancelled: false });
+    if (state.holdAnswers) return;
     sendJson(res, 200, {
       transactionId: 'fake-txn',
       ...(reference && { customerTransactionId: reference }),

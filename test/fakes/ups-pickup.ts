@@ -1,10 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { wallClock, zoneOfState } from '../../src/carriers/time-zones.ts';
 import { sendJson } from './server.ts';
 
 // The fake UPS's Pickup API (Pickup.yaml, UPS-API/api-documentation at cf813de955d5c052563d6fc387e59597a7ea816e): on-call
 // pickups rated, booked, listed as pending and cancelled by PRN. Requests reach it only once they keep our schemas of
 // the spec (test/contracts/ups/pickup.ts), which the fake UPS checks first. As the spec says of creation, "Same PRN
-// will be returned if a pickup request already exists for a pickup address/ point".
+// will be returned if a pickup request already exists for a pickup address/ point"; of the pending status, that it
+// "will only display incomplete status for today and tomorrow only" (PickupStatusMessage), so a pickup booked for a
+// later day is not listed until the day before it.
 
 /** A booked on-call pickup, as the fake keeps it. */
 export interface UpsFakePickup {
@@ -17,6 +20,8 @@ export interface UpsFakePickup {
   quantity: number;
   weight: string;
   postalCode: string;
+  /** PickupAddress.StateProvince: its time zone says which day is today there. */
+  stateProvince: string;
   cancelled: boolean;
 }
 
@@ -42,16 +47,17 @@ export interface UpsPickupRoutes {
   pickups: Map<string, UpsFakePickup>;
   /**
    * `holdAnswers`: book, then never answer (the connection hangs until the fake closes): the answer lost between
-   * UPS's booking and shipd's commit, as a crash or a time-out loses it.
+   * UPS's booking and shipd's commit, as a crash or a time-out loses it. `now`: the fake's clock, which says which
+   * pickups are today's and tomorrow's, the only ones the pending status lists; tests that move shipd's clock give theirs.
    */
-  controls: { holdAnswers: boolean };
+  controls: { holdAnswers: boolean; now: () => number };
   /** Answers the request if it is one of the Pickup API's; false otherwise. */
   handle(req: IncomingMessage, path: string, body: unknown, res: ServerResponse): boolean;
 }
 
 export function upsPickupRoutes(errorBody: (code: string, message: string) => unknown): UpsPickupRoutes {
   const pickups = new Map<string, UpsFakePickup>();
-  const controls = { holdAnswers: false };
+  const controls = { holdAnswers: false, now: () => Date.now() };
   /** Each pickup's street, for finding the one already booked at an address. */
   const addressOf = new Map<string, string>();
   let next = 1;
@@ -94,6 +100,7 @@ export function upsPickupRoutes(errorBody: (code: string, message: string) => un
       quantity: pieces.reduce((n, p) => n + Number(p.Quantity), 0),
       weight: String(get(r, 'TotalWeight', 'Weight') ?? ''),
       postalCode,
+      stateProvince: String(get(r, 'PickupAddress', 'StateProvince') ?? ''),
       cancelled: false,
     });
     addressOf.set(prn, street);
@@ -108,8 +115,16 @@ export function upsPickupRoutes(errorBody: (code: string, message: string) => un
     sendJson(res, 200, { PickupCancelResponse: { Response: ok, PickupType: '01' } });
   }
 
+  /** yyyyMMdd of today and tomorrow at the pickup address, by its state's time zone (US Central where it has none). */
+  function todayAndTomorrow(p: UpsFakePickup): string[] {
+    const zone = zoneOfState(p.stateProvince) ?? 'America/Chicago';
+    const w = wallClock(zone, new Date(controls.now()));
+    const today = Date.UTC(w.year, w.month - 1, w.day);
+    return [today, today + 86_400_000].map((t) => new Date(t).toISOString().slice(0, 10).replaceAll('-', ''));
+  }
+
   function pending(res: ServerResponse): void {
-    const listed = [...pickups.values()].filter((p) => !p.cancelled);
+    const listed = [...pickups.values()].filter((p) => !p.cancelled && todayAndTomorrow(p).includes(p.date));
     sendJson(res, 200, {
       PickupPendingStatusResponse: {
         Response: ok,

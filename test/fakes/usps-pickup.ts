@@ -32,6 +32,11 @@ export interface PickupFake {
   pickups: Map<string, BookedPickup>;
   /** ZIP Codes where carrier pickup is not offered: eligibility says so and a booking there is refused. */
   ineligibleZips: Set<string>;
+  /**
+   * Book, then never answer (the connection hangs until the fake closes): the answer lost between USPS's booking and
+   * shipd's commit, as a time-out or a crash loses it.
+   */
+  holdAnswers: boolean;
 }
 
 type Refused = (res: ServerResponse, api: string, checks: [TSchema, unknown][], rules?: () => string[]) => boolean;
@@ -59,7 +64,7 @@ const newEtag = () => `"${randomBytes(20).toString('hex')}"`;
 
 export function pickupRoutes(refused: Refused, bad: Bad) {
   compileContracts([SchedulePickupRequest, PickupEligibilityQuery, PickupChangeHeaders]);
-  const state: PickupFake = { pickups: new Map(), ineligibleZips: new Set() };
+  const state: PickupFake = { pickups: new Map(), ineligibleZips: new Set(), holdAnswers: false };
   let issued = 0;
 
   const notEligible = (zip: string) => `The address in ZIP Code ${zip} is not eligible for Carrier Pickup.`;
@@ -83,6 +88,7 @@ export function pickupRoutes(refused: Refused, bad: Bad) {
     const confirmationNumber = `WTC${String(++issued).padStart(9, '0')}`;
     const booked: BookedPickup = { confirmationNumber, request: body as Record<string, unknown>, cancelled: false, etag: newEtag() };
     state.pickups.set(confirmationNumber, booked);
+    if (state.holdAnswers) return;
     sendJson(res, 200, { confirmationNumber, pickupDate: date, carrierPickupRequest: body }, { etag: booked.etag });
   }
 

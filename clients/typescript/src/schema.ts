@@ -754,7 +754,7 @@ export interface paths {
         put?: never;
         /**
          * Ask when a carrier can pick up
-         * @description Whether the carrier's driver can come to one of your locations (`ship_from_id`) or an `address` on `date` (today to 30 days ahead), and the earliest and latest times and the booking cut-off (`book_by`), local at the address, where the carrier says. Live keys ask the carrier (FedEx's Pickup Availability); test keys get the simulated carriers' answer, by the rules POST /pickups holds test pickups to (business days, 08:00 to 20:00). A carrier without such a call answers 422 `not_supported_by_carrier`. Books nothing.
+         * @description Whether the carrier's driver can come to one of your locations (`ship_from_id`) or an `address` on `date` (today to 30 days ahead), and the earliest and latest times and the booking cut-off (`book_by`), local at the address, where the carrier says. Live keys ask the carrier: USPS (its Carrier Pickup eligibility call, which gives whether it serves the address and no times; `book_by` is its 2:00 AM Central cut-off where that falls on the day) and FedEx (its Pickup Availability, with times). UPS publishes no availability call, so a live key asking about UPS answers 422 `not_supported_by_carrier`. Test keys get the simulated carriers' answer, for all three, by the rules POST /pickups holds test pickups to (business days, 08:00 to 20:00). Books nothing.
          */
         post: operations["pickupAvailability"];
         delete?: never;
@@ -778,7 +778,7 @@ export interface paths {
         put?: never;
         /**
          * Schedule a carrier pickup
-         * @description Books a one-time pickup at one of your locations (`ship_from_id`) or at an `address`, on a business day (no weekends, no US federal holidays) from today to 30 days ahead, within a window of at least 2 hours between 08:00 and 20:00 local time at the address. `shipment_ids` must be your purchased labels of that carrier; their boxes give the parcels' count and total weight the carrier is told of, or give `parcel_count` and `total_weight` (required with a live key when no `shipment_ids` are given). Test keys book the simulated carriers. Live keys book the carrier itself (FedEx sends a Ground driver for FedEx Ground and Home Delivery labels, an Express one otherwise, so the two kinds are booked as separate pickups); where it charges for the pickup (UPS on-call pickups) the price is quoted first and charged to the account's payment method as postage is (402 without one, before the carrier is asked anything), and shown as `price`. A carrier refusing the day answers 422 `pickup_unavailable`, refusing the window or past its cut-off 422 `outside_pickup_window`. Retrying with the same Idempotency-Key never books twice, even after a crash: the booking is looked for at the carrier by the pickup's id, sent as its reference, where the carrier can look one up (UPS).
+         * @description Books a one-time pickup at one of your locations (`ship_from_id`) or at an `address`, on a business day (no weekends, no US federal holidays) from today to 30 days ahead, within a window of at least 2 hours between 08:00 and 20:00 local time at the address. `shipment_ids` must be your purchased labels of that carrier; their boxes give the parcels' count and total weight the carrier is told of, or give `parcel_count` and `total_weight` (required with a live key when no `shipment_ids` are given). Test keys book the simulated carriers. Live keys book the carrier itself (FedEx sends a Ground driver for FedEx Ground and Home Delivery labels, an Express one otherwise, so the two kinds are booked as separate pickups); where it charges for the pickup (UPS on-call pickups) the price is quoted first and charged to the account's payment method as postage is (402 without one, before the carrier is asked anything), and shown as `price`. A carrier refusing the day answers 422 `pickup_unavailable`, refusing the window or past its cut-off 422 `outside_pickup_window`. Retrying with the same Idempotency-Key never books twice, even after a crash: the booking is looked for at the carrier by the pickup's id, sent as its reference, where the carrier can look one up (UPS, whose pending pickups list today's and tomorrow's; a later one is booked again and UPS answers the same PRN, charged once). USPS and FedEx cannot find a pickup by a client's reference, so a booking whose answer was lost (504 `carrier_timeout`) is never asked again: the retry answers 502 `carrier_error` saying where to look in the carrier's own account.
          */
         post: operations["schedulePickup"];
         delete?: never;
@@ -5904,6 +5904,65 @@ export interface components {
          *       "mode": "live",
          *       "created_at": "2026-11-23T22:00:03.114Z"
          *     }
+         * @example {
+         *       "id": "man_01m856xn2r44cb2qm1mw95qffp",
+         *       "object": "manifest",
+         *       "carrier": "ups",
+         *       "ship_date": "2026-11-23",
+         *       "shipment_ids": [
+         *         "shp_01m84ez4e82aw5snv1vx62zpn7"
+         *       ],
+         *       "shipment_count": 1,
+         *       "total_weight": {
+         *         "value": 2,
+         *         "unit": "lb"
+         *       },
+         *       "total_postage": {
+         *         "amount": "25.77",
+         *         "currency": "USD"
+         *       },
+         *       "form_url": "http://localhost:8080/api/integrations/v1/labels/man_01m856xn2r44cb2qm1mw95qffp.pdf?token=1796076165.p8Wm2QeT5nYc1LrX7vBz3KdA9sHf0JgU4iOw6EtNqRk",
+         *       "carrier_manifest": "not_required",
+         *       "carrier_forms": [],
+         *       "carrier_error": null,
+         *       "mode": "live",
+         *       "created_at": "2026-11-23T22:02:45.208Z"
+         *     }
+         * @example {
+         *       "id": "man_01m8570h97a0d82xfe375s6a05",
+         *       "object": "manifest",
+         *       "carrier": "fedex",
+         *       "ship_date": "2026-11-23",
+         *       "shipment_ids": [
+         *         "shp_01m84vcexr7jj79jfpmvvc4jwh",
+         *         "shp_01m84vka7tcbatgcgcfhs5fppt"
+         *       ],
+         *       "shipment_count": 2,
+         *       "total_weight": {
+         *         "value": 7,
+         *         "unit": "lb"
+         *       },
+         *       "total_postage": {
+         *         "amount": "31.48",
+         *         "currency": "USD"
+         *       },
+         *       "form_url": "http://localhost:8080/api/integrations/v1/labels/man_01m8570h97a0d82xfe375s6a05.pdf?token=1796076259.Vq0dJ3s8hYk2bPq1mZr4Lw9xTnC7eAaF5uGiOyS6jKo",
+         *       "carrier_manifest": "submitted",
+         *       "carrier_forms": [
+         *         {
+         *           "kind": "fedex_ground_close",
+         *           "number": "1187",
+         *           "shipment_ids": [
+         *             "shp_01m84vcexr7jj79jfpmvvc4jwh",
+         *             "shp_01m84vka7tcbatgcgcfhs5fppt"
+         *           ],
+         *           "tracking_count": 2
+         *         }
+         *       ],
+         *       "carrier_error": null,
+         *       "mode": "live",
+         *       "created_at": "2026-11-23T22:04:19.623Z"
+         *     }
          */
         Manifest: {
             /**
@@ -6124,6 +6183,42 @@ export interface components {
          *       "price": null,
          *       "mode": "test",
          *       "created_at": "2026-11-23T16:10:41.377Z",
+         *       "cancelled_at": null
+         *     }
+         * @example {
+         *       "id": "pku_01m84kkmbp42qdh83k3g3pcqnx",
+         *       "object": "pickup",
+         *       "status": "scheduled",
+         *       "carrier": "ups",
+         *       "confirmation_number": "2929AL4M0DT",
+         *       "ship_from_id": "loc_01m7wtz900aendy8199cwfefnv",
+         *       "address": {
+         *         "name": "Acme Mugs",
+         *         "street1": "1100 Congress Ave",
+         *         "city": "Austin",
+         *         "state": "TX",
+         *         "zip": "78701",
+         *         "phone": "512-555-0142",
+         *         "country": "US"
+         *       },
+         *       "date": "2026-11-24",
+         *       "window": {
+         *         "start": "13:00",
+         *         "end": "17:00"
+         *       },
+         *       "shipment_ids": [],
+         *       "instructions": null,
+         *       "parcel_count": 3,
+         *       "total_weight": {
+         *         "value": 12.5,
+         *         "unit": "lb"
+         *       },
+         *       "price": {
+         *         "amount": "8.95",
+         *         "currency": "USD"
+         *       },
+         *       "mode": "live",
+         *       "created_at": "2026-11-23T16:25:13.846Z",
          *       "cancelled_at": null
          *     }
          */
