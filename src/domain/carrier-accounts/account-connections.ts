@@ -26,7 +26,6 @@ function toCarrierAccount(row: CarrierAccountsTable, creds: OwnCredentials | nul
     description: row.description,
     // Credentials sealed under another SHIPD_SECRET cannot be read: their account number is then unknown.
     account_number: masked(creds?.accountNumber),
-    client_id: `****${row.client_id_last4}`,
     mode: row.mode,
     status: row.status,
     last_tested_at: row.last_tested_at,
