@@ -108,7 +108,7 @@ export interface paths {
         };
         /**
          * List package presets
-         * @description The carriers' own boxes (flat rate boxes, Paks, Tubes…) with their sizes and weight limits, then the account's custom boxes (added with `shipd packages add`). Use an id as `package_id` in an order or a rate request; filter by `carrier` or `kind`. Changes nothing.
+         * @description The carriers' own boxes (flat rate boxes, Paks, Tubes…) with their sizes and weight limits, then the account's custom boxes (added with POST /packages, or `shipd packages add` on the server). Use an id as `package_id` in an order or a rate request; filter by `carrier` or `kind`. Changes nothing.
          */
         get: operations["listPackages"];
         put?: never;
@@ -132,7 +132,7 @@ export interface paths {
         };
         /**
          * List the account's ship-from locations
-         * @description The addresses the account ships from, the default first. Locations are added with POST /ship-from. Use an id as `ship_from_id`; the default is used when an order, a rate request or a pickup gives no ship-from. Changes nothing.
+         * @description The addresses the account ships from, the default first. Locations are added with POST /ship-from (or `shipd locations add` on the server). Use an id as `ship_from_id`; the default is used when an order, a rate request or a pickup gives no ship-from. Changes nothing.
          */
         get: operations["listShipFrom"];
         put?: never;
@@ -1069,7 +1069,7 @@ export interface components {
              * @enum {string}
              */
             mode: "test" | "live";
-            /** @description Whether this carrier can be used with the calling key now: always in test mode (simulated); in live mode, once its live adapter has credentials */
+            /** @description Whether this carrier can be used with the calling key now: always in test mode (simulated); in live mode, once the account has connected its own live carrier account (POST /carrier-accounts) or the server has the platform's credentials for it */
             connected: boolean;
         };
         /**
