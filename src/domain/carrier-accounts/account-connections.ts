@@ -191,7 +191,8 @@ export async function testCarrierAccount(ctx: Context, id: string): Promise<Carr
   }
   let refusal: string | null = null;
   if (row.mode === 'test') {
-    if (creds.clientSecret === refusedTestSecret) refusal = `${name} refused the client id and secret (simulated: the client_secret is ${refusedTestSecret})`;
+    // The detail does not name the secret it refused: no answer repeats a credential, not even this documented one.
+    if (creds.clientSecret === refusedTestSecret) refusal = `${name} refused the client id and secret (simulated: test mode always refuses the documented invalid-credentials secret)`;
   } else {
     const result = await testCredentials(ctx, row.carrier as CarrierId, creds);
     if (!result.ok && !result.error.credentialsRefused) {
