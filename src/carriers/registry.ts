@@ -107,7 +107,7 @@ export function setCarrierTraceLog(log: Logger): void {
  * credentials never do. A Proxy, so that every method, the optional and adapter-specific ones too, is covered.
  */
 function quotingNoCredentials(adapter: Carrier, credentials: LiveCredentials): Carrier {
-  const secrets = credentialValues(credentials);
+  const secrets = credentialValues(adapter.id, credentials);
   const clean = (result: unknown) => {
     const r = result as CarrierResult<unknown> | undefined;
     if (!r || typeof r !== 'object' || r.ok !== false || typeof r.error?.detail !== 'string') return result;

@@ -50,7 +50,7 @@ export class BearerClient {
     private readonly endpoint: TokenEndpoint,
     private readonly headers: Record<string, string> = {},
   ) {
-    this.http = new CarrierHttp({ carrier, baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, log: options.log, secrets: credentialValues(options.credentials) });
+    this.http = new CarrierHttp({ carrier, baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, log: options.log, secrets: credentialValues(carrier, options.credentials) });
     this.tokens = new TokenCache((signal) => this.fetchToken(signal), options.clock);
   }
 

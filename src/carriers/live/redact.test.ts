@@ -38,9 +38,12 @@ test("every credential each carrier's requests carry is redacted by its name", (
   assert.deepEqual(redact({ mid: '1', manifest_mid: '2', manifestMid: '3', pyramid: 'kept', midpoint: 'kept' }), { mid: '[redacted]', manifest_mid: '[redacted]', manifestMid: '[redacted]', pyramid: 'kept', midpoint: 'kept' });
 });
 
-test('a credential value is blanked wherever a carrier echoes it, except the Mailer ID every tracking number carries', () => {
-  const secrets = credentialValues(creds);
+test('a credential value is blanked wherever a carrier echoes it, except the ids every tracking number carries', () => {
+  const secrets = credentialValues('usps', creds);
   const answer = { errors: [{ message: `Account ${creds.accountNumber} of CRID ${creds.crid} is not enrolled` }], note: `client ${creds.clientId}`, trackingNumber: `92001${creds.mid}12345678` };
   assert.deepEqual(redact(answer, secrets), { errors: [{ message: 'Account [redacted] of CRID [redacted] is not enrolled' }], note: 'client [redacted]', trackingNumber: answer.trackingNumber });
-  assert.deepEqual(credentialValues({ clientId: 'abc', clientSecret: 'a-long-secret' }), ['a-long-secret'], 'values too short to blank safely are caught by name only');
+  assert.deepEqual(credentialValues('fedex', { clientId: 'abc', clientSecret: 'a-long-secret' }), ['a-long-secret'], 'values too short to blank safely are caught by name only');
+  // UPS's shipper number is in every 1Z tracking number: blanking it would garble them.
+  assert.deepEqual(credentialValues('ups', { clientId: 'ups-client', clientSecret: 'ups-secret', accountNumber: 'A1B2C3' }), ['ups-client', 'ups-secret']);
+  assert.deepEqual(credentialValues('fedex', { clientId: 'fx-client', clientSecret: 'fx-secret', accountNumber: '740561073' }), ['fx-client', 'fx-secret', '740561073']);
 });

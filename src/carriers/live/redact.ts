@@ -1,3 +1,4 @@
+import type { CarrierId } from '../../config.ts';
 import type { LiveCredentials } from './options.ts';
 
 /** Field names whose values never reach a log: credentials, tokens, account numbers, payment authorizations. */
@@ -10,13 +11,15 @@ const secretKey = /secret|token|password|authorization|client_?id|account_?numbe
 const mailerIdKey = /^mid$|_mid$|MID$|[a-z]Mid$/;
 
 /**
- * The credential values to blank wherever they turn up in a trace, even under a name the keys above miss (a carrier
- * echoing one in an error message, say). The Mailer IDs are not among them: every USPS tracking number carries its
- * MID, so blanking it would garble the tracking numbers a trace is read for; they are caught by name instead. Nor is
- * a value of under 4 characters, which would blank common letters everywhere; no carrier issues one so short.
+ * The credential values to blank wherever they turn up in a trace or a failure's detail, even under a name the keys
+ * above miss (a carrier echoing one in an error message, say). Not the ids a carrier prints in every tracking number,
+ * which blanking would garble where a trace or a detail is read for them: USPS's Mailer IDs (IMpb) and UPS's shipper
+ * number (1Z + shipper number); those are caught by name only. Nor a value of under 4 characters, which would blank
+ * common letters everywhere; no carrier issues one so short.
  */
-export function credentialValues(c: LiveCredentials): string[] {
-  return [c.clientId, c.clientSecret, c.accountNumber, c.crid].filter((v): v is string => typeof v === 'string' && v.length >= 4);
+export function credentialValues(carrier: CarrierId, c: LiveCredentials): string[] {
+  const values = [c.clientId, c.clientSecret, carrier === 'ups' ? undefined : c.accountNumber, c.crid];
+  return values.filter((v): v is string => typeof v === 'string' && v.length >= 4);
 }
 
 /** Text for the trace (a URL, an error message) with every credential value in it blanked. */
