@@ -137,3 +137,34 @@ describe('ship-from locations and custom boxes set up through the API', () => {
     assert.ok((await defaults('/packages?kind=custom')) <= 1, 'at most one default box');
   });
 });
+
+describe('a ship-from location a scheduled pickup uses', () => {
+  let server: TestServer;
+  let key: string;
+  before(async () => {
+    server = await startServer({ env: { SHIPD_FEATURES: 'pickups' } });
+    // A Monday morning in Austin, so the pickup below is on the next business day.
+    server.clock.advance(Date.parse('2030-11-25T15:00:00Z') - server.clock.now().getTime());
+    key = (await server.key(await server.account())).secret;
+  });
+  after(() => server.close());
+
+  const call = (method: string, path: string, body?: unknown) => server.request(method, path, { key, body });
+
+  test('cannot be removed: 409 resource_in_use names the pickup, until it is cancelled', async () => {
+    const dock = await call('POST', '/ship-from', { name: 'Pickup dock', address: austin });
+    assert.equal(dock.status, 201, dock.text);
+    const pickup = await call('POST', '/pickups', { carrier: 'ups', ship_from_id: dock.body.id, date: '2030-11-26', window: { start: '13:00', end: '17:00' } });
+    assert.equal(pickup.status, 201, pickup.text);
+
+    const inUse = problem(await call('DELETE', `/ship-from/${dock.body.id}`), 409, 'resource_in_use');
+    assert.match(inUse.detail, new RegExp(`scheduled pickups: ${pickup.body.id}\\b`));
+    assert.ok(!inUse.detail.includes('orders'), `only the pickup uses it: ${inUse.detail}`);
+    assert.equal((await call('GET', `/ship-from/${dock.body.id}`)).status, 200, 'the location is kept');
+
+    assert.equal((await call('POST', `/pickups/${pickup.body.id}/cancel`)).status, 200);
+    const removed = await call('DELETE', `/ship-from/${dock.body.id}`);
+    assert.equal(removed.status, 200, removed.text);
+    assert.equal((await call('GET', `/pickups/${pickup.body.id}`)).body.ship_from_id, dock.body.id, 'the cancelled pickup still says where it was');
+  });
+});

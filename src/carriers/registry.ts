@@ -11,6 +11,7 @@ import { UpsCarrier } from './ups/adapter.ts';
 import { UspsCarrier } from './usps/adapter.ts';
 import { FedexCarrier } from './fedex/adapter.ts';
 import type { LiveCarrierOptions, LiveCredentials } from './live/options.ts';
+import { credentialValues, redactText } from './live/redact.ts';
 
 
 function byId(list: Carrier[]): Record<CarrierId, Carrier> {
@@ -110,6 +111,30 @@ export function setCarrierTraceLog(log: Logger): void {
   traceLog = log;
 }
 
+/**
+ * The adapter with every failure's detail cleared of its credential values. A detail quotes the carrier's own words
+ * ("Invalid Client Id: …") and reaches answers (a rate's errors, a failed connection test), logs and stored rows;
+ * credentials never do. A Proxy, so that every method, the optional and adapter-specific ones too, is covered.
+ */
+function quotingNoCredentials(adapter: Carrier, credentials: LiveCredentials): Carrier {
+  const secrets = credentialValues(adapter.id, credentials);
+  const clean = (result: unknown) => {
+    const r = result as CarrierResult<unknown> | undefined;
+    if (!r || typeof r !== 'object' || r.ok !== false || typeof r.error?.detail !== 'string') return result;
+    return { ...r, error: { ...r.error, detail: redactText(r.error.detail, secrets) } };
+  };
+  return new Proxy(adapter, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const out: unknown = value.apply(target, args);
+        return out instanceof Promise ? out.then(clean) : out;
+      };
+    },
+  });
+}
+
 function liveAdapter(id: CarrierId, credentials: LiveCredentials, config: Config, clock: Clock): Carrier {
   let byKey = liveAdapters.get(clock);
   if (!byKey) {
@@ -122,7 +147,7 @@ function liveAdapter(id: CarrierId, credentials: LiveCredentials, config: Config
   const key = [id, baseUrl, credentials.clientId, secretHash, credentials.accountNumber ?? '', ...mailer, config.carrierTimeoutMs].join('|');
   let adapter = byKey.get(key);
   if (!adapter) {
-    adapter = adapters[id]({ credentials, baseUrl, timeoutMs: config.carrierTimeoutMs, clock, ...(traceLog && { log: traceLog.child({ component: 'carrier' }) }) });
+    adapter = quotingNoCredentials(adapters[id]({ credentials, baseUrl, timeoutMs: config.carrierTimeoutMs, clock, ...(traceLog && { log: traceLog.child({ component: 'carrier' }) }) }), credentials);
     byKey.set(key, adapter);
   }
   return adapter;

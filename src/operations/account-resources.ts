@@ -18,7 +18,7 @@ export const accountResourceOperations = [
     summary: 'List package presets',
     description:
       "The carriers' own boxes (flat rate boxes, Paks, Tubes…) with their sizes and weight limits, then the account's custom boxes " +
-      '(added with `shipd packages add`). Use an id as `package_id` in an order or a rate request; filter by `carrier` or `kind`. Changes nothing.',
+      '(added with POST /packages, or `shipd packages add` on the server). Use an id as `package_id` in an order or a rate request; filter by `carrier` or `kind`. Changes nothing.',
     query: PackageListQuery,
     response: Type.Ref(PackageList),
     responseDescription: 'The packages',
@@ -33,7 +33,7 @@ export const accountResourceOperations = [
     tag: 'Ship-from locations',
     summary: "List the account's ship-from locations",
     description:
-      'The addresses the account ships from, the default first. Locations are added with POST /ship-from. Use an id as `ship_from_id`; ' +
+      'The addresses the account ships from, the default first. Locations are added with POST /ship-from (or `shipd locations add` on the server). Use an id as `ship_from_id`; ' +
       'the default is used when an order, a rate request or a pickup gives no ship-from. Changes nothing.',
     query: Type.Object({}, { additionalProperties: false }),
     response: Type.Ref(LocationList),

@@ -66,7 +66,6 @@ export const CarrierAccount = Type.Object(
     carrier: Type.Ref(CarrierIdSchema, { description: 'Whose account it is' }),
     description: Type.Union([Type.String(), Type.Null()], { description: 'What the account calls it' }),
     account_number: Type.Union([Type.String(), Type.Null()], { description: 'The account number, all but its last 4 characters masked; null when none was given', examples: ['****B2C3'] }),
-    client_id: Type.String({ description: 'The client id, all but its last 4 characters masked', examples: ['****RdXe'] }),
     mode: StringEnum(['test', 'live'], { description: "The keys that use it: live keys buy through a live one; a test one rehearses onboarding (test keys always use shipd's simulators)" }),
     status: Type.Ref(CarrierAccountStatus, { description: 'Whether the carrier took its credentials at the last test' }),
     last_tested_at: timestampOrNull('When POST /carrier-accounts/{id}/test last asked the carrier; null if never since the credentials were set'),

@@ -22,7 +22,7 @@ export const Carrier = Type.Object(
     ),
     mode: StringEnum(['test', 'live'], { description: "The calling key's mode" }),
     connected: Type.Boolean({
-      description: 'Whether this carrier can be used with the calling key now: always in test mode (simulated); in live mode, once its live adapter has credentials',
+      description: 'Whether this carrier can be used with the calling key now: always in test mode (simulated); in live mode, once the account has connected its own live carrier account (POST /carrier-accounts) or the server has the platform\'s credentials for it',
     }),
   },
   { $id: 'Carrier', title: 'Carrier', description: 'A carrier and its services', additionalProperties: false, examples: [carrier] },

@@ -316,7 +316,6 @@ export const carrierAccount = {
   carrier: 'ups',
   description: "Acme Mugs' own UPS account",
   account_number: '****B2C3',
-  client_id: '****RdXe',
   mode: 'live',
   status: 'connected',
   last_tested_at: '2026-11-20T16:05:00.000Z',

@@ -36,7 +36,7 @@ export interface paths {
         };
         /**
          * List the account's carrier accounts
-         * @description At most one per carrier, oldest first, credentials masked. Any key of the account may manage its carrier accounts; a key sees and changes those of its own mode only (a test key's are the account's test-mode ones). Changes nothing.
+         * @description At most one per carrier, oldest first, without credentials (the account number masked). Any key of the account may manage its carrier accounts; a key sees and changes those of its own mode only (a test key's are the account's test-mode ones). Changes nothing.
          */
         get: operations["listCarrierAccounts"];
         put?: never;
@@ -60,7 +60,7 @@ export interface paths {
         };
         /**
          * Get a carrier account
-         * @description Its status and what its last connection test found, credentials masked. 404 for an id that is not the account's in the key's mode. Changes nothing.
+         * @description Its status and what its last connection test found, without credentials (the account number masked). 404 for an id that is not the account's in the key's mode. Changes nothing.
          */
         get: operations["getCarrierAccount"];
         put?: never;
@@ -108,7 +108,7 @@ export interface paths {
         };
         /**
          * List package presets
-         * @description The carriers' own boxes (flat rate boxes, Paks, Tubes…) with their sizes and weight limits, then the account's custom boxes (added with `shipd packages add`). Use an id as `package_id` in an order or a rate request; filter by `carrier` or `kind`. Changes nothing.
+         * @description The carriers' own boxes (flat rate boxes, Paks, Tubes…) with their sizes and weight limits, then the account's custom boxes (added with POST /packages, or `shipd packages add` on the server). Use an id as `package_id` in an order or a rate request; filter by `carrier` or `kind`. Changes nothing.
          */
         get: operations["listPackages"];
         put?: never;
@@ -132,7 +132,7 @@ export interface paths {
         };
         /**
          * List the account's ship-from locations
-         * @description The addresses the account ships from, the default first. Locations are added with POST /ship-from. Use an id as `ship_from_id`; the default is used when an order, a rate request or a pickup gives no ship-from. Changes nothing.
+         * @description The addresses the account ships from, the default first. Locations are added with POST /ship-from (or `shipd locations add` on the server). Use an id as `ship_from_id`; the default is used when an order, a rate request or a pickup gives no ship-from. Changes nothing.
          */
         get: operations["listShipFrom"];
         put?: never;
@@ -1069,7 +1069,7 @@ export interface components {
              * @enum {string}
              */
             mode: "test" | "live";
-            /** @description Whether this carrier can be used with the calling key now: always in test mode (simulated); in live mode, once its live adapter has credentials */
+            /** @description Whether this carrier can be used with the calling key now: always in test mode (simulated); in live mode, once the account has connected its own live carrier account (POST /carrier-accounts) or the server has the platform's credentials for it */
             connected: boolean;
         };
         /**
@@ -3278,7 +3278,6 @@ export interface components {
          *       "carrier": "ups",
          *       "description": "Acme Mugs' own UPS account",
          *       "account_number": "****B2C3",
-         *       "client_id": "****RdXe",
          *       "mode": "live",
          *       "status": "connected",
          *       "last_tested_at": "2026-11-20T16:05:00.000Z",
@@ -3307,11 +3306,6 @@ export interface components {
              * @example ****B2C3
              */
             account_number: string | null;
-            /**
-             * @description The client id, all but its last 4 characters masked
-             * @example ****RdXe
-             */
-            client_id: string;
             /**
              * @description The keys that use it: live keys buy through a live one; a test one rehearses onboarding (test keys always use shipd's simulators)
              * @enum {string}
@@ -3348,7 +3342,6 @@ export interface components {
          *           "carrier": "ups",
          *           "description": "Acme Mugs' own UPS account",
          *           "account_number": "****B2C3",
-         *           "client_id": "****RdXe",
          *           "mode": "live",
          *           "status": "connected",
          *           "last_tested_at": "2026-11-20T16:05:00.000Z",
@@ -6659,7 +6652,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The carrier account, its credentials masked */
+            /** @description The carrier account, without its credentials (the account number masked) */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

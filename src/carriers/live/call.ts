@@ -3,6 +3,7 @@ import { failure, type CarrierFailure, type CarrierResult } from '../carrier.ts'
 import { CarrierHttp, CarrierNetworkError, type CarrierRequest, type CarrierResponse } from './http.ts';
 import { TokenCache, type IssuedToken } from './oauth.ts';
 import type { LiveCarrierOptions } from './options.ts';
+import { credentialValues } from './redact.ts';
 
 /**
  * A failure decided on the way to an answer (a token refused, a setting missing), thrown because it starts where
@@ -49,7 +50,7 @@ export class BearerClient {
     private readonly endpoint: TokenEndpoint,
     private readonly headers: Record<string, string> = {},
   ) {
-    this.http = new CarrierHttp({ carrier, baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, log: options.log });
+    this.http = new CarrierHttp({ carrier, baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, log: options.log, secrets: credentialValues(carrier, options.credentials) });
     this.tokens = new TokenCache((signal) => this.fetchToken(signal), options.clock);
   }
 

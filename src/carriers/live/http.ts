@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import { undici } from '../../kernel/undici.ts';
 import type { Logger } from 'pino';
 import type { CarrierId } from '../../config.ts';
-import { redact } from './redact.ts';
+import { redact, redactText } from './redact.ts';
 import { carrierTrace } from './trace.ts';
 
 export interface CarrierRequest {
@@ -44,6 +44,8 @@ export interface CarrierHttpOptions {
   log?: Logger;
   /** Extra tries of an idempotent call. */
   retries?: number;
+  /** Credential values blanked wherever they appear in the trace. */
+  secrets?: readonly string[];
 }
 
 /**
@@ -128,17 +130,18 @@ export class CarrierHttp {
   private trace(req: CarrierRequest, url: URL, res: CarrierResponse | undefined, started: number, sent: unknown, err?: unknown): void {
     const log = this.options.log;
     if (!log?.isLevelEnabled('debug')) return;
+    const secrets = this.options.secrets ?? [];
     log.debug(
       {
         carrier: this.options.carrier,
         request_id: carrierTrace.getStore()?.requestId,
         method: req.method,
-        url: `${url.origin}${url.pathname}`,
+        url: redactText(`${url.origin}${url.pathname}`, secrets),
         ms: Math.round(performance.now() - started),
-        request: redact(req.json ?? req.form ?? (sent === undefined ? undefined : '[body]')),
+        request: redact(req.json ?? req.form ?? (sent === undefined ? undefined : '[body]'), secrets),
         status: res?.status,
-        response: res ? redact(res.json ?? `[${res.body.length} bytes]`) : undefined,
-        err: err ? (err as Error).message : undefined,
+        response: res ? redact(res.json ?? `[${res.body.length} bytes]`, secrets) : undefined,
+        err: err ? redactText((err as Error).message, secrets) : undefined,
       },
       'carrier call',
     );

@@ -26,7 +26,6 @@ function toCarrierAccount(row: CarrierAccountsTable, creds: OwnCredentials | nul
     description: row.description,
     // Credentials sealed under another SHIPD_SECRET cannot be read: their account number is then unknown.
     account_number: masked(creds?.accountNumber),
-    client_id: `****${row.client_id_last4}`,
     mode: row.mode,
     status: row.status,
     last_tested_at: row.last_tested_at,
@@ -192,7 +191,8 @@ export async function testCarrierAccount(ctx: Context, id: string): Promise<Carr
   }
   let refusal: string | null = null;
   if (row.mode === 'test') {
-    if (creds.clientSecret === refusedTestSecret) refusal = `${name} refused the client id and secret (simulated: the client_secret is ${refusedTestSecret})`;
+    // The detail does not name the secret it refused: no answer repeats a credential, not even this documented one.
+    if (creds.clientSecret === refusedTestSecret) refusal = `${name} refused the client id and secret (simulated: test mode always refuses the documented invalid-credentials secret)`;
   } else {
     const result = await testCredentials(ctx, row.carrier as CarrierId, creds);
     if (!result.ok && !result.error.credentialsRefused) {
