@@ -1,8 +1,8 @@
 // Preloaded into the shipd process a benchmark measures with node --require (which loads an ES module from Node
 // 20.19 on; --import does not reach worker threads), so every thread runs it: worker threads inherit the option.
 // Each thread samples its own V8 heap (process.memoryUsage() is per thread but for rss) every 50 ms, keeps its
-// peaks, and writes them to BENCH_MEMORY_DIR/<pid>-<threadId>.json, so the benchmark can say which thread the
-// process's memory went to. JavaScript, so that the built shipd can preload it without tsx.
+// peaks, and writes them at most twice a second to BENCH_MEMORY_DIR/<pid>-<threadId>.json, so the benchmark can
+// say which thread the process's memory went to. JavaScript, so that the built shipd can preload it without tsx.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMainThread, threadId, workerData } from 'node:worker_threads';
@@ -37,9 +37,12 @@ if (dir) {
   write();
   setInterval(() => {
     sample();
-    // Every 50 ms while the peaks move, otherwise once a second, so the current figures stay fresh too.
-    if (changed || ++writes % 20 === 0) write();
-    changed = false;
+    // Every half second while the peaks move, otherwise once a second, so the current figures stay fresh too: a
+    // write every 50 ms was a few per cent of the CPU of the very process measured.
+    if (++writes % 10 === 0 && changed) {
+      write();
+      changed = false;
+    } else if (writes % 20 === 0) write();
   }, 50).unref();
   process.on('exit', () => {
     sample();

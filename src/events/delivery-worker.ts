@@ -18,8 +18,14 @@ export interface DeliveryWorkerOptions {
   perEndpoint?: number;
   /** How long an attempt may take, connection to last byte. */
   timeoutMs?: number;
-  /** Idle wait between looks for new events and due retries. */
+  /** Wait between looks for new events and due retries while there is work about. */
   pollMs?: number;
+  /**
+   * The longest wait between looks when looks keep finding nothing: each empty look doubles the wait from pollMs up
+   * to this. An event of this process is looked for at once whatever the wait; one written by another process, or a
+   * retry coming due, is found within it.
+   */
+  idlePollMs?: number;
   allowInsecure: boolean;
   /** The ports webhook URLs may use, when insecure URLs are not allowed; 443 and 8443 when not given. */
   ports?: ReadonlySet<number>;
@@ -75,6 +81,9 @@ export class DeliveryWorker {
   private readonly timeoutMs: number;
   private readonly secret: string;
   private readonly pollMs: number;
+  private readonly idlePollMs: number;
+  /** Looks in a row that found nothing to do. */
+  private emptyLooks = 0;
   private readonly leaseMs: number;
   private readonly heldLimit: number;
   /** Made on the first delivery, so a shipd that has none never loads undici. */
@@ -124,6 +133,7 @@ export class DeliveryWorker {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.secret = options.secret;
     this.pollMs = options.pollMs ?? 50;
+    this.idlePollMs = Math.max(this.pollMs, options.idlePollMs ?? 1_000);
     this.leaseMs = this.timeoutMs + 30_000;
     this.heldLimit = this.concurrency * heldFactor;
     this.guard = { allowInsecure: options.allowInsecure, ports: options.ports };
@@ -178,7 +188,7 @@ export class DeliveryWorker {
         this.cycling = undefined;
         const more = this.again;
         this.again = false;
-        this.wake(more ? 0 : this.pollMs);
+        this.wake(more ? 0 : Math.min(this.idlePollMs, this.pollMs * 2 ** Math.min(this.emptyLooks, 16)));
       });
     };
     // A timer waits at least a millisecond; setImmediate runs as soon as the I/O of this turn is done.
@@ -240,6 +250,8 @@ export class DeliveryWorker {
       else for (const c of this.endpoints.get(id)?.queue ?? []) Object.assign(c, now);
     }
 
+    // An idle worker costs a transaction a look: 20 a second kept an idle shipd at a few per cent of a core.
+    this.emptyLooks = fanned === 0 && claimed.length === 0 && this.inFlight === 0 && this.queued === 0 && this.releases.length === 0 ? this.emptyLooks + 1 : 0;
     this.backlog = full || saturated.length > 0 || room <= 0;
     if (this.closing) {
       this.releases.push(...claimed);

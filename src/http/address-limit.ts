@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../kernel/errors.ts';
 import { clientAddress } from './client-address.ts';
 import type { BucketStore, RateDecision, RateLimit } from './rate-limit.ts';
@@ -48,8 +48,9 @@ const unlimited = new Set(['/healthz', '/readyz']);
  * unknown paths, anything that does not know its caller is limited by the client's address.
  */
 export function addressLimiter(limits: AddressLimits) {
-  return async function limitByAddress(request: FastifyRequest): Promise<void> {
-    if (request.routeOptions.config.ownRateLimit || unlimited.has(request.routeOptions.url ?? '')) return;
-    await limitAddress(limits, request);
+  // Callback-style: the API's routes, which limit their callers themselves, pass without a promise.
+  return function limitByAddress(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
+    if (request.routeOptions.config.ownRateLimit || unlimited.has(request.routeOptions.url ?? '')) return done();
+    limitAddress(limits, request).then(() => done(), done);
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../kernel/errors.ts';
 import type { KeyStore, Principal } from '../domain/accounts/key-store.ts';
-import { rateLimitHeaders, type RateLimit } from './rate-limit.ts';
+import { rateLimitHeaders, type RateDecision, type RateLimit } from './rate-limit.ts';
 import { limitAddress, type AddressLimits } from './address-limit.ts';
 
 declare module 'fastify' {
@@ -30,29 +30,58 @@ function secretFrom(request: FastifyRequest): string {
   return secret;
 }
 
+/** Spends one of the key's tokens; past its limit, 429 with Retry-After. */
+function limitKey(reply: FastifyReply, decision: RateDecision, keyLimit: RateLimit): void {
+  const headers = rateLimitHeaders(decision, keyLimit);
+  if (!decision.allowed) {
+    throw new ApiError('rate_limited', `Slow down: retry in ${decision.retryAfterSeconds} s`, undefined, {
+      ...headers,
+      'Retry-After': String(decision.retryAfterSeconds),
+    });
+  }
+  reply.headers(headers);
+}
+
 /**
  * The onRequest hook of every API operation: who is calling, may they, and are they within their rate. A request
  * whose key is refused counts against its address instead, as every request without a key does; a valid key is
- * never refused for its address, which it may share with others behind one NAT.
+ * never refused for its address, which it may share with others behind one NAT. A key this process knows, with
+ * its bucket in memory, is admitted without a promise: that is every request of a busy client.
  */
 export function authenticator(keys: KeyStore, addresses: AddressLimits, keyLimit: RateLimit) {
-  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    let principal: Principal;
-    try {
-      principal = await keys.principalFor(secretFrom(request));
-    } catch (err) {
-      await limitAddress(addresses, request);
-      throw err;
-    }
+  const refuse = async (request: FastifyRequest, err: unknown): Promise<never> => {
+    await limitAddress(addresses, request);
+    throw err;
+  };
+  const admit = (request: FastifyRequest, reply: FastifyReply, principal: Principal): void | Promise<void> => {
     request.principal = principal;
-    const decision = await addresses.buckets.take(principal.keyId, Date.now(), keyLimit);
-    const headers = rateLimitHeaders(decision, keyLimit);
-    if (!decision.allowed) {
-      throw new ApiError('rate_limited', `Slow down: retry in ${decision.retryAfterSeconds} s`, undefined, {
-        ...headers,
-        'Retry-After': String(decision.retryAfterSeconds),
-      });
+    const decision = addresses.buckets.take(principal.keyId, Date.now(), keyLimit);
+    if (decision instanceof Promise) return decision.then((d) => limitKey(reply, d, keyLimit));
+    limitKey(reply, decision, keyLimit);
+  };
+  return function authenticate(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
+    let secret: string;
+    let known: Principal | undefined;
+    try {
+      secret = secretFrom(request);
+      known = keys.knownPrincipal(secret);
+    } catch (err) {
+      refuse(request, err).catch(done);
+      return;
     }
-    reply.headers(headers);
+    let admitted: void | Promise<void>;
+    try {
+      admitted = known
+        ? admit(request, reply, known)
+        : keys.principalFor(secret).then(
+            (principal) => admit(request, reply, principal),
+            (err: unknown) => refuse(request, err),
+          );
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    if (admitted instanceof Promise) admitted.then(() => done(), done);
+    else done();
   };
 }

@@ -1,4 +1,4 @@
-import { createHash, randomInt } from 'node:crypto';
+import { hash, randomInt } from 'node:crypto';
 import type { Mode } from '../../kernel/mode.ts';
 
 
@@ -8,7 +8,7 @@ const checksumLength = 6;
 const keyPattern = /^svc_(test|live)_([0-9A-Za-z]{32})$/;
 
 function checksum(prefix: string, random: string): string {
-  const n = createHash('sha256').update(prefix + random).digest().readUInt32BE(0);
+  const n = hash('sha256', prefix + random, 'buffer').readUInt32BE(0);
   let out = '';
   let v = n;
   for (let i = 0; i < checksumLength; i++) {
@@ -36,6 +36,11 @@ export function generateKeySecret(mode: Mode): NewKeySecret {
 
 export type KeyFormatCheck = { ok: true; mode: Mode } | { ok: false; reason: 'malformed_api_key' | 'invalid_api_key_checksum' };
 
+/** The form of a key, without its checksum: what may be hashed and looked up. */
+export function hasKeyShape(secret: string): boolean {
+  return keyPattern.test(secret);
+}
+
 /** Catches typos and garbage before any database work. */
 export function checkKeyFormat(secret: string): KeyFormatCheck {
   const match = keyPattern.exec(secret);
@@ -49,6 +54,7 @@ export function checkKeyFormat(secret: string): KeyFormatCheck {
   return { ok: true, mode };
 }
 
+/** SHA-256 in hex, in one call: every request hashes its key. */
 export function hashKeySecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }

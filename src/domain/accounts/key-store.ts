@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { KeyChangeWatcher } from '../../db/key-changes.ts';
-import { checkKeyFormat, hashKeySecret } from './api-key-format.ts';
+import { checkKeyFormat, hashKeySecret, hasKeyShape } from './api-key-format.ts';
 import type { Mode } from '../../kernel/mode.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { ApiError } from '../../kernel/errors.ts';
@@ -34,6 +34,15 @@ type Entry = { found: false } | { found: true; principal: Principal; revoked: bo
 
 const maxEntries = 10_000;
 
+/** The principal of a key that may use the API, or the ApiError refusing it. */
+function apiPrincipal(result: AuthResult): Principal {
+  if (!result.ok) throw new ApiError(result.code, details[result.code]);
+  if (result.principal.plan !== 'api') {
+    throw new ApiError('plan_without_api_access', "API access is not part of this account's plan; upgrade the plan to use the API");
+  }
+  return result.principal;
+}
+
 /**
  * Resolves an API key secret to its principal. Answers are cached by hash, unknown keys included, so a
  * busy key costs no query; the whole cache is dropped whenever any process changes any key.
@@ -49,23 +58,41 @@ export class KeyStore {
   ) {}
 
   async authenticate(secret: string): Promise<AuthResult> {
-    const format = checkKeyFormat(secret);
-    if (!format.ok) return { ok: false, code: format.reason };
-    const hash = hashKeySecret(secret);
+    const known = this.known(secret);
+    if (typeof known === 'string') return { ok: false, code: known };
+    let entry = known.entry;
+    if (!entry) {
+      entry = await this.load(known.hash);
+      if (known.version !== null) {
+        if (this.cache.size >= maxEntries) this.cache.delete(this.cache.keys().next().value!);
+        this.cache.set(known.hash, entry);
+      }
+    }
+    return this.verdict(entry);
+  }
 
+  /**
+   * What this process knows of a secret without asking the database: its refusal, or the cached entry (undefined
+   * when the key must be read). The checksum is checked only when the cache has no entry: every entry's secret
+   * passed it when first seen, so a busy key costs one hash a request.
+   */
+  private known(secret: string): AuthFailure | { hash: string; version: number | null; entry: Entry | undefined } {
+    if (!hasKeyShape(secret)) return 'malformed_api_key';
+    const hash = hashKeySecret(secret);
     const version = this.watcher.version();
     if (version === null || version !== this.cacheVersion) {
       this.cache.clear();
       this.cacheVersion = version;
     }
-    let entry = version === null ? undefined : this.cache.get(hash);
+    const entry = version === null ? undefined : this.cache.get(hash);
     if (!entry) {
-      entry = await this.load(hash);
-      if (version !== null) {
-        if (this.cache.size >= maxEntries) this.cache.delete(this.cache.keys().next().value!);
-        this.cache.set(hash, entry);
-      }
+      const format = checkKeyFormat(secret);
+      if (!format.ok) return format.reason;
     }
+    return { hash, version, entry };
+  }
+
+  private verdict(entry: Entry): AuthResult {
     if (!entry.found) return { ok: false, code: 'unknown_api_key' };
     if (entry.revoked) return { ok: false, code: 'revoked_api_key' };
     if (entry.expiresAt !== null && entry.expiresAt <= this.clock.now().toISOString()) {
@@ -90,12 +117,17 @@ export class KeyStore {
 
   /** The caller behind a key that may use the API (the REST routes, the MCP tools), or the ApiError refusing it. */
   async principalFor(secret: string): Promise<Principal> {
-    const result = await this.authenticate(secret);
-    if (!result.ok) throw new ApiError(result.code, details[result.code]);
-    if (result.principal.plan !== 'api') {
-      throw new ApiError('plan_without_api_access', "API access is not part of this account's plan; upgrade the plan to use the API");
-    }
-    return result.principal;
+    return this.knownPrincipal(secret) ?? apiPrincipal(await this.authenticate(secret));
+  }
+
+  /**
+   * principalFor without waiting, when this process already knows the key (a busy key always is): the caller, or
+   * undefined when the key must be read from the database. Throws the ApiError refusing a key it knows.
+   */
+  knownPrincipal(secret: string): Principal | undefined {
+    const known = this.known(secret);
+    if (typeof known === 'string') return apiPrincipal({ ok: false, code: known });
+    return known.entry ? apiPrincipal(this.verdict(known.entry)) : undefined;
   }
 
   private async load(hash: string): Promise<Entry> {

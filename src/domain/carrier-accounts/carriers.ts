@@ -10,7 +10,7 @@ export async function listCarriers(ctx: Context): Promise<Carrier[]> {
       id: c.id,
       object: 'carrier' as const,
       name: c.name,
-      services: c.services.map((s) => ({ ...s })),
+      services: c.services,
       mode: ctx.principal.mode,
       connected: carriers[c.id].usable,
     };
