@@ -4,7 +4,7 @@ import { problem, type TestServer } from './harness.ts';
 import { austin, orderBody, sanFrancisco } from './fixtures.ts';
 import { connectOwnUps, type CarrierFakes } from './fakes/carriers.ts';
 import { upsPickupRefusals } from './fakes/ups-pickup.ts';
-import { startLiveShop, type LiveShop } from './live-billing.ts';
+import { payingLiveKey, startLiveShop, type LiveShop } from './live-billing.ts';
 import type { FakeStripe } from './fakes/stripe.ts';
 import { pickupWeight } from '../src/carriers/ups/pickup.ts';
 import { reconcilePendingPickups } from '../src/domain/ops/pickups.ts';
@@ -17,7 +17,9 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 // with UPS's Pickup Rate before booking, charged to the account's card as postage is, refunded on cancel; refusals
 // mapped to their codes; a retry with the same Idempotency-Key never books twice, even when UPS's answer was lost.
 // UPS's pending status lists today's and tomorrow's pickups only: a lost booking for a later day is not found there,
-// and booking it again gets UPS's same PRN, charged once.
+// and booking it again gets UPS's same PRN, charged once. UPS keeps one pickup per address and day (a second booking
+// there gets the first one's PRN): a second pickup of the account there is refused before UPS is asked, and a PRN UPS
+// answers that a booked pickup of ours already holds is never recorded or charged twice.
 
 // Monday 25 November 2030, 09:00 in Austin (America/Chicago): the pickups are for Tuesday.
 const mondayMorning = Date.parse('2030-11-25T15:00:00Z');
@@ -242,5 +244,95 @@ describe('UPS pickups with live keys (fake UPS, fake Stripe)', () => {
     assert.equal([...fakes.ups.pickups.values()].filter((x) => x.date === '20301202' && !x.cancelled).length, 1, 'one pickup at UPS for Monday');
     assert.deepEqual(await ledger(left.id), [{ kind: 'charge', amount_cents: 650 }]);
     assert.deepEqual(cardCharge(left.id).map((c) => c.captured), [650]);
+  });
+  describe('one UPS pickup per address and day', () => {
+    const scheduled = (date: string) => db().selectFrom('pickups').select(['id', 'status', 'account_id', 'confirmation_number']).where('carrier', '=', 'ups').where('date', '=', date).orderBy('id').execute();
+    const atUps = (yyyymmdd: string) => [...fakes.ups.pickups.values()].filter((x) => x.date === yyyymmdd && !x.cancelled);
+
+    test("a second pickup of the account there is 409 before UPS is asked anything; once the first is cancelled, the same request books, charged once", async () => {
+      const date = '2030-12-03';
+      const first = await server.request('POST', '/pickups', { key, headers: { 'idempotency-key': 'ups-place-1' }, body: body({ date }) });
+      assert.equal(first.status, 201, first.text);
+      const before = { rate: pickupCalls('rate'), create: pickupCalls('create'), charges: stripe.charges().length };
+      const second = { key, headers: { 'idempotency-key': 'ups-place-2' }, body: body({ date, window: { start: '09:00', end: '12:00' }, parcel_count: 1 }) };
+      const refused = problem(await server.request('POST', '/pickups', second), 409, 'pickup_already_scheduled');
+      assert.deepEqual(refused.errors, [{ in: 'body', pointer: '/address', detail: `already has UPS pickup ${first.body.id} on ${date}` }]);
+      assert.match(refused.detail, new RegExp(`confirmation ${first.body.confirmation_number}`));
+      assert.deepEqual({ rate: pickupCalls('rate'), create: pickupCalls('create'), charges: stripe.charges().length }, before, 'UPS and Stripe were asked nothing');
+      assert.deepEqual((await scheduled(date)).map((r) => r.id), [first.body.id], 'nothing was recorded');
+
+      assert.equal((await server.request('POST', `/pickups/${first.body.id}/cancel`, { key })).status, 200);
+      const booked = await server.request('POST', '/pickups', second);
+      assert.equal(booked.status, 201, booked.text);
+      assert.notEqual(booked.body.confirmation_number, first.body.confirmation_number, 'UPS booked a new pickup, the first being cancelled');
+      assert.deepEqual(atUps('20301203').map((x) => x.prn), [booked.body.confirmation_number]);
+      assert.deepEqual(await ledger(booked.body.id), [{ kind: 'charge', amount_cents: 650 }]);
+    });
+
+    test('two bookings of the place at once: one is booked at UPS, the other is 409', async () => {
+      const date = '2030-12-04';
+      const creates = pickupCalls('create');
+      const answers = await Promise.all(['ups-race-1', 'ups-race-2'].map((k) => server.request('POST', '/pickups', { key, headers: { 'idempotency-key': k }, body: body({ date }) })));
+      assert.deepEqual(answers.map((a) => a.status).sort(), [201, 409], answers.map((a) => a.text).join('\n'));
+      assert.equal(pickupCalls('create'), creates + 1, 'UPS was asked to book once');
+      assert.equal(atUps('20301204').length, 1);
+      const won = answers.find((a) => a.status === 201)!.body;
+      assert.deepEqual(await ledger(won.id), [{ kind: 'charge', amount_cents: 650 }]);
+      assert.deepEqual((await scheduled(date)).map((r) => r.status), ['scheduled']);
+    });
+
+    test("UPS answering the PRN of another account's booked pickup there: not recorded as a second pickup, not charged, and the first stays UPS's one", async () => {
+      const date = '2030-12-05';
+      const first = await server.request('POST', '/pickups', { key, body: body({ date }) });
+      assert.equal(first.status, 201, first.text);
+      // Another account on the platform's UPS account, at the same dock: shipd does not compare accounts' places, UPS does.
+      const neighbour = await payingLiveKey(server);
+      const creates = pickupCalls('create');
+      const refused = problem(await server.request('POST', '/pickups', { key: neighbour, body: body({ date }) }), 409, 'pickup_already_scheduled');
+      assert.equal(pickupCalls('create'), creates + 1, 'UPS was asked, and answered the PRN it already had');
+      assert.match(refused.detail, /^UPS already has a pickup at this address on 2030-12-05, booked through another account: .*Nothing was booked or charged$/);
+      assert.doesNotMatch(refused.detail, new RegExp(`${first.body.id}|${first.body.confirmation_number}`), "the other account's pickup is not named");
+      assert.equal(refused.errors[0].pointer, '/address');
+
+      const rows = await scheduled(date);
+      assert.deepEqual(rows.map((r) => r.status), ['scheduled', 'failed']);
+      const theirs = rows[1]!;
+      assert.deepEqual(await ledger(theirs.id), [], 'not charged');
+      const holds = cardCharge(theirs.id);
+      assert.equal(holds.length, 1, 'its card was held before UPS booked');
+      assert.equal(holds[0]!.captured, 0, 'and the hold was let go of');
+      assert.deepEqual((await server.request('GET', '/pickups', { key: neighbour })).body.data, []);
+      assert.deepEqual(atUps('20301205').map((x) => x.prn), [first.body.confirmation_number]);
+      assert.equal((await server.request('GET', `/pickups/${first.body.id}`, { key })).body.status, 'scheduled');
+    });
+
+    test('two accounts booking the dock at once: UPS books one pickup, one of them is booked and charged, the other is 409', async () => {
+      const date = '2030-12-09';
+      const keys = [key, await payingLiveKey(server)];
+      const answers = await Promise.all(keys.map((k) => server.request('POST', '/pickups', { key: k, body: body({ date }) })));
+      assert.deepEqual(answers.map((a) => a.status).sort(), [201, 409], answers.map((a) => a.text).join('\n'));
+      assert.equal(answers.find((a) => a.status === 409)!.body.code, 'pickup_already_scheduled');
+      const won = answers.find((a) => a.status === 201)!.body;
+      assert.deepEqual(atUps('20301209').map((x) => x.prn), [won.confirmation_number]);
+      const rows = await scheduled(date);
+      assert.deepEqual(rows.map((r) => r.status).sort(), ['failed', 'scheduled']);
+      assert.deepEqual(await ledger(won.id), [{ kind: 'charge', amount_cents: 650 }]);
+      assert.deepEqual(await ledger(rows.find((r) => r.status === 'failed')!.id), []);
+    });
+
+    test('a pickup booked before places were kept is still found by its PRN: the second booking is 409 naming it', async () => {
+      const date = '2030-12-06';
+      const first = await server.request('POST', '/pickups', { key, body: body({ date }) });
+      assert.equal(first.status, 201, first.text);
+      await db().updateTable('pickups').set({ place: null }).where('id', '=', first.body.id).execute();
+      const refused = problem(await server.request('POST', '/pickups', { key, body: body({ date }) }), 409, 'pickup_already_scheduled');
+      assert.match(refused.detail, new RegExp(`^Pickup ${first.body.id} is booked \\(confirmation ${first.body.confirmation_number}\\)`));
+      assert.deepEqual((await scheduled(date)).map((r) => r.status), ['scheduled', 'failed']);
+      const failed = (await scheduled(date))[1]!;
+      assert.deepEqual(await ledger(failed.id), []);
+      for (const c of cardCharge(failed.id)) assert.equal(c.captured, 0);
+      const kept = await db().selectFrom('pickups').select('last_error').where('id', '=', failed.id).executeTakeFirstOrThrow();
+      assert.match(kept.last_error!, new RegExp(`UPS answered the confirmation ${first.body.confirmation_number} of pickup ${first.body.id}`));
+    });
   });
 });

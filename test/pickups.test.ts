@@ -6,6 +6,7 @@ import { austin, orderBody } from './fixtures.ts';
 import { setPaymentMethod } from '../src/domain/billing/payment-methods.ts';
 import { addLocation } from '../src/domain/locations/locations.ts';
 import { newId } from '../src/kernel/ids.ts';
+import { isUniqueViolation } from '../src/db/unique-violation.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
@@ -188,6 +189,72 @@ describe('where, what and the rest of the body', () => {
   });
 });
 
+describe('one UPS pickup per address and day, as UPS keeps it (test keys too)', () => {
+  const monday = '2030-12-02';
+
+  test('a second UPS pickup at the same address and day is 409 pickup_already_scheduled, naming the first; another day, door, carrier or account is not', async () => {
+    const first = await schedule({ date: monday });
+    // The same address written otherwise (case, punctuation, ZIP+4), inline rather than as the location, another window.
+    const sameBuilding = { ...austin, street1: '1100 CONGRESS AVE.', zip: '78701-1234' };
+    const again = problem(await server.request('POST', '/pickups', { key, body: pickupBody({ date: monday, ship_from_id: undefined, address: sameBuilding, window: { start: '15:00', end: '18:00' } }) }), 409, 'pickup_already_scheduled');
+    assert.deepEqual(again.errors, [{ in: 'body', pointer: '/address', detail: `already has UPS pickup ${first.id} on ${monday}` }]);
+    assert.match(again.detail, new RegExp(`^Pickup ${first.id} is booked \\(confirmation ${first.confirmation_number}\\) with UPS at this address on ${monday}: UPS keeps one pickup per address and day`));
+    assert.match(again.detail, new RegExp(`Nothing was booked or charged; use it, or cancel it \\(POST /pickups/${first.id}/cancel\\) and schedule again$`));
+    const byLocation = problem(await server.request('POST', '/pickups', { key, body: pickupBody({ date: monday }) }), 409, 'pickup_already_scheduled');
+    assert.equal(byLocation.errors[0].pointer, '/ship_from_id');
+    const otherKeys = problem(await server.request('POST', '/pickups', { key: otherKey, body: pickupBody({ date: monday }) }), 409, 'pickup_already_scheduled');
+    assert.match(otherKeys.detail, new RegExp(`^Pickup ${first.id}, of another API key of this account, is booked .*cancel it with the key that booked it`));
+    const onMonday = (await server.request('GET', `/pickups?date=${monday}&carrier=ups&limit=100`, { key })).body.data;
+    assert.deepEqual(onMonday.map((p: Json) => p.id), [first.id], 'nothing else was recorded');
+
+    await schedule({ date: '2030-12-03' });
+    await schedule({ date: monday, ship_from_id: undefined, address: { ...austin, street2: 'Suite 200' } });
+    for (const carrier of ['usps', 'fedex']) {
+      await schedule({ carrier, date: monday });
+      await schedule({ carrier, date: monday }, otherKey);
+    }
+    const stranger = await server.account();
+    await setPaymentMethod(server.services.database.db, server.clock, stranger, 'test', 'pm_test_visa');
+    await schedule({ date: monday, ship_from_id: undefined, address: austin }, (await server.key(stranger)).secret);
+  });
+
+  test('once the first is cancelled, the refused request goes on with its own Idempotency-Key: the refusal is not stored', async () => {
+    const date = '2030-12-04';
+    const first = await schedule({ date });
+    const headers = { 'idempotency-key': 'second-on-wednesday' };
+    const body = pickupBody({ date, instructions: 'Ring twice' });
+    problem(await server.request('POST', '/pickups', { key, headers, body }), 409, 'pickup_already_scheduled');
+    assert.equal((await server.request('POST', `/pickups/${first.id}/cancel`, { key })).status, 200);
+    const second = await server.request('POST', '/pickups', { key, headers, body });
+    assert.equal(second.status, 201, second.text);
+    assert.equal(second.headers.get('idempotent-replayed'), null);
+    assert.notEqual(second.body.id, first.id);
+  });
+
+  test('bookings at once of one place and day: one is booked, the others are 409', async () => {
+    const date = '2030-12-05';
+    const answers = await Promise.all([key, otherKey, key, otherKey].map((k) => server.request('POST', '/pickups', { key: k, body: pickupBody({ date }) })));
+    assert.deepEqual(answers.map((a) => a.status).sort(), [201, 409, 409, 409], answers.map((a) => a.text).join('\n'));
+    for (const a of answers.filter((a) => a.status === 409)) assert.equal(a.body.code, 'pickup_already_scheduled');
+  });
+
+  test('the database itself holds one active pickup per account, mode, carrier, day and place, and one booked one per confirmation number', async () => {
+    const db = server.services.database.db;
+    const first = await schedule({ date: '2030-12-06' });
+    const row = await db.selectFrom('pickups').selectAll().where('id', '=', first.id).executeTakeFirstOrThrow();
+    assert.equal(row.place, 'US|TX|78701|1100 congress ave');
+    const copy = (overrides: Record<string, unknown>) => db.insertInto('pickups').values({ ...row, id: newId('pku'), ...overrides }).execute();
+    // Refused as a unique index's violation, which shipd reads as such on either database.
+    await assert.rejects(copy({ confirmation_number: '2ANOTHERPRN' }), isUniqueViolation, 'a second scheduled pickup of the place and day');
+    await assert.rejects(copy({ status: 'pending', confirmation_number: '' }), isUniqueViolation, 'a second one being booked');
+    await assert.rejects(copy({ place: 'US|TX|78701|elsewhere' }), isUniqueViolation, 'a second booked pickup with the same confirmation number');
+    await copy({ status: 'cancelled', confirmation_number: '2ANOTHERPRN' });
+    await copy({ status: 'failed', confirmation_number: '' });
+    await copy({ mode: 'live', confirmation_number: '2ANOTHERPRN' });
+    await copy({ date: '2030-12-09', confirmation_number: '2ANOTHERPRN2' });
+  });
+});
+
 describe('idempotency, ownership, modes and carrier failures', () => {
   test('the same Idempotency-Key replays the first pickup; another body with it is 422', async () => {
     const headers = { 'idempotency-key': 'pickup-tuesday' };
@@ -203,7 +270,8 @@ describe('idempotency, ownership, modes and carrier failures', () => {
   });
 
   test("another key's pickup is 404, read or cancelled, and not in its list", async () => {
-    const mine = await schedule();
+    // Tuesday's UPS pickup at the location is the test above's: UPS keeps one per address and day.
+    const mine = await schedule({ date: '2030-11-27' });
     problem(await server.request('GET', `/pickups/${mine.id}`, { key: otherKey }), 404, 'not_found');
     problem(await server.request('POST', `/pickups/${mine.id}/cancel`, { key: otherKey }), 404, 'not_found');
     problem(await server.request('GET', '/pickups/ord_01jf3k4m5n6p7q8r9s0t1v2w3x', { key }), 404, 'not_found');
@@ -220,6 +288,17 @@ describe('idempotency, ownership, modes and carrier failures', () => {
     assert.deepEqual((await server.request('GET', '/pickups', { key: liveKey })).body.data, []);
   });
 
+  test('so is a live key asking USPS or FedEx for pickup availability (502); UPS publishes no availability call (422)', async () => {
+    for (const [carrier, name] of [['usps', 'USPS'], ['fedex', 'FedEx']] as const) {
+      const p = problem(await server.request('POST', '/pickups/availability', { key: liveKey, body: { carrier, ship_from_id: locationId, date: tuesday } }), 502, 'carrier_error');
+      assert.match(p.detail, new RegExp(`^${name}: Set ${carrier.toUpperCase()}_CLIENT_ID and ${carrier.toUpperCase()}_CLIENT_SECRET, or connect the account's own ${name} account, to use ${name} with live keys; its availability is not known$`));
+    }
+    const ups = problem(await server.request('POST', '/pickups/availability', { key: liveKey, body: { carrier: 'ups', ship_from_id: locationId, date: tuesday } }), 422, 'not_supported_by_carrier');
+    assert.match(ups.detail, /UPS publishes no pickup availability call/);
+    // The place and the day are checked first, as with credentials.
+    problem(await server.request('POST', '/pickups/availability', { key: liveKey, body: { carrier: 'usps', ship_from_id: locationId, date: '2030-11-22' } }), 400, 'validation_failed');
+  });
+
   test('a carrier that fails answers 502, one that never answers 504; nothing is recorded', async () => {
     const before = (await server.request('GET', '/pickups?limit=100', { key })).body.data.length;
     const down = problem(
@@ -228,13 +307,14 @@ describe('idempotency, ownership, modes and carrier failures', () => {
       'carrier_error',
     );
     assert.match(down.detail, /no pickup was scheduled/);
-    problem(await server.request('POST', '/pickups', { key, body: pickupBody({ ship_from_id: undefined, address: { ...austin, name: 'Timeout UPS' } }) }), 504, 'carrier_timeout');
+    problem(await server.request('POST', '/pickups', { key, body: pickupBody({ date: '2030-11-29', ship_from_id: undefined, address: { ...austin, name: 'Timeout UPS' } }) }), 504, 'carrier_timeout');
     assert.equal((await server.request('GET', '/pickups?limit=100', { key })).body.data.length, before);
   });
 
   // Moves the clock, so it runs last.
   test('a pickup whose window has begun can no longer be cancelled (409)', async () => {
-    const created = await schedule({ date: tuesday, window: { start: '10:00', end: '14:00' } });
+    // Another door of the building: the location's own address has Tuesday's UPS pickup already.
+    const created = await schedule({ date: tuesday, window: { start: '10:00', end: '14:00' }, ship_from_id: undefined, address: { ...austin, street2: 'Dock 9' } });
     server.clock.advance(25 * 3_600_000 + 1); // Tuesday 10:00:00.001 in Austin
     const p = problem(await server.request('POST', `/pickups/${created.id}/cancel`, { key }), 409, 'pickup_not_cancellable');
     assert.match(p.detail, /has begun; it is 2030-11-26 10:00 there/);

@@ -42,11 +42,18 @@ function simulatorsFor(clock: Clock, config: Config): Record<CarrierId, Carrier>
   return set;
 }
 
+const liveAdapterClasses = { ups: UpsCarrier, usps: UspsCarrier, fedex: FedexCarrier } as const;
+
 /** A live carrier without usable credentials: it says why, per carrier, instead of failing the whole request. */
 export class UncredentialedCarrier implements Carrier {
   readonly name: string;
   readonly services: Carrier['services'];
   readonly usable = false;
+  /**
+   * Where the carrier's live adapter asks it for pickup availability, the answer says which credentials are missing,
+   * as a booking's does; where it has no such call (UPS), there is none here either.
+   */
+  readonly pickupAvailability?: () => Promise<CarrierResult<never>>;
   idempotentPurchase(): boolean {
     return true;
   }
@@ -58,6 +65,7 @@ export class UncredentialedCarrier implements Carrier {
     const info = carrierCatalog.find((c) => c.id === id)!;
     this.name = info.name;
     this.services = info.services;
+    if ('pickupAvailability' in liveAdapterClasses[id].prototype) this.pickupAvailability = async () => failure('credentials_missing', this.reason);
   }
 
   async rate(): Promise<CarrierResult<never>> {

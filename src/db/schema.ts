@@ -523,6 +523,12 @@ export interface PickupsTable {
   carrier_data: string | null;
   /** JSON array of the named labels' service codes (FedEx books Ground and Express drivers apart); null when none were named. */
   services: string | null;
+  /**
+   * The address as a carrier that keeps one pickup per address and day tells it apart (UPS); null for the other
+   * carriers, and for pickups booked before the rule was kept. At most one pending or scheduled pickup of an account
+   * and mode holds a place on a day, and at most one scheduled one a confirmation number where a place is held.
+   */
+  place: string | null;
 }
 
 /** A priced pickup's charge and its refund: at most one of each per pickup. */

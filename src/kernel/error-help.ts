@@ -70,6 +70,11 @@ export const errorHelp: Readonly<Record<ErrorCode, { meaning: string; fix: strin
   labels_changed: { meaning: 'The labels changed while the manifest was being made.', fix: 'Create the manifest again.' },
   pickup_already_cancelled: { meaning: 'The pickup is already cancelled.', fix: 'Nothing to do; schedule a new pickup if needed.' },
   pickup_not_cancellable: { meaning: 'The pickup window has begun, so the carrier can no longer cancel it.', fix: 'Tell the driver, or call the carrier.' },
+  pickup_already_scheduled: {
+    meaning:
+      "UPS keeps one pickup per address and day: a second booking there gets the first one's confirmation number, the same driver, so booking it would charge twice for one driver and cancelling either pickup would cancel both at UPS. The account already has a UPS pickup at this address on this day, scheduled or still being booked (in the same mode, whatever the window); `errors` points to the address or location and names that pickup's id. The same holds where UPS answers with the confirmation of a pickup booked through another account. Nothing was booked or charged.",
+    fix: 'Use the pickup named (its driver collects every labelled parcel at the address; `parcel_count` tells UPS how many to expect), or cancel it (POST /pickups/{id}/cancel, with the key that booked it) and schedule again: the same request with the same Idempotency-Key then goes on. A pickup still being booked gets its outcome by retrying its own request.',
+  },
   api_key_limit_reached: { meaning: 'The account already holds as many active API keys as the server allows (SHIPD_MAX_KEYS_PER_ACCOUNT, 50 unless the operator changed it); revoked keys do not count.', fix: 'Revoke a key no longer used (dashboard, or `shipd keys revoke KEY_ID`), or roll an existing key instead of making a new one.' },
   resource_in_use: {
     meaning: "The resource is in use and ends with what uses it: a label's tracker follows its label and cannot be stopped on its own; a package that open orders name, or a ship-from location that orders not yet shipped or pickups still to come use, cannot be removed while they do. The detail says what uses it.",

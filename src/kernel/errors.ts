@@ -50,6 +50,7 @@ export const errorCodes = {
   labels_changed: { status: 409, title: 'The labels changed while the manifest was being made; try again' },
   pickup_already_cancelled: { status: 409, title: 'The pickup is already cancelled' },
   pickup_not_cancellable: { status: 409, title: 'The pickup window has begun; the pickup can no longer be cancelled' },
+  pickup_already_scheduled: { status: 409, title: 'The carrier already has a pickup at this address on this day' },
   api_key_limit_reached: { status: 409, title: 'The account has as many active API keys as it may; revoke one first' },
   resource_in_use: { status: 409, title: 'The resource is in use and cannot be removed' },
   carrier_account_exists: { status: 409, title: 'The account already has an account with this carrier in this mode' },

@@ -20,7 +20,9 @@ export const pickupOperations = [
       'and the earliest and latest times and the booking cut-off (`book_by`), local at the address, where the carrier says. Live keys ask ' +
       'the carrier: USPS (its Carrier Pickup eligibility call, which gives whether it serves the address and no times; `book_by` is its ' +
       '2:00 AM Central cut-off where that falls on the day) and FedEx (its Pickup Availability, with times). UPS publishes no ' +
-      'availability call, so a live key asking about UPS answers 422 `not_supported_by_carrier`. Test keys get the simulated carriers\' ' +
+      'availability call, so a live key asking about UPS answers 422 `not_supported_by_carrier`; on a server without USPS or FedEx ' +
+      'credentials (and no account of their own connected) a live key is answered 502 `carrier_error` naming the settings to set, as a ' +
+      'booking is. Test keys get the simulated carriers\' ' +
       'answer, for all three, by the rules POST /pickups holds test pickups to (business days, 08:00 to 20:00). Books nothing.',
     body: PickupAvailabilityQuery,
     response: Type.Ref(PickupAvailability),
@@ -49,7 +51,12 @@ export const pickupOperations = [
       'for at the carrier by the pickup\'s id, sent as its reference, where the carrier can look one up (UPS, whose pending pickups ' +
       'list today\'s and tomorrow\'s; a later one is booked again and UPS answers the same PRN, charged once). USPS and FedEx cannot ' +
       'find a pickup by a client\'s reference, so a booking whose answer was lost (504 `carrier_timeout`) is never asked again: the retry ' +
-      'answers 502 `carrier_error` saying where to look in the carrier\'s own account.',
+      'answers 502 `carrier_error` saying where to look in the carrier\'s own account. UPS keeps one pickup per address and day (a ' +
+      'second booking there gets the first one\'s PRN, the same driver), so a second UPS pickup of the account at the same address on ' +
+      'the same day, while the first is scheduled or being booked, answers 409 `pickup_already_scheduled` before UPS is asked anything, ' +
+      'whatever the window, with `errors` naming the first pickup\'s id: use it, or cancel it and schedule again. Should UPS answer the ' +
+      'PRN of a pickup already booked through shipd (an address it takes for the same), the booking is refused the same way and not ' +
+      'charged. Test keys keep the same rule for UPS; USPS and FedEx book each pickup on its own.',
     body: PickupCreate,
     response: Type.Ref(Pickup),
     responseDescription: 'The scheduled pickup, with the carrier\'s confirmation number',
@@ -58,6 +65,7 @@ export const pickupOperations = [
       'not_supported_by_carrier',
       'pickup_unavailable',
       'outside_pickup_window',
+      'pickup_already_scheduled',
       'payment_method_required',
       'payment_declined',
       'payment_authentication_required',

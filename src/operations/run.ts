@@ -64,6 +64,8 @@ const unstoredCodes = new Set<ErrorCode>([
   'payment_declined',
   'payment_authentication_required',
   'billing_not_configured',
+  // Cancelling the pickup in the way lets the same booking go on.
+  'pickup_already_scheduled',
   'idempotency_key_in_use',
   'idempotency_key_reused',
 ]);

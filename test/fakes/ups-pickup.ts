@@ -5,7 +5,8 @@ import { sendJson } from './server.ts';
 // The fake UPS's Pickup API (Pickup.yaml, UPS-API/api-documentation at cf813de955d5c052563d6fc387e59597a7ea816e): on-call
 // pickups rated, booked, listed as pending and cancelled by PRN. Requests reach it only once they keep our schemas of
 // the spec (test/contracts/ups/pickup.ts), which the fake UPS checks first. As the spec says of creation, "Same PRN
-// will be returned if a pickup request already exists for a pickup address/ point"; of the pending status, that it
+// will be returned if a pickup request already exists for a pickup address/ point" (an address being its address line
+// and postal code on the day, whatever the shipper account, which the spec does not name); of the pending status, that it
 // "will only display incomplete status for today and tomorrow only" (PickupStatusMessage), so a pickup booked for a
 // later day is not listed until the day before it.
 

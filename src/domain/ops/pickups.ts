@@ -25,6 +25,8 @@ import { authorizeCardCharge, cardFor, markRefundDue, openCardCharge, settleCard
 import { inTransaction } from '../core/transaction.ts';
 import { idempotencyTtlMs } from '../core/idempotency.ts';
 import { money } from '../core/money.ts';
+import { takeAccountTurn } from '../accounts/account-turn.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 
 /** How far ahead a pickup may be scheduled: carriers plan routes weeks, not months, out. */
 export const maxDaysAhead = 30;
@@ -203,6 +205,81 @@ export function carrierRefusal(carrier: Carrier, failure: CarrierFailure, what: 
   return new ApiError('carrier_error', `${carrier.name}: ${failure.detail}; ${what}`);
 }
 
+/**
+ * Carriers that keep one pickup per address and day. UPS's PickupCreationResponse.PRN: "Same PRN will be returned if a
+ * pickup request already exists for a pickup address/ point" (Pickup.yaml, UPS-API/api-documentation at
+ * e6f36df4da29ac1b448c898a79aac48f653bbb44, 2026-07-21), a pickup request being for a day. A second pickup of ours
+ * there would be the same driver charged twice, and cancelling either would cancel UPS's only one. USPS's Carrier
+ * Pickup v3 (3.1.8) and FedEx's Pickup Request API (1.0.0) publish no such rule: each booking is its own. Simulated
+ * pickups keep it too, so test keys meet what live keys do.
+ */
+const onePickupPerPlace: ReadonlySet<string> = new Set<CarrierId>(['ups']);
+
+/**
+ * The address as UPS is told it (one address line of both street lines, the state, the ZIP Code), in one case and
+ * spacing and without punctuation; a ZIP+4 is the same place as its ZIP. UPS may take more addresses for one than
+ * this does: the confirmation number it answers is checked as well (completePickup).
+ */
+export function placeOf(a: Address): string {
+  const words = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  return [(a.country ?? 'US').toUpperCase(), a.state.toUpperCase(), a.zip.slice(0, 5), words([a.street1, a.street2].filter(Boolean).join(' '))].join('|');
+}
+
+/** The account's pickup with the carrier, being booked or booked, that already holds the place on the day. */
+function pickupAtPlace(db: Kysely<DB>, row: PickupsTable): Promise<PickupsTable | undefined> {
+  return db
+    .selectFrom('pickups')
+    .selectAll()
+    .where('account_id', '=', row.account_id)
+    .where('mode', '=', row.mode)
+    .where('carrier', '=', row.carrier)
+    .where('date', '=', row.date)
+    .where('place', '=', row.place)
+    .where('status', 'in', ['pending', 'scheduled'])
+    .executeTakeFirst();
+}
+
+/**
+ * Another booked pickup of ours holding the confirmation the carrier just answered: one driver. Pickups booked before
+ * places were kept are looked at too, and those of other accounts booked through the same carrier account.
+ */
+function pickupWithConfirmation(db: Kysely<DB>, row: PickupsTable, confirmationNumber: string): Promise<PickupsTable | undefined> {
+  return db
+    .selectFrom('pickups')
+    .selectAll()
+    .where('mode', '=', row.mode)
+    .where('carrier', '=', row.carrier)
+    .where('confirmation_number', '=', confirmationNumber)
+    .where('status', '=', 'scheduled')
+    .where('id', '<>', row.id)
+    .executeTakeFirst();
+}
+
+const placePointer = (row: PickupsTable): string => (row.ship_from_id ? '/ship_from_id' : '/address');
+
+/** 409 naming the pickup in the way, where it is the account's: the client may use it, or cancel it and book again. */
+function alreadyScheduled(ctx: Context, holder: PickupsTable, pointer: string): ApiError {
+  const name = carrierName(holder.carrier);
+  const rule = `${name} keeps one pickup per address and day, and answers a second booking there with the first one's confirmation: the same driver`;
+  if (holder.account_id !== ctx.principal.accountId) {
+    return new ApiError('pickup_already_scheduled', `${name} already has a pickup at this address on ${holder.date}, booked through another account: ${rule}. Nothing was booked or charged`, [
+      { in: 'body', pointer, detail: `already has a ${name} pickup on ${holder.date}, booked through another account` },
+    ]);
+  }
+  const ours = holder.owner_key_id === ctx.principal.keyId;
+  const whose = ours ? `Pickup ${holder.id}` : `Pickup ${holder.id}, of another API key of this account,`;
+  const state = holder.status === 'pending' ? 'is still being booked' : `is booked (confirmation ${holder.confirmation_number})`;
+  const next =
+    holder.status === 'pending'
+      ? 'its own request, retried with its Idempotency-Key, gets its outcome'
+      : ours
+        ? `use it, or cancel it (POST /pickups/${holder.id}/cancel) and schedule again`
+        : 'use it, or cancel it with the key that booked it and schedule again';
+  return new ApiError('pickup_already_scheduled', `${whose} ${state} with ${name} at this address on ${holder.date}: ${rule}. Nothing was booked or charged; ${next}`, [
+    { in: 'body', pointer, detail: `already has ${name} pickup ${holder.id} on ${holder.date}` },
+  ]);
+}
+
 function unsupported(carrier: Carrier, mode: string): ApiError {
   return new ApiError('not_supported_by_carrier', `${carrier.name} pickups cannot be scheduled or cancelled through shipd with ${mode} keys; arrange them with ${carrier.name} directly`);
 }
@@ -311,6 +388,7 @@ export async function schedulePickup(ctx: Context, input: PickupCreate): Promise
     shipment_ids: JSON.stringify(input.shipment_ids ?? []),
     tracking_numbers: JSON.stringify(labels.trackingNumbers),
     services: labels.services.length > 0 ? JSON.stringify(labels.services) : null,
+    place: onePickupPerPlace.has(carrier.id) ? placeOf(where.address) : null,
     carrier_data: null,
     instructions: input.instructions ?? null,
     created_at: at,
@@ -323,10 +401,20 @@ export async function schedulePickup(ctx: Context, input: PickupCreate): Promise
     last_error: null,
     updated_at: at,
   };
+  // Before the carrier is asked anything, a price included.
+  const holder = row.place === null ? undefined : await pickupAtPlace(ctx.db, row);
+  if (holder) throw alreadyScheduled(ctx, holder, placePointer(row));
   const priced = await quote(ctx, carrier, access, row);
   const booking = { ...row, ...priced };
   const card = cardBilled(booking) ? await cardFor(ctx.db, booking.account_id, booking.payment_method!) : null;
   await inTransaction(ctx.db, async (trx) => {
+    if (booking.place !== null) {
+      // In the account's turn, so that two bookings of one place at once answer 201 and 409 rather than meeting at
+      // the unique index.
+      await takeAccountTurn(trx, booking.account_id);
+      const first = await pickupAtPlace(trx, booking);
+      if (first) throw alreadyScheduled(ctx, first, placePointer(booking));
+    }
     await trx.insertInto('pickups').values(booking).execute();
     if (card) await openCardCharge(trx, { id, account_id: booking.account_id, quoted_cents: booking.price_cents!, created_at: at }, card);
   });
@@ -377,12 +465,38 @@ async function bookAndComplete(ctx: Context, carrier: Carrier, row: PickupsTable
   return completePickup(ctx, row, booked.value.confirmationNumber, booked.value.carrierData);
 }
 
+/**
+ * Where the carrier answered the confirmation of a pickup of ours already booked (an address it takes for the same
+ * that shipd did not, a pickup booked before places were kept, another account's through the same carrier
+ * account), this booking is that driver: it is not recorded as a second pickup nor charged, and its card hold is let go.
+ */
+async function refuseSharedBooking(ctx: Context, row: PickupsTable, holder: PickupsTable): Promise<never> {
+  const name = carrierName(row.carrier);
+  await failPickup(ctx, row, `${name} answered the confirmation ${holder.confirmation_number} of pickup ${holder.id}, already booked at this address on ${holder.date}: ${name} keeps one pickup per address and day`);
+  throw alreadyScheduled(ctx, holder, placePointer(row));
+}
+
 /** Records the carrier's confirmation and the charge, all or nothing; the card's hold is captured after. */
 async function completePickup(ctx: Context, row: PickupsTable, confirmationNumber: string, carrierData?: Record<string, string>): Promise<Pickup> {
+  const samePlace = onePickupPerPlace.has(row.carrier);
+  const holder = samePlace ? await pickupWithConfirmation(ctx.db, row, confirmationNumber) : undefined;
+  if (holder) return refuseSharedBooking(ctx, row, holder);
   const at = ctx.clock.now().toISOString();
   const booked = { status: 'scheduled' as const, confirmation_number: confirmationNumber, carrier_data: carrierData ? JSON.stringify(carrierData) : null, updated_at: at };
   const done: PickupsTable = { ...row, ...booked };
-  const pickup = await inTransaction(ctx.db, async (trx) => {
+  const pickup = await recordBooking(ctx, row, booked, done).catch(async (err: unknown) => {
+    // Another booking recorded the same confirmation since the look above, and the unique index refused this one.
+    const first = samePlace && isUniqueViolation(err) ? await pickupWithConfirmation(ctx.db, row, confirmationNumber) : undefined;
+    if (!first) throw err;
+    return refuseSharedBooking(ctx, row, first);
+  });
+  await settleCharge(ctx, done, 'purchased');
+  return pickup;
+}
+
+async function recordBooking(ctx: Context, row: PickupsTable, booked: Pick<PickupsTable, 'status' | 'confirmation_number' | 'carrier_data' | 'updated_at'>, done: PickupsTable): Promise<Pickup> {
+  const at = booked.updated_at!;
+  return inTransaction(ctx.db, async (trx) => {
     const updated = await trx.updateTable('pickups').set(booked).where('id', '=', row.id).where('status', '=', 'pending').executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) {
       // A retry or the reconcile job finished it first; theirs is the answer.
@@ -411,8 +525,6 @@ async function completePickup(ctx: Context, row: PickupsTable, confirmationNumbe
     await ctx.answer?.(trx, pickup);
     return pickup;
   });
-  await settleCharge(ctx, done, 'purchased');
-  return pickup;
 }
 
 /**
