@@ -34,7 +34,7 @@ import * as pickupCarrierData from './032_pickup_carrier_data.ts';
 import * as manifestReconcile from './033_manifest_reconcile.ts';
 import * as returnChargeRetries from './034_return_charge_retries.ts';
 import * as trackerProofs from './035_tracker_proofs.ts';
-import * as pickupPlaces from './900_pickup_places.ts';
+import * as pickupPlaces from './036_pickup_places.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -73,5 +73,5 @@ export const migrations: Record<string, Migration> = {
   '033_manifest_reconcile': manifestReconcile,
   '034_return_charge_retries': returnChargeRetries,
   '035_tracker_proofs': trackerProofs,
-  '900_pickup_places': pickupPlaces,
+  '036_pickup_places': pickupPlaces,
 };
