@@ -1,5 +1,5 @@
 import type { TrackingEvent } from './carrier.ts';
-import { instantInZone, wallClock, zoneOfState } from './time-zones.ts';
+import { instantInZone, zoneOffsetMinutes, zoneOfState } from './time-zones.ts';
 import { lookupZip } from './zips.ts';
 
 type Place = TrackingEvent['location'];
@@ -18,27 +18,9 @@ export function offsetMinutes(text: string | undefined): number | undefined {
   return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
 }
 
-/** Every zone's offset changes only on a quarter hour of UTC, so it holds for the whole quarter hour an instant is in. */
-const quarterHour = 15 * 60_000;
-const offsets = new Map<string, string>();
-
-/**
- * The zone's offset from UTC at an instant, as "-05:00". Remembered by zone and quarter hour: asking Intl for it is
- * most of what a simulated journey costs, and the tracking worker tells each tracker's whole journey at each check.
- */
+/** The zone's offset from UTC at an instant, as "-05:00". */
 export function offsetIn(zone: string, at: Date): string {
-  const quarter = Math.floor(at.getTime() / quarterHour);
-  const key = `${zone} ${quarter}`;
-  const known = offsets.get(key);
-  if (known !== undefined) return known;
-  const start = new Date(quarter * quarterHour);
-  const w = wallClock(zone, start);
-  const local = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
-  const offset = formatOffset(Math.round((local - start.getTime()) / 60_000));
-  // A few days of quarter hours in a few dozen zones; forgotten all at once past that, to stay small.
-  if (offsets.size >= 20_000) offsets.clear();
-  offsets.set(key, offset);
-  return offset;
+  return formatOffset(zoneOffsetMinutes(zone, at));
 }
 
 /**

@@ -26,8 +26,10 @@ export function zoneOfState(state: string): string | undefined {
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
-/** The wall-clock fields in the zone at an instant. */
-export function wallClock(zone: string, at: Date): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
+type Wall = { year: number; month: number; day: number; hour: number; minute: number; second: number };
+
+/** The wall-clock fields as Intl tells them: a few microseconds a call. */
+function intlWallClock(zone: string, at: Date): Wall {
   let format = formats.get(zone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
@@ -37,10 +39,44 @@ export function wallClock(zone: string, at: Date): { year: number; month: number
   return { year: p.year!, month: p.month!, day: p.day!, hour: p.hour!, minute: p.minute!, second: p.second! };
 }
 
+/** Every zone's offset changes only on a quarter hour of UTC, so it holds for the whole quarter hour an instant is in. */
+const quarterHour = 15 * 60_000;
+const offsets = new Map<string, number>();
+
+/**
+ * Minutes the zone's clocks are ahead of UTC at an instant. Remembered by zone and quarter hour: Intl's answer was
+ * most of what a simulated journey cost, and a rate shop asks for the local day at each end of each quote.
+ */
+export function zoneOffsetMinutes(zone: string, at: Date): number {
+  const quarter = Math.floor(at.getTime() / quarterHour);
+  const key = `${zone} ${quarter}`;
+  const known = offsets.get(key);
+  if (known !== undefined) return known;
+  const start = quarter * quarterHour;
+  const w = intlWallClock(zone, new Date(start));
+  const offset = Math.round((Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - start) / 60_000);
+  // A few days of quarter hours in a few dozen zones; forgotten all at once past that, to stay small.
+  if (offsets.size >= 20_000) offsets.clear();
+  offsets.set(key, offset);
+  return offset;
+}
+
+/** The wall-clock fields in the zone at an instant. */
+export function wallClock(zone: string, at: Date): Wall {
+  const local = new Date(Math.floor(at.getTime() / 1000) * 1000 + zoneOffsetMinutes(zone, at) * 60_000);
+  return {
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    hour: local.getUTCHours(),
+    minute: local.getUTCMinutes(),
+    second: local.getUTCSeconds(),
+  };
+}
+
 /** How far the zone's clocks are ahead of UTC at an instant, in milliseconds. */
 function offsetMs(zone: string, at: Date): number {
-  const w = wallClock(zone, at);
-  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(at.getTime() / 1000) * 1000;
+  return zoneOffsetMinutes(zone, at) * 60_000;
 }
 
 /**
@@ -48,7 +84,7 @@ function offsetMs(zone: string, at: Date): number {
  * a time just after a daylight-saving change lands on the right side of it; a time the change skips reads as the
  * offset before it.
  */
-export function instantInZone(zone: string, wall: { year: number; month: number; day: number; hour: number; minute: number; second: number }): Date {
+export function instantInZone(zone: string, wall: Wall): Date {
   const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
   const first = asUtc - offsetMs(zone, new Date(asUtc));
   const second = asUtc - offsetMs(zone, new Date(first));

@@ -2,7 +2,7 @@ import { evenShares } from '../../kernel/shares.ts';
 import { createHash } from 'node:crypto';
 import type { CarrierId } from '../../config.ts';
 import { isDomestic, isResidential, type Carrier, type ParcelSpec, type Quote, type RateRequest } from '../../carriers/carrier.ts';
-import { callCarrier } from '../carrier-accounts/carrier-call.ts';
+import { callCarriers } from '../carrier-accounts/carrier-call.ts';
 import { serviceValueRefusal } from '../../carriers/carrier-limits.ts';
 import { optionAsks, optionRefusal, servicesAbroadOf } from '../../carriers/options.ts';
 import { domesticServices } from '../../carriers/catalog.ts';
@@ -223,7 +223,7 @@ export async function quoteAll(ctx: Context, chosen: Carrier[], request: RateReq
     if (refused) errors.push({ carrier: c.id, code: 'option_not_supported', detail: refused });
     return refused === null;
   });
-  const answers = await Promise.all(asked.map((c) => callCarrier(c, ctx.config.carrierTimeoutMs, (signal) => c.rate(request, signal))));
+  const answers = await callCarriers(asked, ctx.config.carrierTimeoutMs, (c, signal) => c.rate(request, signal));
   const quotes: Quote[] = [];
   const asks = optionAsks(request.options);
   const home = asks.length > 0 && isResidential(request.to);
