@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
 import { deleteExpiredRows } from '../../db/expired-rows.ts';
@@ -36,7 +36,7 @@ function canonical(value: unknown): unknown {
 }
 
 export function fingerprint(body: unknown): string {
-  return createHash('sha256').update(JSON.stringify(canonical(body ?? null))).digest('hex');
+  return hash('sha256', JSON.stringify(canonical(body ?? null)), 'hex');
 }
 
 export function parseIdempotencyHeader(raw: string | string[]): string {

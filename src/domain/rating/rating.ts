@@ -1,5 +1,5 @@
 import { evenShares } from '../../kernel/shares.ts';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { CarrierId } from '../../config.ts';
 import { isDomestic, isResidential, type Carrier, type ParcelSpec, type Quote, type RateRequest } from '../../carriers/carrier.ts';
 import { callCarriers } from '../carrier-accounts/carrier-call.ts';
@@ -53,7 +53,7 @@ export function quoteFingerprint(from: AnyAddress, to: AnyAddress, parcel: Parce
   // Each further box of a shipment of several, in its order; a one-box shipment prints as it always did.
   for (const box of moreBoxes) parts.push(boxParts(box.parcel, box.pkg?.preset.id ?? null));
   if (customs !== null || countryOf(from) !== 'US' || countryOf(to) !== 'US') parts.push(countryOf(from), countryOf(to), customs && customsParts(customs));
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  return hash('sha256', JSON.stringify(parts), 'hex');
 }
 
 /** What a box is priced by: its weight, its size, its package and the value it is insured at, if it is. */
