@@ -117,7 +117,7 @@ export class KeyStore {
 
   /** The caller behind a key that may use the API (the REST routes, the MCP tools), or the ApiError refusing it. */
   async principalFor(secret: string): Promise<Principal> {
-    return this.knownPrincipal(secret) ?? apiPrincipal(await this.authenticate(secret));
+    return apiPrincipal(await this.authenticate(secret));
   }
 
   /**
