@@ -1,4 +1,4 @@
-import { fedex2025 } from './fedex-2025.ts';
+import { fedex2026 } from './fedex-2026.ts';
 import type { PriceList } from './types.ts';
 import { ups2026 } from './ups-2026.ts';
 import { usps2026 } from './usps-2026.ts';
@@ -7,7 +7,7 @@ import { usps2026 } from './usps-2026.ts';
 export const upsPrices: PriceList = ups2026;
 
 /** FedEx's list rates in force, likewise. */
-export const fedexPrices: PriceList = fedex2025;
+export const fedexPrices: PriceList = fedex2026;
 
 /** USPS's retail prices, and the commercial prices an account pays, in force, likewise. */
 export const uspsPrices: PriceList = usps2026;
