@@ -15,16 +15,17 @@ import { dollars } from '../kernel/dollars.ts';
  * value or declared value of more than $50,000 … will not be accepted", as quoted in
  * sitesupply.com/shipping-policy; $500 for jewellery, which a shipment does not state, so not modelled).
  *
- * FedEx, declared value, U.S. package services: the FedEx Service Guide, "FedEx standard list rates effective
- * January 6, 2025", updated July 14, 2025, in the text copy src/carriers/sim/prices/fedex-2025.ts names
- * (github.com/TalentP27/AiAgents WorkflowAgents/FreightAgent/Markdown/fedex_document.md, commit 2038ee4):
- * "Declared Value" under "Transportation fees and related surcharges": nothing up to $100 (liability "limited to
- * US $100" unless more is declared and paid for, Terms C), $4.50 from $100.01 to $300, and above $300 $1.50 per $100
- * of declared value (for each $100 "or fraction thereof", Terms C: $4.50 is 3 × $1.50, so the $1.50 is on the whole
- * value). Most a package may be declared at: $50,000 for FedEx Priority Overnight, Standard Overnight, 2Day, Express
- * Saver, Ground and Home Delivery alike (Terms E); the $500 of Envelope and Pak (Terms H) concerns packaging test mode
- * does not price. A package declared at $500 or more gets Direct Signature Required at no charge (the same entry), so
- * nothing is added for it.
+ * FedEx, declared value, U.S. package services: the FedEx Service Guide effective January 5, 2026, updated June 1,
+ * 2026, kept in github.com/jfdelascarreras/logifacts at lib/pricing/data/sources/fedex/Service_Guide_2026.pdf (commit
+ * 07dc5e0), the edition src/carriers/sim/prices/fedex-2026.ts reads, "Declared Value" under "Transportation fees and
+ * related surcharges" (p. 134): nothing up to $100 (liability "limited to US$100" unless more is declared and paid
+ * for, the guide's Terms and Conditions), $4.95 from $100.01 to $300, and above $300 $1.65 per $100 of declared value
+ * (for each $100 "or fraction thereof": $4.95 is 3 × $1.65, so the $1.65 is on the whole value); the "2026" column of
+ * FedEx's "2026 changes to FedEx surcharges & fees" (surcharge_and_fee_changes_2026.pdf, same folder) gives the same.
+ * Most a package may be declared at: $50,000 for FedEx Priority Overnight, Standard Overnight, 2Day, Express Saver,
+ * Ground and Home Delivery alike (Terms); the $500 of Envelope and Pak concerns packaging test mode does not price. A
+ * package declared at $500 or more gets Direct Signature Required at no charge (the same entry), so nothing is added
+ * for it.
  *
  * USPS, insured mail: the "Insurance" table of Notice 123 (Price List), domestic extra services, in the copy captured
  * on 2026-09-28 that src/carriers/sim/prices/usps-2026.ts reads (github.com/Lxr-max/WebHarbor
@@ -72,7 +73,7 @@ const tables: Record<CarrierId, InsuranceTable> = {
   fedex: {
     limitCents: 5_000_000,
     includedCents: 10_000,
-    price: (value) => (value <= 30_000 ? 450 : perHundred(value) * 150),
+    price: (value) => (value <= 30_000 ? 495 : perHundred(value) * 165),
   },
   usps: {
     limitCents: 500_000,

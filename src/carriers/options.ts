@@ -126,7 +126,7 @@ const fedexSaturdayServices = ['PRIORITY_OVERNIGHT', 'STANDARD_OVERNIGHT', 'FEDE
  *   bc94dcd2): package signatureOptionType DIRECT, ADULT, INDIRECT; shipment SATURDAY_DELIVERY, DRY_ICE; package
  *   ALCOHOL (alcoholDetail.alcoholRecipientType CONSUMER or LICENSEE), NON_STANDARD_CONTAINER, DANGEROUS_GOODS
  *   (dangerousGoodsDetail options LIMITED_QUANTITIES_COMMODITIES) and BATTERY (batteryDetails: LITHIUM_ION or
- *   LITHIUM_METAL, CONTAINED_IN_EQUIPMENT). Which services, from the FedEx Service Guide (see sim/prices/fedex-2025.ts):
+ *   LITHIUM_METAL, CONTAINED_IN_EQUIPMENT). Which services, from the FedEx Service Guide (see sim/prices/fedex-2026.ts):
  *   Saturday delivery "with FedEx First Overnight, FedEx Priority Overnight, FedEx Standard Overnight, and FedEx 2Day";
  *   "Indirect Signature Required is available to residential addresses only"; "FedEx Home Delivery ... can only contain
  *   hazardous materials if they are classified as Limited Quantity", and limited quantities go by Ground. Not offered:

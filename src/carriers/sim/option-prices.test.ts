@@ -13,7 +13,7 @@ test("UPS's standard signature is $7.70 on every domestic UPS service, whatever 
 test('options the published lists give no amount for stay unpriced, so test mode refuses them rather than guess', () => {
   for (const ask of ['saturday_delivery', 'dry_ice', 'alcohol:consumer', 'carbon_neutral'] as const) assert.equal(optionPriceCents('ups', '01', ask, '5'), undefined, `UPS ${ask}`);
   assert.equal(optionPriceCents('fedex', 'FEDEX_GROUND', 'dry_ice', '5'), undefined, 'FedEx Ground dry ice');
-  assert.deepEqual(optionPriceCents('fedex', 'FEDEX_2_DAY', 'dry_ice', '5'), { cents: 800, listCents: 800 });
+  assert.deepEqual(optionPriceCents('fedex', 'FEDEX_2_DAY', 'dry_ice', '5'), { cents: 850, listCents: 850 });
   for (const ask of ['alcohol:consumer', 'alcohol:licensee', 'hazmat:lithium_ion_in_equipment', 'hazmat:lithium_metal_in_equipment'] as const) {
     assert.equal(optionPriceCents('fedex', 'FEDEX_GROUND', ask, '5'), undefined, `FedEx ${ask}`);
   }

@@ -60,7 +60,7 @@ test('the basket covers ground, two-day and overnight at three weights and three
     assert.equal(items.length, 27, carrier);
   }
   assert.match(basketSources.ups!, /UPS 2026 daily rates.*December 22, 2025/);
-  assert.match(basketSources.fedex!, /FedEx Service Guide.*January 6, 2025/);
+  assert.match(basketSources.fedex!, /FedEx Standard List Rates.*January 5, 2026/);
   assert.match(basketSources.usps!, /Notice 123/);
 });
 
@@ -96,12 +96,12 @@ test('USPS adds no residential surcharge, and prices zone 9 and the heaviest ste
   assert.equal(publishedCents(uspsPrices.services.USPS_GROUND_ADVANTAGE, '09', 70), publishedCents(uspsPrices.services.USPS_GROUND_ADVANTAGE, '08', 70));
 });
 
-test('residential delivery: $5.95 on FedEx Home Delivery, $6.55 on express services, at list in the account price too, and fuel on it', async () => {
+test('residential delivery: $6.45 on FedEx Home Delivery, $6.95 on express services, at list in the account price too, and fuel on it', async () => {
   const homeDelivery = await quote(home('4'), { weightLb: 5 }, 'GROUND_HOME_DELIVERY');
-  assert.equal(homeDelivery.listAmountCents, withFuel(1617 + 595, fedexGroundFuel));
-  assert.equal(homeDelivery.amountCents, withFuel(Math.round(1617 * 0.75) + 595, fedexGroundFuel));
+  assert.equal(homeDelivery.listAmountCents, withFuel(1706 + 645, fedexGroundFuel));
+  assert.equal(homeDelivery.amountCents, withFuel(Math.round(1706 * 0.75) + 645, fedexGroundFuel));
   const twoDay = await quote(home('8'), { weightLb: 20 }, 'FEDEX_2_DAY');
-  assert.equal(twoDay.listAmountCents, withFuel(20448 + 655, fedexExpressFuel));
+  assert.equal(twoDay.listAmountCents, withFuel(21778 + 695, fedexExpressFuel));
 });
 
 test('UPS residential surcharge: $6.50 on Ground, $7.00 on the air services, at list in the account price too', async () => {
@@ -131,23 +131,31 @@ test('UPS offshore: Hawaii is zone 44 of Ground, 2nd Day Air (224) and Next Day 
 
 test('additional handling and oversize: by zone band, with the published minimum billable weights; fuel on oversize, not on additional handling', async () => {
   const ground = fedexPrices.services.FEDEX_GROUND!;
-  // Over 50 lb actual: the weight surcharge, zone 2 $43.50.
+  // Over 50 lb actual: the weight surcharge, zone 2 $46.
   const heavy = await quote(business('2'), { weightLb: 60 }, 'FEDEX_GROUND');
-  assert.equal(heavy.listAmountCents, withFuel(publishedCents(ground, '2', 60)!, fedexGroundFuel) + 4350);
-  // Longest side 50 in (over 48): the dimension surcharge, zones 3–4 $31, billed at 40 lb at least.
+  assert.equal(heavy.listAmountCents, withFuel(publishedCents(ground, '2', 60)!, fedexGroundFuel) + 4600);
+  // Longest side 50 in (over 48): the dimension surcharge, zones 3–4 $32.75, billed at 40 lb at least.
   const long = await quote(business('4'), { weightLb: 5, dimensionsIn: { length: 50, width: 6, height: 6 } }, 'FEDEX_GROUND');
-  assert.equal(long.listAmountCents, withFuel(publishedCents(ground, '4', 40)!, fedexGroundFuel) + 3100);
-  // Second-longest side 31 in (over 30; longest 34, length and girth 100): zone 8 $38, and the cube's 16 lb is billed at 40.
+  assert.equal(long.listAmountCents, withFuel(publishedCents(ground, '4', 40)!, fedexGroundFuel) + 3275);
+  // Second-longest side 31 in (over 30; longest 34, length and girth 100): zone 8 $40.75, and the cube's 16 lb is billed at 40.
   const wide = await quote(business('8'), { weightLb: 8, dimensionsIn: { length: 2, width: 31, height: 34 } }, 'FEDEX_GROUND');
   assert.equal(wide.billableWeightLb, 16);
-  assert.equal(wide.listAmountCents, withFuel(publishedCents(ground, '8', 40)!, fedexGroundFuel) + 3800);
+  assert.equal(wide.listAmountCents, withFuel(publishedCents(ground, '8', 40)!, fedexGroundFuel) + 4075);
+  // Over 10,368 cubic inches and no other limit (35 × 17 × 18 = 10,710; length and girth 105, not over): the dimension
+  // surcharge since January 12, 2026, zones 3–4 $32.75, at the cube's 78 lb.
+  const cube = await quote(business('4'), { weightLb: 20, dimensionsIn: { length: 35, width: 17, height: 18 } }, 'FEDEX_GROUND');
+  assert.equal(cube.billableWeightLb, 78);
+  assert.equal(cube.listAmountCents, withFuel(publishedCents(ground, '4', 78)!, fedexGroundFuel) + 3275);
   // Nothing over a limit: no charge, the cube's weight (34 × 30 × 2 / 139 = 15 lb) at its own price.
   const flat = await quote(business('8'), { weightLb: 8, dimensionsIn: { length: 2, width: 30, height: 34 } }, 'FEDEX_GROUND');
   assert.equal(flat.listAmountCents, withFuel(publishedCents(ground, '8', 15)!, fedexGroundFuel));
-  // Over 130 in of length and girth (100 + 2 × (10 + 10) = 140): oversize, zone 2 $240, billed at 90 lb, no handling charge besides.
+  // Over 130 in of length and girth (100 + 2 × (10 + 10) = 140): oversize, zone 2 $255, billed at 90 lb, no handling charge besides.
   const oversize = await quote(business('2'), { weightLb: 60, dimensionsIn: { length: 100, width: 10, height: 10 } }, 'FEDEX_GROUND');
-  assert.equal(oversize.listAmountCents, withFuel(publishedCents(ground, '2', 90)! + 24000, fedexGroundFuel));
-  assert.equal(oversize.amountCents, withFuel(Math.round(publishedCents(ground, '2', 90)! * 0.75) + 24000, fedexGroundFuel));
+  assert.equal(oversize.listAmountCents, withFuel(publishedCents(ground, '2', 90)! + 25500, fedexGroundFuel));
+  assert.equal(oversize.amountCents, withFuel(Math.round(publishedCents(ground, '2', 90)! * 0.75) + 25500, fedexGroundFuel));
+  // Over 110 lb actual, small: oversize since January 12, 2026, not the weight's additional handling.
+  const dense = await quote(business('2'), { weightLb: 120, dimensionsIn: { length: 20, width: 20, height: 20 } }, 'FEDEX_GROUND');
+  assert.equal(dense.listAmountCents, withFuel(publishedCents(ground, '2', 120)! + 25500, fedexGroundFuel));
 });
 
 test('fuel: the week of May 25, 2026, ground and air percentages apart, on the published price and on what the account pays', async () => {
@@ -156,10 +164,10 @@ test('fuel: the week of May 25, 2026, ground and air percentages apart, on the p
   assert.deepEqual([upsGround.listAmountCents, upsGround.amountCents], [2187, 1640]);
   // UPS Next Day Air 20 lb zone 8: $298.92 + 31.25% ($93.41) = $392.33.
   assert.equal((await quote(business('8'), { weightLb: 20 }, '01', ups)).listAmountCents, 39233);
-  // FedEx Ground 5 lb zone 4: $16.17 + 27.00% ($4.37) = $20.54.
-  assert.equal((await quote(business('4'), { weightLb: 5 }, 'FEDEX_GROUND')).listAmountCents, 2054);
-  // FedEx Standard Overnight 20 lb zone 8: $272.47 + 30.75% ($83.78) = $356.25.
-  assert.equal((await quote(business('8'), { weightLb: 20 }, 'STANDARD_OVERNIGHT')).listAmountCents, 35625);
+  // FedEx Ground 5 lb zone 4: $17.06 + 27.00% ($4.61) = $21.67.
+  assert.equal((await quote(business('4'), { weightLb: 5 }, 'FEDEX_GROUND')).listAmountCents, 2167);
+  // FedEx Standard Overnight 20 lb zone 8: $284.74 + 30.75% ($87.56) = $372.30.
+  assert.equal((await quote(business('8'), { weightLb: 20 }, 'STANDARD_OVERNIGHT')).listAmountCents, 37230);
   assert.deepEqual(upsPrices.fuel, { '03': 0.275, '12': 0.3125, '02': 0.3125, '13': 0.3125, '01': 0.3125, '14': 0.3125 });
   assert.deepEqual(fedexPrices.fuel, {
     FEDEX_GROUND: 0.27, GROUND_HOME_DELIVERY: 0.27, FEDEX_EXPRESS_SAVER: 0.3075, FEDEX_2_DAY: 0.3075, STANDARD_OVERNIGHT: 0.3075, PRIORITY_OVERNIGHT: 0.3075,
@@ -237,15 +245,23 @@ test('UPS large package: over 96 in long, 130 in of length and girth, 17,280 cub
   assert.equal(toHome.amountCents, withFuel(Math.round(7203 * 0.75) + 27450 + 650, upsGroundFuel));
 });
 
-test('a cell the published copy lacks is not quoted: FedEx 2Day to zone 5 below 50 lb; from 50 lb it is', async () => {
+test('FedEx 2Day and Express Saver to zone 5 are quoted from 1 lb, as the 2026 list prints them (the 2025 copy started at 50 lb)', async () => {
   const light = await fedex.rate({ from, to: business('5'), parcels: [{ weightLb: 20 }], shipDate }, new AbortController().signal);
   assert.ok(light.ok);
   const services = light.value.map((q) => q.service);
-  assert.ok(!services.includes('FEDEX_2_DAY') && !services.includes('FEDEX_EXPRESS_SAVER'), services.join());
-  assert.ok(services.includes('FEDEX_GROUND') && services.includes('STANDARD_OVERNIGHT'), services.join());
+  for (const service of ['FEDEX_GROUND', 'FEDEX_EXPRESS_SAVER', 'FEDEX_2_DAY', 'STANDARD_OVERNIGHT', 'PRIORITY_OVERNIGHT']) {
+    assert.ok(services.includes(service), `${service} in ${services.join()}`);
+  }
+  // "U.S. package rates: Zone 5", 1 lb and 20 lb: FedEx 2Day $35.94 and $131.84, FedEx Express Saver $31.04 and $99.00.
+  const twoDay = fedexPrices.services.FEDEX_2_DAY!;
+  const saver = fedexPrices.services.FEDEX_EXPRESS_SAVER!;
+  assert.deepEqual([1, 20].map((lb) => publishedCents(twoDay, '5', lb)), [3594, 13184]);
+  assert.deepEqual([1, 20].map((lb) => publishedCents(saver, '5', lb)), [3104, 9900]);
+  // Chicago 60601 is on FedEx's delivery area list (Contiguous U.S.): $4.45 to a business, fuel-bearing.
+  const quoted = light.value.find((q) => q.service === 'FEDEX_2_DAY')!;
+  assert.equal(quoted.listAmountCents, withFuel(13184 + 445, fedexExpressFuel));
   const heavy = await quote(business('5'), { weightLb: 55 }, 'FEDEX_2_DAY');
-  // Chicago 60601 is on FedEx's delivery area list (Contiguous U.S.): $4.20 to a business, fuel-bearing.
-  assert.equal(heavy.listAmountCents, withFuel(publishedCents(fedexPrices.services.FEDEX_2_DAY, '5', 55)! + 420, fedexExpressFuel) + 5275);
+  assert.equal(heavy.listAmountCents, withFuel(publishedCents(twoDay, '5', 55)! + 445, fedexExpressFuel) + 5625);
 });
 
 test("FedEx's delivery area list is loaded whole: its June 2, 2025 count in each category, each ZIP code once, and a charge for every category", () => {
@@ -265,13 +281,13 @@ test("FedEx's delivery area list is loaded whole: its June 2, 2025 count in each
 
 test('delivery area surcharge: a FedEx quote to a ZIP code on the list carries its category charge, to a business or a home, at list in the account price, with fuel on it', async () => {
   const ground = fedexPrices.services.FEDEX_GROUND!;
-  // 2025 charges per package (FedEx's 2026 surcharge changes sheet, 2025 column): business, home.
+  // 2026 charges per package (the Service Guide 2026, p. 134; the 2026 changes sheet's 2026 column): business, home.
   for (const [zip, city, state, commercial, residential] of [
-    ['59101', 'Billings', 'MT', 420, 620],
-    ['59001', 'Absarokee', 'MT', 525, 830],
-    ['59002', 'Acton', 'MT', 1550, 1550],
-    ['99540', 'Indian', 'AK', 4300, 4300],
-    ['96703', 'Anahola', 'HI', 1450, 1450],
+    ['59101', 'Billings', 'MT', 445, 660],
+    ['59001', 'Absarokee', 'MT', 555, 880],
+    ['59002', 'Acton', 'MT', 1675, 1675],
+    ['99540', 'Indian', 'AK', 4600, 4600],
+    ['96703', 'Anahola', 'HI', 1625, 1625],
   ] as const) {
     const place = { street1: '1 Main St', city, state, zip };
     const toBusiness = await quote({ company: 'Receiver', ...place, residential: false }, { weightLb: 5 }, 'FEDEX_GROUND');
@@ -279,12 +295,12 @@ test('delivery area surcharge: a FedEx quote to a ZIP code on the list carries i
     assert.equal(toBusiness.listAmountCents, withFuel(transport + commercial, fedexGroundFuel), zip);
     assert.equal(toBusiness.amountCents, withFuel(Math.round(transport * 0.75) + commercial, fedexGroundFuel), zip);
     const toHome = await quote({ name: 'Pat Doe', ...place, residential: true }, { weightLb: 5 }, 'GROUND_HOME_DELIVERY');
-    assert.equal(toHome.listAmountCents, withFuel(publishedCents(ground, toHome.zone, 5)! + 595 + residential, fedexGroundFuel), zip);
+    assert.equal(toHome.listAmountCents, withFuel(publishedCents(ground, toHome.zone, 5)! + 645 + residential, fedexGroundFuel), zip);
   }
   // Express services pay the same charge, with express fuel on it.
   const billings = { street1: '1 Main St', city: 'Billings', state: 'MT', zip: '59101-1234' };
   const twoDay = await quote({ name: 'Pat Doe', ...billings, residential: true }, { weightLb: 20 }, 'FEDEX_2_DAY');
-  assert.equal(twoDay.listAmountCents, withFuel(publishedCents(fedexPrices.services.FEDEX_2_DAY, twoDay.zone, 20)! + 655 + 620, fedexExpressFuel));
+  assert.equal(twoDay.listAmountCents, withFuel(publishedCents(fedexPrices.services.FEDEX_2_DAY, twoDay.zone, 20)! + 695 + 660, fedexExpressFuel));
 });
 
 test('no delivery area surcharge to a FedEx ZIP code off the list, nor on UPS, whose own list is not in the stored material', async () => {
@@ -292,17 +308,17 @@ test('no delivery area surcharge to a FedEx ZIP code off the list, nor on UPS, w
   const toBusiness = await quote({ company: 'Receiver', ...billingsPoBoxes, residential: false }, { weightLb: 5 }, 'FEDEX_GROUND');
   assert.equal(toBusiness.listAmountCents, withFuel(publishedCents(fedexPrices.services.FEDEX_GROUND, toBusiness.zone, 5)!, fedexGroundFuel));
   const toHome = await quote({ name: 'Pat Doe', ...billingsPoBoxes, residential: true }, { weightLb: 5 }, 'GROUND_HOME_DELIVERY');
-  assert.equal(toHome.listAmountCents, withFuel(publishedCents(fedexPrices.services.GROUND_HOME_DELIVERY, toHome.zone, 5)! + 595, fedexGroundFuel));
+  assert.equal(toHome.listAmountCents, withFuel(publishedCents(fedexPrices.services.GROUND_HOME_DELIVERY, toHome.zone, 5)! + 645, fedexGroundFuel));
   const ups59101 = await quote({ company: 'Receiver', street1: '1 Main St', city: 'Billings', state: 'MT', zip: '59101', residential: false }, { weightLb: 5 }, '03', ups);
   assert.equal(ups59101.listAmountCents, withFuel(publishedCents(upsPrices.services['03'], ups59101.zone, 5)!, upsGroundFuel));
 });
 
 test('Alaska and Hawaii: FedEx Home Delivery priced from its Alaska and Hawaii table; FedEx Express there is not loaded, so not quoted', async () => {
   const anchorage = { name: 'Pat Doe', street1: '1 Main St', city: 'Anchorage', state: 'AK', zip: '99501', residential: true };
-  // To Alaska is Ground zone 17: 1 lb $40.84, plus the $5.95 residential charge, plus Ground fuel.
+  // To Alaska is Ground zone 17: 1 lb $43.41, plus the $6.45 residential charge, plus Ground fuel.
   const homeDelivery = await quote(anchorage, { weightLb: 1 }, 'GROUND_HOME_DELIVERY');
   assert.equal(homeDelivery.zone, '17');
-  assert.equal(homeDelivery.listAmountCents, withFuel(4084 + 595, fedexGroundFuel));
+  assert.equal(homeDelivery.listAmountCents, withFuel(4341 + 645, fedexGroundFuel));
   const express = await fedex.rate({ from, to: anchorage, parcels: [{ weightLb: 1 }], shipDate, services: ['FEDEX_2_DAY'] }, new AbortController().signal);
   assert.equal(express.ok, false);
   assert.equal(!express.ok && express.error.code, 'service_unavailable');

@@ -24,7 +24,7 @@
  *
  * Fuel: FedEx International Ground bears FedEx's Ground fuel surcharge (diesel index; fedex.com's fuel page names
  * International Ground with Ground and Home Delivery), the week of May 25, 2026: 27.00%, the figure the domestic list
- * uses (../prices/fedex-2025.ts). FedEx Express export services bear a percentage of their own, published weekly on
+ * uses (../prices/fedex-2026.ts). FedEx Express export services bear a percentage of their own, published weekly on
  * fedex.com apart from the domestic one; no record of it for that week is in the stored material, so test mode adds
  * no fuel to International Priority, International Economy or International Connect Plus, and says so in each
  * quote's surcharges (there is none). Residential delivery, additional handling and oversize are not on FedEx's list

@@ -17,9 +17,9 @@ export const basketSources: Readonly<Partial<Record<CarrierId, string>>> = {
     '"UPS 2DA" (zones 202, 204, 208) and "UPS NDA" (zones 102, 104, 108); copy in github.com/jfdelascarreras/logifacts, ' +
     'Invoices skills/ups-plan-invoice-csv/daily-rates-us-en.xlsx (commit 007b691)',
   fedex:
-    'FedEx Service Guide, standard list rates effective January 6, 2025, updated July 14, 2025: "U.S. package rates: Zone 2/4/8" ' +
-    '(FedEx 2Day, FedEx Standard Overnight columns) and "FedEx Ground and FedEx Home Delivery rates: Zones 2-8"; text copy in ' +
-    'github.com/TalentP27/AiAgents, WorkflowAgents/FreightAgent/Markdown/fedex_document.md (commit 2038ee4)',
+    'FedEx Standard List Rates, effective January 5, 2026, updated June 1, 2026: "U.S. package rates: Zone 2/4/8" (FedEx 2Day, ' +
+    'FedEx Standard Overnight columns) and "FedEx Ground and FedEx Home Delivery rates: Zones 2–8"; PDF in ' +
+    'github.com/jfdelascarreras/logifacts, lib/pricing/data/sources/fedex/FedEx_Standard_List_Rates_2026.pdf (commit 07dc5e0)',
   usps:
     'USPS Notice 123, Price List (pe.usps.com/text/dmm300/Notice123.htm): USPS Ground Advantage — Retail, Priority Mail — Retail, ' +
     'Priority Mail Express — Retail, zones 2, 5 and 8, as in force on 2026-09-28; copy in github.com/Lxr-max/WebHarbor, ' +
@@ -38,9 +38,9 @@ export const priceBasket: readonly BasketItem[] = [
   ...cells('ups', '03', { '2': [1199, 1419, 1920], '4': [1351, 1715, 2188], '8': [1503, 2172, 4333] }),
   ...cells('ups', '02', { '2': [2713, 3016, 5620], '4': [2942, 3808, 8470], '8': [4667, 8333, 21737] }),
   ...cells('ups', '01', { '2': [4506, 5475, 9120], '4': [8664, 11967, 23501], '8': [11530, 15694, 29892] }),
-  ...cells('fedex', 'FEDEX_GROUND', { '2': [1132, 1329, 1821], '4': [1269, 1617, 2096], '8': [1417, 2048, 4079] }),
-  ...cells('fedex', 'FEDEX_2_DAY', { '2': [2523, 2833, 5319], '4': [2742, 3549, 8070], '8': [4354, 7829, 20448] }),
-  ...cells('fedex', 'STANDARD_OVERNIGHT', { '2': [3855, 4906, 8168], '4': [6996, 10283, 21647], '8': [9535, 13521, 27247] }),
+  ...cells('fedex', 'FEDEX_GROUND', { '2': [1199, 1406, 1936], '4': [1326, 1706, 2232], '8': [1501, 2169, 4352] }),
+  ...cells('fedex', 'FEDEX_2_DAY', { '2': [2646, 2971, 5579], '4': [2944, 3811, 8547], '8': [4697, 8338, 21778] }),
+  ...cells('fedex', 'STANDARD_OVERNIGHT', { '2': [4082, 5195, 8536], '4': [7311, 10746, 22622], '8': [9965, 14130, 28474] }),
   ...cells('usps', 'USPS_GROUND_ADVANTAGE', { '02': [995, 1355, 2295], '05': [1095, 1745, 3515], '08': [1290, 2605, 6940] }),
   ...cells('usps', 'PRIORITY_MAIL', { '02': [1150, 1495, 2580], '05': [1305, 2210, 4695], '08': [1695, 3690, 10940] }),
   ...cells('usps', 'PRIORITY_MAIL_EXPRESS', { '02': [3635, 4105, 9610], '05': [5150, 8500, 18285], '08': [6280, 10150, 20855] }),

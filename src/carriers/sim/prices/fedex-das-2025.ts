@@ -2,11 +2,11 @@
  * FedEx's list of destination ZIP codes that draw a delivery area surcharge, "Delivery Area Surcharge ZIP codes",
  * effective June 2, 2025 (25,854 ZIP codes), read in the text copy kept in github.com/jfdelascarreras/logifacts at
  * lib/pricing/data/sources/fedex/DAS_Contiguous_Extended_Remote_Alaska_Hawaii_2025.txt (commit eaac9f1). The
- * charge for each category is in the price list (./fedex-2025.ts).
+ * charge for each category is in the price list (./fedex-2026.ts, which uses this list for 2026: see there).
  *
  * Categories as FedEx lists them: Contiguous U.S., Contiguous U.S.: Extended, Contiguous U.S.: Remote, Alaska and
  * Hawaii. Not loaded: the Intra-Hawaii list (28 ZIP codes), whose charge applies only to FedEx Ground and Home
- * Delivery shipments within Hawaii and is not among the figures of FedEx's 2025 surcharge table we read.
+ * Delivery shipments within Hawaii (intra-Oahu); the 2026 guide prices it at $1.10, which test mode does not charge.
  *
  * Each entry lists the ZIP codes of one or more three-digit prefixes as `prefix:suffixes`, a suffix being the last two
  * digits of a ZIP code or a run of them (`012:20,24-27` is 01220 and 01224 to 01227); a prefix whose list is long

@@ -19,20 +19,20 @@ const fedexExpress = ['FEDEX_EXPRESS_SAVER', 'FEDEX_2_DAY', 'STANDARD_OVERNIGHT'
  * (carriers/options.ts) without a price here is refused in test mode rather than priced by a guess. Fuel is not
  * added on these charges.
  *
- * FedEx: the FedEx Service Guide, standard list rates effective January 6, 2025, updated July 14, 2025, in the text
- * copy named in ./fedex-2025.ts, "Other transportation-related fees", U.S. Package Services: Delivery Signature
- * Options $7.15 per package Indirect Signature Required, $7.15 Direct Signature Required, $8.65 Adult Signature
- * Required; Saturday Delivery $16 per package (First, Priority and Standard Overnight, 2Day); Dangerous Goods, dry ice
- * only, $8 per package on FedEx Priority Overnight, Standard Overnight, 2Day and Express Saver; Hazardous Materials:
- * "no surcharge applies for Limited Quantity" by FedEx Ground and Home Delivery; Additional Handling Surcharge,
- * Packaging (non-standard packaging): zone 2 $25, zones 3–4 $29, zones 5–6 $31, zones 7+ $31.50 per package.
- * FedEx's own PDFs kept in github.com/jfdelascarreras/logifacts (commit 07dc5e0, lib/pricing/data/sources/fedex/):
- * "2026 changes to FedEx surcharges & fees" (surcharge_and_fee_changes_2026.pdf), whose "2025" column bears out the
- * figures above (Delivery Signature Options $7.15 and $8.65 per package, Dangerous Goods – Dry Ice $8 per package) and
- * adds one: Hazardous Materials, FedEx Ground Shipments, $54 per package in 2025 ($57.25 from January 5, 2026), Limited
- * Quantity "no charge applies"; and the Service Guide effective January 5, 2026, updated June 1, 2026
- * (Service_Guide_2026.pdf), pp. 133 and 139, the same entries at the 2026 amounts. That $54 is for hazardous materials
- * in full, which no option here asks (`hazmat` is limited quantity, free, or batteries in equipment), so it is not used.
+ * FedEx: the FedEx Service Guide effective January 5, 2026, updated June 1, 2026, kept in
+ * github.com/jfdelascarreras/logifacts at lib/pricing/data/sources/fedex/Service_Guide_2026.pdf (commit 07dc5e0), the
+ * edition ./fedex-2026.ts reads, "Other transportation-related fees", U.S. Package Services: FedEx Delivery Signature
+ * Options $7.60 per package Indirect Signature Required, $7.60 Direct Signature Required, $10 Adult Signature Required
+ * (p. 137); Saturday Delivery $16 per package (First, Priority and Standard Overnight, 2Day; p. 142); Dangerous Goods,
+ * dry ice only, $8.50 per package on FedEx Priority Overnight, Standard Overnight, 2Day and Express Saver (p. 133);
+ * Hazardous Materials: FedEx Ground $57.25 per package, FedEx Home Delivery "Limited Quantity only; no charge applies"
+ * and "no surcharge applies for Limited Quantity" (p. 139); Additional Handling Surcharge, Packaging (non-standard
+ * packaging): zone 2 $26.50, zones 3–4 $30.75, zones 5–6 $33, zones 7+ $33.75 per package (p. 127). The "2026" column
+ * of FedEx's "2026 changes to FedEx surcharges & fees" (4/2026; surcharge_and_fee_changes_2026.pdf, same folder)
+ * gives the same amounts (Delivery Signature Options, Dangerous Goods – Dry Ice, Hazardous Materials, Additional
+ * Handling Packaging); it has no Saturday delivery row, the charge being unchanged from 2025's $16. That $57.25 is
+ * for hazardous materials in full, which no option here asks (`hazmat` is limited quantity, free, or batteries in
+ * equipment), so it is not used.
  * Not found in any of them, read 2026-11-27: a charge for alcohol (the guide sends the shipper to the FedEx Alcohol
  * Shipping Agreement, p. 148), for lithium batteries in equipment, and for dry ice by FedEx Ground: the 2026 changes
  * table names "U.S. Package Services" (Ground and Home Delivery among them) for the dry-ice charge, while the Service
@@ -84,13 +84,13 @@ const fedexExpress = ['FEDEX_EXPRESS_SAVER', 'FEDEX_2_DAY', 'STANDARD_OVERNIGHT'
  */
 export const optionPrices: Record<CarrierId, Partial<Record<OptionAsk, OptionPrice | readonly OptionPrice[]>>> = {
   fedex: {
-    'signature:standard': { cents: 715 },
-    'signature:indirect': { cents: 715 },
-    'signature:adult': { cents: 865 },
+    'signature:standard': { cents: 760 },
+    'signature:indirect': { cents: 760 },
+    'signature:adult': { cents: 1000 },
     saturday_delivery: { cents: 1600 },
-    dry_ice: { cents: 800, services: fedexExpress },
+    dry_ice: { cents: 850, services: fedexExpress },
     'hazmat:limited_quantity': { cents: 0 },
-    additional_handling: { cents: zoneBands(2500, 2900, 3100, 3150) },
+    additional_handling: { cents: zoneBands(2650, 3075, 3300, 3375) },
   },
   ups: {
     'signature:standard': { cents: 770 },
