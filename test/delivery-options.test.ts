@@ -33,13 +33,13 @@ describe('delivery options in test mode', () => {
 
   const same = (a: Json, b: Json) => a.carrier === b.carrier && a.service === b.service;
 
-  test("an adult signature adds FedEx's published $8.65 and USPS's $9.70 to each of their rates; UPS, unpriced in test mode, drops out naming it", async () => {
+  test("an adult signature adds FedEx's published $10 and USPS's $9.70 to each of their rates; UPS, unpriced in test mode, drops out naming it", async () => {
     const o = await order();
     const plain = await shop({ order_id: o.id });
     const signed = await shop({ order_id: o.id, options: { signature: 'adult' } });
     assert.deepEqual(signed.options, { signature: 'adult' });
     assert.deepEqual([...new Set(signed.rates.map((r: Json) => r.carrier))].sort(), ['fedex', 'usps']);
-    const published: Record<string, number> = { fedex: 865, usps: 970 };
+    const published: Record<string, number> = { fedex: 1000, usps: 970 };
     for (const r of signed.rates as Json[]) {
       const before = plain.rates.find((p: Json) => same(p, r));
       assert.equal(cents(r.amount) - cents(before.amount), published[r.carrier], r.service);
@@ -52,12 +52,12 @@ describe('delivery options in test mode', () => {
     assert.match(errors.ups.detail, /adult's signature/);
   });
 
-  test('a standard signature adds UPS\'s $7.70 to every UPS rate, beside FedEx\'s $7.15 Direct Signature Required', async () => {
+  test('a standard signature adds UPS\'s $7.70 to every UPS rate, beside FedEx\'s $7.60 Direct Signature Required', async () => {
     const o = await order();
     const plain = await shop({ order_id: o.id, carriers: ['ups', 'fedex'] });
     const signed = await shop({ order_id: o.id, carriers: ['ups', 'fedex'], options: { signature: 'standard' } });
     assert.deepEqual(signed.errors, []);
-    const published: Record<string, number> = { ups: 770, fedex: 715 };
+    const published: Record<string, number> = { ups: 770, fedex: 760 };
     assert.deepEqual(signed.rates.map((r: Json) => `${r.carrier} ${r.service}`).sort(), plain.rates.map((r: Json) => `${r.carrier} ${r.service}`).sort());
     for (const r of signed.rates as Json[]) {
       const before = plain.rates.find((p: Json) => same(p, r));
@@ -133,8 +133,8 @@ describe('delivery options in test mode', () => {
     const o = await order();
     const plain = await shop({ order_id: o.id });
     const handled = await shop({ order_id: o.id, options: { additional_handling: true } });
-    // Austin to San Francisco is zone 7 for UPS and FedEx: UPS $33.75 (2026), FedEx $31.50 (2025).
-    const expected: Record<string, number> = { ups: 3375, fedex: 3150 };
+    // Austin to San Francisco is zone 7 for UPS and FedEx: UPS $33.75 (2026), FedEx $33.75 (2026).
+    const expected: Record<string, number> = { ups: 3375, fedex: 3375 };
     assert.deepEqual([...new Set(handled.rates.map((r: Json) => r.carrier))].sort(), ['fedex', 'ups']);
     for (const r of handled.rates as Json[]) {
       assert.equal(r.zone, '7');
@@ -165,11 +165,11 @@ describe('delivery options in test mode', () => {
       assert.deepEqual(res.errors.map((e: Json) => [e.carrier, e.code]), [[carrier, 'option_not_supported']], `${carrier} ${name}`);
       assert.ok(res.errors[0].detail.includes(`test mode has no published`) && res.errors[0].detail.includes(name), res.errors[0].detail);
     }
-    // FedEx prices dry ice by air only: FedEx Ground and Home Delivery leave the shop, the express services pay $8.
+    // FedEx prices dry ice by air only: FedEx Ground and Home Delivery leave the shop, the express services pay $8.50.
     const plain = await shop({ order_id: o.id, carriers: ['fedex'] });
     const iced = await shop({ order_id: o.id, carriers: ['fedex'], options: { dry_ice: dryIce } });
     assert.deepEqual(iced.rates.map((r: Json) => r.service).sort(), ['FEDEX_2_DAY', 'FEDEX_EXPRESS_SAVER', 'PRIORITY_OVERNIGHT', 'STANDARD_OVERNIGHT']);
-    for (const r of iced.rates as Json[]) assert.equal(cents(r.amount) - cents(plain.rates.find((p: Json) => same(p, r)).amount), 800, r.service);
+    for (const r of iced.rates as Json[]) assert.equal(cents(r.amount) - cents(plain.rates.find((p: Json) => same(p, r)).amount), 850, r.service);
   });
 
   test('holding for pickup needs a location id no carrier is given yet: every carrier drops out with its reason', async () => {
@@ -200,7 +200,7 @@ describe('delivery options in test mode', () => {
     const o = await order();
     const shopped = await shop({ order_id: o.id, options: { saturday_delivery: true, signature: 'standard' } });
     const rate: Json = shopped.rates[0];
-    assert.equal(cents(surcharge(rate, 'signature').amount) + cents(surcharge(rate, 'saturday_delivery').amount), 715 + 1600);
+    assert.equal(cents(surcharge(rate, 'signature').amount) + cents(surcharge(rate, 'saturday_delivery').amount), 760 + 1600);
     const other = await server.request('POST', '/shipments', { key, body: { order_id: o.id, rate_id: rate.id, options: { signature: 'adult' } } });
     assert.equal(problem(other, 409, 'rate_not_for_order').errors[0].pointer, '/options');
     // The same options in another order of fields are the same options.

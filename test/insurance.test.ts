@@ -14,16 +14,16 @@ const insuranceOf = (r: Json) => r.surcharges.find((s: Json) => s.type === 'insu
 /**
  * Each carrier's charge for a parcel declared or insured at the value, worked out by hand from the published figures
  * src/carriers/insurance.ts cites: UPS $1.70 per $100 (or part) of the whole value, at least $5.11, nothing to $100;
- * FedEx $4.50 from $100.01 to $300, then $1.50 per $100 (or part) of the whole value; USPS the Notice 123 band of the
+ * FedEx $4.95 from $100.01 to $300, then $1.65 per $100 (or part) of the whole value; USPS the Notice 123 band of the
  * value above the $100 its services include.
  */
 const expected: Record<string, Record<string, number>> = {
-  // UPS: max(5.11, 5 × 1.70); FedEx 5 × 1.50; USPS $350 above $100: the $300.01–$400 band.
-  '450.00': { ups: 850, fedex: 750, usps: 605 },
+  // UPS: max(5.11, 5 × 1.70); FedEx 5 × 1.65; USPS $350 above $100: the $300.01–$400 band.
+  '450.00': { ups: 850, fedex: 825, usps: 605 },
   // UPS: max(5.11, 3 × 1.70 = 5.10); FedEx the $100.01–$300 charge; USPS $150 above $100: the $100.01–$200 band.
-  '250.00': { ups: 511, fedex: 450, usps: 450 },
-  // UPS: 31 × 1.70 (3,000.01 is 31 hundreds or part); FedEx 31 × 1.50; USPS: above the stored bands (see below).
-  '3000.01': { ups: 5270, fedex: 4650 },
+  '250.00': { ups: 511, fedex: 495, usps: 450 },
+  // UPS: 31 × 1.70 (3,000.01 is 31 hundreds or part); FedEx 31 × 1.65; USPS: above the stored bands (see below).
+  '3000.01': { ups: 5270, fedex: 5115 },
   // UPS and FedEx carry $100 without charge, USPS includes it.
   '80.00': { ups: 0, fedex: 0, usps: 0 },
 };

@@ -32,7 +32,7 @@ test('test mode prices the account at the discount the operator set off the publ
   assert.equal(cents(ups.list_amount), withFuel(upsList, 0.275));
   assert.equal(cents(ups.amount), withFuel(Math.round(upsList * 0.6), 0.275));
   const fedexList = publishedCents(fedexPrices.services.FEDEX_GROUND, fedex.zone, 5)!;
-  // 94105 is on FedEx's delivery area list (Contiguous U.S.): $4.20 to a business, not discounted, fuel on it.
-  assert.equal(cents(fedex.amount), withFuel(fedexList + 420, 0.27));
+  // 94105 is on FedEx's delivery area list (Contiguous U.S.): $4.45 to a business (2026), not discounted, fuel on it.
+  assert.equal(cents(fedex.amount), withFuel(fedexList + 445, 0.27));
   assert.equal(cents(fedex.amount), cents(fedex.list_amount));
 });
