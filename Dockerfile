@@ -36,11 +36,13 @@ COPY bin ./bin
 # other user can read it.
 RUN mkdir -m 700 /data && chown node:node /data
 ENV SHIPD_DATA_DIR=/data
+# glibc's allocator with two arenas instead of one per thread: see "Memory" in docs/operating.md.
+ENV MALLOC_ARENA_MAX=2
 VOLUME ["/data"]
 USER node
 EXPOSE 8080
 # The image has no curl; Node's fetch does. `shipd worker` serves no HTTP: compose turns this off for it.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# V8's young generation capped at 2 × 8 MB: see "Memory" in docs/operating.md.
-CMD ["node", "--max-semi-space-size=6", "--heap-growing-percent=30", "bin/shipd.js", "serve"]
+# V8's young generation capped at 2 × 8 MB, two V8 helper threads: see "Memory" in docs/operating.md.
+CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=30", "--v8-pool-size=2", "bin/shipd.js", "serve"]

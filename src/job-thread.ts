@@ -15,9 +15,9 @@ export interface PendingJob<J, R> {
 }
 
 /**
- * One worker thread that takes jobs by message and answers each by its id (the label render threads, the file
- * writer). It keeps the process alive only while it holds jobs. When it dies (an uncaught error, an exit,
- * terminate()), `onLost` gets the jobs it still held, to fail them or send them to another thread.
+ * One worker thread that takes jobs by message and answers each by its id (the label threads). It keeps the
+ * process alive only while it holds jobs. When it dies (an uncaught error, an exit, terminate()), `onLost` gets the
+ * jobs it still held, to fail them or send them to another thread.
  */
 export class JobThread<J, R> {
   private readonly worker: Worker;
@@ -28,7 +28,8 @@ export class JobThread<J, R> {
   constructor(
     source: string,
     name: string,
-    private readonly failure: string,
+    /** What a failed job's error starts with, by the job. */
+    private readonly failure: (job: J) => string,
     onLost: (orphans: PendingJob<J, R>[], err: Error) => void,
   ) {
     // The name in workerData too: inside the thread that is the only way to know it (bench/memory-probe.mjs).
@@ -39,7 +40,7 @@ export class JobThread<J, R> {
       if (!p) return;
       this.pending.delete(reply.id);
       if (this.pending.size === 0) this.worker.unref();
-      if ('error' in reply) p.reject(new Error(`${this.failure}: ${reply.error}`));
+      if ('error' in reply) p.reject(new Error(`${this.failure(p.job)}: ${reply.error}`));
       else p.resolve(reply.result);
     });
     const die = (err: Error) => {

@@ -51,14 +51,15 @@ export async function createServices(config: Config, clock: Clock = systemClock)
     throw err;
   }
   const w = watcher;
+  const renderer = labelRenderer(config.renderThreads);
   return {
     config,
     database,
     clock,
     keys: new KeyStore(database.db, w, clock),
     rateStore: new RateStore(database.db),
-    labels: labelStoreFor(database, config.dataDir),
-    renderer: labelRenderer(config.renderThreads),
+    labels: labelStoreFor(database, config.dataDir, renderer),
+    renderer,
     ready: true,
     close: async () => {
       await w.close();

@@ -5,10 +5,7 @@ import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import type { LabelFormat } from '../../labels/label-data.ts';
 import { makePrivateDir } from '../../kernel/private-files.ts';
-import { FileWriter } from './file-writer.ts';
-
-/** One writer thread serves every directory store of the process: they share one disk. */
-const writer = new FileWriter();
+import type { LabelRenderer } from '../../labels/render-pool.ts';
 
 /** A proof of delivery's file, as its carrier sent it: beside the label formats, GIF (UPS's images) and bytes of a kind shipd does not know. */
 export type ProofFormat = 'pdf' | 'png' | 'gif' | 'bin';
@@ -28,7 +25,11 @@ export class DirectoryLabelStore implements LabelStore {
   /** The labels written last: a printer fetches a label seconds after it is bought. */
   private readonly recent = new Map<string, Buffer>();
 
-  constructor(private readonly dir: string) {}
+  /** Files are written by the label threads (labels/render-pool.ts), off the event loop. */
+  constructor(
+    private readonly dir: string,
+    private readonly files: Pick<LabelRenderer, 'writeFile'>,
+  ) {}
 
   private path(shipmentId: string, format: StoredFormat): string {
     return join(this.dir, `${shipmentId}.${format}`);
@@ -50,7 +51,7 @@ export class DirectoryLabelStore implements LabelStore {
       makePrivateDir(this.dir);
       this.ready = true;
     }
-    await writer.write(this.path(shipmentId, format), bytes);
+    await this.files.writeFile(this.path(shipmentId, format), bytes);
     if (this.recent.size >= 256) this.recent.delete(this.recent.keys().next().value!);
     this.recent.set(`${shipmentId}.${format}`, bytes);
   }
@@ -79,6 +80,6 @@ export class DatabaseLabelStore implements LabelStore {
   }
 }
 
-export function labelStoreFor(database: Database, dataDir: string): LabelStore {
-  return database.kind === 'postgres' ? new DatabaseLabelStore(database.db) : new DirectoryLabelStore(join(dataDir, 'labels'));
+export function labelStoreFor(database: Database, dataDir: string, files: Pick<LabelRenderer, 'writeFile'>): LabelStore {
+  return database.kind === 'postgres' ? new DatabaseLabelStore(database.db) : new DirectoryLabelStore(join(dataDir, 'labels'), files);
 }
