@@ -1,6 +1,8 @@
 // npm run bench — the benchmarks on SQLite and then on PostgreSQL, in one run: POST /rates beside a bare Fastify
 // route; the order flow beside the PDF label renderer and the database's raw insert rate; webhook delivery, a queued
-// backlog beside shipd's attempt code with no database, and orders at a steady rate beside that load itself. Prints
+// backlog beside shipd's attempt code with no database, and orders at a steady rate beside that load itself; numbers
+// followed by trackers (bench/trackers.ts at a fifth of its numbers and five times its simulated speed: the same
+// scans a second, the window a minute, after a wait for the first pickup of up to four minutes on a weekend). Prints
 // one table, each figure beside its baselines from the same run, with p99 and the shipd process's peak RSS, and
 // writes it with the machine it came from into bench/RESULTS.md: a section a day, which a later run that day
 // replaces (BENCH_RECORD=0 only prints). BENCH_SECONDS (8) per measurement; BENCH_DATABASE_URL is the PostgreSQL
@@ -12,6 +14,7 @@ import { benchFlow } from './flow.ts';
 import { benchIdle } from './idle.ts';
 import { describeThreads, megabytes, onServer, type Result } from './lib.ts';
 import { benchRates } from './rates.ts';
+import { benchTrackers } from './trackers.ts';
 import { benchWebhooks } from './webhooks.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -34,6 +37,7 @@ for (const databaseUrl of [undefined, postgresUrl]) {
   results.push(...(await benchRates(seconds, databaseUrl)));
   results.push(await benchFlow(seconds, databaseUrl));
   results.push(...(await benchWebhooks(['drain', 'paced'], { seconds, warmupSeconds: 2, databaseUrl })));
+  results.push(await benchTrackers({ trackers: 20_000, seconds: 60, graceSeconds: 60, speed: 720, maxWaitSeconds: 360, createConcurrency: 4, listRate: 50, databaseUrl }));
 }
 const loadAtEnd = os.loadavg()[0]!;
 const minutes = (Date.now() - began) / 60_000;

@@ -33,7 +33,7 @@ import { Pool } from 'undici';
 import { externalParcel } from '../src/carriers/sim/external-tracking.ts';
 import { simulatedJourney } from '../src/carriers/sim/tracking-timeline.ts';
 import { fedexTrackingNumber, upsTrackingNumber, uspsTrackingNumber } from '../src/carriers/tracking-numbers.ts';
-import { idleCoreSeconds, isMain, megabytes, startShipd, type Result } from './lib.ts';
+import { describeThreads, idleCoreSeconds, isMain, megabytes, peakRssGoal, startShipd, type Result } from './lib.ts';
 
 export interface TrackersOptions {
   trackers: number;
@@ -225,6 +225,7 @@ export async function benchTrackers(o: TrackersOptions): Promise<Result> {
     const delivered = () => receiver.deliveries.reduce((n, d) => n + (due.has(`${d.trackerId}|${d.scanAt}`) ? 1 : 0), 0);
     while (Date.now() < waitUntil && delivered() < due.size) await new Promise((r) => setTimeout(r, 1000));
     const peakRssBytes = shipd.peakRss();
+    const threads = shipd.threads();
 
     const lags = new Map<string, number>();
     const firstIds = new Map<string, string>();
@@ -271,6 +272,7 @@ export async function benchTrackers(o: TrackersOptions): Promise<Result> {
       `GET /trackers ${(listLatencies.length / windowSeconds).toFixed(0).padStart(5)} req/s   p50 ${quantile(listLatencies, 0.5).toFixed(1)} ms   p99 ${listP99.toFixed(1)} ms   failed ${listFailed}${listOk ? '' : '   GOAL FAILED (p99 < 25 ms)'}`,
     );
     console.error(`peak RSS     ${megabytes(peakRssBytes)} (shipd, whole run; ${megabytes(rssInWindow)} by the window's end)`);
+    console.error(`memory       V8 heaps at their peaks: ${describeThreads(threads)}`);
     return {
       benchmark: `trackers: ${o.trackers.toLocaleString('en-US')} followed, tracking.updated lag${lagOk && listOk ? '' : ' (goal FAILED)'}`,
       database: shipd.database,
@@ -279,6 +281,8 @@ export async function benchTrackers(o: TrackersOptions): Promise<Result> {
       baselines: [{ name: 'scans due in the window', value: dueInWindow / windowSeconds, unit: 'scans/s' }],
       p99Ms: lagP99,
       peakRssBytes,
+      threads,
+      goals: [{ text: 'lag p99 < 60 s', met: lagOk }, { text: 'GET /trackers p99 < 25 ms', met: listOk }, ...peakRssGoal(peakRssBytes)],
       ok,
     };
   } finally {
