@@ -193,7 +193,7 @@ export async function runAdmin(config: Config, group: AdminGroup, args: string[]
         const { values } = parse(rest, { account: { type: 'string' } }, ['account']);
         const account = await findAccount(db, values.account as string);
         const rows = await listCarrierAccounts(db, account.id);
-        print(rows.length === 0 ? 'no carrier accounts connected' : table(rows.map((r) => [r.carrier, `client id …${r.clientIdLast4}`, `updated ${r.updatedAt}`])));
+        print(rows.length === 0 ? 'no carrier accounts connected' : table(rows.map((r) => [r.id, r.carrier, r.status, r.lastTestedAt ? `tested ${r.lastTestedAt}` : 'never tested', `updated ${r.updatedAt}`])));
         return;
       }
       case 'locations add': {

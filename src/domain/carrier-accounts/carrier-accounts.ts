@@ -41,15 +41,19 @@ export async function disconnectCarrier(db: Kysely<DB>, accountId: string, carri
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function listCarrierAccounts(db: Kysely<DB>, accountId: string): Promise<{ carrier: string; clientIdLast4: string; updatedAt: string }[]> {
+/** The operator's list of an account's live carrier accounts: what the API shows of them, no part of a credential. */
+export async function listCarrierAccounts(
+  db: Kysely<DB>,
+  accountId: string,
+): Promise<{ id: string; carrier: string; status: string; lastTestedAt: string | null; updatedAt: string }[]> {
   const rows = await db
     .selectFrom('carrier_accounts')
-    .select(['carrier', 'client_id_last4', 'updated_at'])
+    .select(['id', 'carrier', 'status', 'last_tested_at', 'updated_at'])
     .where('account_id', '=', accountId)
     .where('mode', '=', 'live')
     .orderBy('carrier')
     .execute();
-  return rows.map((r) => ({ carrier: r.carrier, clientIdLast4: r.client_id_last4, updatedAt: r.updated_at }));
+  return rows.map((r) => ({ id: r.id, carrier: r.carrier, status: r.status, lastTestedAt: r.last_tested_at, updatedAt: r.updated_at }));
 }
 
 /**
