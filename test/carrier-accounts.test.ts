@@ -173,6 +173,8 @@ describe('carrier accounts with live keys: a real sign-in at the (fake) carrier'
     const tokensBefore = fakes.ups.calls.filter((c) => c.path.includes('oauth')).length;
     const refused = problem(await call('POST', `/carrier-accounts/${made.body.id}/test`), 422, 'carrier_account_failing');
     assert.match(refused.detail, /Invalid Client Id|10401/, 'the answer says what UPS answered');
+    assert.match(refused.detail, /check the account's own UPS credentials \(PATCH \/carrier-accounts/, 'the merchant is sent to its own carrier account');
+    assert.doesNotMatch(refused.detail, /UPS_CLIENT_ID/, "not to the server's settings, which are not the merchant's to change");
     assert.ok(fakes.ups.calls.filter((c) => c.path.includes('oauth')).length > tokensBefore, 'UPS was asked');
     assert.equal((await call('GET', `/carrier-accounts/${made.body.id}`)).body.status, 'failing');
 

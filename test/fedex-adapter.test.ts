@@ -109,7 +109,7 @@ test('credentials go in the form body; FedEx refuses Basic alone and wrong secre
 
   const wrong = await adapter({ clientSecret: 'nope' }).rate(rateRequest, signal);
   assert.equal(!wrong.ok && wrong.error.code, 'carrier_unavailable');
-  assert.match(!wrong.ok ? wrong.error.detail : '', /refused the configured API credentials/);
+  assert.match(!wrong.ok ? wrong.error.detail : '', /FedEx refused the API credentials/);
 });
 
 test('an expired token is refreshed once and the call goes through', async () => {

@@ -235,3 +235,21 @@ describe('an account bringing its own USPS account', () => {
     assert.deepEqual((payment.body as { roles: unknown[] }).roles[1], { roleName: 'LABEL_OWNER', CRID: fakeUspsCredentials.crid, MID: fakeUspsCredentials.mid, manifestMID: '123456' });
   });
 });
+
+describe("the platform's carrier credentials refused", () => {
+  let server: TestServer;
+  let key: string;
+  before(async () => {
+    server = await startServer({ env: { ...fakes.env(['ups']), UPS_CLIENT_SECRET: 'not-the-secret' } });
+    key = (await server.key(await server.account('platform-refused'), 'live')).secret;
+  });
+  after(() => server.close());
+
+  test("a rate shop's UPS entry sends the operator to the server's settings, not to a carrier account", async () => {
+    const shop = await rates(server, key, (await order(server, key)).id);
+    const entry = shop.errors.find((e: Json) => e.carrier === 'ups');
+    assert.ok(entry, JSON.stringify(shop.errors));
+    assert.match(entry.message ?? entry.detail, /UPS refused the credentials.*check the server's UPS_CLIENT_ID, UPS_CLIENT_SECRET and UPS_ACCOUNT_NUMBER/);
+    assert.doesNotMatch(JSON.stringify(entry), /carrier-accounts|not-the-secret/);
+  });
+});

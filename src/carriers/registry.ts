@@ -119,17 +119,38 @@ export function setCarrierTraceLog(log: Logger): void {
   traceLog = log;
 }
 
+/** Whose credentials a live adapter uses: the account's own carrier account's, or the platform's from config. */
+type Whose = 'own' | 'platform';
+
+/** Where to mend credentials a carrier refused: the settings the platform's come from. */
+const platformSettings: Record<CarrierId, string> = {
+  ups: 'UPS_CLIENT_ID, UPS_CLIENT_SECRET and UPS_ACCOUNT_NUMBER',
+  usps: "USPS_CLIENT_ID, USPS_CLIENT_SECRET and the app's API products",
+  fedex: 'FEDEX_CLIENT_ID, FEDEX_CLIENT_SECRET and FEDEX_ACCOUNT_NUMBER',
+};
+
+function mendAdvice(id: CarrierId, whose: Whose): string {
+  const name = carrierCatalog.find((c) => c.id === id)!.name;
+  return whose === 'own'
+    ? `check the account's own ${name} credentials (PATCH /carrier-accounts/{id} with new ones)`
+    : `check the server's ${platformSettings[id]}`;
+}
+
 /**
  * The adapter with every failure's detail cleared of its credential values. A detail quotes the carrier's own words
  * ("Invalid Client Id: …") and reaches answers (a rate's errors, a failed connection test), logs and stored rows;
- * credentials never do. A Proxy, so that every method, the optional and adapter-specific ones too, is covered.
+ * credentials never do. Refused credentials are sent to be mended where they come from: the merchant's carrier
+ * account or the server's settings. A Proxy, so that every method, the optional and adapter-specific ones too, is
+ * covered.
  */
-function quotingNoCredentials(adapter: Carrier, credentials: LiveCredentials): Carrier {
+function quotingNoCredentials(adapter: Carrier, credentials: LiveCredentials, whose: Whose): Carrier {
   const secrets = credentialValues(adapter.id, credentials);
+  const advice = mendAdvice(adapter.id, whose);
   const clean = (result: unknown) => {
     const r = result as CarrierResult<unknown> | undefined;
     if (!r || typeof r !== 'object' || r.ok !== false || typeof r.error?.detail !== 'string') return result;
-    return { ...r, error: { ...r.error, detail: redactText(r.error.detail, secrets) } };
+    const detail = redactText(r.error.detail, secrets);
+    return { ...r, error: { ...r.error, detail: r.error.credentialsRefused ? `${detail}; ${advice}` : detail } };
   };
   return new Proxy(adapter, {
     get(target, prop) {
@@ -143,7 +164,7 @@ function quotingNoCredentials(adapter: Carrier, credentials: LiveCredentials): C
   });
 }
 
-function liveAdapter(id: CarrierId, credentials: LiveCredentials, config: Config, clock: Clock): Carrier {
+function liveAdapter(id: CarrierId, credentials: LiveCredentials, whose: Whose, config: Config, clock: Clock): Carrier {
   let byKey = liveAdapters.get(clock);
   if (!byKey) {
     byKey = new Map();
@@ -152,10 +173,10 @@ function liveAdapter(id: CarrierId, credentials: LiveCredentials, config: Config
   const baseUrl = config.carriers[id].baseUrl;
   const secretHash = createHash('sha256').update(credentials.clientSecret).digest('hex');
   const mailer = [credentials.crid ?? '', credentials.mid ?? '', credentials.manifestMid ?? ''];
-  const key = [id, baseUrl, credentials.clientId, secretHash, credentials.accountNumber ?? '', ...mailer, config.carrierTimeoutMs].join('|');
+  const key = [id, whose, baseUrl, credentials.clientId, secretHash, credentials.accountNumber ?? '', ...mailer, config.carrierTimeoutMs].join('|');
   let adapter = byKey.get(key);
   if (!adapter) {
-    adapter = quotingNoCredentials(adapters[id]({ credentials, baseUrl, timeoutMs: config.carrierTimeoutMs, clock, ...(traceLog && { log: traceLog.child({ component: 'carrier' }) }) }), credentials);
+    adapter = quotingNoCredentials(adapters[id]({ credentials, baseUrl, timeoutMs: config.carrierTimeoutMs, clock, ...(traceLog && { log: traceLog.child({ component: 'carrier' }) }) }), credentials, whose);
     byKey.set(key, adapter);
   }
   return adapter;
@@ -177,13 +198,13 @@ export function carriersFor(
     carrierCatalog.map((c) => {
       const p = c.id.toUpperCase();
       const mine = own[c.id];
-      if (mine) return liveAdapter(c.id, mine, config, clock);
+      if (mine) return liveAdapter(c.id, mine, 'own', config, clock);
       if (unreadable.includes(c.id)) {
         return new UncredentialedCarrier(c.id, `The account's own ${c.name} credentials cannot be read with this SHIPD_SECRET; connect them again`);
       }
       const { clientId, clientSecret, accountNumber, crid, mid, manifestMid } = config.carriers[c.id];
       return clientId && clientSecret
-        ? liveAdapter(c.id, { clientId, clientSecret, ...(accountNumber && { accountNumber }), ...(crid && { crid }), ...(mid && { mid }), ...(manifestMid && { manifestMid }) }, config, clock)
+        ? liveAdapter(c.id, { clientId, clientSecret, ...(accountNumber && { accountNumber }), ...(crid && { crid }), ...(mid && { mid }), ...(manifestMid && { manifestMid }) }, 'platform', config, clock)
         : new UncredentialedCarrier(c.id, `Set ${p}_CLIENT_ID and ${p}_CLIENT_SECRET, or connect the account's own ${c.name} account, to use ${c.name} with live keys`);
     }),
   );

@@ -7,7 +7,7 @@ import { buildTokenRequest, parseToken } from './token.ts';
 test('the error envelope maps to our codes', () => {
   const auth = fedexFailure(401, fixture('error-auth'));
   assert.equal(auth.code, 'carrier_unavailable');
-  assert.match(auth.detail, /refused the configured API credentials.*NOT\.AUTHORIZED\.ERROR/);
+  assert.match(auth.detail, /refused the API credentials.*NOT\.AUTHORIZED\.ERROR/);
   assert.equal(fedexFailure(400, fixture('error-address')).code, 'address_invalid');
   assert.equal(fedexFailure(400, { errors: [{ code: 'SERVICETYPE.NOT.ALLOWED', message: 'no' }] }).code, 'service_unavailable');
   assert.equal(fedexFailure(400, { errors: [{ code: 'PACKAGE.WEIGHT.EXCEEDED', message: 'too heavy' }] }).code, 'parcel_too_large');

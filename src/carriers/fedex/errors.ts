@@ -45,7 +45,7 @@ export function fedexFailure(status: number, json: unknown): CarrierFailure {
   const what = first ? `${first.code}${first.message ? `: ${first.message}` : ''}` : `HTTP ${status}`;
   const code = codeFor(status, first?.code ?? '');
   if (status === 401 || status === 403 || first?.code === 'NOT.AUTHORIZED.ERROR' || first?.code === 'FORBIDDEN.ERROR') {
-    return { code, credentialsRefused: true, detail: `FedEx refused the configured API credentials (${what}); check FEDEX_CLIENT_ID, FEDEX_CLIENT_SECRET and FEDEX_ACCOUNT_NUMBER` };
+    return { code, credentialsRefused: true, detail: `FedEx refused the API credentials (${what})` };
   }
   if (code === 'carrier_unavailable') return { code, detail: `FedEx is not answering normally (${what})` };
   return { code, detail: `FedEx: ${what}` };

@@ -55,14 +55,14 @@ export function upsFailure(status: number, json: unknown, what: string): Carrier
   const errors = upsErrors(json);
   const said = errors.map((e) => (e.code ? `${e.code} ${e.message}` : e.message)).join('; ');
   if (status === 401 || status === 403) {
-    return { code: 'carrier_unavailable', credentialsRefused: true, detail: `UPS refused shipd's credentials (${status}${said ? `: ${said}` : ''}); check UPS_CLIENT_ID, UPS_CLIENT_SECRET and UPS_ACCOUNT_NUMBER` };
+    return { code: 'carrier_unavailable', credentialsRefused: true, detail: `UPS refused the credentials (${status}${said ? `: ${said}` : ''})` };
   }
   if (status === 429) return { code: 'carrier_unavailable', detail: `UPS is rate limiting shipd (429${said ? `: ${said}` : ''}); try again shortly` };
   if (status >= 500) return { code: 'carrier_unavailable', detail: `UPS failed to ${what} (HTTP ${status}${said ? `: ${said}` : ''})` };
   if (errors.length === 0) return { code: 'carrier_error', detail: `UPS answered ${what} with HTTP ${status} and no error it explains` };
   for (const e of errors) {
     const known = Object.hasOwn(byCode, e.code) ? byCode[e.code] : undefined;
-    if (known === 'carrier_unavailable') return { code: known, credentialsRefused: true, detail: `UPS refused shipd's credentials: ${said}` };
+    if (known === 'carrier_unavailable') return { code: known, credentialsRefused: true, detail: `UPS refused the credentials: ${said}` };
     if (known) return { code: known, detail: `UPS: ${said}` };
   }
   for (const e of errors) {

@@ -37,7 +37,8 @@ test('token: credentials in HTTP Basic, only grant_type in the form, expires_in 
   const refused = parseTokenResponse(401, { response: { errors: [{ code: '10401', message: 'Invalid Client Id' }] } });
   assert.equal(refused.ok, false);
   assert.equal(!refused.ok && refused.error.code, 'carrier_unavailable');
-  assert.match(!refused.ok ? refused.error.detail : '', /UPS_CLIENT_ID/);
+  assert.equal(!refused.ok && refused.error.credentialsRefused, true, 'marked refused, for the registry to say where to mend them');
+  assert.match(!refused.ok ? refused.error.detail : '', /UPS refused the credentials \(401: 10401 Invalid Client Id\)/);
 });
 
 test('rate request: Shop with time in transit, strings with units, residential flag, negotiated rates with an account', () => {

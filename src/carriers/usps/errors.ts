@@ -41,7 +41,7 @@ export function uspsFailure(status: number, json: unknown, what: string, retryAf
   const problem = readProblem(json);
   const said = describeProblem(problem);
   if (status === 401 || status === 403) {
-    return { code: 'carrier_unavailable', credentialsRefused: true, detail: `USPS refused shipd's credentials for ${what} (HTTP ${status}: ${said}); check USPS_CLIENT_ID, USPS_CLIENT_SECRET and the app's API products` };
+    return { code: 'carrier_unavailable', credentialsRefused: true, detail: `USPS refused the credentials for ${what} (HTTP ${status}: ${said})` };
   }
   if (status === 429) return { code: 'carrier_unavailable', detail: `USPS is rate limiting ${what}${retryAfter ? `; retry after ${retryAfter} s` : ''}` };
   if (status >= 500) return { code: 'carrier_unavailable', detail: `USPS failed on ${what} (HTTP ${status}: ${said})` };
