@@ -3,11 +3,12 @@ import { asString } from '../live/lenient.ts';
 /*
  * Business days to delivery that FedEx commits to per service, for a priced rate reply that carries no transit
  * data (FedEx leaves commit and operationalDetail out for some services, and when it does not honour
- * returnTransitTimes). From the FedEx Service Guide effective January 6, 2025 (its U.S. package rate pages, as
- * stored in TalentP27/AiAgents WorkflowAgents/FreightAgent/Markdown/fedex_document.md, commit 2038ee4e): "Delivery
- * commitment" First Overnight "Next day by 8 or 8:30 a.m.", Priority Overnight "Next day by 10:30 a.m.", Standard
- * Overnight "Next day by 5 p.m.", 2Day A.M. "2nd day by 10:30 a.m.", 2Day "2nd day by 5 p.m.", Express Saver "3rd
- * day by 5 p.m.".
+ * returnTransitTimes). From FedEx's Standard List Rates effective January 5, 2026 (its U.S. package rate pages, in
+ * FedEx's PDF kept in github.com/jfdelascarreras/logifacts, lib/pricing/data/sources/fedex/
+ * FedEx_Standard_List_Rates_2026.pdf, commit 07dc5e0; the 2025 guide's pages said the same): "Delivery commitment"
+ * First Overnight "Next day by 8 or 8:30 a.m.", Priority Overnight "Next day by 10:30 a.m. or 11 a.m.", Standard
+ * Overnight "Next day by 5 p.m.", 2Day A.M. "2nd day by 10:30 a.m. or 11 a.m.", 2Day "2nd day by 5 p.m.", Express
+ * Saver "3rd day by 5 p.m.".
  */
 const expressDays: Readonly<Record<string, number>> = {
   FIRST_OVERNIGHT: 1,

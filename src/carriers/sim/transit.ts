@@ -27,8 +27,8 @@ const usps: Readonly<Record<string, ByZone>> = {
 
 /**
  * Ground: FedEx Ground and Home Delivery "1-5 days based on distance to destination" in the 48 states, "1-7 days"
- * to, from and within Alaska and Hawaii (FedEx Service Guide, January 6, 2025: Ground rate pages, as stored in
- * TalentP27/AiAgents WorkflowAgents/FreightAgent/Markdown/fedex_document.md, commit 2038ee4e). UPS draws its Ground
+ * to, from and within Alaska and Hawaii (FedEx Standard List Rates, January 5, 2026: Ground rate pages, in FedEx's
+ * PDF named in ../fedex/commitments.ts; the 2025 guide said the same). UPS draws its Ground
  * transit map as a picture we have no copy of; it sells Ground on the same 1–5 business days, so it takes these too.
  */
 const ground48: ByZone = [1, 1, 2, 2, 3, 4, 4, 5, 5];
@@ -38,7 +38,7 @@ const groundOffshore: ByZone = [1, 1, 2, 3, 4, 5, 6, 7, 7];
 const committed: Readonly<Record<CarrierId, Readonly<Record<string, number>>>> = {
   // UPS service names: 3 Day Select, 2nd Day Air, Next Day Air Saver, Next Day Air, Next Day Air Early.
   ups: { '12': 3, '02': 2, '13': 1, '01': 1, '14': 1 },
-  // FedEx Service Guide 2025: Express Saver "3rd business day", 2Day "2nd day", Standard and Priority Overnight "Next day".
+  // FedEx Standard List Rates 2026: Express Saver "3rd day", 2Day "2nd day", Standard and Priority Overnight "Next day".
   fedex: { FEDEX_EXPRESS_SAVER: 3, FEDEX_2_DAY: 2, STANDARD_OVERNIGHT: 1, PRIORITY_OVERNIGHT: 1 },
   usps: {},
 };
@@ -64,7 +64,8 @@ export function transitDays(carrier: CarrierId, service: string, fromZip: string
 
 /**
  * FedEx Home Delivery counts "Monday through Sunday" as business days and delivers on weekends to packages "with a
- * scheduled transit time of 1, 2, or 3 business days" (FedEx Service Guide 2025, U.S. terms, "Business day");
+ * scheduled transit time of 1, 2, or 3 business days" (FedEx Service Guide effective January 5, 2026, U.S. terms,
+ * "Business day", as in 2025; Service_Guide_2026.pdf beside the list named in ../fedex/commitments.ts);
  * every other service delivers Monday to Friday.
  */
 export function estimatedDeliveryDate(carrier: CarrierId, service: string, shipDate: Date, days: number): string {
