@@ -37,6 +37,8 @@ export interface LiveShop {
   server: TestServer;
   fakes: CarrierFakes;
   stripe: FakeStripe;
+  /** The account the live key is of, with the test card on file. */
+  account: string;
   key: string;
   /** The shipment's postage ledger entries, oldest first. */
   ledger(shipmentId: string): Promise<{ kind: string; amount_cents: number }[]>;
@@ -55,11 +57,14 @@ export async function startLiveShop(options: { platform?: ('ups' | 'usps' | 'fed
   const fakes = await startCarrierFakes();
   const server = await startServer({ env: { ...fakes.env(options.platform ?? ['ups', 'usps', 'fedex']), ...billing.env, ...options.env } });
   if (options.followClock) billing.follow(server);
-  const key = await payingLiveKey(server);
+  const account = await server.account();
+  await saveCard(server, account);
+  const key = (await server.key(account, 'live')).secret;
   return {
     server,
     fakes,
     stripe: billing.stripe,
+    account,
     key,
     ledger: (shipmentId) => server.services.database.db.selectFrom('postage_ledger').select(['kind', 'amount_cents']).where('shipment_id', '=', shipmentId).orderBy('created_at').execute(),
     chargesOf: (shipmentId) => billing.stripe.charges().filter((c) => c.metadata.shipd_shipment === shipmentId),

@@ -1,12 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { problem, startServer, type TestServer } from './harness.ts';
+import { problem, type TestServer } from './harness.ts';
 import { orderBody, sanFrancisco } from './fixtures.ts';
 import { openPdf } from './barcodes.ts';
-import { startCarrierFakes, connectOwnUsps, type CarrierFakes } from './fakes/carriers.ts';
+import { connectOwnUsps, type CarrierFakes } from './fakes/carriers.ts';
 import { fakeUspsCredentials } from './fakes/usps.ts';
-import { payingLiveKey, startBilling } from './live-billing.ts';
-import type { FakeStripe } from './fakes/stripe.ts';
+import { startLiveShop, type LiveShop } from './live-billing.ts';
 import { localToday } from '../src/domain/shipments/ship-date.ts';
 import { scanFormBatches, scanFormMaxLabels } from '../src/carriers/usps/scan-form.ts';
 import type { ClosingLabel } from '../src/carriers/carrier.ts';
@@ -21,33 +20,25 @@ const austin: Json = { ...(orderBody().ship_from as Json), phone: '5125550100' }
 const dallas = { name: 'Dock Two', company: 'Mugs Inc', street1: '1500 Marilla St', city: 'Dallas', state: 'TX', zip: '75201', country: 'US', phone: '2145550100' };
 
 describe('manifests with live keys (fake carriers)', () => {
+  let shop: LiveShop;
   let fakes: CarrierFakes;
   let server: TestServer;
-  let stripe: FakeStripe;
   /** A live key paying platform postage by card: FedEx and UPS labels. */
   let key: string;
   /** A live key of an account with its own USPS account: the SCAN form labels, billed by USPS. */
   let uspsKey: string;
 
   before(async () => {
-    const billing = await startBilling();
-    stripe = billing.stripe;
-    fakes = await startCarrierFakes();
     // A day of 250 labels is 500 requests of one key in a few seconds, more than its default limit (100/s after a
     // burst of 200) on a fast machine; the key's limit has tests of its own.
-    server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), ...billing.env, SHIPD_FEATURES: 'manifests', SHIPD_RATE_LIMIT_BURST: '100000' } });
-    billing.follow(server);
-    key = await payingLiveKey(server);
+    shop = await startLiveShop({ env: { SHIPD_FEATURES: 'manifests', SHIPD_RATE_LIMIT_BURST: '100000' }, followClock: true });
+    ({ server, fakes, key } = shop);
     const own = await server.account();
     const connected = await connectOwnUsps(server, own, ['--crid', fakeUspsCredentials.crid, '--mid', fakeUspsCredentials.mid]);
     assert.equal(connected.code, 0, connected.stderr);
     uspsKey = (await server.key(own, 'live')).secret;
   });
-  after(async () => {
-    await server.close();
-    await fakes.close();
-    await stripe.close();
-  });
+  after(() => shop.close());
 
   const today = () => localToday({ state: 'TX' }, server.clock.now());
 

@@ -1,11 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { problem, startServer, type TestServer } from './harness.ts';
+import { problem, type TestServer } from './harness.ts';
 import { orderBody, sanFrancisco } from './fixtures.ts';
-import { startCarrierFakes, type CarrierFakes } from './fakes/carriers.ts';
-import { saveCard, startBilling } from './live-billing.ts';
+import type { CarrierFakes } from './fakes/carriers.ts';
+import { startLiveShop, type LiveShop } from './live-billing.ts';
 import type { Address } from '../src/schemas/address.ts';
-import type { FakeStripe } from './fakes/stripe.ts';
 import { addLocation } from '../src/domain/locations/locations.ts';
 import { reconcilePendingPickups } from '../src/domain/ops/pickups.ts';
 import { pendingStaleMs } from '../src/domain/shipments/purchase.ts';
@@ -25,31 +24,21 @@ const saturday = '2030-11-30';
 const austin: Json = { ...(orderBody().ship_from as Json), phone: '5125550100' };
 
 describe('FedEx pickups with live keys (fake FedEx) and pickup availability', () => {
+  let shop: LiveShop;
   let fakes: CarrierFakes;
   let server: TestServer;
-  let stripe: FakeStripe;
   let key: string;
   let testKey: string;
   let locationId: string;
 
   before(async () => {
-    const billing = await startBilling();
-    stripe = billing.stripe;
-    fakes = await startCarrierFakes();
-    server = await startServer({ env: { ...fakes.env(['ups', 'usps', 'fedex']), ...billing.env, SHIPD_FEATURES: 'pickups', SHIPD_CARRIER_TIMEOUT_MS: '4000' } });
+    shop = await startLiveShop({ env: { SHIPD_FEATURES: 'pickups', SHIPD_CARRIER_TIMEOUT_MS: '4000' }, followClock: true });
+    ({ server, fakes, key } = shop);
     server.clock.advance(mondayMorning - server.clock.now().getTime());
-    billing.follow(server);
-    const account = await server.account();
-    await saveCard(server, account);
-    key = (await server.key(account, 'live')).secret;
-    testKey = (await server.key(account)).secret;
-    locationId = (await addLocation(server.services.database.db, server.clock, account, { name: 'Austin dock', address: austin as Address })).id;
+    testKey = (await server.key(shop.account)).secret;
+    locationId = (await addLocation(server.services.database.db, server.clock, shop.account, { name: 'Austin dock', address: austin as Address })).id;
   });
-  after(async () => {
-    await server.close();
-    await fakes.close();
-    await stripe.close();
-  });
+  after(() => shop.close());
 
   /** A FedEx label bought by the live key, for a business recipient (FedEx Ground delivers to businesses). */
   async function label(service: string, weightLb: number): Promise<Json> {
