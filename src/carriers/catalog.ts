@@ -70,6 +70,11 @@ export const carrierCatalog: readonly CarrierInfo[] = [
  * A carrier's services from the US to another country: its international ones, and FedEx International Ground to
  * Canada, which FedEx codes FEDEX_GROUND as its domestic Ground.
  */
+/** The carrier's name as merchants know it (UPS, USPS, FedEx); an id we do not know, as it was given. */
+export function carrierName(id: string): string {
+  return carrierCatalog.find((c) => c.id === id)?.name ?? id;
+}
+
 export function servicesAbroad(id: CarrierId, country: string): readonly ServiceInfo[] {
   return carrierCatalog.find((c) => c.id === id)!.services.filter((s) => !s.domestic || (id === 'fedex' && country === 'CA' && s.code === 'FEDEX_GROUND'));
 }

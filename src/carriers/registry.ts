@@ -4,7 +4,7 @@ import type { CarrierId, Config } from '../config.ts';
 import type { Mode } from '../kernel/mode.ts';
 import type { Clock } from '../kernel/clock.ts';
 import { failure, type Carrier, type CarrierResult } from './carrier.ts';
-import { carrierCatalog } from './catalog.ts';
+import { carrierCatalog, carrierName } from './catalog.ts';
 import { SimulatedCarrier } from './sim/simulator.ts';
 import { simTables } from './sim/tables.ts';
 import { UpsCarrier } from './ups/adapter.ts';
@@ -130,9 +130,8 @@ const platformSettings: Record<CarrierId, string> = {
 };
 
 function mendAdvice(id: CarrierId, whose: Whose): string {
-  const name = carrierCatalog.find((c) => c.id === id)!.name;
   return whose === 'own'
-    ? `check the account's own ${name} credentials (PATCH /carrier-accounts/{id} with new ones)`
+    ? `check the account's own ${carrierName(id)} credentials (PATCH /carrier-accounts/{id} with new ones)`
     : `check the server's ${platformSettings[id]}`;
 }
 

@@ -1,6 +1,6 @@
 import type { CarrierId } from '../../config.ts';
 import type { CarrierAccountsTable } from '../../db/schema.ts';
-import { carrierCatalog } from '../../carriers/catalog.ts';
+import { carrierName } from '../../carriers/catalog.ts';
 import { mailerIdProblem, type MailerIdKind } from '../../carriers/usps/mailer-ids.ts';
 import type { CarrierAccount, CarrierAccountCreate, CarrierAccountUpdate, CarrierCredentials } from '../../schemas/carrier-account.ts';
 import { ApiError, type FieldError } from '../../kernel/errors.ts';
@@ -15,7 +15,6 @@ import { takeAccountTurn } from '../accounts/account-turn.ts';
 /** A test-mode connection test refuses these credentials, as a carrier refuses a wrong secret, so clients can rehearse both answers. */
 export const refusedTestSecret = 'SHIPD_TEST_INVALID_CREDENTIALS';
 
-const carrierName = (id: string) => carrierCatalog.find((c) => c.id === id)?.name ?? id;
 const masked = (value: string | undefined) => (value ? `****${value.slice(-4)}` : null);
 
 function toCarrierAccount(row: CarrierAccountsTable, creds: OwnCredentials | null): CarrierAccount {

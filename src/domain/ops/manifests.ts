@@ -4,7 +4,7 @@ import type { CarrierManifestState, DB, ManifestsTable, ShipmentsTable, StoredCa
 import type { Carrier, CarrierFailure, CarrierForm, ClosingLabel } from '../../carriers/carrier.ts';
 import { carrierForShipment } from '../carrier-accounts/carrier-access.ts';
 import { callCarrier } from '../carrier-accounts/carrier-call.ts';
-import { carrierCatalog } from '../../carriers/catalog.ts';
+import { carrierName } from '../../carriers/catalog.ts';
 import type { Manifest, ManifestCreate } from '../../schemas/manifest.ts';
 import type { Context } from '../core/context.ts';
 import { ApiError, type FieldError } from '../../kernel/errors.ts';
@@ -23,7 +23,6 @@ const formTitles: Record<CarrierId, string> = {
   fedex: 'FedEx Ground Close Manifest',
 };
 
-const carrierName = (id: CarrierId) => carrierCatalog.find((c) => c.id === id)!.name;
 
 /** The labels on each of these manifests, in one query however many there are. */
 export async function shipmentIds(db: Kysely<DB>, manifestIds: string[]): Promise<Map<string, string[]>> {

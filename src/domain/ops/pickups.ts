@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { CarrierId } from '../../config.ts';
 import type { DB, PickupsTable } from '../../db/schema.ts';
 import type { Carrier, CarrierFailure, PickupParcels, PickupRequest } from '../../carriers/carrier.ts';
-import { carrierCatalog } from '../../carriers/catalog.ts';
+import { carrierName } from '../../carriers/catalog.ts';
 import { usFederalHoliday } from '../../carriers/sim/calendar.ts';
 import { minimumWindowMinutes, pickupHours } from '../../carriers/sim/pickups.ts';
 import type { Address } from '../../schemas/address.ts';
@@ -131,7 +131,6 @@ function whenErrors(input: PickupCreate, local: LocalClock | undefined): FieldEr
   return errors;
 }
 
-const carrierName = (id: string) => carrierCatalog.find((c) => c.id === id)?.name ?? id;
 
 /** What the driver collects as the named labels give it: their tracking numbers, and their boxes' count and weight. */
 interface Labels {

@@ -1,4 +1,4 @@
-import { carrierCatalog } from '../../carriers/catalog.ts';
+import { carrierName } from '../../carriers/catalog.ts';
 import { insuranceLimitCents } from '../../carriers/insurance.ts';
 import { ApiError, type FieldError } from '../../kernel/errors.ts';
 import type { Insurance } from '../../schemas/insurance.ts';
@@ -50,7 +50,6 @@ export function askFault(ask: Pick<InsuranceAsk, 'field' | 'orderId'>, detail: s
   return { in: 'body', pointer: '/order_id', detail: `names order ${ask.orderId}, whose ${ask.field.slice(1)} ${detail}; change it with PATCH /orders/${ask.orderId}` };
 }
 
-const carrierName = (id: string) => carrierCatalog.find((c) => c.id === id)?.name ?? id;
 
 /**
  * When every carrier asked refused the value as above its limit, nothing can be bought until the value changes: a
