@@ -474,6 +474,24 @@ export type CloseOutcome = { required: false } | { required: true; forms: Carrie
  * What every carrier does, live or simulated, in carrier-neutral terms: each adapter maps these to and from its
  * carrier's wire format. Failures come back as typed results; nothing here throws HTTP details at the caller.
  */
+/** Where to look for locations that hold parcels: around a US ZIP Code, at most `limit` of them. */
+export interface LocationQuery {
+  zip: string;
+  limit: number;
+}
+
+/** A carrier location that holds parcels for their recipients, as its carrier describes it. */
+export interface FoundLocation {
+  /** The carrier's own id, the one its ship request takes (UPS Access Point id, USPS facilityId, FedEx locationId). */
+  id: string;
+  name: string;
+  /** What kind of location, in the carrier's words ("UPS Access Point", "Post Office", "FedEx Office"). */
+  kind: string;
+  address: { street1: string; street2?: string; city: string; state: string; zip: string; country: string };
+  /** From the ZIP Code searched, where the carrier says. */
+  distanceMiles: number | null;
+}
+
 export interface Carrier {
   readonly id: CarrierId;
   readonly name: string;
@@ -531,6 +549,11 @@ export interface Carrier {
    * call mails a letter).
    */
   proofOfDelivery?(parcel: DeliveredParcel, signal: AbortSignal): Promise<CarrierResult<ProofOfDelivery[]>>;
+  /**
+   * The carrier's locations near a ZIP Code where it holds a parcel for its recipient (options.hold_for_pickup with
+   * options.hold_location), nearest first: UPS Access Points, Post Offices, FedEx locations.
+   */
+  findLocations?(query: LocationQuery, signal: AbortSignal): Promise<CarrierResult<FoundLocation[]>>;
   /** Absent where shipd has no integration with the carrier's pickup API. */
   schedulePickup?(request: PickupRequest, signal: AbortSignal): Promise<CarrierResult<BookedPickup>>;
   cancelPickup?(pickup: PickupRef, signal: AbortSignal): Promise<CarrierResult<void>>;

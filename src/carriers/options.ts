@@ -112,16 +112,19 @@ const fedexSaturdayServices = ['PRIORITY_OVERNIGHT', 'STANDARD_OVERNIGHT', 'FEDE
  *   equipment the spec's one example, "Shipping Dry Ice or Lithium Batteries", sends them as LQ with a
  *   DGSignatoryInfo and an EmergencyPhone, and the spec says neither what a lightly regulated (LR) battery entry needs
  *   beside IDNumber and ProperShippingName nor which UN number UPS expects, so a label could not be built from the
- *   spec alone; HazMatTypeCode 01 is for UPS Ground Saver and Mail Innovations only), HoldForPickupIndicator ("only valid for UPS Worldwide Express Freight"), and an
- *   Access Point hold (it needs the Access Point's id: notOfferedBecause below).
+ *   spec alone; HazMatTypeCode 01 is for UPS Ground Saver and Mail Innovations only)) and HoldForPickupIndicator ("only valid for UPS
+ *   Worldwide Express Freight"). Holding for pickup is an Access Point hold: Shipment.ShipmentIndicationType Code "01 -
+ *   Hold for Pickup at UPS Access Point" with AlternateDeliveryAddress (the Access Point's Name, Address and
+ *   UPSAccessPointID, 9 characters), the Access Point found with UPS's Locator.
  * - USPS: domestic-labels.yaml 3.9.13 (karrioapi/karrio modules/connectors/usps/vendor/) ExtraService codes: 920 USPS
  *   Tracking, 921 Signature Confirmation, 922 Adult Signature Required 21 or Over, 981 Signature Requested
  *   (PRIORITY_MAIL_EXPRESS only), 819 HAZMAT Class 9 - Dry Ice Package, 820 HAZMAT Class 9 - Lithium batteries,
  *   unmarked package (the code for cells packed in equipment, ion and metal alike), 831 HAZMAT LTD QTY Ground Package;
  *   hasNonstandardCharacteristics (sent with processingCategory NONSTANDARD) for a parcel that cannot go through the
- *   machines. shipping-options.yaml 3.1.29 prices the same codes. Not offered: holdForPickup (it needs the Post
- *   Office's facilityId: "If this field is set as true then the `toAddress` object: 'facilityID' … are required",
- *   DomesticLabelToAddress), Saturday delivery (USPS takes no request for it), alcohol, carbon neutral.
+ *   machines. shipping-options.yaml 3.1.29 prices the same codes. Holding for pickup: toAddress.holdForPickup, with
+ *   which "the `toAddress` object: 'facilityID', 'email', and 'phone'" are required (DomesticLabelToAddress; Labels
+ *   3.9.4 says the same), the Post Office found with USPS's Locations API. Not offered: Saturday delivery (USPS takes
+ *   no request for it), alcohol, carbon neutral.
  * - FedEx: Ship API specialServicesRequested (ship/v1 Shipment-Resource.json, ShipStream/fedex-rest-php-sdk
  *   bc94dcd2): package signatureOptionType DIRECT, ADULT, INDIRECT; shipment SATURDAY_DELIVERY, DRY_ICE; package
  *   ALCOHOL (alcoholDetail.alcoholRecipientType CONSUMER or LICENSEE), NON_STANDARD_CONTAINER, DANGEROUS_GOODS
@@ -129,8 +132,9 @@ const fedexSaturdayServices = ['PRIORITY_OVERNIGHT', 'STANDARD_OVERNIGHT', 'FEDE
  *   LITHIUM_METAL, CONTAINED_IN_EQUIPMENT). Which services, from the FedEx Service Guide (see sim/prices/fedex-2026.ts):
  *   Saturday delivery "with FedEx First Overnight, FedEx Priority Overnight, FedEx Standard Overnight, and FedEx 2Day";
  *   "Indirect Signature Required is available to residential addresses only"; "FedEx Home Delivery ... can only contain
- *   hazardous materials if they are classified as Limited Quantity", and limited quantities go by Ground. Not offered:
- *   HOLD_AT_LOCATION (it needs the location's id), carbon neutral (no such special service).
+ *   hazardous materials if they are classified as Limited Quantity", and limited quantities go by Ground. Holding for
+ *   pickup: HOLD_AT_LOCATION with holdAtLocationDetail.locationId ("For HAL Shipment, Location ID is REQUIRED"), the
+ *   location found with FedEx's Location Search API. Not offered: carbon neutral (no such special service).
  */
 export const optionCapabilities: Record<CarrierId, CapabilityTable> = {
   ups: {
@@ -142,6 +146,7 @@ export const optionCapabilities: Record<CarrierId, CapabilityTable> = {
     'alcohol:consumer': { code: 'ShipmentServiceOptions.RestrictedArticles.AlcoholicBeveragesIndicator' },
     'alcohol:licensee': { code: 'ShipmentServiceOptions.RestrictedArticles.AlcoholicBeveragesIndicator' },
     carbon_neutral: { code: 'ShipmentServiceOptions.UPScarbonneutralIndicator' },
+    hold_for_pickup: { code: 'ShipmentIndicationType 01 with AlternateDeliveryAddress.UPSAccessPointID' },
   },
   usps: {
     'signature:standard': { code: '921', services: ['USPS_GROUND_ADVANTAGE', 'PRIORITY_MAIL'] },
@@ -152,6 +157,7 @@ export const optionCapabilities: Record<CarrierId, CapabilityTable> = {
     'hazmat:limited_quantity': { code: '831', services: ['USPS_GROUND_ADVANTAGE'] },
     'hazmat:lithium_ion_in_equipment': { code: '820' },
     'hazmat:lithium_metal_in_equipment': { code: '820' },
+    hold_for_pickup: { code: 'toAddress.holdForPickup with toAddress.facilityId' },
   },
   fedex: {
     'signature:standard': { code: 'signatureOptionType DIRECT' },
@@ -165,35 +171,7 @@ export const optionCapabilities: Record<CarrierId, CapabilityTable> = {
     'hazmat:limited_quantity': { code: 'DANGEROUS_GOODS LIMITED_QUANTITIES_COMMODITIES', services: ['FEDEX_GROUND', 'GROUND_HOME_DELIVERY'] },
     'hazmat:lithium_ion_in_equipment': { code: 'BATTERY LITHIUM_ION CONTAINED_IN_EQUIPMENT' },
     'hazmat:lithium_metal_in_equipment': { code: 'BATTERY LITHIUM_METAL CONTAINED_IN_EQUIPMENT' },
-  },
-};
-
-/**
- * Why a carrier does an option nowhere through shipd, where the reason is a field its API needs that shipd does not
- * take: the refusal names the field, so a merchant knows what is missing rather than reading that the carrier cannot.
- * Holding for pickup (read 2026-11-27): no carrier holds a parcel from a flag alone, each needs the location's id.
- * - UPS, Shipping.yaml (UPS-API/api-documentation e6f36df): Shipment.ShipmentIndicationType Code "01 - Hold for Pickup
- *   at UPS Access Point" with AlternateDeliveryAddress.UPSAccessPointID (9 characters); HoldForPickupIndicator is "only
- *   valid for UPS Worldwide Express Freight".
- * - USPS, domestic-labels.yaml 3.9.13 (karrioapi/karrio deea10f8): toAddress.holdForPickup, with which "the `toAddress`
- *   object: 'facilityID', 'email', and 'phone'" are required, facilityId being "obtained from … the
- *   /post-office-locator API"; no extra service code stands for it. Labels 3.9.4 (github.com/Thecodergabe/shipstack
- *   specs/usps/labels_update_1.yaml, read 2026-11-27) says the same of toAddress.holdForPickup ("If this field is set
- *   as true then the `toAddress` object: 'facilityID', 'email', and 'phone' … are required"), and its Hold for Pickup
- *   example sends a facilityId: USPS does not hold a parcel at the destination's Post Office from the flag alone.
- * - FedEx, ship/v1 Shipment-Resource.json (ShipStream/fedex-rest-php-sdk bc94dcd): special service HOLD_AT_LOCATION
- *   with holdAtLocationDetail, whose locationId is required ("For HAL Shipment, Location ID is REQUIRED").
- */
-const notOfferedBecause: Record<CarrierId, Partial<Record<OptionAsk, string>>> = {
-  ups: {
-    hold_for_pickup:
-      'holds a parcel for pickup only at a UPS Access Point given by its id (ShipmentIndicationType 01 with AlternateDeliveryAddress.UPSAccessPointID), which shipd does not take yet',
-  },
-  usps: {
-    hold_for_pickup: "holds a parcel for pickup only at a Post Office given by its id (toAddress.holdForPickup with toAddress.facilityId), which shipd does not take yet",
-  },
-  fedex: {
-    hold_for_pickup: 'holds a parcel for pickup only at a FedEx location given by its id (HOLD_AT_LOCATION with holdAtLocationDetail.locationId), which shipd does not take yet',
+    hold_for_pickup: { code: 'HOLD_AT_LOCATION with holdAtLocationDetail.locationId' },
   },
 };
 
@@ -268,8 +246,6 @@ export function optionRefusal(
     const rule = optionRule(carrier.id, service.code, ask, abroad);
     if (!rule) {
       const elsewhere = (abroad ? servicesAbroadOf(carrier.id) : domesticServices(carrier.id)).filter((s) => optionRule(carrier.id, s.code, ask, abroad) !== undefined);
-      const why = notOfferedBecause[carrier.id][ask];
-      if (elsewhere.length === 0 && why) return { pointer, detail: `${carrier.name} ${why}` };
       const hint = elsewhere.length > 0 ? `; its ${elsewhere.map((s) => s.name).join(', ')} can` : '';
       return { pointer, detail: `${service.name} does not offer ${name}${abroad ? ' to another country' : ''}${hint}` };
     }
@@ -281,6 +257,17 @@ export function optionRefusal(
 /** How an ask is named in a sentence. */
 export const askName = (ask: OptionAsk): string => askNames[ask].name;
 export const askPointer = (ask: OptionAsk): string => askNames[ask].pointer;
+
+/**
+ * A parcel is held at one carrier's location (options.hold_location): every other carrier is refused, naming whose
+ * location it is; null where the location is this carrier's or none is asked.
+ */
+export function holdLocationRefusal(carrier: { id: CarrierId; name: string }, options: ShipmentOptions | undefined): CarrierResult<never> | null {
+  const at = options?.hold_for_pickup ? options.hold_location : undefined;
+  if (!at || at.carrier === carrier.id) return null;
+  const owner = carrierCatalog.find((c) => c.id === at.carrier)!.name;
+  return failure('option_not_supported', `the location to hold the parcel at (hold_location ${at.id}) is ${owner}'s; ${carrier.name} holds parcels only at its own`);
+}
 
 /**
  * What a live adapter refuses before asking the carrier: a label on a service that does not do an option asked, at
@@ -296,6 +283,8 @@ export function liveOptionsRefusal(
 ): CarrierResult<never> | null {
   const asks = optionAsks(request.options);
   if (asks.length === 0) return null;
+  const elsewhere = holdLocationRefusal(carrier, request.options);
+  if (elsewhere) return elsewhere;
   const known = domestic ? domesticServices(carrier.id) : servicesAbroadOf(carrier.id);
   const services = request.service === undefined ? known : [known.find((s) => s.code === request.service) ?? { code: request.service, name: request.service }];
   const refusals = services.map((s) => optionRefusal(carrier, s, asks, residential, !domestic));

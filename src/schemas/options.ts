@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from './common.ts';
+import { CarrierIdSchema } from './carrier.ts';
 import { Weight } from './order.ts';
 
 /**
@@ -19,7 +20,21 @@ export const ShipmentOptions = Type.Object(
     delivery_confirmation: Type.Optional(
       Type.Boolean({ description: 'USPS only: electronic confirmation of delivery without a signature (USPS Tracking). A signature confirms delivery already, so not with `signature`' }),
     ),
-    hold_for_pickup: Type.Optional(Type.Boolean({ description: 'Hold at a carrier location for the recipient to collect. Every carrier needs the location\'s id for it (UPS AlternateDeliveryAddress.UPSAccessPointID, USPS toAddress.facilityId, FedEx holdAtLocationDetail.locationId), which shipd does not take yet: refused by every carrier for now, each naming the field' })),
+    hold_for_pickup: Type.Optional(
+      Type.Boolean({
+        description:
+          'Hold the parcel at a carrier location for the recipient to collect, instead of delivering it: a UPS Access Point, a Post Office, a FedEx location. Needs `hold_location`, one of the locations GET /carrier-locations finds; only the carrier of that location is rated. UPS ShipmentIndicationType 01 with AlternateDeliveryAddress, USPS toAddress.holdForPickup with facilityId (USPS then needs the recipient\'s email and phone), FedEx HOLD_AT_LOCATION',
+      }),
+    ),
+    hold_location: Type.Optional(
+      Type.Object(
+        {
+          carrier: Type.Ref(CarrierIdSchema, { description: 'Whose location it is; only this carrier is rated' }),
+          id: Type.String({ minLength: 1, maxLength: 20, pattern: '^[A-Za-z0-9-]+$', description: "The carrier's own id of the location, as GET /carrier-locations gives it" }),
+        },
+        { description: 'Where `hold_for_pickup` holds the parcel: a location GET /carrier-locations found', additionalProperties: false, examples: [{ carrier: 'fedex', id: 'NQAA' }] },
+      ),
+    ),
     additional_handling: Type.Optional(
       Type.Boolean({ description: 'The parcel needs handling by hand whatever its size (not boxed in cardboard, round, banded…): UPS AdditionalHandlingIndicator, FedEx NON_STANDARD_CONTAINER' }),
     ),

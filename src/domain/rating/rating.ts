@@ -4,7 +4,7 @@ import type { CarrierId } from '../../config.ts';
 import { isDomestic, isResidential, type Carrier, type ParcelSpec, type Quote, type RateRequest } from '../../carriers/carrier.ts';
 import { callCarriers } from '../carrier-accounts/carrier-call.ts';
 import { serviceValueRefusal } from '../../carriers/carrier-limits.ts';
-import { optionAsks, optionRefusal, servicesAbroadOf } from '../../carriers/options.ts';
+import { holdLocationRefusal, optionAsks, optionRefusal, servicesAbroadOf } from '../../carriers/options.ts';
 import { domesticServices } from '../../carriers/catalog.ts';
 import type { ShipmentOptions } from '../../schemas/options.ts';
 import { checkOptions, pinnedServiceErrors, storedOptions } from '../shipments/delivery-options.ts';
@@ -205,6 +205,8 @@ export function usdCents(q: Pick<Quote, 'amountCents' | 'currency' | 'usdAmountC
 function optionsRefusal(carrier: Carrier, request: RateRequest): string | null {
   const asks = optionAsks(request.options);
   if (asks.length === 0) return null;
+  const elsewhere = holdLocationRefusal(carrier, request.options);
+  if (elsewhere && !elsewhere.ok) return elsewhere.error.detail;
   const abroad = !isDomestic(request);
   const going = abroad ? servicesAbroadOf(carrier.id) : domesticServices(carrier.id);
   const services = going.filter((s) => !request.services || request.services.includes(s.code));

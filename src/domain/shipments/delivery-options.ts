@@ -10,6 +10,8 @@ import { weightInLb } from '../orders/parcels.ts';
  * - `delivery_confirmation` with `signature`: a signature service confirms delivery already (USPS's Signature
  *   Confirmation and Adult Signature include the electronic delivery record that USPS Tracking gives);
  * - `saturday_delivery` with `hold_for_pickup`: a held parcel is not delivered on any day;
+ * - `hold_for_pickup` without `hold_location`, or the other way round: every carrier holds a parcel only at a location
+ *   given by its id;
  * - `dry_ice` heavier than a box: UPS's DryIceWeight "Cannot be more than package weight", and it is part of it
  *   at every carrier (each box of several carries the dry ice asked);
  * - alcohol to a consumer without an adult's signature: FedEx takes wine to consumers only from licensees with Adult
@@ -26,6 +28,8 @@ export function optionErrors(options: ShipmentOptions | undefined, parcels: read
     at('/delivery_confirmation', 'a signature on delivery confirms the delivery already; send signature or delivery_confirmation, not both');
   }
   if (options.saturday_delivery && options.hold_for_pickup) at('/saturday_delivery', 'a parcel held for pickup is not delivered; send saturday_delivery or hold_for_pickup, not both');
+  if (options.hold_for_pickup && !options.hold_location) at('/hold_location', 'is required with hold_for_pickup: the carrier and id of the location to hold the parcel at, as GET /carrier-locations finds them');
+  if (options.hold_location && !options.hold_for_pickup) at('/hold_for_pickup', 'must be true with hold_location, or leave hold_location out');
   const lightest = parcels.reduce<Parcel | undefined>((min, p) => (min && weightInLb(min.weight) <= weightInLb(p.weight) ? min : p), undefined);
   if (options.dry_ice && lightest && weightInLb(options.dry_ice.weight) > weightInLb(lightest.weight)) {
     const which = parcels.length > 1 ? 'its lightest box' : 'the parcel';
@@ -74,6 +78,7 @@ export function storedOptions(options: ShipmentOptions | undefined): string | nu
     saturday_delivery: o.saturday_delivery || undefined,
     delivery_confirmation: o.delivery_confirmation || undefined,
     hold_for_pickup: o.hold_for_pickup || undefined,
+    hold_location: o.hold_location && { carrier: o.hold_location.carrier, id: o.hold_location.id },
     additional_handling: o.additional_handling || undefined,
     non_machinable: o.non_machinable || undefined,
     dry_ice: o.dry_ice && { weight: { value: o.dry_ice.weight.value, unit: o.dry_ice.weight.unit } },
