@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { Problem } from '../schemas/common.ts';
 import { Address } from '../schemas/address.ts';
-import { Carrier, CarrierIdSchema, CarrierList } from '../schemas/carrier.ts';
+import { Carrier, CarrierIdSchema, CarrierList, CarrierLocation, CarrierLocationList } from '../schemas/carrier.ts';
 import { Dimensions, LineItem, Metadata, Money, Order, OrderCreate, OrderList, OrderStatus, OrderUpdate, Parcel, RequestedService, Weight } from '../schemas/order.ts';
 import { CurrencyAmount, Customs, CustomsInput, CustomsItem, CustomsItemInput } from '../schemas/customs.ts';
 import { Event, EventList } from '../schemas/event.ts';
@@ -45,6 +45,8 @@ export const sharedSchemas: TSchema[] = [
   CarrierIdSchema,
   Carrier,
   CarrierList,
+  CarrierLocation,
+  CarrierLocationList,
   Money,
   Weight,
   Dimensions,
