@@ -112,7 +112,9 @@ describe('delivery options in test mode', () => {
     const o = await order();
     const cases: [Json, string][] = [
       [{ signature: 'standard', delivery_confirmation: true }, '/options/delivery_confirmation'],
-      [{ saturday_delivery: true, hold_for_pickup: true }, '/options/saturday_delivery'],
+      [{ saturday_delivery: true, hold_for_pickup: true, hold_location: { carrier: 'fedex', id: '1RGH' } }, '/options/saturday_delivery'],
+      [{ hold_for_pickup: true }, '/options/hold_location'],
+      [{ hold_location: { carrier: 'ups', id: 'U94105001' } }, '/options/hold_for_pickup'],
       [{ dry_ice: { weight: { value: 3, unit: 'lb' } } }, '/options/dry_ice/weight'],
       [{ alcohol: { recipient: 'consumer' }, signature: 'standard' }, '/options/signature'],
       [{ hazmat: 'limited_quantity', signature: 'indirect' }, '/options/signature'],
@@ -170,22 +172,6 @@ describe('delivery options in test mode', () => {
     const iced = await shop({ order_id: o.id, carriers: ['fedex'], options: { dry_ice: dryIce } });
     assert.deepEqual(iced.rates.map((r: Json) => r.service).sort(), ['FEDEX_2_DAY', 'FEDEX_EXPRESS_SAVER', 'PRIORITY_OVERNIGHT', 'STANDARD_OVERNIGHT']);
     for (const r of iced.rates as Json[]) assert.equal(cents(r.amount) - cents(plain.rates.find((p: Json) => same(p, r)).amount), 850, r.service);
-  });
-
-  test('holding for pickup needs a location id no carrier is given yet: every carrier drops out with its reason', async () => {
-    const o = await order();
-    const held = await shop({ order_id: o.id, options: { hold_for_pickup: true } });
-    assert.deepEqual(held.rates, []);
-    assert.deepEqual(held.errors.map((e: Json) => [e.carrier, e.code]).sort(), [['fedex', 'option_not_supported'], ['ups', 'option_not_supported'], ['usps', 'option_not_supported']]);
-    // Each names the field its carrier would need, once, whatever the number of its services.
-    const needs: Record<string, RegExp> = {
-      ups: /^UPS holds a parcel for pickup only at a UPS Access Point given by its id \(ShipmentIndicationType 01 with AlternateDeliveryAddress\.UPSAccessPointID\), which shipd does not take yet$/,
-      usps: /^USPS holds a parcel for pickup only at a Post Office given by its id \(toAddress\.holdForPickup with toAddress\.facilityId\), which shipd does not take yet$/,
-      fedex: /^FedEx holds a parcel for pickup only at a FedEx location given by its id \(HOLD_AT_LOCATION with holdAtLocationDetail\.locationId\), which shipd does not take yet$/,
-    };
-    for (const e of held.errors as Json[]) assert.match(e.detail, needs[e.carrier]!, e.carrier);
-    const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.id, options: { hold_for_pickup: true } } });
-    assert.equal(problem(bought, 422, 'option_not_supported').errors[0].pointer, '/options');
   });
 
   test('an indirect signature goes to a home only: FedEx refuses it to a business', async () => {

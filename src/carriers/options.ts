@@ -270,6 +270,14 @@ export function holdLocationRefusal(carrier: { id: CarrierId; name: string }, op
 }
 
 /**
+ * The carriers that need the recipient's email and phone to hold a parcel for them, to tell them it is waiting: USPS,
+ * whose toAddress.holdForPickup makes "'facilityID', 'email', and 'phone'" required (domestic-labels.yaml 3.9.13,
+ * DomesticLabelToAddress; Labels 3.9.4 the same). UPS's AlternateDeliveryAddress and FedEx's holdAtLocationDetail ask
+ * neither.
+ */
+export const holdNeedsContact: ReadonlySet<CarrierId> = new Set(['usps']);
+
+/**
  * What a live adapter refuses before asking the carrier: a label on a service that does not do an option asked, at
  * home or abroad (the rate shop leaves such services out, and a label bought without the option asked is worse than
  * none); and abroad, a rate shop with an option no service of the carrier does there. `service` is absent for a rate

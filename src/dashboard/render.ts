@@ -79,13 +79,15 @@ const helpers = {
   json: (value: unknown) => JSON.stringify(value, null, 2),
   /**
    * One delivery option as a line (ShipmentOptions' names, spaced): a flag by its name alone, a choice or a
-   * recipient after a colon, dry ice with its weight.
+   * recipient after a colon, dry ice with its weight, the location a parcel is held at by its carrier and id.
    */
   option: (name: string, value: unknown) => {
     const label = name.replace(/_/g, ' ');
     if (value === true) return label;
     const weight = (value as { weight?: { value: number; unit: string } }).weight;
     if (weight) return `${label} ${weight.value} ${weight.unit}`;
+    const held = value as { carrier?: string; id?: string };
+    if (held.carrier && held.id) return `${label}: ${held.carrier.toUpperCase()} ${held.id}`;
     const recipient = (value as { recipient?: string }).recipient;
     return `${label}: ${String(recipient ?? value).replace(/_/g, ' ')}`;
   },

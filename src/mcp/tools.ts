@@ -47,6 +47,7 @@ const specs: ToolSpec[] = [
   { name: 'list_trackers', operation: 'listTrackers' },
   { name: 'get_tracker', operation: 'getTracker' },
   { name: 'list_carriers', operation: 'listCarriers' },
+  { name: 'find_carrier_locations', operation: 'findCarrierLocations', readOnly: true, carrier: true },
   { name: 'list_packages', operation: 'listPackages' },
   { name: 'list_ship_from', operation: 'listShipFrom' },
 ];

@@ -40,12 +40,12 @@ export const CarrierLocation = Type.Object(
     kind: Type.String({ description: "What kind of location it is, in the carrier's words", examples: ['UPS Access Point', 'Post Office', 'FedEx Office'] }),
     address: Type.Object(
       {
-        street1: Type.String(),
-        street2: Type.Optional(Type.String()),
-        city: Type.String(),
-        state: Type.String(),
-        zip: Type.String(),
-        country: Type.String({ description: 'ISO 3166-1 alpha-2' }),
+        street1: Type.String({ description: 'Street address' }),
+        street2: Type.Optional(Type.String({ description: 'Suite, unit or building, where the carrier gives one' })),
+        city: Type.String({ description: 'City' }),
+        state: Type.String({ description: 'Two-letter state code' }),
+        zip: Type.String({ description: 'ZIP Code' }),
+        country: Type.String({ description: 'ISO 3166-1 alpha-2 country code' }),
       },
       { description: 'Where the recipient collects the parcel', additionalProperties: false },
     ),

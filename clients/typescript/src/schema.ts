@@ -27,6 +27,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/carrier-locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find carrier locations that hold parcels
+         * @description The carrier's locations near a US ZIP Code where it holds a parcel for its recipient to collect, nearest first: UPS Access Points (UPS Locator), Post Offices (USPS Locations), FedEx locations that hold parcels (FedEx Location Search). Give one's `carrier` and `id` as `options.hold_location`, with `options.hold_for_pickup: true`, to a rate request or a purchase: the parcel goes there instead of to the door, and only that carrier is rated. Test keys search the simulated carriers, whose locations only test keys can hold at. Changes nothing.
+         */
+        get: operations["findCarrierLocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/carrier-accounts": {
         parameters: {
             query?: never;
@@ -1150,6 +1170,101 @@ export interface components {
             object: "list";
             /** @description The items of this page */
             data: components["schemas"]["Carrier"][];
+            /** @description Whether more items follow this page */
+            has_more: boolean;
+            /** @description Pass as `cursor` to get the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        /**
+         * CarrierLocation
+         * @description A carrier location where a parcel can be held for its recipient to collect (`options.hold_for_pickup`)
+         * @example {
+         *       "object": "carrier_location",
+         *       "carrier": "fedex",
+         *       "id": "NQAA",
+         *       "name": "FedEx Office Print & Ship Center",
+         *       "kind": "FedEx Office",
+         *       "address": {
+         *         "street1": "100 California St",
+         *         "city": "San Francisco",
+         *         "state": "CA",
+         *         "zip": "94111",
+         *         "country": "US"
+         *       },
+         *       "distance_miles": 0.6
+         *     }
+         */
+        CarrierLocation: {
+            /**
+             * @description Always `carrier_location`
+             * @enum {string}
+             */
+            object: "carrier_location";
+            /** @description Whose location it is */
+            carrier: components["schemas"]["CarrierId"];
+            /** @description The carrier's own id of the location: give it as `options.hold_location.id` to hold a parcel there */
+            id: string;
+            /** @description The name the carrier gives the location */
+            name: string;
+            /**
+             * @description What kind of location it is, in the carrier's words
+             * @example UPS Access Point
+             * @example Post Office
+             * @example FedEx Office
+             */
+            kind: string;
+            /** @description Where the recipient collects the parcel */
+            address: {
+                /** @description Street address */
+                street1: string;
+                /** @description Suite, unit or building, where the carrier gives one */
+                street2?: string;
+                /** @description City */
+                city: string;
+                /** @description Two-letter state code */
+                state: string;
+                /** @description ZIP Code */
+                zip: string;
+                /** @description ISO 3166-1 alpha-2 country code */
+                country: string;
+            };
+            /** @description How far it is from the ZIP Code searched, where the carrier says */
+            distance_miles: number | null;
+        };
+        /**
+         * CarrierLocationList
+         * @description Carrier locations near a ZIP Code, nearest first
+         * @example {
+         *       "object": "list",
+         *       "data": [
+         *         {
+         *           "object": "carrier_location",
+         *           "carrier": "fedex",
+         *           "id": "NQAA",
+         *           "name": "FedEx Office Print & Ship Center",
+         *           "kind": "FedEx Office",
+         *           "address": {
+         *             "street1": "100 California St",
+         *             "city": "San Francisco",
+         *             "state": "CA",
+         *             "zip": "94111",
+         *             "country": "US"
+         *           },
+         *           "distance_miles": 0.6
+         *         }
+         *       ],
+         *       "has_more": false,
+         *       "next_cursor": null
+         *     }
+         */
+        CarrierLocationList: {
+            /**
+             * @description Always `list`
+             * @enum {string}
+             */
+            object: "list";
+            /** @description The items of this page */
+            data: components["schemas"]["CarrierLocation"][];
             /** @description Whether more items follow this page */
             has_more: boolean;
             /** @description Pass as `cursor` to get the next page; null on the last page */
@@ -2435,8 +2550,21 @@ export interface components {
             saturday_delivery?: boolean;
             /** @description USPS only: electronic confirmation of delivery without a signature (USPS Tracking). A signature confirms delivery already, so not with `signature` */
             delivery_confirmation?: boolean;
-            /** @description Hold at a carrier location for the recipient to collect. Every carrier needs the location's id for it (UPS AlternateDeliveryAddress.UPSAccessPointID, USPS toAddress.facilityId, FedEx holdAtLocationDetail.locationId), which shipd does not take yet: refused by every carrier for now, each naming the field */
+            /** @description Hold the parcel at a carrier location for the recipient to collect, instead of delivering it: a UPS Access Point, a Post Office, a FedEx location. Needs `hold_location`, one of the locations GET /carrier-locations finds; only the carrier of that location is rated. UPS ShipmentIndicationType 01 with AlternateDeliveryAddress, USPS toAddress.holdForPickup with facilityId (USPS then needs the recipient's email and phone), FedEx HOLD_AT_LOCATION */
             hold_for_pickup?: boolean;
+            /**
+             * @description Where `hold_for_pickup` holds the parcel: a location GET /carrier-locations found
+             * @example {
+             *       "carrier": "fedex",
+             *       "id": "NQAA"
+             *     }
+             */
+            hold_location?: {
+                /** @description Whose location it is; only this carrier is rated */
+                carrier: components["schemas"]["CarrierId"];
+                /** @description The carrier's own id of the location, as GET /carrier-locations gives it */
+                id: string;
+            };
             /** @description The parcel needs handling by hand whatever its size (not boxed in cardboard, round, banded…): UPS AdditionalHandlingIndicator, FedEx NON_STANDARD_CONTAINER */
             additional_handling?: boolean;
             /** @description USPS only: the parcel cannot go through USPS sorting machines (processingCategory NONSTANDARD) */
@@ -6529,6 +6657,142 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    findCarrierLocations: {
+        parameters: {
+            query: {
+                /** @description Whose locations to find */
+                carrier: components["schemas"]["CarrierId"];
+                /** @description The US ZIP Code to search around: usually the recipient's */
+                zip: string;
+                /** @description At most this many locations, nearest first */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The locations, nearest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CarrierLocationList"];
+                };
+            };
+            /** @description `validation_failed`: The request is not valid; `malformed_json`: The request body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `missing_api_key`: No API key was sent; `malformed_api_key`: The API key is not of the form svc_test_… or svc_live_…; `invalid_api_key_checksum`: The API key has a typo: its checksum does not match; `unknown_api_key`: The API key is not known; `revoked_api_key`: The API key has been revoked; `expired_api_key`: The API key secret has expired */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `plan_without_api_access`: The account's plan does not include API access */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_supported_by_carrier`: The carrier does not offer this through shipd */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this API key; `address_rate_limited`: Too many requests without a valid API key from this address */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error`: Something went wrong on our side */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `carrier_error`: The carrier refused or failed the request */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`: The service is temporarily unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `carrier_timeout`: The carrier did not answer in time */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -24,6 +24,8 @@ import {
   type VoidOutcome,
   type DeliveredParcel,
   type ProofOfDelivery,
+  type FoundLocation,
+  type LocationQuery,
 } from '../carrier.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { Address } from '../../schemas/address.ts';
@@ -50,6 +52,7 @@ import { optionPriceCents } from './prices/option-prices.ts';
 import type { SimCarrierTable } from './tables.ts';
 import { estimatedDeliveryDate, transitDays } from './transit.ts';
 import { zoneFor } from './zones.ts';
+import { simLocation, simLocations } from './locations.ts';
 import { includedSurcharges, type Surcharge } from '../surcharges.ts';
 import { insuranceCharge } from '../insurance.ts';
 import { buyBoxByBox } from '../box-by-box.ts';
@@ -196,6 +199,8 @@ export class SimulatedCarrier implements Carrier {
     if (magic === `timeout ${t.id}`) return hang(signal);
     if (magic === `unavailable ${t.id}`) return failure('carrier_unavailable', `${t.name} is not answering (simulated by the recipient name)`);
 
+    const unknownPlace = this.unknownHoldLocation(request);
+    if (unknownPlace) return unknownPlace;
     // Before the remembered quotes, whose key leaves out the declaration and the phone this rule reads.
     const territory = upsPuertoRicoRefusal(t.id, request);
     if (territory) return territory;
@@ -391,6 +396,8 @@ export class SimulatedCarrier implements Carrier {
     }
     const service = this.services.find((s) => s.code === request.service);
     if (!service) return failure('service_unavailable', `${t.name} has no service ${request.service}`);
+    const unknownPlace = this.unknownHoldLocation(request);
+    if (unknownPlace) return unknownPlace;
     if (isDomestic(request)) {
       const territory = upsPuertoRicoRefusal(t.id, request);
       if (territory) return territory;
@@ -414,6 +421,19 @@ export class SimulatedCarrier implements Carrier {
     const packages = request.parcels.map((_, i) => ({ trackingNumber: this.trackingNumber(request.service, boxKey(request.idempotencyKey, i)) }));
     const master = packages[0]!.trackingNumber;
     return ok({ trackingNumber: master, carrierShipmentId: master, masterTrackingNumber: master, packages, postageCents: request.quotedCents, currency: 'USD' });
+  }
+
+  /** A parcel to hold at a location the simulator does not list: refused as the carrier refuses an unknown id. */
+  private unknownHoldLocation(request: Pick<RateRequest, 'options'>): CarrierResult<never> | null {
+    const at = request.options?.hold_for_pickup ? request.options.hold_location : undefined;
+    if (!at || at.carrier !== this.id || simLocation(this.id, at.id)) return null;
+    return failure('option_not_supported', `${this.name} has no location ${at.id} to hold the parcel at (hold_location): test keys hold parcels at the locations GET /carrier-locations lists for them`);
+  }
+
+  /** Five locations in every ZIP Code that exists (./locations.ts); a ZIP Code that does not is refused as a carrier would. */
+  async findLocations(query: LocationQuery): Promise<CarrierResult<FoundLocation[]>> {
+    const found = simLocations(this.id, query.zip, query.limit);
+    return found ? ok(found) : failure('address_invalid', `ZIP Code ${query.zip} does not exist`);
   }
 
   /** The time one label call takes; a purchase the time-out gives up on is cut off as a real one would be. */

@@ -1,5 +1,7 @@
 import type { Carrier } from '../../carriers/carrier.ts';
-import { optionAsks, optionRefusal } from '../../carriers/options.ts';
+import { holdNeedsContact, optionAsks, optionRefusal } from '../../carriers/options.ts';
+import { carrierName } from '../../carriers/catalog.ts';
+import type { AnyAddress } from '../../schemas/address.ts';
 import type { ShipmentOptions } from '../../schemas/options.ts';
 import type { Parcel } from '../../schemas/order.ts';
 import { ApiError, type FieldError } from '../../kernel/errors.ts';
@@ -40,6 +42,19 @@ export function optionErrors(options: ShipmentOptions | undefined, parcels: read
   }
   if (options.hazmat && options.signature === 'indirect') at('/signature', 'dangerous goods are not released on an indirect signature; send "standard" or "adult"');
   return errors;
+}
+
+/**
+ * The recipient's email and phone, where the carrier of the location a parcel is held at needs them to tell the
+ * recipient it is waiting (holdNeedsContact); `at` points at the field of the request or the order that gives them.
+ */
+export function holdContactErrors(options: ShipmentOptions | undefined, to: AnyAddress, at: (field: 'email' | 'phone') => string): FieldError[] {
+  const held = options?.hold_for_pickup ? options.hold_location : undefined;
+  if (!held || !holdNeedsContact.has(held.carrier)) return [];
+  const name = carrierName(held.carrier);
+  return (['email', 'phone'] as const)
+    .filter((f) => !to[f])
+    .map((f) => ({ in: 'body' as const, pointer: at(f), detail: `the recipient's ${f} is required to hold a parcel at a ${name} location: ${name} tells the recipient it is waiting` }));
 }
 
 /** The 400 for optionErrors, if any. */
