@@ -60,10 +60,12 @@ const fedexExpress = ['FEDEX_EXPRESS_SAVER', 'FEDEX_2_DAY', 'STANDARD_OVERNIGHT'
  * Confirmation, USPS Ground Advantage — Commercial $4.15 and — Retail $5.15, Priority Mail $5.15 (the copy gives one
  * Priority Mail figure, so the account pays it too); Adult Signature Required $9.70, one figure for every class; USPS
  * Tracking "Per piece" $0.00 (its one charge, $0.36, is for USPS Marketing Mail parcels, which shipd does not sell).
+ * Hold For Pickup: "There is no fee for Hold for Pickup service", USPS's own FAQ "Hold for Pickup Service"
+ * (https://faq.usps.com/articles/Knowledge/Hold-for-Pickup-Service, read 2026-11-28), which names Priority Mail
+ * Express, Priority Mail and USPS Ground Advantage among the classes that take it.
  * Not in that copy or any other stored material searched on 2026-11-27: Priority Mail Express's Signature Requested
  * (981), a charge for a nonstandard (non-machinable) parcel beside the length and volume fees, any charge for dry ice
- * or hazardous materials, and the insurance fee above $600 (carriers/insurance.ts); holding for pickup is not offered
- * (carriers/options.ts).
+ * or hazardous materials, and the insurance fee above $600 (carriers/insurance.ts).
  *
  * Searched again on 2026-11-27 for the unpriced ones, with nothing usable found:
  * - FedEx: Service_Guide_2026.pdf (logifacts, above) read whole: "Dangerous Goods" lists $8.50 per package for dry
@@ -103,6 +105,7 @@ export const optionPrices: Record<CarrierId, Partial<Record<OptionAsk, OptionPri
     ],
     'signature:adult': { cents: 970 },
     delivery_confirmation: { cents: 0 },
+    hold_for_pickup: { cents: 0 },
   },
 };
 
