@@ -70,8 +70,9 @@ export function findLocations(body: Record<string, any>, res: ServerResponse): v
 }
 
 /**
- * What FedEx refuses in a rate or ship request's HoldAtLocationDetail beyond the schema: a locationId that is not a
- * location holding parcels. The code is the fake's own; FedEx publishes none for it.
+ * What FedEx refuses in a ship request's HoldAtLocationDetail beyond the schema: a locationId that is not a location
+ * holding parcels. The code is the fake's own; FedEx publishes none for it, nor says whether a rate request's
+ * locationId is checked, so the fake's rates price the hold wherever it is asked.
  */
 export function holdLocationRefusal(shipment: Record<string, any>): { code: string; message: string } | undefined {
   const services = shipment.shipmentSpecialServices;

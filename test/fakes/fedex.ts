@@ -360,7 +360,7 @@ export async function startFedexFake(): Promise<FedexFake> {
     if (country === 'US' && !/^\d{5}(-?\d{4})?$/.test(String(to.postalCode ?? ''))) {
       return sendJson(res, 400, envelope('RECIPIENT.POSTALCODE.INVALID', 'Recipient postal code is invalid.'));
     }
-    const refused = (country === 'US' ? undefined : abroadRefusal(shipment)) ?? packageRefusal(body, 'rate') ?? holdLocationRefusal(shipment);
+    const refused = (country === 'US' ? undefined : abroadRefusal(shipment)) ?? packageRefusal(body, 'rate');
     if (refused) return sendJson(res, 400, envelope(refused.code, refused.message));
     // Each package is priced on its own billable pounds and the shipment is their sum, as the simulators price boxes.
     const billables = packagesOf(shipment).map((p) => Math.ceil(Number(p.weight?.value ?? 0)));
