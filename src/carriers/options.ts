@@ -134,7 +134,10 @@ const fedexSaturdayServices = ['PRIORITY_OVERNIGHT', 'STANDARD_OVERNIGHT', 'FEDE
  *   "Indirect Signature Required is available to residential addresses only"; "FedEx Home Delivery ... can only contain
  *   hazardous materials if they are classified as Limited Quantity", and limited quantities go by Ground. Holding for
  *   pickup: HOLD_AT_LOCATION with holdAtLocationDetail.locationId ("For HAL Shipment, Location ID is REQUIRED"), the
- *   location found with FedEx's Location Search API. Not offered: carbon neutral (no such special service).
+ *   location found with FedEx's Location Search API, on every domestic service: neither the Ship and Rate API
+ *   documents nor the FedEx Service Guide 2026 (logifacts 07dc5e0, read 2026-11-28) names a package service without it, the guide only
+ *   that "Hold at Location is not available with Saturday express freight delivery" (p. 142), a freight service shipd
+ *   does not sell. Not offered: carbon neutral (no such special service).
  */
 export const optionCapabilities: Record<CarrierId, CapabilityTable> = {
   ups: {

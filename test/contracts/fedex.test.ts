@@ -6,6 +6,7 @@ import type { LabelRef, ParcelSpec, DomesticPurchaseRequest, DomesticRateRequest
 import { domesticServices } from '../../src/carriers/catalog.ts';
 import { buildAddressRequest } from '../../src/carriers/fedex/address.ts';
 import { buildCancelRequest } from '../../src/carriers/fedex/cancel.ts';
+import { buildLocationsRequest } from '../../src/carriers/fedex/locations.ts';
 import { usPhone } from '../../src/carriers/fedex/party.ts';
 import { buildRateRequest } from '../../src/carriers/fedex/rate.ts';
 import { buildShipRequest } from '../../src/carriers/fedex/ship.ts';
@@ -14,6 +15,7 @@ import { buildTrackRequest } from '../../src/carriers/fedex/track.ts';
 import { purchaseCases } from './purchase-cases.ts';
 import { assertContract, contractViolations } from './check.ts';
 import { fedexAddressRequest } from './fedex/address.ts';
+import { fedexFindLocationsRequest } from './fedex/locations.ts';
 import { fedexTokenForm } from './fedex/oauth.ts';
 import { fedexRateRequest } from './fedex/rate.ts';
 import { fedexCancelRequest, fedexShipRequest } from './fedex/ship.ts';
@@ -206,5 +208,45 @@ test('several boxes with delivery options keep both documents: the package servi
       assert.ok(items.every((i) => JSON.stringify(i.packageSpecialServices) === JSON.stringify(items[0]!.packageSpecialServices)), 'every box carries the package services');
     }
     if (options.dry_ice) assert.deepEqual((built.value.requestedShipment.shipmentSpecialServices as Record<string, unknown>).shipmentDryIceDetail, { totalWeight: { units: 'KG', value: 0.9 }, packageCount: 3 }, '12 oz is 0.3 kg a box, as each box declares it');
+  }
+});
+
+test('the location search keeps the Location Search document, and the document refuses a search FedEx could not place', () => {
+  for (const limit of [1, 10, 25]) assertContract(fedexFindLocationsRequest, buildLocationsRequest({ zip: '94105', limit }), `find locations, at most ${limit}`);
+  const body = buildLocationsRequest({ zip: '94105', limit: 10 });
+  const breaks = (change: Record<string, unknown>) => contractViolations(fedexFindLocationsRequest, { ...body, ...change });
+  // No country ("Country code is REQUIRED for the search"), a US search without its postal code, no location at all.
+  assert.ok(breaks({ location: { address: { postalCode: '94105' } } }).length > 0);
+  assert.ok(breaks({ location: { address: { city: 'San Francisco', countryCode: 'US' } } }).length > 0);
+  assert.ok(contractViolations(fedexFindLocationsRequest, { locationSearchCriterion: 'ADDRESS' }).length > 0);
+  // A capability FedEx does not define, and a misspelt filter FedEx would ignore.
+  assert.ok(breaks({ locationCapabilities: [{ transferOfPossessionType: 'HOLD' }] }).length > 0);
+  assert.ok(breaks({ locationCapability: [{ transferOfPossessionType: 'HOLD_AT_LOCATION' }] }).length > 0);
+});
+
+test('a parcel held at a FedEx location is HOLD_AT_LOCATION with its locationId in both documents, for every domestic service; the detail and the type go together', () => {
+  const options: ShipmentOptions = { hold_for_pickup: true, hold_location: { carrier: 'fedex', id: 'SFOA' } };
+  const held = { specialServiceTypes: ['HOLD_AT_LOCATION'], holdAtLocationDetail: { locationId: 'SFOA' } };
+  const rate = buildRateRequest({ from: addresses.business!, to: addresses.home!, parcels: [boxes.boxed], shipDate, options }, account);
+  assertContract(fedexRateRequest, rate, 'rate held at a location');
+  assert.deepEqual(rate.requestedShipment.shipmentSpecialServices, held);
+  for (const service of services) {
+    const built = buildShipRequest({ from: addresses.business!, to: addresses.home!, parcels: [boxes.boxed], shipDate, options, service, labelFormat: 'pdf', isReturn: false, quotedCents: 1, idempotencyKey: 'k' }, account);
+    assert.ok(built.ok, service);
+    assertContract(fedexShipRequest, built.value, `ship ${service} held at a location`);
+    assert.deepEqual(built.value.requestedShipment.shipmentSpecialServices, held, service);
+  }
+  const ship = buildShipRequest({ from: addresses.business!, to: addresses.home!, parcels: [boxes.boxed], shipDate, service: 'FEDEX_2_DAY', labelFormat: 'pdf', isReturn: false, quotedCents: 1, idempotencyKey: 'k' }, account);
+  assert.ok(ship.ok);
+  const shipped = (special: unknown) => contractViolations(fedexShipRequest, { ...ship.value, requestedShipment: { ...ship.value.requestedShipment, shipmentSpecialServices: special } });
+  const rated = (special: unknown) => contractViolations(fedexRateRequest, { ...rate, requestedShipment: { ...rate.requestedShipment, shipmentSpecialServices: special } });
+  for (const breaks of [shipped, rated]) {
+    assert.deepEqual(breaks({ ...held, holdAtLocationDetail: { locationId: 'SFOA', locationType: 'FEDEX_OFFICE' } }), []);
+    // "HoldAtLocationDetail is Required, when HOLD_AT_LOCATION is chosen"; "Location ID is REQUIRED".
+    assert.ok(breaks({ specialServiceTypes: ['HOLD_AT_LOCATION'] }).length > 0);
+    assert.ok(breaks({ ...held, holdAtLocationDetail: { locationType: 'FEDEX_OFFICE' } }).length > 0);
+    assert.ok(breaks({ holdAtLocationDetail: { locationId: 'SFOA' } }).length > 0, 'the detail without its type');
+    // A location type outside HoldAtLocationDetail's enum (Location Search's FEDEX_EXPRESS_STATION is not in it).
+    assert.ok(breaks({ ...held, holdAtLocationDetail: { locationId: 'SFOA', locationType: 'FEDEX_EXPRESS_STATION' } }).length > 0);
   }
 });

@@ -13,6 +13,8 @@ import { fedexEndOfDayRequest } from '../contracts/fedex/end-of-day.ts';
 import { endOfDayRoute, type ClosableShipment, type EndOfDayFake } from './fedex-end-of-day.ts';
 import { fedexCancelPickupRequest, fedexCreatePickupRequest, fedexPickupAvailabilityRequest } from '../contracts/fedex/pickup.ts';
 import { pickupRoutes, type PickupFake } from './fedex-pickup.ts';
+import { fedexFindLocationsRequest } from '../contracts/fedex/locations.ts';
+import { findLocations, holdLocationRefusal } from './fedex-locations.ts';
 import { TrackingPush } from '../contracts/fedex/track-webhook.ts';
 import { labelPdf, labelPng } from './label-files.ts';
 import { jsonOrText, readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
@@ -423,7 +425,7 @@ export async function startFedexFake(): Promise<FedexFake> {
     if (!sells) return sendJson(res, 400, envelope('SERVICETYPE.NOT.ALLOWED', 'This service type is not allowed.'));
     const refusedAbroad = country === 'US' ? undefined : abroadRefusal(shipment);
     if (refusedAbroad) return sendJson(res, 400, envelope(refusedAbroad.code, refusedAbroad.message));
-    const declared = declaredValueRefusal(shipment) ?? packageRefusal(body, 'ship');
+    const declared = declaredValueRefusal(shipment) ?? packageRefusal(body, 'ship') ?? holdLocationRefusal(shipment);
     if (declared) return sendJson(res, 400, envelope(declared.code, declared.message));
     if (spec.imageType === 'EPL2') return sendJson(res, 400, envelope('LABELSPECIFICATION.IMAGETYPE.INVALID', 'The fake prints no EPL2 labels.'));
     // A multiple-piece shipment is filed under its first package's number, its master (the first package in the
@@ -578,6 +580,7 @@ export async function startFedexFake(): Promise<FedexFake> {
       account: (b) => b.associatedAccountNumber?.value,
     },
     'PUT /pickup/v1/pickups/cancel': { contract: fedexCancelPickupRequest, answer: pickups.cancel, account: (b) => b.associatedAccountNumber?.value },
+    'POST /location/v1/locations': { contract: fedexFindLocationsRequest, answer: findLocations, account: () => null },
   };
 
   compileContracts([fedexTokenForm, ...Object.values(routes).map((r) => r.contract)]);

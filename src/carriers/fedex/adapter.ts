@@ -22,6 +22,8 @@ import {
   type TrackingResult,
   type VoidOutcome,
   type DeliveredParcel,
+  type FoundLocation,
+  type LocationQuery,
   type ProofOfDelivery,
   isDomestic,
 } from '../carrier.ts';
@@ -35,6 +37,7 @@ import type { LiveCarrierOptions } from '../live/options.ts';
 import { addressPath, buildAddressRequest, buildAddressRequestAbroad, parseAddressResponse } from './address.ts';
 import { buildCancelRequest, cancelPath, fedexWholeShipmentVoids, parseCancelResponse } from './cancel.ts';
 import { fedexFailure, isFedexError } from './errors.ts';
+import { buildLocationsRequest, locationsPath, parseLocationsResponse } from './locations.ts';
 import { buildRateRequest, parseRateResponse, ratePath } from './rate.ts';
 import { buildShipRequest, parseShipResponse, shipPath } from './ship.ts';
 import { buildTokenRequest, parseToken, tokenPath } from './token.ts';
@@ -205,6 +208,14 @@ export class FedexCarrier implements Carrier {
       }
       if (isFedexError(res.status, res.json)) return { ok: false, error: fedexFailure(res.status, res.json) };
       return parseEndOfDay(res.json, ground);
+    });
+  }
+
+  /** Find Locations (locations.ts): the FedEx locations near the ZIP Code that hold parcels (Hold at Location). */
+  findLocations(query: LocationQuery, signal: AbortSignal): Promise<CarrierResult<FoundLocation[]>> {
+    return guard(words, async () => {
+      const res = await this.api({ method: 'POST', path: locationsPath, json: buildLocationsRequest(query), idempotent: true, signal });
+      return parseLocationsResponse(res.json, query.limit);
     });
   }
 

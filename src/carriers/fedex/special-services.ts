@@ -70,15 +70,24 @@ export function packageSpecialServices(options: ShipmentOptions | undefined, api
 export const printedReturn = { specialServiceTypes: ['RETURN_SHIPMENT'], returnShipmentDetail: { returnType: 'PRINT_RETURN_LABEL' } };
 
 /**
- * shipmentSpecialServices: Saturday delivery, and dry ice's shipment totals ("This element is required when
+ * shipmentSpecialServices: holding at a FedEx location, Saturday delivery, and dry ice's shipment totals ("This element is required when
  * SpecialServiceType DRY_ICE is selected", ShipmentDryIceDetail_1; the rate document: "Dry ice is supported in both
  * shipment level and package level services"), beside a printed return's services when the label is a return. Each
  * of the `boxes` holds the dry ice asked, so packageCount, "the total number of packages in the shipment that contain
- * dry ice", is all of them, and the total weight is the sum of the packages' dryIceWeight as sent.
+ * dry ice", is all of them, and the total weight is the sum of the packages' dryIceWeight as sent. A parcel held for
+ * pickup is HOLD_AT_LOCATION with HoldAtLocationDetail, "Required, when HOLD_AT_LOCATION is chosen", whose locationId
+ * ("For HAL Shipment, Location ID is REQUIRED") is the one Find Locations answered (locations.ts); the rate document
+ * takes the same detail, so the quote prices the hold. locationType is not sent: hold_location names the location by
+ * its id alone.
  */
 export function shipmentSpecialServices(options: ShipmentOptions | undefined, isReturn: boolean | undefined, boxes: number) {
   const types = isReturn ? [...printedReturn.specialServiceTypes] : [];
   const detail: Record<string, unknown> = isReturn ? { returnShipmentDetail: printedReturn.returnShipmentDetail } : {};
+  const held = options?.hold_for_pickup ? options.hold_location : undefined;
+  if (held) {
+    types.push('HOLD_AT_LOCATION');
+    detail.holdAtLocationDetail = { locationId: held.id };
+  }
   if (options?.saturday_delivery) types.push('SATURDAY_DELIVERY');
   const dryIce = options && dryIceKg(options);
   if (dryIce) {

@@ -130,11 +130,25 @@ export function packageSpecialServices(batteryDetail: TSchema) {
 }
 
 /**
+ * HoldAtLocationDetail, the same in the ship and rate documents (read 2026-11-28): locationId required ("For HAL
+ * Shipment, Location ID is REQUIRED"; "an alphanumeric identifier", e.g. YBZA) and locationType's enum.
+ * locationContactAndAddress is left out: shipd names the location by its id only.
+ */
+const holdAtLocationDetail = closed(
+  {
+    locationId: Type.String({ minLength: 1, pattern: '^[A-Za-z0-9]+$' }),
+    locationType: strings(['FEDEX_AUTHORIZED_SHIP_CENTER', 'FEDEX_OFFICE', 'FEDEX_SELF_SERVICE_LOCATION', 'FEDEX_STAFFED', 'RETAIL_ALLICANCE_LOCATION', 'FEDEX_GROUND_TERMINAL', 'FEDEX_ONSITE']),
+  },
+  { required: ['locationId'] },
+);
+
+/**
  * "If the shipper is requesting a special service which requires additional data (such as the COD amount), the
  * special service type must be present in the specialServiceTypes collection, and the supporting detail must be
  * provided": a returnShipmentDetail goes with RETURN_SHIPMENT, and RETURN_SHIPMENT ("required for creating return
  * shipments") with its returnShipmentDetail; shipmentDryIceDetail ("required when SpecialServiceType DRY_ICE is
- * selected": packageCount, and the total weight in KG) with DRY_ICE.
+ * selected": packageCount, and the total weight in KG) with DRY_ICE; holdAtLocationDetail ("Required, when
+ * HOLD_AT_LOCATION is chosen in the specialServiceTypes") with HOLD_AT_LOCATION.
  */
 export function specialServices(returnTypes: readonly string[], returnDetail: Record<string, TSchema> = {}, returnRequired: string[] = [], details: TProperties = {}) {
   return closed(
@@ -142,10 +156,11 @@ export function specialServices(returnTypes: readonly string[], returnDetail: Re
       specialServiceTypes: Type.Array(strings(shipmentSpecialServiceTypes), { uniqueItems: true }),
       returnShipmentDetail: closed({ returnType: strings(returnTypes), ...returnDetail }, { required: ['returnType', ...returnRequired] }),
       shipmentDryIceDetail: closed({ totalWeight: dryIceWeight, packageCount: Type.Integer({ minimum: 1 }) }, { required: ['packageCount'] }),
+      holdAtLocationDetail,
       ...details,
     },
     {
-      allOf: [...pairs('RETURN_SHIPMENT', 'returnShipmentDetail'), ...pairs('DRY_ICE', 'shipmentDryIceDetail')],
+      allOf: [...pairs('RETURN_SHIPMENT', 'returnShipmentDetail'), ...pairs('DRY_ICE', 'shipmentDryIceDetail'), ...pairs('HOLD_AT_LOCATION', 'holdAtLocationDetail')],
     },
   );
 }
