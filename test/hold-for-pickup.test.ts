@@ -84,6 +84,21 @@ describe('holding a parcel for pickup at a carrier location, in test mode', () =
     }
   });
 
+  test('FedEx holds at its locations at no charge, no signature needed from the recipient', async () => {
+    const [near] = await locations('carrier=fedex&zip=94105');
+    const o = await order();
+    const options = { hold_for_pickup: true, hold_location: { carrier: 'fedex', id: near!.id } };
+    const held = await shop({ order_id: o.id, options });
+    assert.ok(held.rates.length > 0, JSON.stringify(held.errors));
+    assert.deepEqual([...new Set(held.rates.map((r: Json) => r.carrier))], ['fedex']);
+    const plain = await shop({ order_id: o.id, carriers: ['fedex'] });
+    for (const r of held.rates as Json[]) assert.equal(cents(r.amount), cents(plain.rates.find((p: Json) => p.service === r.service).amount), r.service);
+    const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.id, options } });
+    assert.equal(bought.status, 201, bought.text);
+    assert.equal(bought.body.carrier, 'fedex');
+    assert.deepEqual(bought.body.options, options);
+  });
+
   test('buying the rate ships with the location, shown on the shipment', async () => {
     const [, second] = await locations('carrier=usps&zip=94105');
     const o = await order({ ship_to: withContact });

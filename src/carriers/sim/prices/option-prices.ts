@@ -39,6 +39,11 @@ const fedexExpress = ['FEDEX_EXPRESS_SAVER', 'FEDEX_2_DAY', 'STANDARD_OVERNIGHT'
  * Guide's own Dangerous Goods entry lists only the express services, so Ground stays unpriced rather than priced on
  * the looser of two FedEx texts. Nor in FedEx's 2026 surcharge figures as transcribed in the same repository's
  * lib/pricing/data/fedex-accessorials.json (commit eaac9f1).
+ * Hold at Location: no charge. The 2026 guide lists none for it (read 2026-11-28: its one hold charge, p. 45, is for an
+ * overnight hold at the customer's request, and p. 162 waives the reroute charge for a package changed to Hold at
+ * Location in the same city), and FedEx's own FAQ on its retail pickup locations says "There is no premium fee or
+ * surcharge for dropping off or receiving a package at these locations" (https://www.fedex.com/en-us/faq/onsite.html,
+ * read 2026-11-28).
  *
  * UPS: additional handling for packaging (a package not in a corrugated box: AdditionalHandlingIndicator), zone 2
  * $26.75, zones 3–4 $31.00, zones 5–6 $33.25, zones 7 and up $33.75, from UPS's 2026 "Revised Rates for Value-Added
@@ -93,6 +98,7 @@ export const optionPrices: Record<CarrierId, Partial<Record<OptionAsk, OptionPri
     dry_ice: { cents: 850, services: fedexExpress },
     'hazmat:limited_quantity': { cents: 0 },
     additional_handling: { cents: zoneBands(2650, 3075, 3300, 3375) },
+    hold_for_pickup: { cents: 0 },
   },
   ups: {
     'signature:standard': { cents: 770 },
