@@ -1,10 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestServer } from './harness.ts';
-import { orderBody } from './fixtures.ts';
 import type { CarrierFakes } from './fakes/carriers.ts';
 import type { FakeStripe } from './fakes/stripe.ts';
 import { upsFakeAccessPoints } from './fakes/ups-locator.ts';
+import { upsFakeCredentials } from './fakes/ups.ts';
+import { austin, orderBody, sanFrancisco } from './fixtures.ts';
+import { buildShipRequest } from '../src/carriers/ups/ship.ts';
 import { startLiveShop, type LiveShop } from './live-billing.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
@@ -30,7 +32,7 @@ describe('UPS Access Points with live keys (fake UPS over HTTP)', () => {
 
   const post = (path: string, body: unknown) => server.request('POST', path, { key, body });
   const lastCall = (path: RegExp): Json => fakes.ups.calls.findLast((c) => path.test(c.path))!.body as Json;
-  const hold = (id: string) => ({ hold_for_pickup: true, hold_location: { carrier: 'ups', id } });
+  const hold = (id: string) => ({ hold_for_pickup: true, hold_location: { carrier: 'ups' as const, id } });
 
   test("GET /carrier-locations lists the active UPS Access Points near the ZIP, nearest first, by UPS's Locator", async () => {
     const res = await server.request('GET', '/carrier-locations?carrier=ups&zip=94105&limit=10', { key });
@@ -113,5 +115,18 @@ describe('UPS Access Points with live keys (fake UPS over HTTP)', () => {
       const order = await server.request('GET', `/orders/${o.body.id}`, { key });
       assert.equal(order.body.status, 'incomplete', order.text);
     }
+  });
+
+  test("the fake UPS refuses a ship request holding the parcel at none of its Access Points, in UPS's error envelope", async () => {
+    const basic = Buffer.from(`${upsFakeCredentials.clientId}:${upsFakeCredentials.clientSecret}`).toString('base64');
+    const token = await fetch(`${fakes.ups.url}/security/v1/oauth/token`, { method: 'POST', headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
+    const { access_token: bearer } = (await token.json()) as { access_token: string };
+    const stranger = { id: 'U00000000', name: 'NOWHERE MART', kind: 'UPS Access Point', address: { street1: '1 NOWHERE ST', city: 'SAN FRANCISCO', state: 'CA', zip: '94105', country: 'US' }, distanceMiles: null };
+    const request = { from: austin, to: sanFrancisco, parcels: [{ weightLb: 2 }], shipDate: new Date(), service: '03', options: hold(stranger.id), quotedCents: 1, labelFormat: 'pdf' as const, isReturn: false, idempotencyKey: 'k' };
+    const built = buildShipRequest(request, upsFakeCredentials.accountNumber, stranger);
+    assert.ok(built.ok);
+    const res = await fetch(`${fakes.ups.url}${built.value.path}`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify(built.value.body) });
+    assert.equal(res.status, 400);
+    assert.deepEqual(await res.json(), { response: { errors: [{ code: '400', message: 'Invalid UPS Access Point ID U00000000' }] } });
   });
 });
