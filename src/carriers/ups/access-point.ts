@@ -11,7 +11,10 @@ type Api = 'rating' | 'shipping';
 
 const holdForPickup = [{ Code: '01' }];
 
-/** AlternateDeliveryAddress_Address: AddressLine up to 3 lines of 35, City 30, PostalCode 9; StateProvinceCode 5 in Shipping, 2 in Rating. */
+/**
+ * AlternateDeliveryAddress_Address: AddressLine up to 3 lines of 35, City 30, PostalCode 9; StateProvinceCode 5 in
+ * Shipping, 2 in Rating. A longer line is clipped rather than refused: the ship request names the Access Point by its id.
+ */
 function accessPointAddress(a: FoundLocation['address'], api: Api): Record<string, unknown> {
   return {
     AddressLine: [a.street1, a.street2].filter((l): l is string => !!l).map((l) => l.slice(0, 35).trim()),
