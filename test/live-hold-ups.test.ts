@@ -117,6 +117,17 @@ describe('UPS Access Points with live keys (fake UPS over HTTP)', () => {
     }
   });
 
+  test('a search by id that UPS refuses outright is an id it does not know; its outage is not', async () => {
+    const o = await post('/orders', orderBody());
+    fakes.ups.failNext({ kind: 'envelope', status: 400, code: '350104', message: 'Invalid Access Point ID' }, '/api/locations/');
+    let shop = await post('/rates', { order_id: o.body.id, carriers: ['ups'], options: hold(upsFakeAccessPoints[0]!.id) });
+    assert.equal(shop.body.errors[0]?.code, 'option_not_supported', shop.text);
+    assert.match(shop.body.errors[0].detail, /Invalid Access Point ID/);
+    fakes.ups.failNext({ kind: 'server_error' }, '/api/locations/');
+    shop = await post('/rates', { order_id: o.body.id, carriers: ['ups'], options: hold(upsFakeAccessPoints[0]!.id) });
+    assert.equal(shop.body.errors[0]?.code, 'carrier_unavailable', shop.text);
+  });
+
   test("the fake UPS refuses a ship request holding the parcel at none of its Access Points, in UPS's error envelope", async () => {
     const basic = Buffer.from(`${upsFakeCredentials.clientId}:${upsFakeCredentials.clientSecret}`).toString('base64');
     const token = await fetch(`${fakes.ups.url}/security/v1/oauth/token`, { method: 'POST', headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
