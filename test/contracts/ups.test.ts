@@ -19,6 +19,9 @@ import { rateCall } from './ups/rating.ts';
 import { labelRecoveryCall, shipCall, voidCall } from './ups/shipping.ts';
 import { trackCall } from './ups/tracking.ts';
 import { pickupCancelCall, pickupCreationCall, pickupPendingCall, pickupRateCall } from './ups/pickup.ts';
+import { locatorCall } from './ups/locator.ts';
+import { buildAccessPointLookup, buildAccessPointSearch } from '../../src/carriers/ups/locator.ts';
+import type { FoundLocation } from '../../src/carriers/carrier.ts';
 import {
   buildPendingStatusRequest,
   buildPickupCancelRequest,
@@ -282,10 +285,15 @@ test('a return asked with options, and an option UPS does not take, are refused 
   const rate = buildRateRequest({ from: r.from, to: r.to, parcels: r.parcels, shipDate, options: r.options, isReturn: true }, account);
   assert.equal(!rate.ok && rate.error.code, 'option_not_supported');
   const ups = { id: 'ups' as const, name: 'UPS' };
-  for (const options of [{ hazmat: 'limited_quantity' }, { hazmat: 'lithium_metal_in_equipment' }, { signature: 'indirect' }, { hold_for_pickup: true }, { non_machinable: true }] as ShipmentOptions[]) {
+  const elsewhere = { hold_for_pickup: true, hold_location: { carrier: 'fedex', id: 'NQAA' } };
+  for (const options of [{ hazmat: 'limited_quantity' }, { hazmat: 'lithium_metal_in_equipment' }, { signature: 'indirect' }, elsewhere, { non_machinable: true }] as ShipmentOptions[]) {
     const refused = liveOptionsRefusal(ups, { options, service: '03' }, true, true);
     assert.equal(refused && !refused.ok && refused.error.code, 'option_not_supported', JSON.stringify(options));
   }
+  // A hold at a UPS Access Point is sold on every domestic service, and not abroad.
+  const atAccessPoint: ShipmentOptions = { hold_for_pickup: true, hold_location: { carrier: 'ups', id: 'U94105A01' } };
+  for (const s of upsServices.filter((x) => x.domestic)) assert.equal(liveOptionsRefusal(ups, { options: atAccessPoint, service: s.code }, true, true), null, s.code);
+  assert.equal(liveOptionsRefusal(ups, { options: atAccessPoint }, false, true)?.ok, false);
   assert.match(JSON.stringify(liveOptionsRefusal(ups, { options: { saturday_delivery: true }, service: '03' }, true, true)), /does not offer Saturday delivery/);
 });
 
@@ -375,4 +383,76 @@ test("UPS's pickup answers are read: the rate in USD (none in another currency),
   assert.equal(refusal('The ReadyTime is later than the CallByTime for this pickup address'), 'outside_pickup_window');
   assert.equal(refusal('On-call pickup service is not available at this address on this date'), 'pickup_unavailable');
   assert.equal(upsPickupFailure(401, {}, 'book the pickup').code, 'carrier_unavailable');
+});
+
+const accessPoint: FoundLocation = {
+  id: 'U94105A01',
+  name: 'MISSION STREET MAIL & PRINT OF THE SOUTH OF MARKET',
+  kind: 'UPS Access Point',
+  address: { street1: '101 MISSION STREET AT THE CORNER OF SPEAR AND STEUART', street2: 'STE 110', city: 'SAN FRANCISCO', state: 'CA', zip: '94105', country: 'US' },
+  distanceMiles: 0.3,
+};
+
+test('Locator requests keep Locator.yaml: an Access Point search around every kind of ZIP, a lookup by id from every address', () => {
+  for (const zip of ['94105', '10001', '07102', '99501', '00601']) {
+    for (const limit of [1, 10, 25]) assertContract(locatorCall, built(buildAccessPointSearch({ zip, limit })), `search ${zip} ${limit}`);
+  }
+  for (const [name, a] of Object.entries(addresses)) assertContract(locatorCall, buildAccessPointLookup('U94105A01', { street: a.street1, city: a.city, state: a.state, zip: a.zip }), `lookup from ${name}`);
+});
+
+test('the Locator contract refuses what the spec does not allow', () => {
+  const search = built(buildAccessPointSearch({ zip: '94105', limit: 10 }));
+  const spoiled = (change: (call: any) => void) => { // eslint-disable-line @typescript-eslint/no-explicit-any -- a copy to spoil
+    const copy = structuredClone(search) as any; // eslint-disable-line @typescript-eslint/no-explicit-any -- as above
+    change(copy);
+    return contractViolations(locatorCall, copy).join('\n');
+  };
+  assert.match(spoiled((c) => (c.body.LocatorRequest.Request.RequestAction = 'Search')), /RequestAction/);
+  assert.match(spoiled((c) => delete c.body.LocatorRequest.OriginAddress.AddressKeyFormat.AddressLine), /must have required property 'AddressLine'/);
+  assert.match(spoiled((c) => delete c.body.LocatorRequest.Translate), /must have required property 'Translate'/);
+  assert.match(spoiled((c) => (c.body.LocatorRequest.LocationSearchCriteria.MaximumListSize = '51')), /MaximumListSize/);
+  assert.match(spoiled((c) => (c.body.LocatorRequest.LocationSearchCriteria.AccessPointSearch.AccessPointStatus = '06')), /AccessPointStatus/);
+  assert.match(spoiled((c) => Object.assign(c.body.LocatorRequest.LocationSearchCriteria.AccessPointSearch, { PublicAccessPointID: 'U94105A01', AccountNumber: 'A1B2C3' })), /must NOT be valid/);
+  assert.match(spoiled((c) => (c.path = c.path.replace(/64$/, '1'))), /must NOT be valid/);
+  assert.match(spoiled((c) => (c.path = c.path.replace('/v3/', '/v2/'))), /path/);
+});
+
+test('a hold at a UPS Access Point keeps Shipping.yaml and Rating.yaml on every domestic service, names clipped to their limits', () => {
+  for (const s of upsServices.filter((x) => x.domestic)) {
+    const options: ShipmentOptions = { hold_for_pickup: true, hold_location: { carrier: 'ups', id: accessPoint.id } };
+    const r: DomesticPurchaseRequest = { from: addresses.business!, to: addresses.longName!, parcels: [parcels.withDimensions], shipDate, service: s.code, options, quotedCents: 1, labelFormat: 'pdf', isReturn: false, idempotencyKey: 'k' };
+    const ship = built(buildShipRequest(r, account, accessPoint));
+    assertContract(shipCall, ship, `ship ${s.code}`);
+    const shipment = (ship.body as any).ShipmentRequest.Shipment; // eslint-disable-line @typescript-eslint/no-explicit-any -- read below
+    assert.deepEqual(shipment.ShipmentIndicationType, [{ Code: '01' }]);
+    assert.equal(shipment.AlternateDeliveryAddress.UPSAccessPointID, 'U94105A01');
+    assert.equal(shipment.AlternateDeliveryAddress.AttentionName, 'Maria Gaetana Agnesi de la Milano U');
+    assert.equal(shipment.ShipTo.Address.PostalCode, '07102');
+    assertContract(rateCall, built(buildRateRequest({ from: r.from, to: r.to, parcels: r.parcels, shipDate, options }, account, accessPoint)), `rate ${s.code}`);
+  }
+});
+
+test('the ship and rate contracts refuse a hold UPS would refuse: no AlternateDeliveryAddress, no AttentionName, an id not of 9, a long name, a PO box', () => {
+  const options: ShipmentOptions = { hold_for_pickup: true, hold_location: { carrier: 'ups', id: accessPoint.id } };
+  const r: DomesticPurchaseRequest = { from: addresses.business!, to: addresses.plain!, parcels: [parcels.withDimensions], shipDate, service: '03', options, quotedCents: 1, labelFormat: 'pdf', isReturn: false, idempotencyKey: 'k' };
+  const ship = built(buildShipRequest(r, account, accessPoint));
+  const rate = built(buildRateRequest({ from: r.from, to: r.to, parcels: r.parcels, shipDate, options }, account, accessPoint));
+  const spoil = (call: UpsCall, schema: typeof shipCall, change: (shipment: any) => void) => { // eslint-disable-line @typescript-eslint/no-explicit-any -- a copy to spoil
+    const copy = structuredClone(call) as any; // eslint-disable-line @typescript-eslint/no-explicit-any -- as above
+    change(copy.body.ShipmentRequest?.Shipment ?? copy.body.RateRequest.Shipment);
+    return contractViolations(schema, copy).join('\n');
+  };
+  for (const [call, schema] of [[ship, shipCall], [rate, rateCall]] as const) {
+    assert.match(spoil(call, schema, (s) => delete s.AlternateDeliveryAddress), /must have required property 'AlternateDeliveryAddress'/);
+    assert.match(spoil(call, schema, (s) => (s.ShipmentIndicationType = [{ Code: '03' }])), /Code/);
+    assert.match(spoil(call, schema, (s) => (s.ShipmentIndicationType = { Code: '01' })), /must be array/);
+    assert.match(spoil(call, schema, (s) => (s.AlternateDeliveryAddress.Address.AddressLine = ['x'.repeat(36)])), /AddressLine/);
+  }
+  assert.match(spoil(ship, shipCall, (s) => delete s.AlternateDeliveryAddress.AttentionName), /must have required property 'AttentionName'/);
+  assert.match(spoil(ship, shipCall, (s) => (s.AlternateDeliveryAddress.UPSAccessPointID = 'GB00088')), /UPSAccessPointID/);
+  assert.match(spoil(ship, shipCall, (s) => (s.AlternateDeliveryAddress.Name = 'x'.repeat(36))), /Name/);
+  assert.match(spoil(ship, shipCall, (s) => (s.AlternateDeliveryAddress.Address.PostalCode = '9410')), /PostalCode/);
+  assert.match(spoil(ship, shipCall, (s) => delete s.AlternateDeliveryAddress.Address.StateProvinceCode), /StateProvinceCode/);
+  assert.match(spoil(rate, rateCall, (s) => (s.AlternateDeliveryAddress.Address.POBoxIndicator = '')), /must NOT be valid/);
+  assert.match(spoil(rate, rateCall, (s) => (s.AlternateDeliveryAddress.Address.StateProvinceCode = 'CAL')), /StateProvinceCode/);
 });

@@ -9,7 +9,9 @@ import { labelRecoveryCall, shipCall, voidCall } from '../contracts/ups/shipping
 import { trackCall } from '../contracts/ups/tracking.ts';
 import { subscriptionCall, trackingEventMessage } from '../contracts/ups/track-alert.ts';
 import { pickupCancelCall, pickupCreationCall, pickupPendingCall, pickupRateCall } from '../contracts/ups/pickup.ts';
+import { locatorCall } from '../contracts/ups/locator.ts';
 import { upsPickupRoutes, type UpsFakePickup, type UpsPickupRoutes } from './ups-pickup.ts';
+import { accessPointRefusal, answerLocator } from './ups-locator.ts';
 import { readText, recordedCall, sendJson, serve, type RecordedCall } from './server.ts';
 import { labelPdf } from './label-files.ts';
 
@@ -242,6 +244,7 @@ function contractOf(method: string, path: string): TSchema | undefined {
   if (method === 'POST' && path.startsWith('/api/track/v1/subscription/')) return subscriptionCall;
   if (method === 'GET' && path.startsWith('/api/track/')) return trackCall;
   if (method === 'POST' && path.startsWith('/api/addressvalidation/')) return xavCall;
+  if (method === 'POST' && path.startsWith('/api/locations/')) return locatorCall;
   return undefined;
 }
 
@@ -284,7 +287,7 @@ function activities(stage: UpsTrackingStage): unknown[] {
   return [...chain[stage]].reverse();
 }
 
-const contracts = [tokenCall, rateCall, shipCall, voidCall, labelRecoveryCall, trackCall, xavCall, subscriptionCall, trackingEventMessage, pickupRateCall, pickupCreationCall, pickupCancelCall, pickupPendingCall];
+const contracts = [tokenCall, rateCall, shipCall, voidCall, labelRecoveryCall, trackCall, xavCall, subscriptionCall, trackingEventMessage, pickupRateCall, pickupCreationCall, pickupCancelCall, pickupPendingCall, locatorCall];
 
 export async function startUpsFake(): Promise<UpsFake> {
   compileContracts(contracts);
@@ -490,6 +493,8 @@ export async function startUpsFake(): Promise<UpsFake> {
     const forms = get(shipment, 'ShipmentServiceOptions', 'InternationalForms');
     const refusedAbroad = country === 'US' ? undefined : abroadRefusal(forms);
     if (refusedAbroad) return sendJson(res, 400, errorBody(refusedAbroad.code, refusedAbroad.message));
+    const unknownPoint = accessPointRefusal(shipment);
+    if (unknownPoint) return sendJson(res, 400, errorBody(unknownPoint.code, unknownPoint.message));
     const format = String(get(request, 'LabelSpecification', 'LabelImageFormat', 'Code') ?? '');
     if (!['GIF', 'ZPL', 'EPL', 'SPL'].includes(format)) return sendJson(res, 400, errorBody('120502', `Invalid LabelImageFormat code ${format}`));
     if (format !== 'GIF' && get(request, 'LabelSpecification', 'LabelStockSize', 'Height') === undefined) {
@@ -705,6 +710,7 @@ export async function startUpsFake(): Promise<UpsFake> {
     if (req.method === 'GET' && (m = /^\/api\/track\/v1\/details\/([^/]+)$/.exec(path))) return track(req, decodeURIComponent(m[1]!), res);
     if (req.method === 'POST' && /^\/api\/addressvalidation\/v2\/[123]$/.test(path)) return validate(body, res);
     if (req.method === 'POST' && path === '/api/track/v1/subscription/standard/package') return subscribe(body, res);
+    if (req.method === 'POST' && /^\/api\/locations\/v\w+\/search\/availabilities\/64$/.test(path)) return answerLocator(body, res, fake.singleObjects);
     if (pickupApi.handle(req, path, body, res)) return;
     sendJson(res, 404, errorBody('404', `No such UPS resource: ${req.method} ${path}`));
   }

@@ -21,6 +21,8 @@ import {
   type TrackingSubscriptions,
   type VoidOutcome,
   type DeliveredParcel,
+  type FoundLocation,
+  type LocationQuery,
   type ProofOfDelivery,
   isDomestic,
   severalBoxesRefusal,
@@ -37,6 +39,7 @@ import { buildAddressRequest, parseAddressResponse } from './address.ts';
 import { buildVoidRequest, parseVoidResponse } from './cancel.ts';
 import { upsErrors, upsFailure } from './errors.ts';
 import { buildRateRequest, parseRateResponse } from './rate.ts';
+import { accessPointIdLength, buildAccessPointLookup, buildAccessPointSearch, parseAccessPointLookup, parseAccessPoints, unknownAccessPoint } from './locator.ts';
 import { labelFileOf } from './label-file.ts';
 import { buildLabelRecoveryRequest, parseLabelRecoveryResponse } from './recovery.ts';
 import { buildRateRequestAbroad, buildShipRequestAbroad, parseInvoiceForm } from './international.ts';
@@ -91,7 +94,9 @@ export class UpsCarrier implements Carrier {
     return guard(words, async () => {
       const boxes = this.severalBoxesRefusal(request);
       if (boxes) return boxes;
-      const built = isDomestic(request) ? buildRateRequest(request, this.options.credentials.accountNumber) : this.abroad(request, (r) => buildRateRequestAbroad(r, this.options.credentials.accountNumber));
+      const point = await this.accessPointAsked(request, signal);
+      if (!point.ok) return point;
+      const built = isDomestic(request) ? buildRateRequest(request, this.options.credentials.accountNumber, point.value) : this.abroad(request, (r) => buildRateRequestAbroad(r, this.options.credentials.accountNumber));
       if (!built.ok) return built;
       const res = await this.call('POST', built.value, true, signal);
       return this.answer(res, 'rate the shipment', (json) => parseRateResponse(json, request));
@@ -106,7 +111,9 @@ export class UpsCarrier implements Carrier {
       if (boxes) return boxes;
       const account = this.options.credentials.accountNumber;
       if (!account) return failure('credentials_missing', 'Set UPS_ACCOUNT_NUMBER to buy UPS labels: UPS bills them to the shipper number');
-      const built = isDomestic(request) ? buildShipRequest(request, account) : this.abroad(request, (r) => buildShipRequestAbroad(r, account));
+      const point = await this.accessPointAsked(request, signal);
+      if (!point.ok) return point;
+      const built = isDomestic(request) ? buildShipRequest(request, account, point.value) : this.abroad(request, (r) => buildShipRequestAbroad(r, account));
       if (!built.ok) return built;
       const res = await this.call('POST', built.value, false, signal);
       const shipped = this.answer(res, 'buy the label', (json) => parseShipResponse(json, request.parcels.length));
@@ -120,6 +127,33 @@ export class UpsCarrier implements Carrier {
       // A multi-piece shipment: UPS files the boxes under the shipment's number, which voids them all together.
       const packages = s.packages.map((p, i) => ({ trackingNumber: p.trackingNumber, ...(files[i] ? { file: files[i] } : {}) }));
       return ok({ trackingNumber: first.trackingNumber, masterTrackingNumber: s.shipmentId, packages, ...label });
+    });
+  }
+
+  /**
+   * The UPS Access Point a parcel held for pickup goes to (options.hold_location), looked up by its public id: the
+   * request names only the id, and UPS wants the Access Point's name and address beside it. Undefined when no hold is
+   * asked; abroad, liveOptionsRefusal has refused the hold already. Locator.yaml publishes no error codes (its Errors
+   * page is a link), so a search by id that UPS refuses outright (400) is, like one that finds nothing, an id it does
+   * not know.
+   */
+  private async accessPointAsked(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<FoundLocation | undefined>> {
+    const asked = request.options?.hold_for_pickup ? request.options.hold_location : undefined;
+    if (!asked || !isDomestic(request)) return ok(undefined);
+    if (asked.id.length !== accessPointIdLength) return unknownAccessPoint(asked.id, `UPS Access Point ids are ${accessPointIdLength} characters`);
+    const to = request.to;
+    const res = await this.call('POST', buildAccessPointLookup(asked.id, { street: to.street1, city: to.city, state: to.state, zip: to.zip }), true, signal);
+    if (res.status === 400) return unknownAccessPoint(asked.id, upsErrors(res.json).map((e) => e.message).join('; ') || undefined);
+    return this.answer(res, `look up UPS Access Point ${asked.id}`, (json) => parseAccessPointLookup(json, asked.id));
+  }
+
+  /** Active UPS Access Points around the ZIP Code, nearest first (the Locator's Access Point search). */
+  findLocations(query: LocationQuery, signal: AbortSignal): Promise<CarrierResult<FoundLocation[]>> {
+    return guard(words, async () => {
+      const built = buildAccessPointSearch(query);
+      if (!built.ok) return built;
+      const res = await this.call('POST', built.value, true, signal);
+      return this.answer(res, 'search UPS Access Points', parseAccessPoints);
     });
   }
 

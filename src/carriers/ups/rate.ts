@@ -1,10 +1,11 @@
 import { currencyOf } from '../live/currency.ts';
-import { failure, ok, type CarrierResult, type DomesticRateRequest, type Quote, type RateRequest } from '../carrier.ts';
+import { failure, ok, type CarrierResult, type DomesticRateRequest, type FoundLocation, type Quote, type RateRequest } from '../carrier.ts';
 import { carrierCatalog } from '../catalog.ts';
 import { asArray, asCents, asNumber, asString, at } from '../live/lenient.ts';
 import { deliveryDate } from '../sim/calendar.ts';
 import { includedSurcharges } from '../surcharges.ts';
 import { upsSurcharges } from './surcharges.ts';
+import { upsAccessPointHold } from './access-point.ts';
 import { fitAddressLines, upsLines } from './address-lines.ts';
 import { crossesUpsCountries, puertoRicoInvoiceTotal, upsPuertoRicoRefusal } from './puerto-rico.ts';
 import { upsPackage, upsReturnOptionsRefusal, upsShipmentServiceOptions } from './service-options.ts';
@@ -27,8 +28,9 @@ const fallbackDays: Readonly<Record<string, number>> = { '01': 1, '13': 1, '14':
  * Between Puerto Rico and the rest of the US UPS sees two countries, so it needs InvoiceLineTotal (puerto-rico.ts).
  * Several boxes are one Package each ("Package … maximum: 200"): UPS rates them as one shipment, whose RatedShipment
  * totals every box. Rating's Package has no ReferenceNumber, so the boxes' references go with the ship request only.
+ * `accessPoint`: the UPS Access Point the parcel is held at, rated as Rating.yaml's AlternateDeliveryAddress.
  */
-export function buildRateRequest(r: DomesticRateRequest, accountNumber: string | undefined): CarrierResult<UpsCall> {
+export function buildRateRequest(r: DomesticRateRequest, accountNumber: string | undefined, accessPoint?: FoundLocation): CarrierResult<UpsCall> {
   const refused = upsPuertoRicoRefusal('ups', r) ?? upsReturnOptionsRefusal(r);
   if (refused) return refused;
   const lines = fitAddressLines({ origin: r.from, destination: r.to }, upsLines.shipping);
@@ -44,6 +46,7 @@ export function buildRateRequest(r: DomesticRateRequest, accountNumber: string |
           Shipper: { Name: upsName(shipper), ...(accountNumber ? { ShipperNumber: accountNumber } : {}), Address: upsAddress(shipper, shipperLines, false) },
           ShipFrom: { Name: upsName(r.from), Address: upsAddress(r.from, lines.value.origin, false) },
           ShipTo: { Name: upsName(r.to), Address: upsAddress(r.to, lines.value.destination, true) },
+          ...(accessPoint ? upsAccessPointHold(accessPoint, r.to, 'rating') : {}),
           ...(accountNumber ? { PaymentDetails: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: accountNumber } }] } } : {}),
           NumOfPieces: String(r.parcels.length),
           Package: r.parcels.map((parcel) => ({ PackagingType: { Code: '02' }, ...upsPackage(parcel, 'rating', r.options) })),

@@ -1,7 +1,8 @@
 import { currencyOf } from '../live/currency.ts';
-import { failure, isDomestic, labelReferences, ok, type CarrierResult, type DomesticPurchaseRequest, type ParcelSpec, type PurchaseRequest } from '../carrier.ts';
+import { failure, isDomestic, labelReferences, ok, type CarrierResult, type DomesticPurchaseRequest, type FoundLocation, type ParcelSpec, type PurchaseRequest } from '../carrier.ts';
 import type { Address } from '../../schemas/address.ts';
 import { asArray, asCents, asString, at } from '../live/lenient.ts';
+import { upsAccessPointHold } from './access-point.ts';
 import { fitAddressLines, upsLines } from './address-lines.ts';
 import { crossesUpsCountries, needsShipInvoiceTotal, puertoRicoInvoiceTotal, upsPuertoRicoRefusal } from './puerto-rico.ts';
 import { upsPackage, upsReturnOptionsRefusal, upsShipmentServiceOptions } from './service-options.ts';
@@ -88,9 +89,10 @@ function party(a: Address, lines: string[], markResidential: boolean, attention 
  * goes back, the customer (`from`) is ShipFrom, which a return requires, and the Package needs a Description.
  * Some services are not sold as returns; those are refused here rather than by UPS. Between Puerto Rico and the
  * rest of the US UPS sees two countries (puerto-rico.ts): the ShipTo needs its contact and phone, and a forward
- * shipment to Puerto Rico the value of its goods.
+ * shipment to Puerto Rico the value of its goods. `accessPoint`, the UPS Access Point the parcel is held at
+ * (options.hold_for_pickup), as the Locator describes it.
  */
-export function buildShipRequest(r: DomesticPurchaseRequest, accountNumber: string): CarrierResult<UpsCall> {
+export function buildShipRequest(r: DomesticPurchaseRequest, accountNumber: string, accessPoint?: FoundLocation): CarrierResult<UpsCall> {
   if (r.isReturn && servicesWithoutReturns.has(r.service)) {
     return failure('service_unavailable', `UPS does not sell service ${r.service} as a return label`);
   }
@@ -105,6 +107,7 @@ export function buildShipRequest(r: DomesticPurchaseRequest, accountNumber: stri
     Shipper: { ...shipper, ShipperNumber: accountNumber },
     ShipFrom: party(r.from, lines.value.origin, false),
     ShipTo: party(r.to, lines.value.destination, true, crossesUpsCountries(r)),
+    ...(accessPoint ? upsAccessPointHold(accessPoint, r.to, 'shipping') : {}),
     PaymentInformation: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: accountNumber } }] },
     Service: { Code: r.service },
     ...(needsShipInvoiceTotal(r) ? { InvoiceLineTotal: puertoRicoInvoiceTotal(r) } : {}),

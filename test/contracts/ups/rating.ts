@@ -67,6 +67,30 @@ const pkg = container({
   ),
 });
 
+/**
+ * A UPS Access Point hold: ShipmentIndicationType (an array), Code "01 - Hold for Pickup at UPS Access Point", "02 - UPS
+ * Access Point™ Delivery", 2 characters; AlternateDeliveryAddress "Required for the following ShipmentIndicationType
+ * values: 01 … 02", its Address required, Name of no stated length; the Address requires CountryCode only,
+ * StateProvinceCode 2 characters here, and POBoxIndicator is "Not valid with Shipment Indication Types 01, 02".
+ */
+const shipmentIndicationType = Type.Array(container({ Code: oneOf(['01', '02']), Description: Type.Optional(text(50)) }), { minItems: 1 });
+const alternateDeliveryAddress = container({
+  Name: Type.Optional(Type.String()),
+  Address: container({
+    AddressLine: Type.Optional(addressLines(35)),
+    City: Type.Optional(text(30)),
+    StateProvinceCode: Type.Optional(text(2, 2)),
+    PostalCode: Type.Optional(text(9)),
+    CountryCode: text(2, 2),
+    ResidentialAddressIndicator: Type.Optional(indicator),
+    POBoxIndicator: Type.Optional(indicator),
+  }),
+});
+const accessPointRules = {
+  if: { required: ['ShipmentIndicationType'], properties: { ShipmentIndicationType: { contains: { properties: { Code: { enum: ['01', '02'] } } } } } },
+  then: { required: ['AlternateDeliveryAddress'], properties: { AlternateDeliveryAddress: { properties: { Address: { not: { required: ['POBoxIndicator'] } } } } } },
+};
+
 export const rateRequestBody = container({
   RateRequest: container({
     Request: container({
@@ -77,6 +101,8 @@ export const rateRequestBody = container({
       Shipper: party(address(), { ShipperNumber: Type.Optional(accountNumber) }),
       ShipTo: party(address({ ResidentialAddressIndicator: Type.Optional(indicator) })),
       ShipFrom: Type.Optional(party(address({}, false))),
+      AlternateDeliveryAddress: Type.Optional(alternateDeliveryAddress),
+      ShipmentIndicationType: Type.Optional(shipmentIndicationType),
       PaymentDetails: Type.Optional(
         container({
           ShipmentCharge: Type.Array(container({ Type: oneOf(['01', '02']), BillShipper: Type.Optional(container({ AccountNumber: accountNumber })) }), { minItems: 1 }),
@@ -99,7 +125,7 @@ export const rateRequestBody = container({
           Pickup: Type.Optional(container({ Date: Type.String({ pattern: '^\\d{8}$' }), Time: Type.Optional(Type.String({ pattern: '^\\d{4}(\\d{2})?$' })) })),
         }),
       ),
-    }),
+    }, accessPointRules),
   }),
 });
 

@@ -244,12 +244,51 @@ const referenceRules = {
   ],
 };
 
+/**
+ * A UPS Access Point hold (Shipment_ShipmentIndicationType, an array): Code "01 - Hold for Pickup at UPS Access Point",
+ * "02 - UPS Access Point™ Delivery", 2 characters. AlternateDeliveryAddress, "(UPS Access Point Address) required if
+ * ShipmentIndicationType is 01 or 02": Name, AttentionName and Address required, 35 characters each name,
+ * UPSAccessPointID exactly 9; its Address requires AddressLine, City and CountryCode, StateProvinceCode "Required for
+ * US, Canada", PostalCode "If … US or Puerto Rico, 5 or 9 digits are required. The character - may be used".
+ */
+const shipmentIndicationType = Type.Array(container({ Code: oneOf(['01', '02']), Description: Type.Optional(text(50)) }), { minItems: 1 });
+const alternateDeliveryAddress = container(
+  {
+    Name: text(35),
+    AttentionName: text(35),
+    UPSAccessPointID: Type.Optional(text(9, 9)),
+    Address: container({
+      AddressLine: addressLines(35),
+      City: text(30),
+      StateProvinceCode: Type.Optional(text(5)),
+      PostalCode: Type.Optional(text(9)),
+      CountryCode: text(2, 2),
+    }),
+  },
+  {
+    if: { properties: { Address: { properties: { CountryCode: { enum: ['US', 'PR', 'CA'] } } } } },
+    then: { properties: { Address: { required: ['StateProvinceCode', 'PostalCode'] } } },
+    else: {},
+    allOf: [
+      {
+        if: { properties: { Address: { properties: { CountryCode: { enum: ['US', 'PR'] } } } } },
+        then: { properties: { Address: { properties: { PostalCode: { pattern: '^\\d{5}(-?\\d{4})?$' } } } } },
+      },
+    ],
+  },
+);
+const accessPointRules = {
+  if: { required: ['ShipmentIndicationType'], properties: { ShipmentIndicationType: { contains: { properties: { Code: { enum: ['01', '02'] } } } } } },
+  then: { required: ['AlternateDeliveryAddress'] },
+};
+
 const shipment = container({
   Description: Type.Optional(text(50)),
   ReferenceNumber: Type.Optional(Type.Array(container({ Code: Type.Optional(text(2, 2)), Value: text(35) }))),
   ReturnService: Type.Optional(container({ Code: oneOf(shipReturnServiceCodes), Description: Type.Optional(text(35)) })),
   Shipper: party({ ShipperNumber: accountNumber }),
   ShipTo: party({}, { ResidentialAddressIndicator: Type.Optional(indicator) }),
+  AlternateDeliveryAddress: Type.Optional(alternateDeliveryAddress),
   ShipFrom: Type.Optional(party({})),
   PaymentInformation: container({
     ShipmentCharge: Type.Array(container({ Type: oneOf(['01', '02', '03']), BillShipper: Type.Optional(container({ AccountNumber: accountNumber })) }), { minItems: 1 }),
@@ -262,7 +301,8 @@ const shipment = container({
   ShipmentRatingOptions: Type.Optional(container({ NegotiatedRatesIndicator: Type.Optional(indicator) })),
   // ShipmentRequest_Shipment.ShipmentDate: "up to 7 days in the future with current date as day zero. Format: YYYYMMDD", 8 characters.
   ShipmentDate: Type.Optional(Type.String({ pattern: '^\\d{8}$' })),
-}, { allOf: [returnRules, abroadRules, puertoRicoRules, referenceRules] });
+  ShipmentIndicationType: Type.Optional(shipmentIndicationType),
+}, { allOf: [returnRules, abroadRules, puertoRicoRules, referenceRules, accessPointRules] });
 
 export const shipRequestBody = container({
   ShipmentRequest: container({
