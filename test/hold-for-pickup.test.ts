@@ -122,6 +122,16 @@ describe('holding a parcel for pickup at a carrier location, in test mode', () =
     assert.deepEqual(bought.body.options, options);
   });
 
+  test('UPS, whose charge for holding at an Access Point shipd has not found published, is not quoted for it in test mode', async () => {
+    const [point] = await locations('carrier=ups&zip=94105');
+    const o = await order();
+    const held = await shop({ order_id: o.id, options: { hold_for_pickup: true, hold_location: { carrier: 'ups', id: point!.id } } });
+    assert.deepEqual(held.rates, []);
+    const ups = held.errors.find((e: Json) => e.carrier === 'ups');
+    assert.equal(ups.code, 'option_not_supported');
+    assert.match(ups.detail, /test mode has no published UPS price for holding for pickup/);
+  });
+
   test('an id the carrier does not list drops the carrier out naming it; a purchase with it is refused and charges nothing', async () => {
     const o = await order();
     const options = { hold_for_pickup: true, hold_location: { carrier: 'ups', id: 'U00000001' } };

@@ -57,7 +57,8 @@ const fedexExpress = ['FEDEX_EXPRESS_SAVER', 'FEDEX_2_DAY', 'STANDARD_OVERNIGHT'
  * material, read 2026-11-27: UPS's 2026 (or 2025) charges for Delivery Confirmation Adult Signature Required, Saturday
  * delivery (the logifacts transcription leaves it empty, "rate not present in accessorial sheet"; UPS's 2026 daily
  * rates workbook in the same repository, Invoices skills/ups-plan-invoice-csv/daily-rates-us-en.xlsx, holds the
- * transportation rates only), dry ice, alcohol and carbon neutral.
+ * transportation rates only), dry ice, alcohol and carbon neutral; nor, searched 2026-11-28, any charge (or its
+ * absence) for holding a parcel at a UPS Access Point (ShipmentIndicationType 01).
  *
  * USPS: Notice 123 (Price List), domestic extra services, in the copy captured on 2026-09-28 that ./usps-2026.ts
  * reads (github.com/Lxr-max/WebHarbor sites/usps/source_data/pricing.json, commit 16df088,
