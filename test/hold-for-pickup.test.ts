@@ -122,6 +122,30 @@ describe('holding a parcel for pickup at a carrier location, in test mode', () =
     assert.deepEqual(bought.body.options, options);
   });
 
+  test('a held parcel tracks to the location: available for pickup there, then picked up the next business day', async () => {
+    const [, office] = await locations('carrier=usps&zip=94105');
+    const o = await order({ ship_to: withContact });
+    const options = { hold_for_pickup: true, hold_location: { carrier: 'usps', id: office!.id } };
+    const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.id, options } });
+    assert.equal(bought.status, 201, bought.text);
+    let seen: Json = {};
+    // Test servers run simulated journeys fast: a parcel waits at the counter for about a minute of the test clock.
+    for (let i = 0; i < 200 && seen.status !== 'available_for_pickup'; i++) {
+      server.clock.advance(15_000);
+      seen = (await server.request('POST', '/tracking', { key, body: { order_id: o.id } })).body;
+    }
+    assert.equal(seen.status, 'available_for_pickup');
+    const ready = seen.events.at(-1);
+    assert.equal(ready.description, `Held for pickup at ${office!.name}`);
+    assert.equal(ready.location.zip, office!.address.zip);
+    assert.ok(!seen.events.some((e: Json) => e.status === 'out_for_delivery'), 'a held parcel is not out for delivery');
+    server.clock.advance(24 * 3_600_000);
+    const collected = (await server.request('POST', '/tracking', { key, body: { order_id: o.id } })).body;
+    assert.equal(collected.status, 'delivered');
+    assert.equal(collected.events.at(-1).description, `Picked up at ${office!.name}`);
+    assert.equal((await server.request('GET', `/orders/${o.id}`, { key })).body.status, 'delivered');
+  });
+
   test('UPS, whose charge for holding at an Access Point shipd has not found published, is not quoted for it in test mode', async () => {
     const [point] = await locations('carrier=ups&zip=94105');
     const o = await order();

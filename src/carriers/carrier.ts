@@ -288,6 +288,8 @@ export interface LabelRef {
   estimatedDeliveryDate?: string;
   from?: Address;
   to?: AnyAddress;
+  /** The carrier location the parcel is held at for its recipient (options.hold_location), where it is held. */
+  heldAt?: { carrier: CarrierId; id: string };
 }
 
 /** `refunded`: the postage comes back now; `refund_pending`: the carrier refunds later (USPS after its review). */

@@ -2,6 +2,7 @@ import { lookupZip, zip3DistanceMiles, zipsOfCity, type ZipInfo } from '../zips.
 import { isDomestic, type LabelRef, type TrackingEvent, type TrackingResult } from '../carrier.ts';
 import type { AnyAddress } from '../../schemas/address.ts';
 import { scanClock } from '../scan-clock.ts';
+import { simLocation } from './locations.ts';
 import { instantInZone, zoneOfState } from '../time-zones.ts';
 
 const second = 1_000;
@@ -228,7 +229,13 @@ function carrierPlan(label: LabelRef, pickup: Date): Step[] {
   const morning = arrival + 8 * hour + box * 3 * hour;
   const afternoon = arrival + 14 * hour + box * 3 * hour;
   const end = ending(label.to);
-  if (end === 'available_for_pickup') {
+  const holder = label.heldAt && simLocation(label.heldAt.carrier, label.heldAt.id);
+  if (holder) {
+    // Held for the recipient: ready at the location in the morning, collected the next business day.
+    const counter = place(holder.address);
+    steps.push({ at: morning, status: 'available_for_pickup', description: `Held for pickup at ${holder.name}`, location: counter });
+    steps.push({ at: dayStart(nextBusinessDay(new Date(arrival))).getTime() + 14 * hour + box * 3 * hour, status: 'delivered', description: `Picked up at ${holder.name}`, location: counter });
+  } else if (end === 'available_for_pickup') {
     steps.push({ at: morning, status: 'available_for_pickup', description: 'Held at destination facility, available for pickup', location: destination });
   } else {
     steps.push({ at: morning, status: 'out_for_delivery', description: 'Out for delivery', location: destination });

@@ -29,6 +29,7 @@ export function labelRef(row: ShipmentsTable): LabelRef {
     ...(record.estimatedDeliveryDate !== null && { estimatedDeliveryDate: record.estimatedDeliveryDate }),
     from: record.from,
     to: record.to,
+    ...(record.options?.hold_for_pickup && record.options.hold_location && { heldAt: { carrier: record.options.hold_location.carrier, id: record.options.hold_location.id } }),
   };
 }
 
