@@ -60,7 +60,7 @@ export const CarrierLocation = Type.Object(
       {
         object: 'carrier_location',
         carrier: 'fedex',
-        id: 'NQAA',
+        id: 'YBZA',
         name: 'FedEx Office Print & Ship Center',
         kind: 'FedEx Office',
         address: { street1: '100 California St', city: 'San Francisco', state: 'CA', zip: '94111', country: 'US' },

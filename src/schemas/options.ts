@@ -32,7 +32,7 @@ export const ShipmentOptions = Type.Object(
           carrier: Type.Ref(CarrierIdSchema, { description: 'Whose location it is; only this carrier is rated' }),
           id: Type.String({ minLength: 1, maxLength: 20, pattern: '^[A-Za-z0-9-]+$', description: "The carrier's own id of the location, as GET /carrier-locations gives it" }),
         },
-        { description: 'Where `hold_for_pickup` holds the parcel: a location GET /carrier-locations found', additionalProperties: false, examples: [{ carrier: 'fedex', id: 'NQAA' }] },
+        { description: 'Where `hold_for_pickup` holds the parcel: a location GET /carrier-locations found', additionalProperties: false, examples: [{ carrier: 'fedex', id: 'YBZA' }] },
       ),
     ),
     additional_handling: Type.Optional(
@@ -69,7 +69,7 @@ export const ShipmentOptions = Type.Object(
     description:
       "Delivery options, each priced by the carrier and shown in the rate's `surcharges`. A carrier or service that cannot do one drops out of the rate shop with an `option_not_supported` entry in `errors`; options that contradict each other are a 400 pointing to the field. Abroad: FedEx takes `signature` on its international services and `saturday_delivery` on FedEx International Priority, UPS takes `signature` (`standard`, `adult`, sent on the shipment), USPS takes none; every other option is refused abroad",
     additionalProperties: false,
-    examples: [{ signature: 'adult' }, { saturday_delivery: true, signature: 'standard' }, { dry_ice: { weight: { value: 2, unit: 'lb' } } }],
+    examples: [{ signature: 'adult' }, { saturday_delivery: true, signature: 'standard' }, { dry_ice: { weight: { value: 2, unit: 'lb' } } }, { hold_for_pickup: true, hold_location: { carrier: 'fedex', id: 'YBZA' } }],
   },
 );
 export type ShipmentOptions = Static<typeof ShipmentOptions>;

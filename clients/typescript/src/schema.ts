@@ -1181,7 +1181,7 @@ export interface components {
          * @example {
          *       "object": "carrier_location",
          *       "carrier": "fedex",
-         *       "id": "NQAA",
+         *       "id": "YBZA",
          *       "name": "FedEx Office Print & Ship Center",
          *       "kind": "FedEx Office",
          *       "address": {
@@ -1240,7 +1240,7 @@ export interface components {
          *         {
          *           "object": "carrier_location",
          *           "carrier": "fedex",
-         *           "id": "NQAA",
+         *           "id": "YBZA",
          *           "name": "FedEx Office Print & Ship Center",
          *           "kind": "FedEx Office",
          *           "address": {
@@ -2539,6 +2539,13 @@ export interface components {
          *         }
          *       }
          *     }
+         * @example {
+         *       "hold_for_pickup": true,
+         *       "hold_location": {
+         *         "carrier": "fedex",
+         *         "id": "YBZA"
+         *       }
+         *     }
          */
         ShipmentOptions: {
             /**
@@ -2556,7 +2563,7 @@ export interface components {
              * @description Where `hold_for_pickup` holds the parcel: a location GET /carrier-locations found
              * @example {
              *       "carrier": "fedex",
-             *       "id": "NQAA"
+             *       "id": "YBZA"
              *     }
              */
             hold_location?: {
