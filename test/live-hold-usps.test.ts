@@ -101,12 +101,12 @@ describe('USPS Hold for Pickup with live keys (fake USPS Locations and Labels AP
     assert.ok(live.chargesOf(rows[0]!.id).every((c) => c.captured === 0), 'the card is not charged');
   });
 
-  test('without the recipient\'s email and phone the purchase is refused before USPS is asked, naming them', async () => {
-    const o = await order({ ship_to: sanFrancisco, ship_from: reachable.ship_from });
+  test('without the sender\'s email and phone, which USPS also requires of a hold, nothing is bought and USPS is not asked, naming them', async () => {
+    const o = await order({ ship_to: reachable.ship_to, ship_from: { ...reachable.ship_from, email: undefined, phone: undefined } });
     const labelsBefore = labelCalls().length;
     const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.id, options: held('1390271') } });
-    assert.ok(bought.status >= 400, bought.text);
-    assert.match(bought.text, /missing: ship_to\.email, ship_to\.phone/);
+    assert.equal(bought.status, 422, bought.text);
+    assert.match(bought.body.detail, /usps: USPS holds a parcel at a Post Office only with .*; missing: ship_from\.email, ship_from\.phone/);
     assert.equal(labelCalls().length, labelsBefore);
   });
 });
