@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { problem, type TestServer } from './harness.ts';
-import { orderBody } from './fixtures.ts';
+import { austin, orderBody, sanFrancisco } from './fixtures.ts';
 import type { CarrierFakes } from './fakes/carriers.ts';
 import { fakeExtraServices } from './fakes/usps.ts';
 import { startLiveShop, type LiveShop } from './live-billing.ts';
@@ -125,8 +125,11 @@ describe('USPS with live keys (fake USPS)', () => {
     assert.equal((await server.request('GET', `/orders/${o.id}`, { key })).body.status, 'incomplete');
   });
 
-  /** Each option USPS does as a client asks it, the extra service code that goes with it and the surcharge it is shown under. */
-  const asked: Partial<Record<OptionAsk, { options: Json; code?: number; surcharge?: string }>> = {
+  /**
+   * Each option USPS does as a client asks it, the extra service code that goes with it and the surcharge it is shown
+   * under; or the toAddress fields it puts on the label, with what the order then needs.
+   */
+  const asked: Partial<Record<OptionAsk, { options: Json; code?: number; surcharge?: string; toAddress?: Json; order?: Json }>> = {
     'signature:standard': { options: { signature: 'standard' }, code: 921, surcharge: 'signature' },
     'signature:adult': { options: { signature: 'adult' }, code: 922, surcharge: 'signature' },
     delivery_confirmation: { options: { delivery_confirmation: true }, code: 920 },
@@ -135,13 +138,21 @@ describe('USPS with live keys (fake USPS)', () => {
     'hazmat:limited_quantity': { options: { hazmat: 'limited_quantity' }, code: 831, surcharge: 'hazmat' },
     'hazmat:lithium_ion_in_equipment': { options: { hazmat: 'lithium_ion_in_equipment' }, code: 820, surcharge: 'hazmat' },
     'hazmat:lithium_metal_in_equipment': { options: { hazmat: 'lithium_metal_in_equipment' }, code: 820, surcharge: 'hazmat' },
+    hold_for_pickup: {
+      options: { hold_for_pickup: true, hold_location: { carrier: 'usps', id: '1390271' } },
+      toAddress: { holdForPickup: true, facilityId: '1390271', email: 'ada@example.com', phone: '4155550100' },
+      order: {
+        ship_to: { ...sanFrancisco, email: 'ada@example.com', phone: '415-555-0100' },
+        ship_from: { ...austin, name: 'Grace Hopper', email: 'ship@example.com', phone: '512-555-0100' },
+      },
+    },
   };
 
   for (const ask of Object.keys(optionCapabilities.usps) as OptionAsk[]) {
     test(`${ask}: its extra service reaches USPS in the search and on the label, and its price is in the rate's surcharges and the postage`, async () => {
       const a = asked[ask];
       assert.ok(a, `the test knows how to ask ${ask}`);
-      const o = await order();
+      const o = await order(a.order);
       const shopped = await shop({ order_id: o.id, options: a.options });
       const rate: Json = shopped.rates[0];
       assert.ok(rate, shopped.text);
@@ -153,6 +164,10 @@ describe('USPS with live keys (fake USPS)', () => {
       if (a.code) {
         assert.deepEqual(searched.packageDescription.extraServices, [a.code]);
         assert.deepEqual(labelled.extraServices, [a.code]);
+      } else if (a.toAddress) {
+        assert.equal(searched.packageDescription.extraServices, undefined);
+        const to = (calls(labelPath).at(-1)!.body as Json).toAddress;
+        assert.deepEqual(Object.fromEntries(Object.keys(a.toAddress).map((k) => [k, to[k]])), a.toAddress);
       } else {
         assert.equal(searched.packageDescription.hasNonstandardCharacteristics, true);
         assert.equal(labelled.hasNonstandardCharacteristics, true);
@@ -179,13 +194,13 @@ describe('USPS with live keys (fake USPS)', () => {
     assert.deepEqual(bought.body.postage, rate.amount);
   });
 
-  test('holding for pickup, which USPS needs a Post Office id for, drops USPS out naming it; USPS is not asked', async () => {
-    const o = await order();
+  test('holding for pickup at a Post Office without the sender\'s first and last name, email and phone drops USPS out naming them; USPS is not asked', async () => {
+    const o = await order({ ship_to: { ...sanFrancisco, email: 'ada@example.com', phone: '415-555-0100' } });
     const before = calls(searchPath).length;
-    const shopped = await shop({ order_id: o.id, options: { hold_for_pickup: true } });
+    const shopped = await shop({ order_id: o.id, options: { hold_for_pickup: true, hold_location: { carrier: 'usps', id: '1390271' } } });
     assert.deepEqual(shopped.rates, []);
-    assert.equal(shopped.errors[0].code, 'option_not_supported');
-    assert.match(shopped.errors[0].detail, /^USPS holds a parcel for pickup only at a Post Office given by its id \(toAddress\.holdForPickup with toAddress\.facilityId\)/);
+    assert.equal(shopped.errors[0].code, 'address_invalid');
+    assert.match(shopped.errors[0].detail, /missing: ship_from\.name \(a first and a last name\), ship_from\.email, ship_from\.phone$/);
     assert.equal(calls(searchPath).length, before);
   });
 });

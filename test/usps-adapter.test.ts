@@ -586,9 +586,42 @@ test('options go to USPS as extra service codes, searched class by class, and ar
   const refused = await usps.purchase(purchaseRequest({ service: 'PRIORITY_MAIL', options: { hazmat: 'limited_quantity' } }), signal);
   assert.equal(refused.ok ? null : refused.error.code, 'option_not_supported');
   assert.equal(fake.calls.length, before);
-  const held = await usps.rate({ ...rateRequest, options: { hold_for_pickup: true } }, signal);
-  assert.equal(held.ok ? null : held.error.code, 'option_not_supported');
-  assert.match(held.ok ? '' : held.error.detail, /holds a parcel for pickup only at a Post Office given by its id/);
+  assert.deepEqual(fake.violations, []);
+});
+
+test('holding at a Post Office: the Locations API finds it, every class is searched without an extra service, and the label asks toAddress.holdForPickup with its facilityId', async () => {
+  const found = await usps.findLocations({ zip: '94105', limit: 10 }, signal);
+  assert.ok(found.ok, JSON.stringify(found));
+  assert.deepEqual(found.value.map((l) => [l.id, l.kind, l.distanceMiles]), [['1390271', 'Post Office', 0.3], ['1390274', 'Post Office', 1.9]]);
+  const searched = fake.calls.findLast((c) => c.path.startsWith('/locations/v3/post-office-locations'))!;
+  assert.equal(searched.path, '/locations/v3/post-office-locations?ZIPCode=94105&radius=20&limit=10&postOfficeType=POST_OFFICE&pickupService=HOLD_FOR_PICKUP');
+
+  const to = { ...rateRequest.to, email: 'grace@example.com', phone: '212 555 0100' } as RateRequest['to'];
+  const from = { ...rateRequest.from, email: 'ada@example.com', phone: '415-555-0100' };
+  const options = { hold_for_pickup: true, hold_location: { carrier: 'usps' as const, id: found.value[0]!.id } };
+  fake.calls.length = 0;
+  const quotes = await usps.rate({ ...rateRequest, from, to, options }, signal);
+  assert.ok(quotes.ok, JSON.stringify(quotes));
+  assert.deepEqual(quotes.value.map((q) => [q.service, q.surcharges]), [['USPS_GROUND_ADVANTAGE', []], ['PRIORITY_MAIL', []], ['PRIORITY_MAIL_EXPRESS', []]]);
+  assert.deepEqual(searches().map((p) => [p.mailClass, p.extraServices]), [['USPS_GROUND_ADVANTAGE', undefined], ['PRIORITY_MAIL', undefined], ['PRIORITY_MAIL_EXPRESS', undefined]]);
+  const bought = await usps.purchase(purchaseRequest({ from, to, options, quotedCents: quotes.value[1]!.amountCents }), signal);
+  assert.ok(bought.ok, JSON.stringify(bought));
+  const label = labelCalls().at(-1)!.body as { toAddress: Record<string, unknown>; fromAddress: Record<string, unknown> };
+  assert.deepEqual([label.toAddress.holdForPickup, label.toAddress.facilityId, label.toAddress.email, label.toAddress.phone], [true, '1390271', 'grace@example.com', '2125550100']);
+  assert.deepEqual([label.fromAddress.firstName, label.fromAddress.lastName, label.fromAddress.email, label.fromAddress.phone], ['Ada', 'Lovelace', 'ada@example.com', '4155550100']);
+
+  // Without the recipient's email USPS would refuse the label: refused first, naming the field, USPS not asked.
+  const before = fake.calls.length;
+  const unreachable = await usps.purchase(purchaseRequest({ from, to: { ...to, email: undefined } as PurchaseRequest['to'], options }), signal);
+  assert.deepEqual(unreachable.ok ? null : [unreachable.error.code, /missing: ship_to\.email$/.test(unreachable.error.detail)], ['address_invalid', true]);
+  const unquoted = await usps.rate({ ...rateRequest, from: { ...from, phone: undefined }, to, options }, signal);
+  assert.match(unquoted.ok ? '' : unquoted.error.detail, /missing: ship_from\.phone$/);
+  assert.equal(fake.calls.length, before);
+
+  // A facility that is not a Post Office holding parcels is USPS's to refuse.
+  const elsewhere = await usps.purchase(purchaseRequest({ from, to, options: { ...options, hold_location: { carrier: 'usps', id: '1390275' } } }), signal);
+  assert.equal(elsewhere.ok ? null : elsewhere.error.code, 'address_invalid');
+  assert.match(elsewhere.ok ? '' : elsewhere.error.detail, /toAddress\.facilityId: The facility 1390275 is not a Post Office that offers Hold for Pickup/);
   assert.deepEqual(fake.violations, []);
 });
 

@@ -12,6 +12,9 @@ import { buildPaymentRequest } from '../../src/carriers/usps/payment.ts';
 import { buildRateRequest } from '../../src/carriers/usps/rate.ts';
 import { buildLabelRequest, buildReturnLabelRequest, labelHeaders } from '../../src/carriers/usps/ship.ts';
 import { buildTokenRequest } from '../../src/carriers/usps/token.ts';
+import { heldAt, holdRefusal } from '../../src/carriers/usps/hold.ts';
+import { buildLocationsQuery } from '../../src/carriers/usps/locations.ts';
+import { PostOfficeLocationsQuery, postOfficeLocationsQueryFaults } from './usps/locations.ts';
 import { trackPath, trackQuery } from '../../src/carriers/usps/track.ts';
 import { purchaseCases } from './purchase-cases.ts';
 import { assertContract, contractViolations } from './check.ts';
@@ -60,7 +63,7 @@ const askedAs: Record<OptionAsk, ShipmentOptions | undefined> = {
   'signature:indirect': undefined,
   saturday_delivery: undefined,
   delivery_confirmation: { delivery_confirmation: true },
-  hold_for_pickup: undefined,
+  hold_for_pickup: { hold_for_pickup: true, hold_location: { carrier: 'usps', id: '1390271' } },
   additional_handling: undefined,
   non_machinable: { non_machinable: true },
   dry_ice: { dry_ice: { weight: { value: 1, unit: 'lb' } } },
@@ -86,8 +89,16 @@ const base = { shipDate: new Date('2025-01-06T15:00:00Z') };
 
 test('every outbound and return label request, with each delivery option the service does, keeps LabelRequest / ReturnLabelRequest and its rules, with its headers', () => {
   let checked = 0;
+  let held = 0;
   const optioned = new Set<string>();
   for (const { request: r, what } of purchaseCases({ services, parcels, addresses, shipDate: base.shipDate, reference: 'ORDER-1', options: optionSets })) {
+    if (r.options) optioned.add(JSON.stringify(r.options));
+    checked++;
+    // What USPS would refuse of a hold is refused before a label is built (hold.ts); the contract refuses it too.
+    if (holdRefusal(r)) {
+      if (!r.isReturn) assert.ok(contractViolations(LabelRequest, buildLabelRequest(r)).length > 0, what);
+      continue;
+    }
     let body: Record<string, unknown>;
     if (r.isReturn) {
       const built = buildReturnLabelRequest(r);
@@ -104,10 +115,10 @@ test('every outbound and return label request, with each delivery option the ser
     for (const code of extras.codes) assert.ok((pkg.extraServices as number[]).includes(code), `${what}: ${code}`);
     assert.equal(pkg.hasNonstandardCharacteristics === true, extras.nonstandard, what);
     if (extras.nonstandard) assert.equal(pkg.processingCategory, 'NONSTANDARD', what);
-    if (r.options) optioned.add(JSON.stringify(r.options));
     assertContract(LabelHeaders, labelHeaders('payment-token', r.idempotencyKey), what);
-    checked++;
+    if (heldAt(r.options)) held++;
   }
+  assert.ok(held > 0, 'some labels were held at a Post Office');
   assert.equal(checked, services.length * 3 * 4 * 4 * 4 * 2);
   assert.equal(optioned.size, new Set(services.flatMap((s) => optionSets(s).slice(1).map((o) => JSON.stringify(o)))).size, 'every option set was built');
 });
@@ -202,4 +213,33 @@ test('the payment contract holds each role to what payments.yaml requires of it,
   assert.ok(faults([payer, { ...owner, MID: '12345' }]).some((f) => f.startsWith('/roles/1/MID')), 'a MID of 5 digits');
   assert.ok(faults([payer, { ...owner, manifestMID: '1234567' }]).some((f) => f.startsWith('/roles/1/manifestMID')), 'a manifest MID of 7 digits');
   assert.ok(faults([payer, owner, { roleName: 'LABEL_PROVIDER', CRID: '12', accountType: 'PERMIT', accountNumber: '1' }]).includes('/roles/2/accountType must be equal to constant'), 'a label provider paying by permit');
+});
+
+test('a held label must carry the facilityId, email and phone of toAddress and the names, email and phone of fromAddress, and no parcel locker', () => {
+  const r: DomesticPurchaseRequest = {
+    ...base, from: addresses.full!, to: addresses.full!, parcels: [parcels.boxed!], service: 'USPS_GROUND_ADVANTAGE', labelFormat: 'pdf', isReturn: false, quotedCents: 1, idempotencyKey: 'k',
+    options: { hold_for_pickup: true, hold_location: { carrier: 'usps', id: '1390271' } },
+  };
+  const body = buildLabelRequest(r) as Record<string, Record<string, unknown>>;
+  assert.deepEqual(contractViolations(LabelRequest, body), []);
+  const without = (side: 'toAddress' | 'fromAddress', field: string) => ({ ...body, [side]: Object.fromEntries(Object.entries(body[side]!).filter(([k]) => k !== field)) });
+  for (const field of ['facilityId', 'email', 'phone']) assert.ok(contractViolations(LabelRequest, without('toAddress', field)).includes(`/toAddress must have required property '${field}'`), field);
+  for (const field of ['firstName', 'lastName', 'email', 'phone']) assert.ok(contractViolations(LabelRequest, without('fromAddress', field)).includes(`/fromAddress must have required property '${field}'`), field);
+  assert.ok(contractViolations(LabelRequest, { ...body, toAddress: { ...body.toAddress, parcelLockerDelivery: true } }).length > 0);
+  assert.ok(contractViolations(LabelRequest, { ...body, toAddress: { ...body.toAddress, facilityId: '12345678' } }).length > 0, 'a facilityId of 8 characters');
+  // Not held, the same label needs none of them.
+  assert.deepEqual(contractViolations(LabelRequest, without('toAddress', 'holdForPickup')), []);
+});
+
+test('the Post Office search keeps the Locations query contract; the contract refuses an incomplete query and out-of-range numbers', () => {
+  for (const limit of [1, 10, 25, 500]) {
+    const query = buildLocationsQuery({ zip: '94105', limit });
+    assertContract(PostOfficeLocationsQuery, query, `limit ${limit}`);
+    assert.deepEqual(postOfficeLocationsQueryFaults(query), [], `limit ${limit}`);
+  }
+  assert.ok(contractViolations(PostOfficeLocationsQuery, { ZIPCode: '94105', pickupService: 'HOLD_FOR_PICKUPS' }).length > 0);
+  assert.ok(contractViolations(PostOfficeLocationsQuery, { ZIPCode: '94105', zip: '94105' }).length > 0);
+  assert.deepEqual(postOfficeLocationsQueryFaults({ radius: '20' }), ['a complete query needs a domestic address, a city and state, a ZIPCode, or LAT and LONG']);
+  assert.deepEqual(postOfficeLocationsQueryFaults({ ZIPCode: '94105', limit: '101', radius: '0' }), ['/radius must be between 1 and 100', '/limit must be between 1 and 100']);
+  assert.equal(postOfficeLocationsQueryFaults({ ZIPCode: '94105', pickupService: 'PICKUP_PARCEL_LOCKER' }).length, 1);
 });

@@ -16,6 +16,7 @@ import { jsonOrText, readText, recordedCall, sendJson, serve, type RecordedCall 
 import { labelPdf, labelPng } from './label-files.ts';
 import { scanFormRoute, type ScanFormFake } from './usps-scan-form.ts';
 import { pickupRoutes, type PickupFake } from './usps-pickup.ts';
+import { holdsForPickup, locationsRoute } from './usps-locations.ts';
 
 // A USPS v3 REST API on 127.0.0.1, speaking the published shapes of carriers.md 3 and the fake-server notes of
 // carriers.md 8: credentials in the token request body only, numeric expires_in, the {apiVersion, error{…}} envelope,
@@ -240,6 +241,8 @@ const get = (v: unknown, key: string): unknown => (v && typeof v === 'object' ? 
 export async function startUspsFake(): Promise<UspsFake> {
   compileContracts([TrackingSubscriptionRequest, TrackingNotification, AddressQuery, CancelHeaders, CancelPath, LabelHeaders, LabelRequest, ReturnLabelRequest, InternationalLabelRequest, InternationalRateListQuery, TotalRatesQuery, ClientCredentialsRequest, PaymentAuthorizationRequest, DomesticOptionsRequest, TrackingPath, TrackingQuery, TrackingBatchRequest]);
   const tokens = new Set<string>();
+  /** The scopes each token was issued for: the Locations API is only for a token with its `locations` scope. */
+  const scopes = new Map<string, string[]>();
   const payments = new Set<string>();
   const labels = new Map<string, SoldLabel>();
   const byIdempotencyKey = new Map<string, { key: string; body: string; answer: Record<string, unknown> }>();
@@ -254,6 +257,7 @@ export async function startUspsFake(): Promise<UspsFake> {
     (res, api, code, detail, parameter) => sendJson(res, 400, envelope(api, 400, 'Bad Request', [{ code, detail, parameter }])),
   );
   const pickups = pickupRoutes(refused, (res, api, code, detail, parameter) => sendJson(res, 400, envelope(api, 400, 'Bad Request', [{ code, detail, parameter }])));
+  const locations = locationsRoute(refused, (res, api, code, detail, parameter) => sendJson(res, 400, envelope(api, 400, 'Invalid Address Information', [{ code, detail, parameter }])));
 
   const fake: Omit<UspsFake, 'url' | 'close'> = {
     calls: [],
@@ -365,6 +369,7 @@ export async function startUspsFake(): Promise<UspsFake> {
     }
     const value = `usps-access-${++issued}`;
     tokens.add(value);
+    scopes.set(value, String(form.scope ?? '').split(/\s+/));
     sendJson(res, 200, {
       access_token: value,
       token_type: 'Bearer',
@@ -481,6 +486,11 @@ export async function startUspsFake(): Promise<UspsFake> {
     const to = get(body, 'toAddress');
     if (!uspsServiceTypeCodes[outbound]) {
       sendJson(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: '020011', detail: `The mail class ${mailClass} is not offered by this fake.`, parameter: 'packageDescription.mailClass' }]));
+      return;
+    }
+    // The Post Office must be one that holds parcels: the spec says no more of a facilityId than where to find one.
+    if (get(to, 'holdForPickup') === true && !holdsForPickup(get(to, 'facilityId'))) {
+      sendJson(res, 400, envelope('/labels/v3', 400, 'Bad Request', [{ code: '010120', detail: `The facility ${String(get(to, 'facilityId'))} is not a Post Office that offers Hold for Pickup.`, parameter: 'toAddress.facilityId' }]));
       return;
     }
     if (/nowhere/i.test(String(get(to, 'streetAddress')))) {
@@ -838,6 +848,10 @@ export async function startUspsFake(): Promise<UspsFake> {
     const trackMatch = req.method === 'GET' && url.pathname.match(/^\/tracking\/v3\/tracking\/([^/]+)$/);
     if (trackMatch) return tracking(res, decodeURIComponent(trackMatch[1]!), url.searchParams);
     if (route === 'GET /addresses/v3/address') return address(res, url.searchParams);
+    if (route === 'GET /locations/v3/post-office-locations') {
+      if (!scopes.get(bearer)?.includes('locations')) return sendJson(res, 403, envelope('/locations/v3', 403, 'Access Denied', [{ code: '403', detail: 'The access token was not issued for the locations scope.' }]));
+      return locations.handle(res, url.searchParams);
+    }
     if (route === 'POST /scan-forms/v3/scan-form') return scanForms.handle(req, res, parsed);
     if (pickups.handle(req.method ?? '', url, req.headers, res, parsed)) return;
     if (route === 'POST /tracking/v3r2/tracking') return trackingBatch(res, parsed);

@@ -13,7 +13,9 @@ import {
   type CarrierResult,
   type DomesticPurchaseRequest,
   type DomesticRateRequest,
+  type FoundLocation,
   type LabelRef,
+  type LocationQuery,
   type PickupAvailability,
   type PickupRef,
   type PickupRequest,
@@ -52,6 +54,8 @@ import { buildPaymentRequest, parsePayment, paymentParties, paymentPath, type Pa
 import { buildRateRequest, parseCommitments, parseRates, ratePath } from './rate.ts';
 import { buildLabelRequest, buildReturnLabelRequest, labelHeaders, labelPath, parseLabel, returnLabelPath } from './ship.ts';
 import { buildTokenRequest, parseToken, tokenPath } from './token.ts';
+import { holdRefusal } from './hold.ts';
+import { buildLocationsQuery, locationsPath, parseLocations } from './locations.ts';
 import { buildEligibilityQuery, buildPickupRequest, parseEligibility, pickupCancelRefusal, parsePickupConfirmation, pickupDateRefusal, pickupEligibilityPath, pickupEtag, pickupOfPath, pickupPath, pickupRefusal } from './pickup.ts';
 import { buildScanFormRequest, parseScanForm, scanFormAccept, scanFormBatches, scanFormPath } from './scan-form.ts';
 import { buildTrackBatchRequest, parseTracking, parseTrackingBatch, parseTrackingNotFound, trackBatchPath, trackPath, trackQuery, uspsTrackingBatchLimit } from './track.ts';
@@ -103,7 +107,8 @@ export class UspsCarrier implements Carrier {
   }
 
   rate(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<Quote[]>> {
-    const refused = liveOptionsRefusal(this, request, isDomestic(request), isResidential(request.to));
+    // A hold USPS would refuse on the label is refused at the quote, so no rate is given that cannot be bought.
+    const refused = liveOptionsRefusal(this, request, isDomestic(request), isResidential(request.to)) ?? (isDomestic(request) ? holdRefusal(request) : null);
     if (refused) return Promise.resolve(refused);
     return guard(words('rate search'), async () => {
       if (!isDomestic(request)) {
@@ -156,7 +161,7 @@ export class UspsCarrier implements Carrier {
   }
 
   purchase(request: PurchaseRequest, signal: AbortSignal): Promise<CarrierResult<PurchasedLabel>> {
-    const refused = liveOptionsRefusal(this, request, isDomestic(request), isResidential(request.to));
+    const refused = liveOptionsRefusal(this, request, isDomestic(request), isResidential(request.to)) ?? (isDomestic(request) ? holdRefusal(request) : null);
     if (refused) return Promise.resolve(refused);
     return guard(words('label purchase'), async () => {
       if (!isDomestic(request)) {
@@ -398,6 +403,14 @@ export class UspsCarrier implements Carrier {
       if (res.status === 204 || res.status === 404) return ok(undefined);
       const answer = this.answer(res, `the deletion of the tracking subscription ${subscriptionId}`, () => ok(undefined));
       return answer.ok ? ok(undefined) : answer;
+    });
+  }
+
+  /** The Post Offices near the ZIP Code that hold parcels for pickup (locations.ts), nearest first. */
+  findLocations(query: LocationQuery, signal: AbortSignal): Promise<CarrierResult<FoundLocation[]>> {
+    return guard(words('Post Office search'), async () => {
+      const res = await this.client.send({ method: 'GET', path: locationsPath, query: buildLocationsQuery(query), idempotent: true, signal });
+      return this.answer(res, `the Post Office search around ${query.zip}`, parseLocations);
     });
   }
 

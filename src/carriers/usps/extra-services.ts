@@ -32,6 +32,8 @@ export function uspsExtras(service: string, options: ShipmentOptions | undefined
   for (const ask of optionAsks(options)) {
     const rule = optionRule('usps', service, ask);
     if (!rule) return undefined;
+    // A hold is toAddress.holdForPickup on the label (hold.ts), no extra service: nothing to price or declare here.
+    if (ask === 'hold_for_pickup') continue;
     if (ask === 'non_machinable') nonstandard = true;
     else if (!codes.includes(Number(rule.code))) codes.push(Number(rule.code));
   }

@@ -5,6 +5,7 @@ import { uspsIdempotencyKey } from './idempotency.ts';
 import { labelFormatOf } from '../live/image-kind.ts';
 import { returnClassOf } from './mail-classes.ts';
 import { extrasToLabel, noExtras, uspsExtras, type UspsExtras } from './extra-services.ts';
+import { holdToAddress } from './hold.ts';
 
 export const labelPath = '/labels/v3/label';
 export const returnLabelPath = '/labels/v3/return-label';
@@ -49,7 +50,10 @@ export function uspsReferences(r: Pick<PurchaseRequest, 'reference' | 'reference
   return refs.length > 0 ? { customerReference: refs.map((referenceNumber) => ({ referenceNumber, printReferenceNumber: true })) } : {};
 }
 
-/** `POST /labels/v3/label`: an outbound label (LabelRequest, domestic-labels.yaml 3.9.13) of the first parcel. */
+/**
+ * `POST /labels/v3/label`: an outbound label (LabelRequest, domestic-labels.yaml 3.9.13) of the first parcel, held at
+ * the Post Office asked for (hold.ts), whose holdRefusal the adapter has checked.
+ */
 export function buildLabelRequest(r: DomesticPurchaseRequest): Record<string, unknown> {
   const extras = extrasOf(r);
   return {
@@ -61,7 +65,7 @@ export function buildLabelRequest(r: DomesticPurchaseRequest): Record<string, un
       suppressMailDate: false,
       returnLabel: false,
     },
-    toAddress: toUspsAddress(r.to),
+    toAddress: { ...toUspsAddress(r.to), ...holdToAddress(r.options) },
     fromAddress: toUspsAddress(r.from),
     packageDescription: {
       mailClass: r.service,

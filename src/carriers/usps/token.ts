@@ -11,8 +11,9 @@ export function buildTokenRequest(credentials: { clientId: string; clientSecret:
     grant_type: 'client_credentials',
     client_id: credentials.clientId,
     client_secret: credentials.clientSecret,
-    // subscriptions-tracking: the scope the tracking subscriptions API names (Subscriptions - Tracking v3r2).
-    scope: 'addresses prices labels tracking shipments payments subscriptions-tracking',
+    // subscriptions-tracking: the scope the tracking subscriptions API names (Subscriptions - Tracking v3r2);
+    // locations: the Locations API's ("read location resources", locations.yaml 3.5.6).
+    scope: 'addresses prices labels tracking shipments payments subscriptions-tracking locations',
   };
 }
 

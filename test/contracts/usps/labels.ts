@@ -130,19 +130,51 @@ export function labelExtraServiceFaults(packageDescription: Record<string, unkno
   return faults;
 }
 
+/**
+ * `DomesticLabelToAddress`: the label address with the delivery choices of the To address, read again 2026-11-28 in
+ * domestic-labels.yaml 3.9.13 at karrioapi/karrio commit e1754707ebcba368deb2be62c72eabbcd4d31723 (the same as at
+ * deea10f8): parcelLockerDelivery and holdForPickup (booleans) and facilityId (a string of at most 7 characters,
+ * "obtained from the API response in the /post-office-locator API").
+ */
+const LabelToAddress = Type.Object(
+  {
+    ...labelAddress(false).properties,
+    parcelLockerDelivery: Type.Optional(Type.Boolean()),
+    holdForPickup: Type.Optional(Type.Boolean()),
+    facilityId: Type.Optional(Type.String({ maxLength: 7 })),
+  },
+  { additionalProperties: true },
+);
+
+/**
+ * What Hold for Pickup requires, from the same DomesticLabelToAddress: "If the `holdForPickup` field is set to `true`
+ * then the `toAddress` object `facilityID`, `email`, and `phone` fields as well as the `fromAddress` object
+ * `firstName`, `lastName`, `email`, and `phone` fields are required", and parcelLockerDelivery's "Parcel lockers are not
+ * eligible for Hold for Pickup shipments". Written as the schema's if/then, so a request that breaks it fails validation.
+ */
+const holdForPickupRequires = {
+  if: { properties: { toAddress: { properties: { holdForPickup: { const: true } }, required: ['holdForPickup'] } }, required: ['toAddress'] },
+  then: {
+    properties: {
+      toAddress: { required: ['facilityId', 'email', 'phone'], properties: { parcelLockerDelivery: { const: false } } },
+      fromAddress: { required: ['firstName', 'lastName', 'email', 'phone'] },
+    },
+  },
+};
+
 /** `LabelRequest`: closed at the top level (additionalProperties: false). */
 export const LabelRequest = Type.Object(
   {
     imageInfo: Type.Optional(ImageInfo),
     // DomesticLabelToAddress lists no required fields of its own; the From address (DomesticLabelAddress) does.
-    toAddress: labelAddress(false),
+    toAddress: LabelToAddress,
     fromAddress: labelAddress(true),
     senderAddress: Type.Optional(labelAddress(true)),
     returnAddress: Type.Optional(labelAddress(true)),
     packageDescription: OutboundPackage,
     customsForm: Type.Optional(Type.Object({}, { additionalProperties: true })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, ...holdForPickupRequires },
 );
 
 /** `ReturnLabelRequest`: closed at the top level too; both addresses are DomesticLabelAddress. */
