@@ -2,12 +2,13 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { problem, startServer, type TestServer } from './harness.ts';
 import { payingTestKey } from './live-billing.ts';
-import { orderBody, sanFrancisco } from './fixtures.ts';
+import { austin, orderBody, sanFrancisco } from './fixtures.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 
 const cents = (m: { amount: string }) => Math.round(Number(m.amount) * 100);
 const withContact = { ...sanFrancisco, email: 'ada@example.com', phone: '415 555 0100' };
+const sender = { ...austin, name: 'Grace Hopper', company: 'Warehouse', email: 'ship@example.com', phone: '512 555 0100' };
 
 describe('holding a parcel for pickup at a carrier location, in test mode', () => {
   let server: TestServer;
@@ -69,7 +70,7 @@ describe('holding a parcel for pickup at a carrier location, in test mode', () =
 
   test("holding at a Post Office rates USPS alone, at no charge as USPS publishes; the others answer that the location is USPS's", async () => {
     const [office] = await locations('carrier=usps&zip=94105');
-    const o = await order({ ship_to: withContact });
+    const o = await order({ ship_to: withContact, ship_from: sender });
     const options = { hold_for_pickup: true, hold_location: { carrier: 'usps', id: office!.id } };
     const held = await shop({ order_id: o.id, options });
     assert.deepEqual(held.options, options);
@@ -101,7 +102,7 @@ describe('holding a parcel for pickup at a carrier location, in test mode', () =
 
   test('buying the rate ships with the location, shown on the shipment', async () => {
     const [, second] = await locations('carrier=usps&zip=94105');
-    const o = await order({ ship_to: withContact });
+    const o = await order({ ship_to: withContact, ship_from: sender });
     const options = { hold_for_pickup: true, hold_location: { carrier: 'usps', id: second!.id } };
     const held = await shop({ order_id: o.id, options });
     const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.id, rate_id: held.rates[0].id } });
@@ -114,7 +115,7 @@ describe('holding a parcel for pickup at a carrier location, in test mode', () =
 
   test('a purchase without a rate holds at the location too, with its carrier', async () => {
     const [office] = await locations('carrier=usps&zip=94105');
-    const o = await order({ ship_to: withContact });
+    const o = await order({ ship_to: withContact, ship_from: sender });
     const options = { hold_for_pickup: true, hold_location: { carrier: 'usps', id: office!.id } };
     const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.id, options } });
     assert.equal(bought.status, 201, bought.text);
@@ -124,7 +125,7 @@ describe('holding a parcel for pickup at a carrier location, in test mode', () =
 
   test('a held parcel tracks to the location: available for pickup there, then picked up the next business day', async () => {
     const [, office] = await locations('carrier=usps&zip=94105');
-    const o = await order({ ship_to: withContact });
+    const o = await order({ ship_to: withContact, ship_from: sender });
     const options = { hold_for_pickup: true, hold_location: { carrier: 'usps', id: office!.id } };
     const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.id, options } });
     assert.equal(bought.status, 201, bought.text);
@@ -169,18 +170,25 @@ describe('holding a parcel for pickup at a carrier location, in test mode', () =
     assert.equal(after.body.status, 'incomplete');
   });
 
-  test("USPS holds a parcel only for a recipient it can tell: without the recipient's email and phone it is a 400 naming them", async () => {
+  test("USPS holds a parcel only with the recipient's email and phone and the sender's names, email and phone: a 400 naming each missing", async () => {
     const [office] = await locations('carrier=usps&zip=94105');
     const options = { hold_for_pickup: true, hold_location: { carrier: 'usps', id: office!.id } };
     const parcel = { weight: { value: 2, unit: 'lb' } };
-    const missing = problem(await server.request('POST', '/rates', { key, body: { ship_from: orderBody().ship_from, ship_to: sanFrancisco, parcel, options } }), 400, 'validation_failed');
-    assert.deepEqual(missing.errors.map((e: Json) => e.pointer), ['/ship_to/email', '/ship_to/phone']);
+    const missing = problem(await server.request('POST', '/rates', { key, body: { ship_from: austin, ship_to: sanFrancisco, parcel, options } }), 400, 'validation_failed');
+    assert.deepEqual(missing.errors.map((e: Json) => e.pointer), ['/ship_to/email', '/ship_to/phone', '/ship_from/name', '/ship_from/email', '/ship_from/phone']);
+    assert.match(missing.errors[2].detail, /first and a last name/);
+    const complete = await shop({ ship_from: sender, ship_to: withContact, parcel, options });
+    assert.deepEqual([...new Set(complete.rates.map((r: Json) => r.carrier))], ['usps']);
     const o = await order();
     const onOrder = problem(await server.request('POST', '/rates', { key, body: { order_id: o.id, options } }), 400, 'validation_failed');
-    assert.deepEqual(onOrder.errors.map((e: Json) => e.pointer), ['/order_id', '/order_id']);
+    assert.deepEqual(new Set(onOrder.errors.map((e: Json) => e.pointer)), new Set(['/order_id']));
+    assert.equal(onOrder.errors.length, 5);
     problem(await server.request('POST', '/shipments', { key, body: { order_id: o.id, options } }), 400, 'validation_failed');
+    // FedEx asks nothing of either address to hold a parcel.
+    const [near] = await locations('carrier=fedex&zip=94105');
+    assert.ok((await shop({ order_id: o.id, options: { hold_for_pickup: true, hold_location: { carrier: 'fedex', id: near!.id } } })).rates.length > 0);
 
-    const told = await order({ ship_to: withContact });
+    const told = await order({ ship_to: withContact, ship_from: sender });
     const held = await shop({ order_id: told.id, options });
     assert.ok(held.rates.length > 0, JSON.stringify(held.errors));
     assert.deepEqual([...new Set(held.rates.map((r: Json) => r.carrier))], ['usps']);

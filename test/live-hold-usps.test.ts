@@ -101,12 +101,16 @@ describe('USPS Hold for Pickup with live keys (fake USPS Locations and Labels AP
     assert.ok(live.chargesOf(rows[0]!.id).every((c) => c.captured === 0), 'the card is not charged');
   });
 
-  test('without the sender\'s email and phone, which USPS also requires of a hold, nothing is bought and USPS is not asked, naming them', async () => {
+  test('without the sender\'s email and phone, which USPS also requires of a hold, it is a 400 naming them and USPS is not asked', async () => {
     const o = await order({ ship_to: reachable.ship_to, ship_from: { ...reachable.ship_from, email: undefined, phone: undefined } });
     const labelsBefore = labelCalls().length;
     const bought = await server.request('POST', '/shipments', { key, body: { order_id: o.id, options: held('1390271') } });
-    assert.equal(bought.status, 422, bought.text);
-    assert.match(bought.body.detail, /usps: USPS holds a parcel at a Post Office only with .*; missing: ship_from\.email, ship_from\.phone/);
+    assert.equal(bought.status, 400, bought.text);
+    assert.equal(bought.body.code, 'validation_failed');
+    assert.deepEqual(
+      bought.body.errors.map((e: Json) => e.detail),
+      ["the sender's email is required to hold a parcel at a USPS location (USPS tells the recipient it is waiting)", "the sender's phone is required to hold a parcel at a USPS location (USPS tells the recipient it is waiting)"],
+    );
     assert.equal(labelCalls().length, labelsBefore);
   });
 });

@@ -272,13 +272,23 @@ export function holdLocationRefusal(carrier: { id: CarrierId; name: string }, op
   return failure('option_not_supported', `the location to hold the parcel at (hold_location ${at.id}) is ${owner}'s; ${carrier.name} holds parcels only at its own`);
 }
 
+/** What of the two addresses a carrier needs to hold a parcel at one of its locations, beyond what a label needs. */
+export interface HoldNeeds {
+  recipient: readonly ('email' | 'phone')[];
+  /** `name`: a first and a last name. */
+  sender: readonly ('name' | 'email' | 'phone')[];
+}
+
 /**
- * The carriers that need the recipient's email and phone to hold a parcel for them, to tell them it is waiting: USPS,
- * whose toAddress.holdForPickup makes "'facilityID', 'email', and 'phone'" required (domestic-labels.yaml 3.9.13,
- * DomesticLabelToAddress; Labels 3.9.4 the same). UPS's AlternateDeliveryAddress and FedEx's holdAtLocationDetail ask
- * neither.
+ * USPS, to tell the recipient the parcel is waiting and the sender what became of it: "If the `holdForPickup` field is
+ * set to `true` then the `toAddress` object `facilityID`, `email`, and `phone` fields as well as the `fromAddress`
+ * object `firstName`, `lastName`, `email`, and `phone` fields are required" (domestic-labels.yaml 3.9.13,
+ * karrioapi/karrio e1754707, DomesticLabelToAddress, read 2026-11-28; Labels 3.9.4 the same). UPS's
+ * AlternateDeliveryAddress and FedEx's holdAtLocationDetail ask nothing of either address.
  */
-export const holdNeedsContact: ReadonlySet<CarrierId> = new Set(['usps']);
+export const holdNeeds: Partial<Record<CarrierId, HoldNeeds>> = {
+  usps: { recipient: ['email', 'phone'], sender: ['name', 'email', 'phone'] },
+};
 
 /**
  * What a live adapter refuses before asking the carrier: a label on a service that does not do an option asked, at

@@ -7,7 +7,7 @@ import { serviceValueRefusal } from '../../carriers/carrier-limits.ts';
 import { holdLocationRefusal, optionAsks, optionRefusal, servicesAbroadOf } from '../../carriers/options.ts';
 import { domesticServices } from '../../carriers/catalog.ts';
 import type { ShipmentOptions } from '../../schemas/options.ts';
-import { checkOptions, holdContactErrors, pinnedServiceErrors, storedOptions } from '../shipments/delivery-options.ts';
+import { checkOptions, holdPartyErrors, pinnedServiceErrors, storedOptions } from '../shipments/delivery-options.ts';
 import type { Address, AnyAddress } from '../../schemas/address.ts';
 import type { Customs } from '../../schemas/customs.ts';
 import type { Parcel } from '../../schemas/order.ts';
@@ -290,7 +290,8 @@ export async function shopRates(ctx: Context, carriers: Record<CarrierId, Carrie
   const inputs: ShipmentInputs = { ...(await resolveInputs(ctx, input)), ...(insured !== undefined && { insuredCents: insured }) };
   checkInsuranceOnce(inputs, insured);
   checkOptions(input.options, inputs.boxes.map((b) => b.parcel));
-  failIfAny(holdContactErrors(input.options, inputs.to, (f) => (inputs.orderId ? '/order_id' : `/ship_to/${f}`)));
+  // The sender comes from the request's ship_from, else from a location (ship_from_id or the account's default).
+  failIfAny(holdPartyErrors(input.options, inputs.from, inputs.to, (side, f) => (inputs.orderId ? '/order_id' : side === 'ship_to' || input.ship_from ? `/${side}/${f}` : '/ship_from_id')));
   const box = carrierBoxOf(inputs);
   if (box && input.carriers && !input.carriers.includes(box.carrier)) {
     failIfAny([field('/carriers', `${inputs.boxes[0]!.pkg!.preset.name} ships only with ${box.carrier}`)]);

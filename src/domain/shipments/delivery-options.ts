@@ -1,5 +1,5 @@
 import type { Carrier } from '../../carriers/carrier.ts';
-import { holdNeedsContact, optionAsks, optionRefusal } from '../../carriers/options.ts';
+import { holdNeeds, optionAsks, optionRefusal } from '../../carriers/options.ts';
 import { carrierName } from '../../carriers/catalog.ts';
 import type { AnyAddress } from '../../schemas/address.ts';
 import type { ShipmentOptions } from '../../schemas/options.ts';
@@ -45,16 +45,24 @@ export function optionErrors(options: ShipmentOptions | undefined, parcels: read
 }
 
 /**
- * The recipient's email and phone, where the carrier of the location a parcel is held at needs them to tell the
- * recipient it is waiting (holdNeedsContact); `at` points at the field of the request or the order that gives them.
+ * What the carrier of the location a parcel is held at needs of the addresses beyond a label's (holdNeeds): the
+ * recipient's email and phone and the sender's first and last name, email and phone for USPS. `at` points at the field
+ * of the request, or the order or location, that gives each.
  */
-export function holdContactErrors(options: ShipmentOptions | undefined, to: AnyAddress, at: (field: 'email' | 'phone') => string): FieldError[] {
+export function holdPartyErrors(options: ShipmentOptions | undefined, from: AnyAddress, to: AnyAddress, at: (side: 'ship_to' | 'ship_from', field: string) => string): FieldError[] {
   const held = options?.hold_for_pickup ? options.hold_location : undefined;
-  if (!held || !holdNeedsContact.has(held.carrier)) return [];
+  const needs = held && holdNeeds[held.carrier];
+  if (!held || !needs) return [];
   const name = carrierName(held.carrier);
-  return (['email', 'phone'] as const)
-    .filter((f) => !to[f])
-    .map((f) => ({ in: 'body' as const, pointer: at(f), detail: `the recipient's ${f} is required to hold a parcel at a ${name} location: ${name} tells the recipient it is waiting` }));
+  const why = `to hold a parcel at a ${name} location (${name} tells the recipient it is waiting)`;
+  const errors: FieldError[] = [];
+  for (const f of needs.recipient) if (!to[f]) errors.push({ in: 'body', pointer: at('ship_to', f), detail: `the recipient's ${f} is required ${why}` });
+  for (const f of needs.sender) {
+    const lacking = f === 'name' ? (from.name ?? '').trim().split(/\s+/).length < 2 : !from[f];
+    const what = f === 'name' ? 'name must be a first and a last name' : `${f} is required`;
+    if (lacking) errors.push({ in: 'body', pointer: at('ship_from', f), detail: `the sender's ${what} ${why}` });
+  }
+  return errors;
 }
 
 /** The 400 for optionErrors, if any. */

@@ -31,7 +31,7 @@ import { inTransaction } from '../core/transaction.ts';
 import { shipDay, type ShipDay } from './ship-date.ts';
 import type { ShipmentOptions } from '../../schemas/options.ts';
 import { optionAsks } from '../../carriers/options.ts';
-import { checkOptions, holdContactErrors, storedOptions } from './delivery-options.ts';
+import { checkOptions, holdPartyErrors, storedOptions } from './delivery-options.ts';
 import { failIfAny } from './shipment-inputs.ts';
 import { failIfAllAboveLimit, insuredCents } from '../rating/insurance.ts';
 import { money } from '../core/money.ts';
@@ -212,7 +212,7 @@ export async function buyLabel(ctx: Context, input: ShipmentCreate, selection: S
   const inputs = await orderInputs(ctx.db, ctx, order);
   checkInsuranceOnce(inputs, insured);
   checkOptions(input.options, inputs.boxes.map((b) => b.parcel));
-  failIfAny(holdContactErrors(input.options, inputs.to, () => '/order_id'));
+  failIfAny(holdPartyErrors(input.options, inputs.from, inputs.to, () => '/order_id'));
   const access = await carrierAccess(ctx, ctx.principal.accountId, ctx.principal.mode);
   const rest = { order, inputs, isReturn: false, format: input.label_format, label, metadata: input.metadata };
   if (input.rate_id) {
