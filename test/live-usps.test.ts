@@ -194,13 +194,15 @@ describe('USPS with live keys (fake USPS)', () => {
     assert.deepEqual(bought.body.postage, rate.amount);
   });
 
-  test('holding for pickup at a Post Office without the sender\'s first and last name, email and phone drops USPS out naming them; USPS is not asked', async () => {
+  test('holding for pickup at a Post Office without the sender\'s first and last name, email and phone is a 400 naming them; USPS is not asked', async () => {
     const o = await order({ ship_to: { ...sanFrancisco, email: 'ada@example.com', phone: '415-555-0100' } });
     const before = calls(searchPath).length;
-    const shopped = await shop({ order_id: o.id, options: { hold_for_pickup: true, hold_location: { carrier: 'usps', id: '1390271' } } });
-    assert.deepEqual(shopped.rates, []);
-    assert.equal(shopped.errors[0].code, 'address_invalid');
-    assert.match(shopped.errors[0].detail, /missing: ship_from\.name \(a first and a last name\), ship_from\.email, ship_from\.phone$/);
+    const res = await server.request('POST', '/rates', { key, body: { order_id: o.id, options: { hold_for_pickup: true, hold_location: { carrier: 'usps', id: '1390271' } } } });
+    assert.equal(res.status, 400, res.text);
+    assert.deepEqual(
+      res.body.errors.map((e: Record<string, string>) => e.detail.replace(/ to hold .*/, '')),
+      ["the sender's name must be a first and a last name", "the sender's email is required", "the sender's phone is required"],
+    );
     assert.equal(calls(searchPath).length, before);
   });
 });

@@ -497,6 +497,10 @@ async function buyAndComplete(ctx: Context, carrier: Carrier, row: ShipmentsTabl
       throw new ApiError('carrier_timeout', `${bought.error.detail}. The purchase ${row.id} will be ${then} shortly; GET /shipments/${row.order_id} shows the outcome`);
     }
     await failPurchase(ctx, row, bought.error.detail);
+    // An option the carrier refuses at the label (an Access Point UPS no longer lists, say) is the request's to change.
+    if (bought.error.code === 'option_not_supported') {
+      throw new ApiError('option_not_supported', `${carrier.name} did not sell the label: ${bought.error.detail}`, [{ in: 'body', pointer: '/options', detail: bought.error.detail }]);
+    }
     throw new ApiError('carrier_error', `${carrier.name} did not sell the label: ${bought.error.detail}`);
   }
   return complete(ctx, row, bought.value);
