@@ -200,7 +200,7 @@ describe('USPS with live keys (fake USPS)', () => {
     const res = await server.request('POST', '/rates', { key, body: { order_id: o.id, options: { hold_for_pickup: true, hold_location: { carrier: 'usps', id: '1390271' } } } });
     assert.equal(res.status, 400, res.text);
     assert.deepEqual(
-      res.body.errors.map((e: Record<string, string>) => e.detail.replace(/ to hold .*/, '')),
+      res.body.errors.map((e: { detail: string }) => e.detail.replace(/ to hold .*/, '')),
       ["the sender's name must be a first and a last name", "the sender's email is required", "the sender's phone is required"],
     );
     assert.equal(calls(searchPath).length, before);
