@@ -35,6 +35,7 @@ import * as manifestReconcile from './033_manifest_reconcile.ts';
 import * as returnChargeRetries from './034_return_charge_retries.ts';
 import * as trackerProofs from './035_tracker_proofs.ts';
 import * as pickupPlaces from './036_pickup_places.ts';
+import * as pickupPlacesBackfill from './037_pickup_places_backfill.ts';
 
 /** Every migration in order. Names sort in the order they must run; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '034_return_charge_retries': returnChargeRetries,
   '035_tracker_proofs': trackerProofs,
   '036_pickup_places': pickupPlaces,
+  '037_pickup_places_backfill': pickupPlacesBackfill,
 };
