@@ -162,6 +162,10 @@ describe('an account bringing its own carrier account', () => {
   test('without credentials a live carrier says so per carrier; after `carriers connect` it rates and buys on the account, uncharged', async () => {
     const before = await rates(server, key, (await order(server, key)).id);
     assert.deepEqual(before.errors.map((e: Json) => [e.carrier, e.code]), [['ups', 'credentials_missing']]);
+    const locations = await server.request('GET', '/carrier-locations?carrier=ups&zip=94105', { key });
+    assert.equal(locations.status, 502, locations.text);
+    assert.equal(locations.body.code, 'carrier_error');
+    assert.match(locations.body.detail, /UPS/);
 
     await connectOwnUps(server, 'byoa');
     const stored = await server.services.database.db.selectFrom('carrier_accounts').selectAll().executeTakeFirstOrThrow();

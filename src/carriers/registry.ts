@@ -68,6 +68,10 @@ export class UncredentialedCarrier implements Carrier {
     if ('pickupAvailability' in liveAdapterClasses[id].prototype) this.pickupAvailability = async () => failure('credentials_missing', this.reason);
   }
 
+  async findLocations(): Promise<CarrierResult<never>> {
+    return failure('credentials_missing', this.reason);
+  }
+
   async rate(): Promise<CarrierResult<never>> {
     return failure('credentials_missing', this.reason);
   }
