@@ -67,7 +67,16 @@ function originOf(url: string): string {
 interface Endpoint {
   inFlight: number;
   queue: Claimed[];
+  /** When the database last said what the webhook is (its claim, or a look that refreshed its queue), in ms. */
+  seenAt: number;
 }
+
+/**
+ * How old a look at a webhook may be for its queued deliveries to go out on it. A look refreshes every queue, but one
+ * slow to come (a busy database) must not let a delivery freed by an answer go to a webhook disabled, deleted or
+ * re-pointed since: it waits for the next look instead.
+ */
+const freshForMs = 500;
 
 /**
  * The webhook delivery worker: fans new events out to deliveries, sends due deliveries signed as Standard
@@ -227,6 +236,8 @@ export class DeliveryWorker {
    * waiting, and there is room left for it.
    */
   private async cycle(): Promise<boolean> {
+    // What the look reads is the database as it was no earlier than this.
+    const lookedAt = Date.now();
     const room = this.heldLimit - this.inFlight - this.queued;
     const saturated: string[] = [];
     const queuedFor: string[] = [];
@@ -246,8 +257,12 @@ export class DeliveryWorker {
     // and under its secrets of now.
     for (const id of queuedFor) {
       const now = watched.get(id);
+      const e = this.endpoints.get(id);
       if (!now) this.drop(id);
-      else for (const c of this.endpoints.get(id)?.queue ?? []) Object.assign(c, now);
+      else if (e) {
+        for (const c of e.queue) Object.assign(c, now);
+        e.seenAt = lookedAt;
+      }
     }
 
     // An idle worker costs a transaction a look: 20 a second kept an idle shipd at a few per cent of a core.
@@ -259,7 +274,8 @@ export class DeliveryWorker {
     }
     for (const c of claimed) {
       let e = this.endpoints.get(c.webhookId);
-      if (!e) this.endpoints.set(c.webhookId, (e = { inFlight: 0, queue: [] }));
+      if (!e) this.endpoints.set(c.webhookId, (e = { inFlight: 0, queue: [], seenAt: lookedAt }));
+      e.seenAt = Math.max(e.seenAt, lookedAt);
       e.queue.push(c);
       this.queued++;
       this.ready.add(c.webhookId);
@@ -279,6 +295,8 @@ export class DeliveryWorker {
 
   private fill(id: string): void {
     const e = this.endpoints.get(id)!;
+    // Left ready: the next look refreshes the queue and pumps it.
+    if (Date.now() - e.seenAt > freshForMs) return;
     while (e.queue.length > 0 && e.inFlight < this.perEndpoint) {
       if (this.inFlight >= this.concurrency) {
         // Its turn ends here: it goes behind the others for the next free slot.
