@@ -1,7 +1,7 @@
 import type { CarrierId } from '../config.ts';
 import type { ShipmentOptions } from '../schemas/options.ts';
 import type { SurchargeType } from '../schemas/surcharge.ts';
-import { carrierCatalog, domesticServices } from './catalog.ts';
+import { carrierCatalog, carrierName, domesticServices } from './catalog.ts';
 import { failure, type CarrierResult } from './carrier.ts';
 
 export type { ShipmentOptions } from '../schemas/options.ts';
@@ -268,8 +268,7 @@ export const askPointer = (ask: OptionAsk): string => askNames[ask].pointer;
 export function holdLocationRefusal(carrier: { id: CarrierId; name: string }, options: ShipmentOptions | undefined): CarrierResult<never> | null {
   const at = options?.hold_for_pickup ? options.hold_location : undefined;
   if (!at || at.carrier === carrier.id) return null;
-  const owner = carrierCatalog.find((c) => c.id === at.carrier)!.name;
-  return failure('option_not_supported', `the location to hold the parcel at (hold_location ${at.id}) is ${owner}'s; ${carrier.name} holds parcels only at its own`);
+  return failure('option_not_supported', `the location to hold the parcel at (hold_location ${at.id}) is ${carrierName(at.carrier)}'s; ${carrier.name} holds parcels only at its own`);
 }
 
 /** What of the two addresses a carrier needs to hold a parcel at one of its locations, beyond what a label needs. */
