@@ -16,6 +16,7 @@ import { authenticator } from './http/auth.ts';
 import { MemoryBucketStore, type BucketStore } from './http/rate-limit.ts';
 import { addressLimiter, type AddressLimits } from './http/address-limit.ts';
 import { registerMetrics } from './http/metrics.ts';
+import { requestLogger } from './http/request-log.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerHealth } from './http/health.ts';
 import { registerHome } from './http/home.ts';
@@ -101,38 +102,24 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
     reply.header('X-Request-Id', request.id);
     done();
   });
-  // The request line names only these fields, none of them a secret: redaction, which copies each line it looks
-  // into, would cost more than the rest of the line.
-  const requestLine = logger.child({}, { redact: [] });
-  app.addHook('onResponse', (request, reply, done) => {
-    if (!logger.isLevelEnabled('info')) return done();
-    requestLine.info(
-      {
-        request_id: request.id,
-        method: request.method,
-        path: request.url.split('?')[0],
-        route: request.routeOptions.url,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 10) / 10,
-        key_id: request.principal?.keyId,
-      },
-      'request',
-    );
-    done();
-  });
-
+  registerProblemHandlers(app, services.config.publicUrl);
   // When each key was last used, for the dashboard's key list; MCP calls count too.
   const keyUsage = new KeyUsage(services.database.db, services.clock, (err) => logger.warn({ err }, 'could not record when a key was used'));
-  app.addHook('onResponse', (request, _reply, done) => {
+  const logRequest = requestLogger(logger);
+  const metrics = registerMetrics(app, services.config.metricsToken);
+  // One hook for what every answer records: each hook is a step of Fastify's for every request, and the route is
+  // read once (request.routeOptions builds an object at each read).
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url;
+    logRequest(request, reply, route);
+    metrics.observe(request.method, reply.statusCode, route, reply.elapsedTime);
     if (request.principal) keyUsage.note(request.principal.keyId);
     done();
   });
 
-  registerProblemHandlers(app, services.config.publicUrl);
-  const metrics = registerMetrics(app, services.config.metricsToken);
   const { addressRateLimit, signInAttemptsPerMinute } = services.config;
   const addresses: AddressLimits = {
-    buckets: await bucketStore(app, services.config, logger, metrics),
+    buckets: await bucketStore(app, services.config, logger, metrics.registry),
     unauthenticated: addressRateLimit,
     signIn: { perSecond: signInAttemptsPerMinute / 60, burst: signInAttemptsPerMinute },
   };

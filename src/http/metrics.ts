@@ -21,11 +21,15 @@ function mayRead(request: FastifyRequest, token: string | undefined): boolean {
   return isLoopback(request.raw.socket.remoteAddress ?? '') && !forwardingHeaders.some((h) => request.headers[h] !== undefined);
 }
 
+/** What the app's answers are counted by: each one's method, status, route (undefined when none matched) and time. */
+export type ObserveAnswer = (method: string, status: number, route: string | undefined, elapsedMs: number) => void;
+
 /**
- * Request counts and latency by route and status, plus the process's own figures, at GET /metrics.
- * Returns the registry, for other parts of the app to add their own.
+ * Request counts and latency by route and status, plus the process's own figures, at GET /metrics. Returns the
+ * registry, for other parts of the app to add their own, and the function that counts an answer, which the app's
+ * one onResponse hook calls.
  */
-export function registerMetrics(app: FastifyInstance, token: string | undefined): Registry {
+export function registerMetrics(app: FastifyInstance, token: string | undefined): { registry: Registry; observe: ObserveAnswer } {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
@@ -40,20 +44,19 @@ export function registerMetrics(app: FastifyInstance, token: string | undefined)
 
   // Each series' counter and histogram, found by one string instead of prom-client hashing the labels twice a request.
   const series = new Map<string, { count: { inc(): void }; time: { observe(seconds: number): void } }>();
-  app.addHook('onResponse', (request, reply, done) => {
+  const observe: ObserveAnswer = (method, status, matched, elapsedMs) => {
     // Unmatched URLs share one label so that scanners cannot blow up the number of series.
-    const route = request.routeOptions.url ?? 'unmatched';
-    const name = `${request.method} ${reply.statusCode} ${route}`;
+    const route = matched ?? 'unmatched';
+    const name = `${method} ${status} ${route}`;
     let one = series.get(name);
     if (!one) {
-      const labels = { method: request.method, route, status: String(reply.statusCode) };
+      const labels = { method, route, status: String(status) };
       one = { count: requests.labels(labels), time: duration.labels(labels) };
       series.set(name, one);
     }
     one.count.inc();
-    one.time.observe(reply.elapsedTime / 1000);
-    done();
-  });
+    one.time.observe(elapsedMs / 1000);
+  };
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     if (!mayRead(request, token)) {
@@ -67,5 +70,5 @@ export function registerMetrics(app: FastifyInstance, token: string | undefined)
     reply.type(registry.contentType);
     return registry.metrics();
   });
-  return registry;
+  return { registry, observe };
 }
