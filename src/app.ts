@@ -17,6 +17,7 @@ import { MemoryBucketStore, type BucketStore } from './http/rate-limit.ts';
 import { addressLimiter, type AddressLimits } from './http/address-limit.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { requestLogger } from './http/request-log.ts';
+import { requestLoggerFactory } from './http/request-logger.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerHealth } from './http/health.ts';
 import { registerHome } from './http/home.ts';
@@ -64,6 +65,7 @@ export async function buildApp(services: Services, logger: Logger, options: AppO
     loggerInstance: logger as FastifyBaseLogger,
     // One log line per request, written by our onResponse hook, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
+    childLoggerFactory: requestLoggerFactory,
     bodyLimit: 1_048_576,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     return503OnClosing: true,

@@ -268,6 +268,7 @@ describe('POST /carrier-events/{carrier}', () => {
     assert.ok(refusals.length >= 5, `${refusals.length} refusals logged`);
     for (const line of refusals) {
       assert.equal(JSON.parse(line).level, 40, 'at warn');
+      assert.match(JSON.parse(line).request_id, /^req_/, "by the request's logger, bound to its id");
       assert.ok(!line.includes(upsCredential) && !line.includes(uspsSecret), 'no secret in the log');
     }
   });
