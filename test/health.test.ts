@@ -33,6 +33,17 @@ test('metrics count requests by route and status, with latency histograms', asyn
   assert.match(res.text, /shipd_http_requests_total\{method="GET",route="\/api\/integrations\/v1\/carriers",status="401"\} 1/);
   assert.match(res.text, /shipd_http_requests_total\{method="GET",route="unmatched",status="404"\} 1/);
   assert.match(res.text, /shipd_http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/api\/integrations\/v1\/carriers",status="200"\}/);
+  const series = 'method="GET",route="/api/integrations/v1/carriers",status="200"';
+  const buckets = [...res.text.matchAll(/^shipd_http_request_duration_seconds_bucket\{le="([^"]+)",(.*)\} (\d+)$/gm)].filter((m) => m[2] === series);
+  assert.deepEqual(
+    buckets.map((m) => m[1]),
+    ['0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '+Inf'],
+  );
+  const counts = buckets.map((m) => Number(m[3]));
+  assert.deepEqual([...counts].sort((a, b) => a - b), counts, 'the buckets are cumulative');
+  assert.equal(counts.at(-1), 1, 'every answer is in +Inf');
+  assert.ok(res.text.includes(`shipd_http_request_duration_seconds_count{${series}} 1\n`), 'the count');
+  assert.match(res.text, new RegExp(`^shipd_http_request_duration_seconds_sum\\{${series.replace(/[/]/g, '\\/')}\\} 0\\.\\d+$`, 'm'), 'the sum, in seconds');
   assert.match(res.text, /process_resident_memory_bytes/);
 });
 

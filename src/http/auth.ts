@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../kernel/errors.ts';
 import type { KeyStore, Principal } from '../domain/accounts/key-store.ts';
-import { rateLimitHeaders, type RateDecision, type RateLimit } from './rate-limit.ts';
+import { rateLimitHeaders, rateLimitPolicy, rateLimitState, type RateDecision, type RateLimit } from './rate-limit.ts';
 import { limitAddress, type AddressLimits } from './address-limit.ts';
 
 declare module 'fastify' {
@@ -31,15 +31,14 @@ function secretFrom(request: FastifyRequest): string {
 }
 
 /** Spends one of the key's tokens; past its limit, 429 with Retry-After. */
-function limitKey(reply: FastifyReply, decision: RateDecision, keyLimit: RateLimit): void {
-  const headers = rateLimitHeaders(decision, keyLimit);
+function limitKey(reply: FastifyReply, decision: RateDecision, keyLimit: RateLimit, policy: string): void {
   if (!decision.allowed) {
     throw new ApiError('rate_limited', `Slow down: retry in ${decision.retryAfterSeconds} s`, undefined, {
-      ...headers,
+      ...rateLimitHeaders(decision, keyLimit),
       'Retry-After': String(decision.retryAfterSeconds),
     });
   }
-  reply.headers(headers);
+  reply.header('RateLimit-Policy', policy).header('RateLimit', rateLimitState(decision));
 }
 
 /**
@@ -53,11 +52,13 @@ export function authenticator(keys: KeyStore, addresses: AddressLimits, keyLimit
     await limitAddress(addresses, request);
     throw err;
   };
+  // The same for every answer: written once, not for each.
+  const policy = rateLimitPolicy(keyLimit);
   const admit = (request: FastifyRequest, reply: FastifyReply, principal: Principal): void | Promise<void> => {
     request.principal = principal;
     const decision = addresses.buckets.take(principal.keyId, Date.now(), keyLimit);
-    if (decision instanceof Promise) return decision.then((d) => limitKey(reply, d, keyLimit));
-    limitKey(reply, decision, keyLimit);
+    if (decision instanceof Promise) return decision.then((d) => limitKey(reply, d, keyLimit, policy));
+    limitKey(reply, decision, keyLimit, policy);
   };
   return function authenticate(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
     let secret: string;

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import { AnswerMetrics } from './answer-metrics.ts';
 import { ApiError } from '../kernel/errors.ts';
 import { isLoopback } from './client-address.ts';
 
@@ -32,31 +33,8 @@ export type ObserveAnswer = (method: string, status: number, route: string | und
 export function registerMetrics(app: FastifyInstance, token: string | undefined): { registry: Registry; observe: ObserveAnswer } {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({ name: 'shipd_http_requests_total', help: 'HTTP requests answered', labelNames, registers: [registry] });
-  const duration = new Histogram({
-    name: 'shipd_http_request_duration_seconds',
-    help: 'Time to answer HTTP requests',
-    labelNames,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
-
-  // Each series' counter and histogram, found by one string instead of prom-client hashing the labels twice a request.
-  const series = new Map<string, { count: { inc(): void }; time: { observe(seconds: number): void } }>();
-  const observe: ObserveAnswer = (method, status, matched, elapsedMs) => {
-    // Unmatched URLs share one label so that scanners cannot blow up the number of series.
-    const route = matched ?? 'unmatched';
-    const name = `${method} ${status} ${route}`;
-    let one = series.get(name);
-    if (!one) {
-      const labels = { method, route, status: String(status) };
-      one = { count: requests.labels(labels), time: duration.labels(labels) };
-      series.set(name, one);
-    }
-    one.count.inc();
-    one.time.observe(elapsedMs / 1000);
-  };
+  const answers = new AnswerMetrics(registry);
+  const observe: ObserveAnswer = (method, status, route, elapsedMs) => answers.observe(method, status, route, elapsedMs / 1000);
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     if (!mayRead(request, token)) {

@@ -42,11 +42,18 @@ export class MemoryBucketStore implements BucketStore {
 
   take(key: string, now: number, limit: RateLimit): RateDecision {
     this.sweep(now);
-    const b = this.buckets.get(key) ?? { tokens: limit.burst, at: now };
-    const tokens = Math.min(limit.burst, b.tokens + ((now - b.at) / 1000) * limit.perSecond);
+    const b = this.buckets.get(key);
+    const tokens = b ? Math.min(limit.burst, b.tokens + ((now - b.at) / 1000) * limit.perSecond) : limit.burst;
     const allowed = tokens >= 1;
     const left = allowed ? tokens - 1 : tokens;
-    this.buckets.set(key, { tokens: left, at: now, limit });
+    // A busy key's bucket is taken from on every request: changed in place rather than made again.
+    if (b) {
+      b.tokens = left;
+      b.at = now;
+      b.limit = limit;
+    } else {
+      this.buckets.set(key, { tokens: left, at: now, limit });
+    }
     return decision(allowed, left, limit);
   }
 
@@ -59,14 +66,17 @@ export class MemoryBucketStore implements BucketStore {
   }
 }
 
-/**
- * Headers of the IETF RateLimit fields draft: the policy (quota q per window w seconds) and the
- * current state (r requests remaining, t seconds until the quota is whole again).
- */
-export function rateLimitHeaders(d: RateDecision, { perSecond, burst }: RateLimit): Record<string, string> {
-  const window = Math.max(1, Math.ceil(burst / perSecond));
-  return {
-    'RateLimit-Policy': `"per-key";q=${burst};w=${window}`,
-    RateLimit: `"per-key";r=${d.remaining};t=${d.resetSeconds}`,
-  };
+/** The IETF RateLimit fields draft's policy: the quota q per window w seconds. The same for every answer under a limit. */
+export function rateLimitPolicy({ perSecond, burst }: RateLimit): string {
+  return `"per-key";q=${burst};w=${Math.max(1, Math.ceil(burst / perSecond))}`;
+}
+
+/** The IETF RateLimit fields draft's current state: r requests remaining, t seconds until the quota is whole again. */
+export function rateLimitState(d: RateDecision): string {
+  return `"per-key";r=${d.remaining};t=${d.resetSeconds}`;
+}
+
+/** Both RateLimit headers of the IETF draft, for a decision under a limit. */
+export function rateLimitHeaders(d: RateDecision, limit: RateLimit): Record<string, string> {
+  return { 'RateLimit-Policy': rateLimitPolicy(limit), RateLimit: rateLimitState(d) };
 }
