@@ -50,7 +50,9 @@ const unlimited = new Set(['/healthz', '/readyz']);
 export function addressLimiter(limits: AddressLimits) {
   // Callback-style: the API's routes, which limit their callers themselves, pass without a promise.
   return function limitByAddress(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
-    if (request.routeOptions.config.ownRateLimit || unlimited.has(request.routeOptions.url ?? '')) return done();
+    // Read once: request.routeOptions builds a new object at each read.
+    const route = request.routeOptions;
+    if (route.config.ownRateLimit || unlimited.has(route.url ?? '')) return done();
     limitAddress(limits, request).then(() => done(), done);
   };
 }
