@@ -261,12 +261,17 @@ export function optionRefusal(
 export const askName = (ask: OptionAsk): string => askNames[ask].name;
 export const askPointer = (ask: OptionAsk): string => askNames[ask].pointer;
 
+/** Where a parcel is held for pickup: options.hold_location, when options.hold_for_pickup asks for the hold. */
+export function holdLocation(options: ShipmentOptions | undefined): ShipmentOptions['hold_location'] {
+  return options?.hold_for_pickup ? options.hold_location : undefined;
+}
+
 /**
  * A parcel is held at one carrier's location (options.hold_location): every other carrier is refused, naming whose
  * location it is; null where the location is this carrier's or none is asked.
  */
 export function holdLocationRefusal(carrier: { id: CarrierId; name: string }, options: ShipmentOptions | undefined): CarrierResult<never> | null {
-  const at = options?.hold_for_pickup ? options.hold_location : undefined;
+  const at = holdLocation(options);
   if (!at || at.carrier === carrier.id) return null;
   return failure('option_not_supported', `the location to hold the parcel at (hold_location ${at.id}) is ${carrierName(at.carrier)}'s; ${carrier.name} holds parcels only at its own`);
 }

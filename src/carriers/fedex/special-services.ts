@@ -1,4 +1,4 @@
-import type { ShipmentOptions } from '../options.ts';
+import { holdLocation, type ShipmentOptions } from '../options.ts';
 import { kilograms } from '../../labels/customs-figures.ts';
 
 /*
@@ -83,7 +83,7 @@ export const printedReturn = { specialServiceTypes: ['RETURN_SHIPMENT'], returnS
 export function shipmentSpecialServices(options: ShipmentOptions | undefined, isReturn: boolean | undefined, boxes: number) {
   const types = isReturn ? [...printedReturn.specialServiceTypes] : [];
   const detail: Record<string, unknown> = isReturn ? { returnShipmentDetail: printedReturn.returnShipmentDetail } : {};
-  const held = options?.hold_for_pickup ? options.hold_location : undefined;
+  const held = holdLocation(options);
   if (held) {
     types.push('HOLD_AT_LOCATION');
     detail.holdAtLocationDetail = { locationId: held.id };

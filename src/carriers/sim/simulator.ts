@@ -47,7 +47,7 @@ import { boxDeclarations } from '../abroad.ts';
 import { billableWeightLb } from './billable-weight.ts';
 import { itemizedPriceFor, shipmentPrice, type ItemizedPrice } from './pricing.ts';
 import type { CarrierId } from '../../config.ts';
-import { askName, askSurchargeType, optionAsks, type OptionAsk } from '../options.ts';
+import { askName, askSurchargeType, holdLocation, optionAsks, type OptionAsk } from '../options.ts';
 import { optionPriceCents } from './prices/option-prices.ts';
 import type { SimCarrierTable } from './tables.ts';
 import { estimatedDeliveryDate, transitDays } from './transit.ts';
@@ -425,7 +425,7 @@ export class SimulatedCarrier implements Carrier {
 
   /** A parcel to hold at a location the simulator does not list: refused as the carrier refuses an unknown id. */
   private unknownHoldLocation(request: Pick<RateRequest, 'options'>): CarrierResult<never> | null {
-    const at = request.options?.hold_for_pickup ? request.options.hold_location : undefined;
+    const at = holdLocation(request.options);
     if (!at || at.carrier !== this.id || simLocation(this.id, at.id)) return null;
     return failure('option_not_supported', `${this.name} has no location ${at.id} to hold the parcel at (hold_location): test keys hold parcels at the locations GET /carrier-locations lists for them`);
   }

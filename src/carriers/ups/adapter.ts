@@ -1,4 +1,4 @@
-import { liveOptionsRefusal } from '../options.ts';
+import { holdLocation, liveOptionsRefusal } from '../options.ts';
 import {
   failure,
   ok,
@@ -138,7 +138,7 @@ export class UpsCarrier implements Carrier {
    * not know.
    */
   private async accessPointAsked(request: RateRequest, signal: AbortSignal): Promise<CarrierResult<FoundLocation | undefined>> {
-    const asked = request.options?.hold_for_pickup ? request.options.hold_location : undefined;
+    const asked = holdLocation(request.options);
     if (!asked || !isDomestic(request)) return ok(undefined);
     if (asked.id.length !== accessPointIdLength) return unknownAccessPoint(asked.id, `UPS Access Point ids are ${accessPointIdLength} characters`);
     const to = request.to;

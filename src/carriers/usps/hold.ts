@@ -1,6 +1,6 @@
 import type { Address } from '../../schemas/address.ts';
 import { failure, type CarrierResult } from '../carrier.ts';
-import type { ShipmentOptions } from '../options.ts';
+import { holdLocation, type ShipmentOptions } from '../options.ts';
 import { toUspsAddress } from './fields.ts';
 import { facilityIdMaxLength } from './locations.ts';
 
@@ -17,7 +17,8 @@ import { facilityIdMaxLength } from './locations.ts';
 
 /** The Post Office asked for, when the options hold the parcel (the adapter has refused another carrier's location). */
 export function heldAt(options: ShipmentOptions | undefined): string | undefined {
-  return options?.hold_for_pickup && options.hold_location?.carrier === 'usps' ? options.hold_location.id : undefined;
+  const at = holdLocation(options);
+  return at?.carrier === 'usps' ? at.id : undefined;
 }
 
 /** What of an address USPS needs for a hold and does not have as it would be sent (toUspsAddress drops what it would refuse). */

@@ -1,5 +1,5 @@
 import type { Carrier } from '../../carriers/carrier.ts';
-import { holdNeeds, optionAsks, optionRefusal } from '../../carriers/options.ts';
+import { holdLocation, holdNeeds, optionAsks, optionRefusal } from '../../carriers/options.ts';
 import { carrierName } from '../../carriers/catalog.ts';
 import type { AnyAddress } from '../../schemas/address.ts';
 import type { ShipmentOptions } from '../../schemas/options.ts';
@@ -50,7 +50,7 @@ export function optionErrors(options: ShipmentOptions | undefined, parcels: read
  * of the request, or the order or location, that gives each.
  */
 export function holdPartyErrors(options: ShipmentOptions | undefined, from: AnyAddress, to: AnyAddress, at: (side: 'ship_to' | 'ship_from', field: string) => string): FieldError[] {
-  const held = options?.hold_for_pickup ? options.hold_location : undefined;
+  const held = holdLocation(options);
   const needs = held && holdNeeds[held.carrier];
   if (!held || !needs) return [];
   const name = carrierName(held.carrier);

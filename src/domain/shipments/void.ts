@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB, OrdersTable, ShipmentsTable, StoredCarrierForm } from '../../db/schema.ts';
 import { carrierForShipment } from '../carrier-accounts/carrier-access.ts';
 import type { Carrier, CarrierFailure, CarrierResult, LabelRef, VoidOutcome } from '../../carriers/carrier.ts';
+import { holdLocation } from '../../carriers/options.ts';
 import type { Shipment } from '../../schemas/shipment.ts';
 import { refundBoxPostage, refundPostage } from '../billing/ledger.ts';
 import { isCardBilled, markBoxRefundDue, markRefundDue, settleCardChargeNow } from '../billing/card-charges.ts';
@@ -18,6 +19,7 @@ import { cancelLabelTrackers } from '../tracking/tracker-rows.ts';
 /** What the carrier needs to know of a bought label to void or track it. */
 export function labelRef(row: ShipmentsTable): LabelRef {
   const record: PurchaseRecord = JSON.parse(row.purchase);
+  const heldAt = holdLocation(record.options);
   return {
     trackingNumber: row.tracking_number!,
     carrierShipmentId: row.carrier_shipment_id!,
@@ -29,7 +31,7 @@ export function labelRef(row: ShipmentsTable): LabelRef {
     ...(record.estimatedDeliveryDate !== null && { estimatedDeliveryDate: record.estimatedDeliveryDate }),
     from: record.from,
     to: record.to,
-    ...(record.options?.hold_for_pickup && record.options.hold_location && { heldAt: { carrier: record.options.hold_location.carrier, id: record.options.hold_location.id } }),
+    ...(heldAt && { heldAt: { carrier: heldAt.carrier, id: heldAt.id } }),
   };
 }
 
