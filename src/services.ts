@@ -57,7 +57,7 @@ export async function createServices(config: Config, clock: Clock = systemClock)
     database,
     clock,
     keys: new KeyStore(database.db, w, clock),
-    rateStore: new RateStore(database.db),
+    rateStore: new RateStore(database.db, database.kind),
     labels: labelStoreFor(database, config.dataDir, renderer),
     renderer,
     ready: true,

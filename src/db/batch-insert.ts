@@ -15,11 +15,23 @@ export class BatchInserter<T extends keyof DB & string> {
     private readonly table: T,
     /** Rows per INSERT, kept well under the databases' bound-parameter limits. */
     private readonly maxRows = 200,
+    /**
+     * A batch holding this many rows is sent at once rather than at the end of the turn, so that the rest of the
+     * turn's work overlaps its round trip to PostgreSQL. Without it the batch took every request of the turn, and
+     * the event loop sat idle until PostgreSQL answered them all (POST /rates, 50 connections: about 8 % more rate
+     * shops a second with 24, in alternating runs; issue 31). Not for SQLite, which writes on the event loop's
+     * thread: there a smaller batch is only one more transaction (16 % fewer).
+     */
+    private readonly sendAt = Number.POSITIVE_INFINITY,
   ) {}
 
   insert(row: Insertable<DB[T]>): Promise<void> {
     return new Promise((resolve, reject) => {
       this.pending.push({ row, resolve, reject });
+      if (this.pending.length >= this.sendAt) {
+        void this.flush();
+        return;
+      }
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => void this.flush());

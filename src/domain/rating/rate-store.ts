@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { CarrierId } from '../../config.ts';
 import { BatchInserter } from '../../db/batch-insert.ts';
+import type { DatabaseKind } from '../../db/database.ts';
 import { deleteExpiredRows } from '../../db/expired-rows.ts';
 import type { DB, RateShopsTable } from '../../db/schema.ts';
 import { carrierCatalog } from '../../carriers/catalog.ts';
@@ -69,8 +70,11 @@ export function decodeRates(row: Pick<RateShopsTable, 'rate_key' | 'rates' | 'ex
 export class RateStore {
   private readonly inserter: BatchInserter<'rate_shops'>;
 
-  constructor(private readonly db: Kysely<DB>) {
-    this.inserter = new BatchInserter(db, 'rate_shops');
+  constructor(
+    private readonly db: Kysely<DB>,
+    kind: DatabaseKind,
+  ) {
+    this.inserter = new BatchInserter(db, 'rate_shops', 200, kind === 'postgres' ? 24 : Number.POSITIVE_INFINITY);
   }
 
   save(row: RateShopsTable): Promise<void> {
