@@ -45,4 +45,4 @@ EXPOSE 8080
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # V8's young generation capped at 2 × 8 MB, two V8 helper threads: see "Memory" in docs/operating.md.
-CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=30", "--v8-pool-size=2", "bin/shipd.js", "serve"]
+CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=15", "--v8-pool-size=2", "bin/shipd.js", "serve"]
