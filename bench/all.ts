@@ -4,8 +4,8 @@
 // followed by trackers (bench/trackers.ts at a fifth of its numbers and five times its simulated speed: the same
 // scans a second, the window a minute, after a wait for the first pickup of up to four minutes on a weekend). Prints
 // one table, each figure beside its baselines from the same run, with p99 and the shipd process's peak RSS, and
-// writes it with the machine it came from into bench/RESULTS.md: a section a day, which a later run that day
-// replaces (BENCH_RECORD=0 only prints). BENCH_SECONDS (8) per measurement; BENCH_DATABASE_URL is the PostgreSQL
+// writes it with the machine it came from into bench/RESULTS.md: a section a day, a later run that day above the
+// earlier ones (BENCH_RECORD=0 only prints). BENCH_SECONDS (8) per measurement; BENCH_DATABASE_URL is the PostgreSQL
 // server (postgres://postgres@127.0.0.1:5432/postgres), where each benchmark makes a database of its own and drops it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -122,8 +122,11 @@ if (process.env.BENCH_RECORD !== '0') {
   const text = readFileSync(resultsFile, 'utf8');
   const at = text.indexOf(`${heading}\n`);
   const next = text.indexOf('\n## ', at);
-  // Newest first, after the introduction; a run later the same day replaces that day's section.
-  const updated = at < 0 ? text.replace(/\n## /, `\n${section}\n## `) : text.slice(0, at) + section + (next < 0 ? '' : text.slice(next));
+  // Newest first, after the introduction; a run later the same day goes above that day's earlier runs, which stay
+  // under it, with whatever was written of them.
+  const earlier = at < 0 ? '' : text.slice(at + heading.length + 1, next < 0 ? undefined : next);
+  const updated =
+    at < 0 ? text.replace(/\n## /, `\n${section}\n## `) : `${text.slice(0, at)}${section}\n### The same day's earlier run\n${earlier}${next < 0 ? '' : text.slice(next)}`;
   writeFileSync(resultsFile, updated);
   console.error(`\nrecorded in ${resultsFile}`);
 }
