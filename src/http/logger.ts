@@ -39,9 +39,10 @@ class LineBatches implements DestinationStream {
     this.writer.write(batch);
   }
 
-  flush(): void {
+  /** pino's logger.flush(cb) hands its callback here: it is called once the writer has written what it held. */
+  flush(done?: (err?: Error) => void): void {
     this.pass();
-    this.writer.flush();
+    this.writer.flush(done);
   }
 
   flushSync(): void {
