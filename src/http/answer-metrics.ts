@@ -46,6 +46,7 @@ export class AnswerMetrics {
 
   /** Counts an answer; `route` is undefined when no route matched, and such answers share one series. */
   observe(method: string, status: number, route: string | undefined, seconds: number): void {
+    // Unmatched URLs share one series, so that scanners cannot blow up the number of series.
     const path = route ?? 'unmatched';
     let byStatus = this.byRoute.get(path);
     if (!byStatus) this.byRoute.set(path, (byStatus = new Map()));
